@@ -1,0 +1,46 @@
+/* Scalar pose evaluation: sampling clips, local-to-model, and the skinning palette. All output
+ * goes into caller-owned arrays of bone_count entries (t: 3 floats, r: 4, s: 3, palette: 12). */
+#ifndef OSSA_ANIM_H
+#define OSSA_ANIM_H
+
+#include "ossa/model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum ossa_time_mode {
+    OSSA_TIME_EXTRAPOLATE = 0, /* Cal3D: outside the keys, continue along the first/last pair */
+    OSSA_TIME_CLAMP            /* hold the first/last key */
+} ossa_time_mode;
+
+/* The rest pose of every bone. */
+void ossa_pose_rest(const ossa_model *m, float *t, float *r, float *s);
+
+/* Time in [0, duration) as a looping cycle plays it (Cal3D's mixer wraps with fmod). */
+float ossa_clip_wrap_time(const ossa_clip *clip, float time);
+
+/* Writes the sampled local transform of every bone the clip animates; other bones keep what the
+ * arrays hold (call ossa_pose_rest first for Cal3D's "untouched bones use the rest pose").
+ * Translation lerps, rotation uses Cal3D's shortest-path slerp. */
+void ossa_sample_clip(const ossa_model *m, const ossa_clip *clip, float time, ossa_time_mode mode,
+                      float *t, float *r, float *s);
+
+/* Model-space transforms from local ones (parents come before children). */
+void ossa_local_to_model(const ossa_model *m, const float *lt, const float *lr, const float *ls,
+                         float *mt, float *mr, float *ms);
+
+/* Skinning matrices, 3x4 row-major (12 floats per bone): model pose x inverse bind. */
+void ossa_skin_palette(const ossa_model *m, const float *mt, const float *mr, const float *ms,
+                       float *palette);
+
+/* Linear blend skinning of one submesh in file order: positions and normals (3 per vertex,
+ * normals renormalised). A vertex without influences keeps its bind values. Weights are used as
+ * stored, not renormalised (as Cal3D). */
+void ossa_skin_submesh_scalar(const ossa_submesh *sm, const float *palette, float *out_positions,
+                              float *out_normals);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,40 @@
+/* Loading models from files or memory. Every function returns a status and, on failure, fills
+ * the caller's ossa_error with a message naming the file and the byte offset or XML line. On
+ * failure *out is NULL: there is never a partial model. */
+#ifndef OSSA_LOAD_H
+#define OSSA_LOAD_H
+
+#include <stddef.h>
+#include "ossa/model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ossa_load_options {
+    ossa_format format;      /* OSSA_FORMAT_UNKNOWN: sniff from content and name */
+    float scale;             /* extra uniform scale on top of a .cfg's; 0 means 1 */
+    int flip_winding;        /* Cal3D LOADER_FLIP_WINDING: inverts the CMF auto-flip decision */
+    int invert_v;            /* Cal3D LOADER_INVERT_V_COORD: v = 1 - v */
+    int skip_missing_files;  /* .cfg: warn about a missing file instead of failing */
+} ossa_load_options;
+
+/* Guesses a format from the first bytes and the file name (extension). */
+ossa_format ossa_sniff(const void *data, size_t size, const char *name);
+
+/* One file: a Cal3D file of any kind, a .cfg model set, or any other supported format. */
+ossa_status ossa_load_file(const char *path, const ossa_load_options *opt,
+                           ossa_model **out, ossa_error *err);
+
+/* Several files forming one model (skeleton first whatever the order given). */
+ossa_status ossa_load_files(const char *const *paths, size_t count, const ossa_load_options *opt,
+                            ossa_model **out, ossa_error *err);
+
+/* One file already in memory; name is used for messages and, with no magic, the format. */
+ossa_status ossa_load_memory(const void *data, size_t size, const char *name,
+                             const ossa_load_options *opt, ossa_model **out, ossa_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

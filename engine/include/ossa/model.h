@@ -1,0 +1,206 @@
+/* The format-neutral model every loader produces. Immutable after load, validated, owned by
+ * one arena (ossa_model_free releases everything at once).
+ *
+ * Conventions: quaternions are Hamilton (x, y, z, w) with v' = q v q*; bones are ordered so that
+ * every parent comes before its children; all indices are range-checked by ossa_model_validate. */
+#ifndef OSSA_MODEL_H
+#define OSSA_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "ossa/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum ossa_format {
+    OSSA_FORMAT_UNKNOWN = 0,
+    OSSA_FORMAT_CSF, OSSA_FORMAT_CAF, OSSA_FORMAT_CMF, OSSA_FORMAT_CRF, OSSA_FORMAT_CPF,
+    OSSA_FORMAT_XSF, OSSA_FORMAT_XAF, OSSA_FORMAT_XMF, OSSA_FORMAT_XRF, OSSA_FORMAT_XPF,
+    OSSA_FORMAT_CAL3D_CFG,
+    OSSA_FORMAT_SKM, OSSA_FORMAT_SKP, OSSA_FORMAT_C3S, OSSA_FORMAT_CFF,
+    OSSA_FORMAT_DEMO,
+    OSSA_FORMAT_COUNT
+} ossa_format;
+
+const char *ossa_format_name(ossa_format f);
+
+/* Which Cal3D layout a version selects (FORMAT-NOTES Decision 1). */
+typedef enum ossa_cal3d_lineage {
+    OSSA_CAL3D_CLASSIC = 0, /* 699..910, 920..1199 */
+    OSSA_CAL3D_IMVU,        /* 911..919 */
+    OSSA_CAL3D_V1200,       /* 1200: cal3d-fileformats.txt, quantised tracks */
+    OSSA_CAL3D_UPSTREAM     /* 1300, 1301 */
+} ossa_cal3d_lineage;
+
+enum { OSSA_BONE_ATTACH = 1u };
+
+typedef struct ossa_bone {
+    const char *name;
+    int32_t parent;          /* -1 for a root; always < own index */
+    uint32_t source_index;   /* index in the file, before parents-first reordering */
+    uint32_t flags;          /* OSSA_BONE_* */
+    float rest_t[3];         /* local rest pose relative to the parent */
+    float rest_r[4];
+    float rest_s[3];
+    float inv_bind_t[3];     /* model space -> bone space (Cal3D "local" transform) */
+    float inv_bind_r[4];
+    int32_t light_type;      /* Cal3D node light (IMVU/upstream), 0 = none */
+    float light_color[3];
+    uint32_t child_count;    /* as the file listed them, for reference */
+    const uint32_t *children;/* indices after reordering */
+} ossa_bone;
+
+typedef struct ossa_influence {
+    uint32_t bone;
+    float weight;
+} ossa_influence;
+
+typedef struct ossa_spring {
+    uint32_t vertex[2];
+    float coefficient;
+    float idle_length;
+} ossa_spring;
+
+/* A morph target stored as deltas from the base vertex, for the vertices it moves. */
+typedef struct ossa_morph_target {
+    const char *name;
+    uint32_t count;
+    const uint32_t *vertex;  /* ascending vertex indices */
+    const float *d_position; /* 3 * count */
+    const float *d_normal;   /* 3 * count */
+    const float *d_uv;       /* 2 * uv_set_count * count, set-major per vertex; may be NULL */
+} ossa_morph_target;
+
+typedef struct ossa_submesh {
+    int32_t material;          /* material index (Cal3D material thread), -1 for none */
+    uint32_t vertex_count;
+    uint32_t face_count;
+    uint32_t uv_set_count;
+    uint32_t lod_count;
+    uint32_t max_influences;
+    const float *positions;    /* 3 * vertex_count, bind pose, model space */
+    const float *normals;      /* 3 * vertex_count */
+    const float *colors;       /* 3 * vertex_count or NULL (white) */
+    const float *uvs;          /* uv_set_count * 2 * vertex_count, per vertex then per set */
+    const int32_t *collapse_id;        /* vertex_count, -1 none; may be NULL */
+    const uint32_t *face_collapse_count; /* vertex_count; may be NULL */
+    const uint32_t *influence_start;   /* vertex_count + 1, into influences */
+    const ossa_influence *influences;
+    const float *physique_weights;     /* vertex_count when spring_count > 0, else NULL */
+    uint32_t spring_count;
+    const ossa_spring *springs;
+    const uint32_t *indices;           /* 3 * face_count */
+    uint32_t morph_count;
+    const ossa_morph_target *morphs;
+    int winding_flipped;               /* Cal3D CMF auto-flip was applied */
+} ossa_submesh;
+
+typedef struct ossa_mesh {
+    const char *name;
+    uint32_t submesh_count;
+    const ossa_submesh *submeshes;
+    ossa_format format;
+    uint32_t version;
+} ossa_mesh;
+
+enum {
+    OSSA_TRACK_TRANSLATION_REQUIRED = 1u,
+    OSSA_TRACK_TRANSLATION_DYNAMIC = 2u,
+    OSSA_TRACK_HIGH_RANGE = 4u
+};
+
+typedef struct ossa_track {
+    uint32_t bone;           /* model bone index (file bone id when there is no skeleton) */
+    uint32_t key_count;      /* >= 1 */
+    uint32_t flags;          /* OSSA_TRACK_* compression hints, as read */
+    const float *times;      /* key_count, ascending */
+    const float *translations; /* 3 * key_count */
+    const float *rotations;  /* 4 * key_count, Hamilton */
+    const float *scales;     /* 3 * key_count or NULL */
+} ossa_track;
+
+typedef struct ossa_clip {
+    const char *name;
+    float duration;          /* seconds, > 0 */
+    uint32_t track_count;
+    const ossa_track *tracks;
+    ossa_format format;
+    uint32_t version;
+    int compressed;          /* read from a compressed/quantised layout */
+} ossa_clip;
+
+typedef struct ossa_morph_track {
+    const char *morph_name;
+    uint32_t key_count;
+    const float *times;
+    const float *weights;
+} ossa_morph_track;
+
+typedef struct ossa_morph_clip {
+    const char *name;
+    float duration;
+    uint32_t track_count;
+    const ossa_morph_track *tracks;
+    ossa_format format;
+    uint32_t version;
+} ossa_morph_clip;
+
+typedef struct ossa_texture_map {
+    const char *file;        /* as written in the material */
+    const char *path;        /* resolved relative to the material file */
+    const char *type;        /* map type (IMVU/upstream), "" when absent */
+} ossa_texture_map;
+
+typedef struct ossa_material {
+    const char *name;
+    float ambient[4], diffuse[4], specular[4]; /* 0..1 */
+    float shininess;
+    uint32_t map_count;
+    const ossa_texture_map *maps;
+    ossa_format format;
+    uint32_t version;
+} ossa_material;
+
+typedef struct ossa_model {
+    const char *source;      /* path of the file (or .cfg) the model came from */
+    ossa_format format;      /* format of that file */
+    uint32_t version;        /* its version (0 when the format has none) */
+    float scale;             /* scale applied at load (cfg scale=), 1 otherwise */
+
+    uint32_t bone_count;
+    const ossa_bone *bones;
+    int has_scene_ambient;
+    float scene_ambient[3];
+    ossa_format skeleton_format;
+    uint32_t skeleton_version;
+
+    uint32_t mesh_count;
+    const ossa_mesh *meshes;
+    uint32_t clip_count;
+    const ossa_clip *clips;
+    uint32_t morph_clip_count;
+    const ossa_morph_clip *morph_clips;
+    uint32_t material_count;
+    const ossa_material *materials;
+
+    uint32_t warning_count;
+    const char *const *warnings;
+
+    struct ossa_arena *arena; /* owns every pointer above */
+} ossa_model;
+
+void ossa_model_free(ossa_model *model);
+
+/* Checks every index, count and number of a model (loaders run it before returning). */
+ossa_status ossa_model_validate(const ossa_model *model, ossa_error *err);
+
+/* -1 when absent. Exact match first, then case-insensitive. */
+int32_t ossa_model_find_bone(const ossa_model *model, const char *name);
+int32_t ossa_model_find_clip(const ossa_model *model, const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,10 @@
+/* Ossa: skeletal animation runtime for legacy character formats. */
+#ifndef OSSA_OSSA_H
+#define OSSA_OSSA_H
+
+#include "ossa/status.h"
+#include "ossa/model.h"
+#include "ossa/load.h"
+#include "ossa/anim.h"
+
+#endif

@@ -1,0 +1,45 @@
+/* Status codes and the error record every entry point fills. */
+#ifndef OSSA_STATUS_H
+#define OSSA_STATUS_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum ossa_status {
+    OSSA_OK = 0,
+    OSSA_ERR_INVALID_ARGUMENT, /* caller passed something unusable */
+    OSSA_ERR_IO,               /* file cannot be opened or read */
+    OSSA_ERR_FORMAT,           /* unknown format, bad magic, malformed structure */
+    OSSA_ERR_VERSION,          /* version outside the accepted range */
+    OSSA_ERR_TRUNCATED,        /* data ends before the structure does */
+    OSSA_ERR_RANGE,            /* count above its cap or index out of range */
+    OSSA_ERR_VALUE,            /* NaN/Inf or otherwise invalid number */
+    OSSA_ERR_MISMATCH,         /* files of one model disagree (bones, counts) */
+    OSSA_ERR_NOMEM,
+    OSSA_ERR_UNSUPPORTED
+} ossa_status;
+
+/* Filled on failure. offset is a byte offset (-1 when not applicable); line is an XML line
+ * (0 when not applicable). */
+typedef struct ossa_error {
+    ossa_status status;
+    int64_t offset;
+    int32_t line;
+    char file[256];
+    char message[512];
+} ossa_error;
+
+const char *ossa_status_name(ossa_status s);
+
+/* "file:offset 123: message" style text for humans, written into buf. */
+const char *ossa_error_format(const ossa_error *err, char *buf, unsigned size);
+
+void ossa_error_clear(ossa_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

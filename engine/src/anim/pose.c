@@ -1,0 +1,70 @@
+#include <cglm/cglm.h>
+#include <string.h>
+#include "ossa/anim.h"
+
+void ossa_local_to_model(const ossa_model *m, const float *lt, const float *lr, const float *ls,
+                         float *mt, float *mr, float *ms)
+{
+    for (uint32_t i = 0; i < m->bone_count; i++) {
+        int32_t p = m->bones[i].parent;
+        if (p < 0) {
+            memcpy(mt + 3 * i, lt + 3 * i, 3 * sizeof(float));
+            memcpy(mr + 4 * i, lr + 4 * i, 4 * sizeof(float));
+            memcpy(ms + 3 * i, ls + 3 * i, 3 * sizeof(float));
+            continue;
+        }
+        vec3 scaled, rotated;
+        glm_vec3_mul((float *)(ms + 3 * p), (float *)(lt + 3 * i), scaled);
+        glm_quat_rotatev((float *)(mr + 4 * p), scaled, rotated);
+        glm_vec3_add(rotated, (float *)(mt + 3 * p), mt + 3 * i);
+        glm_quat_mul((float *)(mr + 4 * p), (float *)(lr + 4 * i), mr + 4 * i);
+        glm_vec3_mul((float *)(ms + 3 * p), (float *)(ls + 3 * i), ms + 3 * i);
+    }
+}
+
+/* Rotation matrix of a Hamilton quaternion without renormalising it, as Cal3D builds it. */
+static void quat_to_mat3(const float *q, float out[3][3])
+{
+    float x = q[0], y = q[1], z = q[2], w = q[3];
+    float xx2 = 2 * x * x, yy2 = 2 * y * y, zz2 = 2 * z * z;
+    float xy2 = 2 * x * y, xz2 = 2 * x * z, yz2 = 2 * y * z;
+    float xw2 = 2 * x * w, yw2 = 2 * y * w, zw2 = 2 * z * w;
+    out[0][0] = 1 - yy2 - zz2; out[0][1] = xy2 - zw2;     out[0][2] = xz2 + yw2;
+    out[1][0] = xy2 + zw2;     out[1][1] = 1 - xx2 - zz2; out[1][2] = yz2 - xw2;
+    out[2][0] = xz2 - yw2;     out[2][1] = yz2 + xw2;     out[2][2] = 1 - xx2 - yy2;
+}
+
+void ossa_skin_palette(const ossa_model *m, const float *mt, const float *mr, const float *ms,
+                       float *palette)
+{
+    for (uint32_t i = 0; i < m->bone_count; i++) {
+        const ossa_bone *bn = &m->bones[i];
+        /* pose (R S, t) x inverse bind (Rb, tb): rotation R S Rb, translation R S tb + t.
+         * With unit scale the rotation is one quaternion product, as in Cal3D. */
+        const float *s = ms + 3 * i;
+        float rot[3][3];
+        float ibt[3] = {bn->inv_bind_t[0] * s[0], bn->inv_bind_t[1] * s[1], bn->inv_bind_t[2] * s[2]};
+        vec3 t;
+        glm_quat_rotatev((float *)(mr + 4 * i), ibt, t);
+        if (s[0] == 1.0f && s[1] == 1.0f && s[2] == 1.0f) {
+            versor q;
+            glm_quat_mul((float *)(mr + 4 * i), (float *)bn->inv_bind_r, q);
+            quat_to_mat3(q, rot);
+        } else {
+            float pr[3][3], br[3][3];
+            quat_to_mat3(mr + 4 * i, pr);
+            quat_to_mat3(bn->inv_bind_r, br);
+            for (int r = 0; r < 3; r++)
+                for (int c = 0; c < 3; c++)
+                    rot[r][c] = pr[r][0] * s[0] * br[0][c] + pr[r][1] * s[1] * br[1][c] +
+                                pr[r][2] * s[2] * br[2][c];
+        }
+        float *out = palette + 12 * i;
+        for (int r = 0; r < 3; r++) {
+            out[4 * r + 0] = rot[r][0];
+            out[4 * r + 1] = rot[r][1];
+            out[4 * r + 2] = rot[r][2];
+            out[4 * r + 3] = t[r] + mt[3 * i + r];
+        }
+    }
+}

@@ -1,0 +1,322 @@
+#include "core/build.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/limits.h"
+
+bool ossa_build_init(ossa_build *b, ossa_error *err, const ossa_load_options *opt)
+{
+    memset(b, 0, sizeof *b);
+    b->err = err;
+    if (opt)
+        b->opt = *opt;
+    ossa_arena *arena = ossa_arena_create();
+    if (!arena)
+        return false;
+    b->model = ossa_arena_alloc(arena, sizeof(ossa_model));
+    if (!b->model) {
+        ossa_arena_destroy(arena);
+        return false;
+    }
+    b->model->arena = arena;
+    b->model->scale = 1.0f;
+    b->file = "";
+    b->dir = "";
+    b->stem = "";
+    return true;
+}
+
+ossa_status ossa_build_finish(ossa_build *b, ossa_status status, ossa_model **out)
+{
+    *out = NULL;
+    if (status == OSSA_OK)
+        status = ossa_model_validate(b->model, b->err);
+    if (status != OSSA_OK) {
+        ossa_model_free(b->model);
+        b->model = NULL;
+        return status;
+    }
+    *out = b->model;
+    b->model = NULL;
+    return OSSA_OK;
+}
+
+ossa_status ossa_build_set_file(ossa_build *b, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    const char *dot = strrchr(base, '.');
+    size_t stem_len = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+    OSSA_TRY(ossa_build_strndup(b, &b->file, path, strlen(path)));
+    OSSA_TRY(ossa_build_strndup(b, &b->dir, path, slash ? (size_t)(slash - path + 1) : 0));
+    return ossa_build_strndup(b, &b->stem, base, stem_len);
+}
+
+static void set_error(ossa_build *b, ossa_status s, int64_t offset, int line, const char *fmt,
+                      va_list ap)
+{
+    ossa_error *err = b->err;
+    if (!err || err->status != OSSA_OK)
+        return; /* the first failure is the informative one */
+    err->status = s;
+    err->offset = offset;
+    err->line = line;
+    snprintf(err->file, sizeof err->file, "%s", b->file ? b->file : "");
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+}
+
+ossa_status ossa_fail(ossa_build *b, ossa_status s, int64_t offset, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    set_error(b, s, offset, 0, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+ossa_status ossa_fail_line(ossa_build *b, ossa_status s, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    set_error(b, s, -1, line > 0 ? line : 0, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+void ossa_warn(ossa_build *b, const char *fmt, ...)
+{
+    ossa_model *m = b->model;
+    if (m->warning_count >= 10000)
+        return; /* hostile files could otherwise fill memory with warnings */
+    char text[600];
+    int n = snprintf(text, sizeof text, "%s: ", b->file && b->file[0] ? b->file : "(memory)");
+    if (n < 0 || (size_t)n >= sizeof text)
+        n = 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text + n, sizeof text - (size_t)n, fmt, ap);
+    va_end(ap);
+    if (m->warning_count == b->warning_cap) {
+        uint32_t cap = b->warning_cap ? b->warning_cap * 2 : 8;
+        const char **grown = ossa_arena_array(m->arena, cap, sizeof *grown);
+        if (!grown)
+            return;
+        if (m->warning_count)
+            memcpy(grown, m->warnings, m->warning_count * sizeof *grown);
+        m->warnings = (const char *const *)grown;
+        b->warning_cap = cap;
+    }
+    char *copy = ossa_arena_strndup(m->arena, text, strlen(text));
+    if (copy)
+        ((const char **)m->warnings)[m->warning_count++] = copy;
+}
+
+ossa_status ossa_build_array(ossa_build *b, void *out_ptr, size_t count, size_t elem)
+{
+    void *p = ossa_arena_array(b->model->arena, count, elem);
+    *(void **)out_ptr = p;
+    if (!p)
+        return ossa_fail(b, OSSA_ERR_NOMEM, -1, "cannot allocate %zu x %zu bytes", count, elem);
+    return OSSA_OK;
+}
+
+ossa_status ossa_build_strndup(ossa_build *b, const char **out, const char *s, size_t n)
+{
+    char *p = ossa_arena_strndup(b->model->arena, s, n);
+    *out = p;
+    if (!p)
+        return ossa_fail(b, OSSA_ERR_NOMEM, -1, "cannot allocate a string of %zu bytes", n);
+    return OSSA_OK;
+}
+
+/* Grows one of the model's lists by one zeroed element. */
+static void *push(ossa_build *b, const void **list, uint32_t *count, uint32_t *cap, size_t elem)
+{
+    if (*count == *cap) {
+        uint32_t ncap = *cap ? *cap * 2 : 4;
+        void *grown = ossa_arena_array(b->model->arena, ncap, elem);
+        if (!grown) {
+            ossa_fail(b, OSSA_ERR_NOMEM, -1, "cannot grow a list to %u entries", ncap);
+            return NULL;
+        }
+        if (*count)
+            memcpy(grown, *list, (size_t)*count * elem);
+        *list = grown;
+        *cap = ncap;
+    }
+    uint8_t *slot = (uint8_t *)*list + (size_t)*count * elem;
+    memset(slot, 0, elem);
+    (*count)++;
+    return slot;
+}
+
+ossa_mesh *ossa_build_push_mesh(ossa_build *b)
+{
+    ossa_model *m = b->model;
+    return push(b, (const void **)&m->meshes, &m->mesh_count, &b->mesh_cap, sizeof(ossa_mesh));
+}
+
+ossa_clip *ossa_build_push_clip(ossa_build *b)
+{
+    ossa_model *m = b->model;
+    return push(b, (const void **)&m->clips, &m->clip_count, &b->clip_cap, sizeof(ossa_clip));
+}
+
+ossa_morph_clip *ossa_build_push_morph_clip(ossa_build *b)
+{
+    ossa_model *m = b->model;
+    return push(b, (const void **)&m->morph_clips, &m->morph_clip_count, &b->morph_clip_cap,
+                sizeof(ossa_morph_clip));
+}
+
+ossa_material *ossa_build_push_material(ossa_build *b)
+{
+    ossa_model *m = b->model;
+    return push(b, (const void **)&m->materials, &m->material_count, &b->material_cap,
+                sizeof(ossa_material));
+}
+
+ossa_status ossa_build_set_skeleton(ossa_build *b, ossa_bone *fb, uint32_t n)
+{
+    ossa_model *m = b->model;
+    if (m->bone_count)
+        return ossa_fail(b, OSSA_ERR_MISMATCH, -1, "a second skeleton in one model");
+    if (n == 0 || n > OSSA_MAX_BONES)
+        return ossa_fail(b, OSSA_ERR_RANGE, -1, "bone count %u outside 1..%u", n, OSSA_MAX_BONES);
+    for (uint32_t i = 0; i < n; i++) {
+        if (fb[i].parent < -1 || fb[i].parent >= (int32_t)n || fb[i].parent == (int32_t)i)
+            return ossa_fail(b, OSSA_ERR_RANGE, -1, "bone %u ('%s') has parent %d, not in -1..%u",
+                             i, fb[i].name ? fb[i].name : "", fb[i].parent, n - 1);
+        for (uint32_t c = 0; c < fb[i].child_count; c++)
+            if (fb[i].children[c] >= n)
+                return ossa_fail(b, OSSA_ERR_RANGE, -1, "bone %u lists child %u, not in 0..%u",
+                                 i, fb[i].children[c], n - 1);
+    }
+    /* Parents-first order: a breadth-first walk from the roots in file order keeps the file
+     * order whenever it already is parents-first (the common case). */
+    uint32_t *order, *new_index;
+    OSSA_TRY(ossa_build_array(b, &order, n, sizeof *order));
+    OSSA_TRY(ossa_build_array(b, &new_index, n, sizeof *new_index));
+    bool sorted = true;
+    for (uint32_t i = 0; i < n && sorted; i++)
+        sorted = fb[i].parent < (int32_t)i;
+    uint32_t placed = 0;
+    if (sorted) {
+        for (uint32_t i = 0; i < n; i++)
+            order[i] = i;
+        placed = n;
+    } else {
+        for (uint32_t i = 0; i < n; i++)
+            new_index[i] = UINT32_MAX;
+        for (uint32_t i = 0; i < n; i++)
+            if (fb[i].parent == -1) {
+                new_index[i] = placed;
+                order[placed++] = i;
+            }
+        for (uint32_t head = 0; head < placed; head++) {
+            uint32_t p = order[head];
+            for (uint32_t i = 0; i < n; i++)
+                if (fb[i].parent == (int32_t)p && new_index[i] == UINT32_MAX) {
+                    new_index[i] = placed;
+                    order[placed++] = i;
+                }
+        }
+        if (placed != n)
+            return ossa_fail(b, OSSA_ERR_FORMAT, -1,
+                             "skeleton has a parent cycle (%u of %u bones reachable from roots)",
+                             placed, n);
+        ossa_warn(b, "bones reordered so that parents come before children");
+    }
+    for (uint32_t i = 0; i < n; i++)
+        new_index[order[i]] = i;
+    ossa_bone *bones;
+    OSSA_TRY(ossa_build_array(b, &bones, n, sizeof *bones));
+    for (uint32_t i = 0; i < n; i++) {
+        const ossa_bone *src = &fb[order[i]];
+        bones[i] = *src;
+        bones[i].source_index = order[i];
+        bones[i].parent = src->parent < 0 ? -1 : (int32_t)new_index[src->parent];
+        if (src->child_count) {
+            uint32_t *kids;
+            OSSA_TRY(ossa_build_array(b, &kids, src->child_count, sizeof *kids));
+            bool consistent = true;
+            for (uint32_t c = 0; c < src->child_count; c++) {
+                kids[c] = new_index[src->children[c]];
+                consistent &= fb[src->children[c]].parent == (int32_t)order[i];
+            }
+            if (!consistent)
+                ossa_warn(b, "bone '%s' lists a child whose parent id is another bone",
+                          src->name ? src->name : "");
+            bones[i].children = kids;
+        }
+    }
+    m->bones = bones;
+    m->bone_count = n;
+    b->bone_from_file = new_index;
+    b->bone_from_file_count = n;
+    return OSSA_OK;
+}
+
+ossa_status ossa_build_map_bone(ossa_build *b, int64_t id, int64_t offset, int line, uint32_t *out)
+{
+    if (b->bone_from_file) {
+        if (id < 0 || id >= (int64_t)b->bone_from_file_count) {
+            if (line > 0)
+                return ossa_fail_line(b, OSSA_ERR_RANGE, line,
+                                      "bone id %lld not in the skeleton's 0..%u", (long long)id,
+                                      b->bone_from_file_count - 1);
+            return ossa_fail(b, OSSA_ERR_RANGE, offset, "bone id %lld not in the skeleton's 0..%u",
+                             (long long)id, b->bone_from_file_count - 1);
+        }
+        *out = b->bone_from_file[id];
+        return OSSA_OK;
+    }
+    if (id < 0 || id >= (int64_t)OSSA_MAX_BONES) {
+        if (line > 0)
+            return ossa_fail_line(b, OSSA_ERR_RANGE, line, "bone id %lld not in 0..%u",
+                                  (long long)id, OSSA_MAX_BONES - 1);
+        return ossa_fail(b, OSSA_ERR_RANGE, offset, "bone id %lld not in 0..%u", (long long)id,
+                         OSSA_MAX_BONES - 1);
+    }
+    *out = (uint32_t)id;
+    return OSSA_OK;
+}
+
+ossa_status ossa_build_sort_track(ossa_build *b, ossa_track *t, const char *clip_name)
+{
+    uint32_t n = t->key_count;
+    bool sorted = true;
+    for (uint32_t i = 1; i < n && sorted; i++)
+        sorted = t->times[i - 1] <= t->times[i];
+    if (sorted)
+        return OSSA_OK;
+    /* Insertion sort keeps equal times in file order; tracks are short and this is rare. */
+    float *times = (float *)t->times, *tr = (float *)t->translations, *rot = (float *)t->rotations;
+    float *sc = (float *)t->scales;
+    for (uint32_t i = 1; i < n; i++) {
+        float kt = times[i], kv[3] = {tr[3 * i], tr[3 * i + 1], tr[3 * i + 2]};
+        float kr[4] = {rot[4 * i], rot[4 * i + 1], rot[4 * i + 2], rot[4 * i + 3]};
+        float ks[3] = {0, 0, 0};
+        if (sc)
+            memcpy(ks, sc + 3 * i, sizeof ks);
+        uint32_t j = i;
+        while (j > 0 && times[j - 1] > kt) {
+            times[j] = times[j - 1];
+            memcpy(tr + 3 * j, tr + 3 * (j - 1), 3 * sizeof(float));
+            memcpy(rot + 4 * j, rot + 4 * (j - 1), 4 * sizeof(float));
+            if (sc)
+                memcpy(sc + 3 * j, sc + 3 * (j - 1), 3 * sizeof(float));
+            j--;
+        }
+        times[j] = kt;
+        memcpy(tr + 3 * j, kv, sizeof kv);
+        memcpy(rot + 4 * j, kr, sizeof kr);
+        if (sc)
+            memcpy(sc + 3 * j, ks, sizeof ks);
+    }
+    ossa_warn(b, "clip '%s': keys of bone %u were out of time order and have been sorted",
+              clip_name ? clip_name : "", t->bone);
+    return OSSA_OK;
+}

@@ -1,0 +1,89 @@
+/* The loaders' side of the model: a build context that allocates into the model's arena,
+ * records warnings and formats errors with the current file name and position. */
+#ifndef OSSA_BUILD_H
+#define OSSA_BUILD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "ossa/load.h"
+#include "ossa/model.h"
+#include "core/arena.h"
+
+#if defined(__GNUC__)
+#define OSSA_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define OSSA_PRINTF(a, b)
+#endif
+
+/* Evaluate a status expression and return it from the enclosing function when it fails. */
+#define OSSA_TRY(expr)                        \
+    do {                                      \
+        ossa_status try_status_ = (expr);     \
+        if (try_status_ != OSSA_OK)           \
+            return try_status_;               \
+    } while (0)
+
+typedef struct ossa_build {
+    ossa_model *model;             /* under construction; model->arena owns all allocations */
+    ossa_error *err;
+    ossa_load_options opt;
+    const char *file;              /* file being read, for messages */
+    const char *dir;               /* its directory ("" for the current one), for texture paths */
+    const char *stem;              /* its base name without extension: clip/mesh/material name */
+    /* Cal3D: a skeleton maps its file bone ids onto model indices (parents-first order). */
+    const uint32_t *bone_from_file;
+    uint32_t bone_from_file_count;
+    uint32_t last_version;         /* every reader stores the version it read here */
+    uint32_t mesh_cap, clip_cap, morph_clip_cap, material_cap, warning_cap;
+} ossa_build;
+
+/* Starts a build with a fresh model; false when out of memory. */
+bool ossa_build_init(ossa_build *b, ossa_error *err, const ossa_load_options *opt);
+/* Validates and hands the model over (*out), or frees it on any earlier failure. */
+ossa_status ossa_build_finish(ossa_build *b, ossa_status status, ossa_model **out);
+/* Sets file, dir and stem from a path (copied into the arena). */
+ossa_status ossa_build_set_file(ossa_build *b, const char *path);
+
+/* Fill *err and return s. The offset form is for binary data (-1 when none), the line form for
+ * XML. Later failures never overwrite the first message. */
+ossa_status ossa_fail(ossa_build *b, ossa_status s, int64_t offset, const char *fmt, ...)
+    OSSA_PRINTF(4, 5);
+ossa_status ossa_fail_line(ossa_build *b, ossa_status s, int line, const char *fmt, ...)
+    OSSA_PRINTF(4, 5);
+/* Adds a warning ("file: text") to the model. */
+void ossa_warn(ossa_build *b, const char *fmt, ...) OSSA_PRINTF(2, 3);
+
+/* Zeroed arena array of count * elem bytes, overflow-checked; fails with OSSA_ERR_NOMEM. */
+ossa_status ossa_build_array(ossa_build *b, void *out_ptr, size_t count, size_t elem);
+ossa_status ossa_build_strndup(ossa_build *b, const char **out, const char *s, size_t n);
+
+/* Append one zeroed element to the model's lists; NULL only when out of memory (error set). */
+ossa_mesh *ossa_build_push_mesh(ossa_build *b);
+ossa_clip *ossa_build_push_clip(ossa_build *b);
+ossa_morph_clip *ossa_build_push_morph_clip(ossa_build *b);
+ossa_material *ossa_build_push_material(ossa_build *b);
+
+/* Installs a skeleton given in FILE order (parent and children as file indices). Reorders it
+ * parents-first, remaps parents and children, rejects cycles and bad indices, and sets
+ * b->bone_from_file so later files (animations, meshes) can map their bone ids. */
+ossa_status ossa_build_set_skeleton(ossa_build *b, ossa_bone *file_bones, uint32_t count);
+
+/* Maps a file bone id read at offset/line (whichever is >= 0) to a model index. Without a
+ * skeleton the id is kept as is (range-checked later by validation). */
+ossa_status ossa_build_map_bone(ossa_build *b, int64_t id, int64_t offset, int line,
+                                uint32_t *out);
+
+/* Cal3D quaternion (conjugated convention) to Hamilton, in place: (-x, -y, -z, w). */
+static inline void ossa_cal3d_quat_to_hamilton(float q[4])
+{
+    q[0] = -q[0];
+    q[1] = -q[1];
+    q[2] = -q[2];
+}
+
+
+/* Sorts a track's keys by time when a file lists them out of order (stable, with a warning);
+ * Cal3D's binary search assumes sorted keys. Mutates the arrays the track points to. */
+ossa_status ossa_build_sort_track(ossa_build *b, ossa_track *track, const char *clip_name);
+#endif

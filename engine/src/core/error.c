@@ -1,0 +1,49 @@
+#include <stdio.h>
+#include <string.h>
+#include "ossa/status.h"
+
+const char *ossa_status_name(ossa_status s)
+{
+    switch (s) {
+    case OSSA_OK: return "ok";
+    case OSSA_ERR_INVALID_ARGUMENT: return "invalid argument";
+    case OSSA_ERR_IO: return "i/o error";
+    case OSSA_ERR_FORMAT: return "format error";
+    case OSSA_ERR_VERSION: return "unsupported version";
+    case OSSA_ERR_TRUNCATED: return "truncated data";
+    case OSSA_ERR_RANGE: return "out of range";
+    case OSSA_ERR_VALUE: return "invalid value";
+    case OSSA_ERR_MISMATCH: return "files do not match";
+    case OSSA_ERR_NOMEM: return "out of memory";
+    case OSSA_ERR_UNSUPPORTED: return "unsupported";
+    }
+    return "unknown status";
+}
+
+void ossa_error_clear(ossa_error *err)
+{
+    if (!err)
+        return;
+    memset(err, 0, sizeof *err);
+    err->offset = -1;
+}
+
+const char *ossa_error_format(const ossa_error *err, char *buf, unsigned size)
+{
+    if (!buf || !size)
+        return "";
+    if (!err) {
+        snprintf(buf, size, "(no error record)");
+        return buf;
+    }
+    const char *file = err->file[0] ? err->file : "(memory)";
+    if (err->line > 0)
+        snprintf(buf, size, "%s:%d: %s: %s", file, (int)err->line, ossa_status_name(err->status),
+                 err->message);
+    else if (err->offset >= 0)
+        snprintf(buf, size, "%s: byte %lld: %s: %s", file, (long long)err->offset,
+                 ossa_status_name(err->status), err->message);
+    else
+        snprintf(buf, size, "%s: %s: %s", file, ossa_status_name(err->status), err->message);
+    return buf;
+}

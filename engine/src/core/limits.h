@@ -1,0 +1,22 @@
+/* Hard caps checked before any allocation. Generous for real characters, small enough that a
+ * lying count cannot make the loader allocate more than a few hundred MiB. */
+#ifndef OSSA_LIMITS_H
+#define OSSA_LIMITS_H
+
+#define OSSA_MAX_FILE_SIZE   (1u << 30)
+#define OSSA_MAX_BONES       4096u
+#define OSSA_MAX_CHILDREN    4096u
+#define OSSA_MAX_SUBMESHES   4096u
+#define OSSA_MAX_VERTICES    (1u << 22)
+#define OSSA_MAX_FACES       (1u << 23)
+#define OSSA_MAX_INFLUENCES  64u
+#define OSSA_MAX_UV_SETS     8u
+#define OSSA_MAX_SPRINGS     (1u << 22)
+#define OSSA_MAX_MORPHS      4096u
+#define OSSA_MAX_TRACKS      4096u
+#define OSSA_MAX_KEYS        (1u << 22)
+#define OSSA_MAX_MAPS        256u
+#define OSSA_MAX_STRING      65536u
+#define OSSA_MAX_FILES       4096u
+
+#endif

@@ -1,0 +1,9 @@
+/* Cal3D binary CRF: being written (see issue 2). */
+#include "formats/formats.h"
+
+ossa_status ossa_read_crf(ossa_build *b, const uint8_t *data, size_t size)
+{
+    (void)data;
+    (void)size;
+    return ossa_fail(b, OSSA_ERR_UNSUPPORTED, 0, "CRF reader not written yet");
+}

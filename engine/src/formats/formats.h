@@ -1,0 +1,38 @@
+/* One reader per file format. Each appends what its file holds to the model under construction
+ * in b (a skeleton, a mesh, a clip, a morph clip or a material) and fails with an error naming
+ * the byte offset (binary) or line (XML). Files of one model are read into the same build, a
+ * skeleton first, so later files can map their bone ids through b->bone_from_file. */
+#ifndef OSSA_FORMATS_H
+#define OSSA_FORMATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "core/build.h"
+
+/* Cal3D binary (cal3d_csf.c, cal3d_caf.c, cal3d_cmf.c, cal3d_crf.c, cal3d_cpf.c). */
+ossa_status ossa_read_csf(ossa_build *b, const uint8_t *data, size_t size);
+ossa_status ossa_read_caf(ossa_build *b, const uint8_t *data, size_t size);
+ossa_status ossa_read_cmf(ossa_build *b, const uint8_t *data, size_t size);
+ossa_status ossa_read_crf(ossa_build *b, const uint8_t *data, size_t size);
+ossa_status ossa_read_cpf(ossa_build *b, const uint8_t *data, size_t size);
+
+/* Cal3D XML through libxml2 (cal3d_xml*.c). */
+ossa_status ossa_read_xsf(ossa_build *b, const uint8_t *data, size_t size);
+ossa_status ossa_read_xaf(ossa_build *b, const uint8_t *data, size_t size);
+ossa_status ossa_read_xmf(ossa_build *b, const uint8_t *data, size_t size);
+ossa_status ossa_read_xrf(ossa_build *b, const uint8_t *data, size_t size);
+ossa_status ossa_read_xpf(ossa_build *b, const uint8_t *data, size_t size);
+
+/* Cal3D version rules shared by the binary and XML readers (FORMAT-NOTES Decision 1):
+ * 699..1301 accepted; 911..919 IMVU, 1200..1299 the v1200 layout, >= 1300 upstream, the rest
+ * classic. Returns false (and fails the build) for any other version. */
+#define OSSA_CAL3D_EARLIEST 699u
+#define OSSA_CAL3D_LATEST 1301u
+ossa_status ossa_cal3d_check_version(ossa_build *b, int64_t version, int64_t offset, int line,
+                                     ossa_cal3d_lineage *lineage);
+
+/* The reader for a format, or NULL. */
+typedef ossa_status (*ossa_format_reader)(ossa_build *b, const uint8_t *data, size_t size);
+ossa_format_reader ossa_format_reader_for(ossa_format f);
+
+#endif

@@ -1,0 +1,505 @@
+/* Entry points: sniffing, reading files, model sets (several files, Cal3D .cfg). */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "core/checked.h"
+#include "core/limits.h"
+#include "formats/formats.h"
+#include "ossa/load.h"
+
+static const char *extension(const char *name)
+{
+    if (!name)
+        return "";
+    const char *slash = strrchr(name, '/');
+    const char *base = slash ? slash + 1 : name;
+    const char *dot = strrchr(base, '.');
+    return dot ? dot + 1 : "";
+}
+
+/* Finds a Cal3D XML MAGIC="..." or the root element name within the first bytes. */
+static ossa_format sniff_xml(const char *text, size_t n)
+{
+    static const struct { const char *magic, *root; ossa_format f; } kinds[] = {
+        {"XSF", "SKELETON", OSSA_FORMAT_XSF}, {"XFS", NULL, OSSA_FORMAT_XSF},
+        {"XAF", "ANIMATION", OSSA_FORMAT_XAF}, {"XMF", "MESH", OSSA_FORMAT_XMF},
+        {"XRF", "MATERIAL", OSSA_FORMAT_XRF}, {"XPF", NULL, OSSA_FORMAT_XPF}};
+    size_t limit = n < 4096 ? n : 4096;
+    for (size_t i = 0; i + 10 < limit; i++) {
+        if (strncasecmp(text + i, "MAGIC", 5) != 0)
+            continue;
+        size_t j = i + 5;
+        while (j < limit && (text[j] == ' ' || text[j] == '=' || text[j] == '"' || text[j] == '\''))
+            j++;
+        for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+            if (j + 3 <= limit && strncasecmp(text + j, kinds[k].magic, 3) == 0)
+                return kinds[k].f;
+    }
+    for (size_t i = 0; i + 1 < limit; i++) {
+        if (text[i] != '<' || text[i + 1] == '?' || text[i + 1] == '!')
+            continue;
+        const char *tag = text + i + 1;
+        if (strncasecmp(tag, "HEADER", 6) == 0)
+            continue;
+        for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+            size_t len = kinds[k].root ? strlen(kinds[k].root) : 0;
+            if (len && i + 1 + len < limit && strncasecmp(tag, kinds[k].root, len) == 0 &&
+                !isalnum((unsigned char)tag[len]))
+                return kinds[k].f;
+        }
+        break; /* only the first real element counts */
+    }
+    return OSSA_FORMAT_UNKNOWN;
+}
+
+ossa_format ossa_sniff(const void *data, size_t size, const char *name)
+{
+    const uint8_t *p = data;
+    static const struct { const char magic[4]; ossa_format f; } bin[] = {
+        {"CSF", OSSA_FORMAT_CSF}, {"CAF", OSSA_FORMAT_CAF}, {"CMF", OSSA_FORMAT_CMF},
+        {"CRF", OSSA_FORMAT_CRF}, {"CPF", OSSA_FORMAT_CPF}};
+    if (size >= 4)
+        for (size_t k = 0; k < sizeof bin / sizeof bin[0]; k++)
+            if (memcmp(p, bin[k].magic, 4) == 0)
+                return bin[k].f;
+    const char *ext = extension(name);
+    if (size >= 4 && memcmp(p, "SKM1", 4) == 0)
+        return strcasecmp(ext, "skp") == 0 ? OSSA_FORMAT_SKP : OSSA_FORMAT_SKM;
+    if (size >= 12 && memcmp(p, "RIFF", 4) == 0 && memcmp(p + 8, "C3SB", 4) == 0)
+        return OSSA_FORMAT_C3S;
+    static const struct { const char *ext; ossa_format f; } exts[] = {
+        {"cfg", OSSA_FORMAT_CAL3D_CFG}, {"xsf", OSSA_FORMAT_XSF}, {"xaf", OSSA_FORMAT_XAF},
+        {"xmf", OSSA_FORMAT_XMF}, {"xrf", OSSA_FORMAT_XRF}, {"xpf", OSSA_FORMAT_XPF},
+        {"cff", OSSA_FORMAT_CFF}};
+    for (size_t k = 0; k < sizeof exts / sizeof exts[0]; k++)
+        if (strcasecmp(ext, exts[k].ext) == 0)
+            return exts[k].f;
+    /* Unknown extension: Cal3D XML can still be recognised by its content. */
+    return sniff_xml((const char *)data, size);
+}
+
+ossa_format_reader ossa_format_reader_for(ossa_format f)
+{
+    switch (f) {
+    case OSSA_FORMAT_CSF: return ossa_read_csf;
+    case OSSA_FORMAT_CAF: return ossa_read_caf;
+    case OSSA_FORMAT_CMF: return ossa_read_cmf;
+    case OSSA_FORMAT_CRF: return ossa_read_crf;
+    case OSSA_FORMAT_CPF: return ossa_read_cpf;
+    case OSSA_FORMAT_XSF: return ossa_read_xsf;
+    case OSSA_FORMAT_XAF: return ossa_read_xaf;
+    case OSSA_FORMAT_XMF: return ossa_read_xmf;
+    case OSSA_FORMAT_XRF: return ossa_read_xrf;
+    case OSSA_FORMAT_XPF: return ossa_read_xpf;
+    default: return NULL;
+    }
+}
+
+/* Reads a whole file into memory (capped). */
+static ossa_status read_whole(ossa_build *b, const char *path, uint8_t **out, size_t *size)
+{
+    *out = NULL;
+    *size = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return ossa_fail(b, OSSA_ERR_IO, -1, "cannot open: %s", strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        fclose(f);
+        return ossa_fail(b, OSSA_ERR_IO, -1, "not a regular file");
+    }
+    if ((uint64_t)st.st_size > OSSA_MAX_FILE_SIZE) {
+        fclose(f);
+        return ossa_fail(b, OSSA_ERR_RANGE, -1, "file of %lld bytes exceeds the limit of %u",
+                         (long long)st.st_size, OSSA_MAX_FILE_SIZE);
+    }
+    size_t n = (size_t)st.st_size;
+    uint8_t *buf = malloc(n + 1); /* +1: a NUL after the data helps text parsers */
+    if (!buf) {
+        fclose(f);
+        return ossa_fail(b, OSSA_ERR_NOMEM, -1, "cannot allocate %zu bytes", n);
+    }
+    size_t got = n ? fread(buf, 1, n, f) : 0;
+    int failed = ferror(f);
+    fclose(f);
+    if (got != n || failed) {
+        free(buf);
+        return ossa_fail(b, OSSA_ERR_IO, -1, "read %zu of %zu bytes", got, n);
+    }
+    buf[n] = 0;
+    *out = buf;
+    *size = n;
+    return OSSA_OK;
+}
+
+/* Reads one file of the model being built; the format comes from the options or the sniffer. */
+static ossa_status read_one(ossa_build *b, const char *path, const uint8_t *data, size_t size)
+{
+    OSSA_TRY(ossa_build_set_file(b, path));
+    ossa_format f = b->opt.format ? b->opt.format : ossa_sniff(data, size, path);
+    ossa_format_reader reader = ossa_format_reader_for(f);
+    if (!reader)
+        return ossa_fail(b, f == OSSA_FORMAT_UNKNOWN ? OSSA_ERR_FORMAT : OSSA_ERR_UNSUPPORTED, 0,
+                         "%s", f == OSSA_FORMAT_UNKNOWN ? "not a format Ossa reads"
+                                                        : "this format has no reader yet");
+    ossa_model *m = b->model;
+    if (m->format == OSSA_FORMAT_UNKNOWN) {
+        m->format = f;
+        if (!m->source)
+            OSSA_TRY(ossa_build_strndup(b, &m->source, path, strlen(path)));
+    }
+    b->last_version = 0;
+    OSSA_TRY(reader(b, data, size));
+    if (m->format == f && m->version == 0)
+        m->version = b->last_version;
+    return OSSA_OK;
+}
+
+static ossa_status load_path(ossa_build *b, const char *path)
+{
+    uint8_t *data;
+    size_t size;
+    OSSA_TRY(ossa_build_set_file(b, path));
+    OSSA_TRY(read_whole(b, path, &data, &size));
+    ossa_status st = read_one(b, path, data, size);
+    free(data);
+    return st;
+}
+
+/* Order in which the files of one model are read: the skeleton first (others map bone ids
+ * through it), then meshes, animations, morph animations and materials. */
+static int load_rank(ossa_format f)
+{
+    switch (f) {
+    case OSSA_FORMAT_CSF: case OSSA_FORMAT_XSF: return 0;
+    case OSSA_FORMAT_CMF: case OSSA_FORMAT_XMF: return 1;
+    case OSSA_FORMAT_CAF: case OSSA_FORMAT_XAF: return 2;
+    case OSSA_FORMAT_CPF: case OSSA_FORMAT_XPF: return 3;
+    case OSSA_FORMAT_CRF: case OSSA_FORMAT_XRF: return 4;
+    default: return 5;
+    }
+}
+
+/* Uniform scale as Cal3D's CalCoreModel::scale applies it: every translation and position. */
+static void apply_scale(ossa_model *m, float s)
+{
+    m->scale *= s;
+    ossa_bone *bones = (ossa_bone *)m->bones;
+    for (uint32_t i = 0; i < m->bone_count; i++)
+        for (int k = 0; k < 3; k++) {
+            bones[i].rest_t[k] *= s;
+            bones[i].inv_bind_t[k] *= s;
+        }
+    for (uint32_t i = 0; i < m->mesh_count; i++)
+        for (uint32_t j = 0; j < m->meshes[i].submesh_count; j++) {
+            const ossa_submesh *sm = &m->meshes[i].submeshes[j];
+            float *pos = (float *)sm->positions;
+            for (size_t k = 0; k < 3 * (size_t)sm->vertex_count; k++)
+                pos[k] *= s;
+            for (uint32_t k = 0; k < sm->spring_count; k++)
+                ((ossa_spring *)sm->springs)[k].idle_length *= s;
+            for (uint32_t t = 0; t < sm->morph_count; t++) {
+                float *d = (float *)sm->morphs[t].d_position;
+                for (size_t k = 0; k < 3 * (size_t)sm->morphs[t].count; k++)
+                    d[k] *= s;
+            }
+        }
+    for (uint32_t i = 0; i < m->clip_count; i++)
+        for (uint32_t t = 0; t < m->clips[i].track_count; t++) {
+            const ossa_track *tr = &m->clips[i].tracks[t];
+            float *v = (float *)tr->translations;
+            for (size_t k = 0; k < 3 * (size_t)tr->key_count; k++)
+                v[k] *= s;
+        }
+}
+
+/* After all files: material thread ids beyond the materials loaded become "no material". */
+static void settle_materials(ossa_build *b)
+{
+    ossa_model *m = b->model;
+    if (!m->material_count)
+        return;
+    for (uint32_t i = 0; i < m->mesh_count; i++)
+        for (uint32_t j = 0; j < m->meshes[i].submesh_count; j++) {
+            ossa_submesh *sm = (ossa_submesh *)&m->meshes[i].submeshes[j];
+            if (sm->material >= (int32_t)m->material_count) {
+                ossa_warn(b, "mesh '%s' submesh %u: material %d not loaded, drawn without one",
+                          m->meshes[i].name, j, sm->material);
+                sm->material = -1;
+            }
+        }
+}
+
+static ossa_status finish(ossa_build *b, ossa_status st, ossa_model **out)
+{
+    if (st == OSSA_OK) {
+        settle_materials(b);
+        if (b->opt.scale > 0.0f && b->opt.scale != 1.0f)
+            apply_scale(b->model, b->opt.scale);
+    }
+    return ossa_build_finish(b, st, out);
+}
+
+static ossa_status begin(ossa_build *b, ossa_model **out, ossa_error *err,
+                         const ossa_load_options *opt)
+{
+    if (out)
+        *out = NULL;
+    ossa_error_clear(err);
+    if (!out)
+        return OSSA_ERR_INVALID_ARGUMENT;
+    if (!ossa_build_init(b, err, opt)) {
+        if (err) {
+            err->status = OSSA_ERR_NOMEM;
+            snprintf(err->message, sizeof err->message, "cannot allocate a model");
+        }
+        return OSSA_ERR_NOMEM;
+    }
+    return OSSA_OK;
+}
+
+ossa_status ossa_load_memory(const void *data, size_t size, const char *name,
+                             const ossa_load_options *opt, ossa_model **out, ossa_error *err)
+{
+    ossa_build b;
+    OSSA_TRY(begin(&b, out, err, opt));
+    if (!data && size)
+        return finish(&b, ossa_fail(&b, OSSA_ERR_INVALID_ARGUMENT, -1, "no data"), out);
+    const char *n = name ? name : "";
+    ossa_format f = b.opt.format ? b.opt.format : ossa_sniff(data, size, n);
+    ossa_status st;
+    if (f == OSSA_FORMAT_CAL3D_CFG)
+        st = ossa_fail(&b, OSSA_ERR_INVALID_ARGUMENT, -1, "a .cfg names other files: load it by path");
+    else
+        st = read_one(&b, n, data ? data : (const void *)"", size);
+    return finish(&b, st, out);
+}
+
+/* ---- Cal3D .cfg model sets ---- */
+
+/* Opens path as given, or, when it does not exist, a name in the same folder that differs only
+ * in letter case (Windows-made sets name MESH.CMF for mesh.cmf). */
+static ossa_status resolve_case(ossa_build *b, const char *path, char *out, size_t out_size)
+{
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        snprintf(out, out_size, "%s", path);
+        return OSSA_OK;
+    }
+    const char *slash = strrchr(path, '/');
+    char dir[4096];
+    size_t dlen = slash ? (size_t)(slash - path) : 0;
+    if (dlen >= sizeof dir)
+        return ossa_fail(b, OSSA_ERR_IO, -1, "path too long: %s", path);
+    memcpy(dir, path, dlen);
+    dir[dlen] = '\0';
+    const char *base = slash ? slash + 1 : path;
+    DIR *d = opendir(dlen ? dir : ".");
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d)) != NULL) {
+            if (strcasecmp(e->d_name, base) == 0) {
+                snprintf(out, out_size, "%s%s%s", dir, dlen ? "/" : "", e->d_name);
+                closedir(d);
+                ossa_warn(b, "'%s' not found; using '%s' (letter case differs)", path, out);
+                return OSSA_OK;
+            }
+        }
+        closedir(d);
+    }
+    return ossa_fail(b, OSSA_ERR_IO, -1, "file not found: %s", path);
+}
+
+typedef struct cfg_entry {
+    int rank; /* load_rank order */
+    char *path;
+} cfg_entry;
+
+static char *trim(char *s)
+{
+    while (*s && isspace((unsigned char)*s))
+        s++;
+    char *e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1]))
+        *--e = '\0';
+    return s;
+}
+
+static ossa_status load_cfg(ossa_build *b, const char *cfg_path)
+{
+    uint8_t *text;
+    size_t size;
+    OSSA_TRY(ossa_build_set_file(b, cfg_path));
+    OSSA_TRY(read_whole(b, cfg_path, &text, &size));
+    const char *cfg_file = b->file;
+    OSSA_TRY(ossa_build_strndup(b, &b->model->source, cfg_path, strlen(cfg_path)));
+    b->model->format = OSSA_FORMAT_CAL3D_CFG;
+
+    /* Files named by the cfg are relative to the cfg's folder, then to path= when given. */
+    char base_dir[4096];
+    snprintf(base_dir, sizeof base_dir, "%s", b->dir);
+    char sub_dir[4096] = "";
+    float scale = 1.0f;
+    cfg_entry *entries = NULL;
+    size_t count = 0, cap = 0;
+    ossa_status st = OSSA_OK;
+    int line_no = 0;
+    char *save = NULL;
+    for (char *line = strtok_r((char *)text, "\n", &save); line && st == OSSA_OK;
+         line = strtok_r(NULL, "\n", &save)) {
+        line_no++;
+        char *s = trim(line);
+        if (!*s || *s == '#')
+            continue;
+        char *eq = strchr(s, '=');
+        if (!eq) {
+            b->file = cfg_file;
+            ossa_warn(b, "line %d: no '=' in \"%s\", ignored", line_no, s);
+            continue;
+        }
+        *eq = '\0';
+        char *key = trim(s), *value = trim(eq + 1);
+        int rank = -1;
+        if (strcasecmp(key, "skeleton") == 0) rank = 0;
+        else if (strcasecmp(key, "mesh") == 0) rank = 1;
+        else if (strcasecmp(key, "animation") == 0) rank = 2;
+        else if (strcasecmp(key, "morphanimation") == 0) rank = 3;
+        else if (strcasecmp(key, "material") == 0) rank = 4;
+        if (strcasecmp(key, "scale") == 0) {
+            char *end;
+            float v = strtof(value, &end);
+            if (end == value || !(v > 0.0f) || v > 1e6f)
+                st = ossa_fail_line(b, OSSA_ERR_VALUE, line_no, "scale '%s' is not a positive number", value);
+            else
+                scale = v;
+        } else if (strcasecmp(key, "path") == 0) {
+            size_t len = strlen(value);
+            snprintf(sub_dir, sizeof sub_dir, "%s%s", value, len && value[len - 1] != '/' ? "/" : "");
+        } else if (rank >= 0) {
+            if (count >= OSSA_MAX_FILES) {
+                st = ossa_fail_line(b, OSSA_ERR_RANGE, line_no, "more than %u files", OSSA_MAX_FILES);
+                break;
+            }
+            if (count == cap) {
+                size_t ncap = cap ? cap * 2 : 16;
+                cfg_entry *grown = realloc(entries, ncap * sizeof *grown);
+                if (!grown) {
+                    st = ossa_fail(b, OSSA_ERR_NOMEM, -1, "out of memory");
+                    break;
+                }
+                entries = grown;
+                cap = ncap;
+            }
+            char full[8192];
+            for (char *c = value; *c; c++)
+                if (*c == '\\')
+                    *c = '/'; /* Windows-made sets */
+            if (value[0] == '/')
+                snprintf(full, sizeof full, "%s", value);
+            else if (sub_dir[0] == '/')
+                snprintf(full, sizeof full, "%s%s", sub_dir, value);
+            else
+                snprintf(full, sizeof full, "%s%s%s", base_dir, sub_dir, value);
+            entries[count].rank = rank;
+            entries[count].path = strdup(full);
+            if (!entries[count].path) {
+                st = ossa_fail(b, OSSA_ERR_NOMEM, -1, "out of memory");
+                break;
+            }
+            count++;
+        } else {
+            b->file = cfg_file;
+            ossa_warn(b, "line %d: unknown key '%s' ignored", line_no, key);
+        }
+    }
+    free(text);
+    /* Stable by rank: the skeleton first, then each kind in file order. */
+    for (int rank = 0; rank <= 4 && st == OSSA_OK; rank++) {
+        for (size_t i = 0; i < count && st == OSSA_OK; i++) {
+            if (entries[i].rank != rank)
+                continue;
+            char found[8192];
+            b->file = cfg_file;
+            st = resolve_case(b, entries[i].path, found, sizeof found);
+            if (st != OSSA_OK && rank != 0 && b->opt.skip_missing_files) {
+                ossa_error_clear(b->err);
+                b->file = cfg_file;
+                ossa_warn(b, "skipped missing file %s", entries[i].path);
+                st = OSSA_OK;
+                continue;
+            }
+            if (st == OSSA_OK)
+                st = load_path(b, found);
+        }
+    }
+    for (size_t i = 0; i < count; i++)
+        free(entries[i].path);
+    free(entries);
+    if (st == OSSA_OK && scale != 1.0f)
+        apply_scale(b->model, scale);
+    return st;
+}
+
+ossa_status ossa_load_files(const char *const *paths, size_t count, const ossa_load_options *opt,
+                            ossa_model **out, ossa_error *err)
+{
+    ossa_build b;
+    OSSA_TRY(begin(&b, out, err, opt));
+    if (!paths || count == 0)
+        return finish(&b, ossa_fail(&b, OSSA_ERR_INVALID_ARGUMENT, -1, "no files given"), out);
+    if (count > OSSA_MAX_FILES)
+        return finish(&b, ossa_fail(&b, OSSA_ERR_RANGE, -1, "more than %u files", OSSA_MAX_FILES), out);
+    /* Rank each file by its kind (read from its first bytes and name), then load in rank order. */
+    int *ranks = calloc(count, sizeof *ranks);
+    if (!ranks)
+        return finish(&b, ossa_fail(&b, OSSA_ERR_NOMEM, -1, "out of memory"), out);
+    ossa_status st = OSSA_OK;
+    for (size_t i = 0; i < count && st == OSSA_OK; i++) {
+        uint8_t head[4096];
+        size_t n = 0;
+        FILE *f = fopen(paths[i], "rb");
+        if (f) {
+            n = fread(head, 1, sizeof head, f);
+            fclose(f);
+        }
+        ossa_format fmt = ossa_sniff(head, n, paths[i]);
+        if (fmt == OSSA_FORMAT_CAL3D_CFG) {
+            if (count != 1) {
+                (void)ossa_build_set_file(&b, paths[i]);
+                st = ossa_fail(&b, OSSA_ERR_INVALID_ARGUMENT, -1,
+                               "a .cfg is a whole model: open it on its own");
+            }
+            ranks[i] = -1;
+        } else {
+            ranks[i] = load_rank(fmt);
+        }
+    }
+    if (st == OSSA_OK && count == 1 && ranks[0] == -1) {
+        st = load_cfg(&b, paths[0]);
+    } else {
+        for (int rank = 0; rank <= 5 && st == OSSA_OK; rank++)
+            for (size_t i = 0; i < count && st == OSSA_OK; i++)
+                if (ranks[i] == rank)
+                    st = load_path(&b, paths[i]);
+    }
+    free(ranks);
+    return finish(&b, st, out);
+}
+
+ossa_status ossa_load_file(const char *path, const ossa_load_options *opt, ossa_model **out,
+                           ossa_error *err)
+{
+    if (!path) {
+        ossa_error_clear(err);
+        if (out)
+            *out = NULL;
+        return OSSA_ERR_INVALID_ARGUMENT;
+    }
+    return ossa_load_files(&path, 1, opt, out, err);
+}

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Ossa's one entry point: installs what is missing (Debian 12), builds, then views or tests.
+#   ./run.sh view [FILE...]   build and open ossa-view (the demo model with no FILE)
+#   ./run.sh test             build, run every test, rebuild with ASan+UBSan and run them again
+#   ./run.sh build            install and build only
+set -euo pipefail
+cd "$(dirname "$0")"
+
+PACKAGES=(meson ninja-build pkg-config gcc g++ python3 libxml2-dev libcglm-dev libsdl2-dev
+          libsdl2-image-dev python3-glad libpng-dev libcal3d12-dev libgl-dev libegl-dev
+          libgl1-mesa-dri libegl-mesa0 xvfb xauth)
+
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+        echo "run.sh: need root (or sudo) to install: ${PACKAGES[*]}" >&2; return 1; fi
+}
+
+install_deps() {
+    local missing=()
+    for p in "${PACKAGES[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "run.sh: installing ${missing[*]}"
+    # The lock timeout makes apt wait for another apt/dpkg (unattended upgrades) to finish.
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq \
+        --no-install-recommends "${missing[@]}"
+}
+
+build() { # build DIR [meson options...]
+    local dir=$1; shift
+    if [ ! -f "$dir/build.ninja" ]; then
+        meson setup "$dir" "$@" >"$dir.setup.log" 2>&1 || { cat "$dir.setup.log"; return 1; }
+    fi
+    ninja -C "$dir"
+}
+
+# Runs one build's tests; prints meson's report and adds its counts to the totals.
+PASSED=0; FAILED=0; SKIPPED=0
+run_suite() { # run_suite DIR LABEL
+    local dir=$1 label=$2 rc=0
+    echo "== tests: $label"
+    meson test -C "$dir" --print-errorlogs --num-processes 2 || rc=$?
+    local counts
+    counts=$(python3 - "$dir/meson-logs/testlog.json" <<'PY'
+import json, sys
+p = f = s = 0
+for line in open(sys.argv[1]):
+    r = json.loads(line).get("result")
+    if r in ("OK", "EXPECTEDFAIL"): p += 1
+    elif r == "SKIP": s += 1
+    else: f += 1
+print(p, f, s)
+PY
+)
+    read -r p f s <<<"$counts"
+    PASSED=$((PASSED + p)); FAILED=$((FAILED + f)); SKIPPED=$((SKIPPED + s))
+    return 0
+}
+
+cmd=${1:-help}
+[ $# -gt 0 ] && shift
+case "$cmd" in
+    build)
+        install_deps
+        build build
+        ;;
+    view)
+        install_deps
+        build build
+        if [ -x build/viewer/ossa-view ]; then
+            exec build/viewer/ossa-view "$@"
+        fi
+        echo "run.sh: ossa-view was not built (SDL2/GL missing?)" >&2
+        exit 1
+        ;;
+    test)
+        install_deps
+        build build
+        run_suite build "release build"
+        build build-asan -Db_sanitize=address,undefined -Db_lundef=false
+        ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} run_suite build-asan "ASan + UBSan build"
+        echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
+        [ "$FAILED" -eq 0 ]
+        ;;
+    *)
+        sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'
+        [ "$cmd" = help ] || exit 2
+        ;;
+esac

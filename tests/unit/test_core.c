@@ -1,0 +1,118 @@
+/* Core pieces: bounded reader, counts against bytes left, arena, checked sizes, skeleton
+ * reordering and validation. */
+#include <math.h>
+#include <string.h>
+
+#include "core/arena.h"
+#include "core/build.h"
+#include "core/checked.h"
+#include "core/reader.h"
+#include "test_common.h"
+
+static void test_reader(void)
+{
+    ossa_error err;
+    ossa_error_clear(&err);
+    ossa_build b;
+    CHECK(ossa_build_init(&b, &err, NULL));
+    const uint8_t data[] = {0x01, 0x02, 0x03, 0x04, 0x00, 0x00, 0x80, 0x3f, 0xff, 0xff, 0xff, 0xff,
+                            0x02, 0x00, 0x00, 0x00, 'h', 0x00};
+    ossa_reader r;
+    ossa_reader_init(&r, &b, data, sizeof data);
+    uint32_t u;
+    float f;
+    CHECK(ossa_rd_u32(&r, &u, "word") == OSSA_OK && u == 0x04030201u);
+    CHECK(ossa_rd_f32(&r, &f, "float") == OSSA_OK && f == 1.0f);
+    uint32_t count;
+    CHECK(ossa_rd_count(&r, &count, 100, 4, "count") == OSSA_ERR_RANGE); /* -1 */
+    CHECK(err.status == OSSA_ERR_RANGE && err.offset == 8);
+    CHECK(strstr(err.message, "negative") != NULL);
+    ossa_error_clear(&err);
+    const char *s;
+    CHECK(ossa_rd_cal3d_string(&r, &s, "name") == OSSA_OK && strcmp(s, "h") == 0);
+    CHECK(ossa_rd_left(&r) == 0);
+    CHECK(ossa_rd_u8(&r, (uint8_t *)&u, "byte") == OSSA_ERR_TRUNCATED);
+    CHECK(err.offset == 18);
+
+    /* A count that cannot fit in the bytes left fails before anything is allocated. */
+    const uint8_t lying[] = {0x00, 0x00, 0x01, 0x00, 1, 2, 3, 4};
+    ossa_error_clear(&err);
+    ossa_reader_init(&r, &b, lying, sizeof lying);
+    CHECK(ossa_rd_count(&r, &count, 1u << 30, 4, "vertex count") == OSSA_ERR_TRUNCATED);
+    /* NaN is rejected where a finite number is required. */
+    const uint8_t nan[] = {0x00, 0x00, 0xc0, 0x7f};
+    ossa_error_clear(&err);
+    ossa_reader_init(&r, &b, nan, sizeof nan);
+    CHECK(ossa_rd_f32(&r, &f, "weight") == OSSA_ERR_VALUE);
+    ossa_model *m;
+    CHECK(ossa_build_finish(&b, OSSA_ERR_VALUE, &m) == OSSA_ERR_VALUE && m == NULL);
+}
+
+static void test_checked_and_arena(void)
+{
+    size_t out;
+    CHECK(!ossa_mul_size(SIZE_MAX / 2 + 1, 2, &out));
+    CHECK(ossa_mul3_size(3, 4, 5, &out) && out == 60);
+    CHECK(!ossa_add_size(SIZE_MAX, 1, &out));
+    ossa_arena *a = ossa_arena_create();
+    CHECK(a != NULL);
+    uint8_t *p = ossa_arena_alloc(a, 3);
+    uint8_t *q = ossa_arena_alloc(a, 1 << 20);
+    CHECK(p && q && ((uintptr_t)p % 64) == 0 && ((uintptr_t)q % 64) == 0);
+    CHECK(ossa_arena_array(a, SIZE_MAX / 4, 8) == NULL);
+    char *s = ossa_arena_strndup(a, "bone", 4);
+    CHECK(s && strcmp(s, "bone") == 0);
+    ossa_arena_destroy(a);
+}
+
+static ossa_bone bone(const char *name, int32_t parent)
+{
+    ossa_bone bn;
+    memset(&bn, 0, sizeof bn);
+    bn.name = name;
+    bn.parent = parent;
+    bn.rest_r[3] = 1;
+    bn.inv_bind_r[3] = 1;
+    bn.rest_s[0] = bn.rest_s[1] = bn.rest_s[2] = 1;
+    return bn;
+}
+
+static void test_skeleton_order(void)
+{
+    ossa_error err;
+    ossa_error_clear(&err);
+    ossa_build b;
+    CHECK(ossa_build_init(&b, &err, NULL));
+    /* File order: child (1 -> parent 2), root, middle: must come out root, middle, child. */
+    ossa_bone file[3] = {bone("hand", 2), bone("root", -1), bone("arm", 1)};
+    CHECK(ossa_build_set_skeleton(&b, file, 3) == OSSA_OK);
+    const ossa_model *m = b.model;
+    CHECK(m->bone_count == 3);
+    CHECK(strcmp(m->bones[0].name, "root") == 0 && m->bones[0].parent == -1);
+    CHECK(strcmp(m->bones[1].name, "arm") == 0 && m->bones[1].parent == 0);
+    CHECK(strcmp(m->bones[2].name, "hand") == 0 && m->bones[2].parent == 1);
+    uint32_t mapped;
+    CHECK(ossa_build_map_bone(&b, 0, 10, 0, &mapped) == OSSA_OK && mapped == 2);
+    CHECK(ossa_build_map_bone(&b, 3, 10, 0, &mapped) == OSSA_ERR_RANGE);
+    CHECK(err.offset == 10 && strstr(err.message, "bone id 3") != NULL);
+    CHECK(m->warning_count == 1);
+    ossa_model *out;
+    CHECK(ossa_build_finish(&b, OSSA_OK, &out) == OSSA_OK && out != NULL);
+    ossa_model_free(out);
+
+    /* A parent cycle is an error, not an endless loop. */
+    ossa_error_clear(&err);
+    CHECK(ossa_build_init(&b, &err, NULL));
+    ossa_bone cyc[3] = {bone("a", 1), bone("b", 0), bone("c", -1)};
+    CHECK(ossa_build_set_skeleton(&b, cyc, 3) == OSSA_ERR_FORMAT);
+    CHECK(strstr(err.message, "cycle") != NULL);
+    CHECK(ossa_build_finish(&b, err.status, &out) != OSSA_OK && out == NULL);
+}
+
+int main(void)
+{
+    test_reader();
+    test_checked_and_arena();
+    test_skeleton_order();
+    return test_finish("unit-core");
+}

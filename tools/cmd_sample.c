@@ -1,0 +1,138 @@
+/* ossa sample: the posed, skinned mesh (or the model-space bones) as CSV. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+
+static int parse_clip(const ossa_model *m, const char *arg)
+{
+    char *end;
+    errno = 0;
+    long idx = strtol(arg, &end, 10);
+    if (*arg && !*end && !errno) {
+        if (idx >= 0 && idx < (long)m->clip_count)
+            return (int)idx;
+        return -1;
+    }
+    return ossa_model_find_clip(m, arg);
+}
+
+static int sample(const ossa_model *m, int clip, float time, ossa_time_mode mode, int bones)
+{
+    size_t nb = m->bone_count ? m->bone_count : 1;
+    float *lt = malloc(nb * 3 * sizeof(float)), *lr = malloc(nb * 4 * sizeof(float));
+    float *ls = malloc(nb * 3 * sizeof(float)), *mt = malloc(nb * 3 * sizeof(float));
+    float *mr = malloc(nb * 4 * sizeof(float)), *ms = malloc(nb * 3 * sizeof(float));
+    float *pal = malloc(nb * 12 * sizeof(float));
+    int rc = 0;
+    if (!lt || !lr || !ls || !mt || !mr || !ms || !pal) {
+        fprintf(stderr, "ossa sample: out of memory\n");
+        rc = 1;
+        goto done;
+    }
+    ossa_pose_rest(m, lt, lr, ls);
+    if (clip >= 0) {
+        const ossa_clip *c = &m->clips[clip];
+        ossa_sample_clip(m, c, ossa_clip_wrap_time(c, time), mode, lt, lr, ls);
+    }
+    ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
+    ossa_skin_palette(m, mt, mr, ms, pal);
+    if (bones) {
+        puts("bone,name,tx,ty,tz,qx,qy,qz,qw");
+        for (uint32_t i = 0; i < m->bone_count; i++)
+            printf("%u,%s,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", i, m->bones[i].name,
+                   (double)mt[3 * i], (double)mt[3 * i + 1], (double)mt[3 * i + 2],
+                   (double)mr[4 * i], (double)mr[4 * i + 1], (double)mr[4 * i + 2],
+                   (double)mr[4 * i + 3]);
+        goto done;
+    }
+    puts("mesh,submesh,vertex,px,py,pz,nx,ny,nz");
+    for (uint32_t i = 0; i < m->mesh_count; i++) {
+        for (uint32_t s = 0; s < m->meshes[i].submesh_count; s++) {
+            const ossa_submesh *sm = &m->meshes[i].submeshes[s];
+            size_t n = sm->vertex_count ? sm->vertex_count : 1;
+            float *pos = malloc(n * 3 * sizeof(float)), *nrm = malloc(n * 3 * sizeof(float));
+            if (!pos || !nrm) {
+                free(pos);
+                free(nrm);
+                fprintf(stderr, "ossa sample: out of memory\n");
+                rc = 1;
+                goto done;
+            }
+            if (m->bone_count) {
+                ossa_skin_submesh_scalar(sm, pal, pos, nrm);
+            } else { /* a mesh without its skeleton: the bind pose as stored */
+                memcpy(pos, sm->positions, 3 * sizeof(float) * sm->vertex_count);
+                memcpy(nrm, sm->normals, 3 * sizeof(float) * sm->vertex_count);
+            }
+            for (uint32_t v = 0; v < sm->vertex_count; v++)
+                printf("%u,%u,%u,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", i, s, v, (double)pos[3 * v],
+                       (double)pos[3 * v + 1], (double)pos[3 * v + 2], (double)nrm[3 * v],
+                       (double)nrm[3 * v + 1], (double)nrm[3 * v + 2]);
+            free(pos);
+            free(nrm);
+        }
+    }
+done:
+    free(lt); free(lr); free(ls); free(mt); free(mr); free(ms); free(pal);
+    return rc;
+}
+
+int ossa_cmd_sample(int argc, char **argv)
+{
+    const char *clip_arg = NULL;
+    float time = 0.0f;
+    int bones = 0;
+    ossa_time_mode mode = OSSA_TIME_EXTRAPOLATE;
+    const char **files = calloc((size_t)argc + 1, sizeof *files);
+    size_t count = 0;
+    if (!files)
+        return 1;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--clip") && i + 1 < argc) {
+            clip_arg = argv[++i];
+        } else if (!strcmp(argv[i], "--time") && i + 1 < argc) {
+            char *end;
+            time = strtof(argv[++i], &end);
+            if (*end || !isfinite(time)) {
+                fprintf(stderr, "ossa sample: --time needs a number, not '%s'\n", argv[i]);
+                free(files);
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--bones")) {
+            bones = 1;
+        } else if (!strcmp(argv[i], "--clamp")) {
+            mode = OSSA_TIME_CLAMP;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "ossa sample: unknown or incomplete option '%s'\n", argv[i]);
+            free(files);
+            return 2;
+        } else {
+            files[count++] = argv[i];
+        }
+    }
+    if (!count) {
+        fprintf(stderr, "usage: ossa sample MODEL... [--clip NAME|INDEX] [--time SECONDS] [--bones]\n");
+        free(files);
+        return 2;
+    }
+    ossa_model *m = ossa_cli_load(files, count);
+    free(files);
+    if (!m)
+        return 1;
+    int clip = -1;
+    if (clip_arg) {
+        clip = parse_clip(m, clip_arg);
+        if (clip < 0) {
+            fprintf(stderr, "ossa sample: no clip '%s' (the model has %u)\n", clip_arg,
+                    m->clip_count);
+            ossa_model_free(m);
+            return 2;
+        }
+    }
+    int rc = sample(m, clip, time, mode, bones);
+    ossa_model_free(m);
+    return rc;
+}
