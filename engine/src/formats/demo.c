@@ -1,0 +1,2 @@
+/* Being written. */
+typedef int ossa_placeholder_demo;
