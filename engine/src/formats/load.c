@@ -350,9 +350,12 @@ static ossa_status load_cfg(ossa_build *b, const char *cfg_path)
     size_t count = 0, cap = 0;
     ossa_status st = OSSA_OK;
     int line_no = 0;
-    char *save = NULL;
-    for (char *line = strtok_r((char *)text, "\n", &save); line && st == OSSA_OK;
-         line = strtok_r(NULL, "\n", &save)) {
+    char *next = (char *)text;
+    while (next && st == OSSA_OK) {
+        char *line = next;
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
         line_no++;
         char *s = trim(line);
         if (!*s || *s == '#')
