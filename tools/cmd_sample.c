@@ -85,7 +85,7 @@ int ossa_cmd_sample(int argc, char **argv)
     const char *clip_arg = NULL;
     float time = 0.0f;
     int bones = 0;
-    ossa_time_mode mode = OSSA_TIME_EXTRAPOLATE;
+    ossa_time_mode mode = OSSA_TIME_LOOP; /* a clip plays as a Cal3D cycle */
     const char **files = calloc((size_t)argc + 1, sizeof *files);
     size_t count = 0;
     if (!files)
@@ -105,6 +105,8 @@ int ossa_cmd_sample(int argc, char **argv)
             bones = 1;
         } else if (!strcmp(argv[i], "--clamp")) {
             mode = OSSA_TIME_CLAMP;
+        } else if (!strcmp(argv[i], "--extrapolate")) {
+            mode = OSSA_TIME_EXTRAPOLATE;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "ossa sample: unknown or incomplete option '%s'\n", argv[i]);
             free(files);

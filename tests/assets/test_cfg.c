@@ -33,7 +33,7 @@ int main(void)
     snprintf(tmpdir, sizeof tmpdir, "/tmp/ossa-cfg-XXXXXX");
     if (!mkdtemp(tmpdir))
         return 1;
-    char text[8192];
+    char text[12288];
     ossa_model *m = NULL;
     ossa_error err;
 

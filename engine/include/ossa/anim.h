@@ -11,7 +11,11 @@ extern "C" {
 
 typedef enum ossa_time_mode {
     OSSA_TIME_EXTRAPOLATE = 0, /* Cal3D: outside the keys, continue along the first/last pair */
-    OSSA_TIME_CLAMP            /* hold the first/last key */
+    OSSA_TIME_CLAMP,           /* hold the first/last key */
+    OSSA_TIME_LOOP             /* as a Cal3D cycle (CalMixer::blendCycle): when the clip's first
+                                  track ends before the duration, every track continues from its
+                                  last key to a copy of its first key at t = duration; before the
+                                  first key it extrapolates as OSSA_TIME_EXTRAPOLATE */
 } ossa_time_mode;
 
 /* The rest pose of every bone. */

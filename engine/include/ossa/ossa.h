@@ -6,5 +6,6 @@
 #include "ossa/model.h"
 #include "ossa/load.h"
 #include "ossa/anim.h"
+#include "ossa/demo.h"
 
 #endif

@@ -48,6 +48,24 @@ static void quat_blend(float *out, const float *a, const float *b, float f)
 
 /* Cal3D's key search: for two or more keys it returns a pair even outside the key range, so the
  * factor extrapolates (< 0 or > 1); that is FORMAT-NOTES Decision 4. */
+/* Between the last key (index n - 1) and the loop key: the first key again at t = duration. */
+static void sample_loop_tail(const ossa_track *tr, float time, float duration, float *t, float *r,
+                             float *s)
+{
+    uint32_t a = tr->key_count - 1;
+    float span = duration - tr->times[a];
+    float f = span != 0.0f ? (time - tr->times[a]) / span : 0.0f;
+    for (int k = 0; k < 3; k++) {
+        float ta = tr->translations[3 * a + k];
+        t[k] = ta + f * (tr->translations[k] - ta);
+        if (tr->scales) {
+            float sa = tr->scales[3 * a + k];
+            s[k] = sa + f * (tr->scales[k] - sa);
+        }
+    }
+    quat_blend(r, tr->rotations + 4 * a, tr->rotations, f);
+}
+
 static void sample_track(const ossa_track *tr, float time, ossa_time_mode mode, float *t,
                          float *r, float *s)
 {
@@ -91,11 +109,17 @@ static void sample_track(const ossa_track *tr, float time, ossa_time_mode mode, 
 void ossa_sample_clip(const ossa_model *m, const ossa_clip *clip, float time, ossa_time_mode mode,
                       float *t, float *r, float *s)
 {
+    /* Cal3D decides on the loop key from the first track alone and then adds it to all. */
+    int loop_key = mode == OSSA_TIME_LOOP && clip->track_count &&
+                   clip->tracks[0].times[clip->tracks[0].key_count - 1] < clip->duration;
     for (uint32_t i = 0; i < clip->track_count; i++) {
         const ossa_track *tr = &clip->tracks[i];
         if (tr->bone >= m->bone_count)
             continue;
         uint32_t b = tr->bone;
-        sample_track(tr, time, mode, t + 3 * b, r + 4 * b, s + 3 * b);
+        if (loop_key && time >= tr->times[tr->key_count - 1])
+            sample_loop_tail(tr, time, clip->duration, t + 3 * b, r + 4 * b, s + 3 * b);
+        else
+            sample_track(tr, time, mode, t + 3 * b, r + 4 * b, s + 3 * b);
     }
 }

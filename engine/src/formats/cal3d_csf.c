@@ -15,11 +15,17 @@
 /* Prefixes the error just raised with the bone being read, so messages say where it was. */
 static ossa_status bone_context(ossa_build *b, ossa_status st, uint32_t bone)
 {
-    if (st != OSSA_OK && b->err && b->err->status == st) {
-        char msg[sizeof b->err->message];
-        snprintf(msg, sizeof msg, "bone %u: %s", bone, b->err->message);
-        memcpy(b->err->message, msg, sizeof msg);
-    }
+    if (st == OSSA_OK || !b->err || b->err->status != st)
+        return st;
+    char where[32];
+    int wl = snprintf(where, sizeof where, "bone %u: ", bone);
+    char *msg = b->err->message;
+    size_t cap = sizeof b->err->message - 1, ml = strlen(msg);
+    if (ml > cap - (size_t)wl)
+        ml = cap - (size_t)wl;
+    memmove(msg + wl, msg, ml);
+    msg[(size_t)wl + ml] = '\0';
+    memcpy(msg, where, (size_t)wl);
     return st;
 }
 

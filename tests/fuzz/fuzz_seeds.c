@@ -1,0 +1,369 @@
+/* Seed files written field by field from cal3d-fileformats.txt and FORMAT-NOTES (A.3-A.7, C,
+ * Decision 2). Three bones (listed children-first, so loaders must reorder), one animated clip,
+ * one skinned quad with a spring, a material with two maps, a morph track; classic v1000, the
+ * v1200 CAF (plain and quantised) and IMVU v919 (node lights, vertex colours, a morph target). */
+#include "fuzz_seeds.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct wbuf {
+    uint8_t *data;
+    size_t size, cap;
+    int failed;
+} wbuf;
+
+static void put(wbuf *w, const void *p, size_t n)
+{
+    if (w->failed)
+        return;
+    if (w->size + n > w->cap) {
+        size_t cap = w->cap ? w->cap * 2 : 256;
+        while (cap < w->size + n)
+            cap *= 2;
+        uint8_t *grown = realloc(w->data, cap);
+        if (!grown) {
+            w->failed = 1;
+            return;
+        }
+        w->data = grown;
+        w->cap = cap;
+    }
+    memcpy(w->data + w->size, p, n);
+    w->size += n;
+}
+
+static void put_u32(wbuf *w, uint32_t v)
+{
+    uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+    put(w, b, 4);
+}
+
+static void put_i32(wbuf *w, int32_t v) { put_u32(w, (uint32_t)v); }
+
+static void put_u16(wbuf *w, uint16_t v)
+{
+    uint8_t b[2] = {(uint8_t)v, (uint8_t)(v >> 8)};
+    put(w, b, 2);
+}
+
+static void put_f32(wbuf *w, float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    put_u32(w, u);
+}
+
+static void put_f32s(wbuf *w, const float *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        put_f32(w, v[i]);
+}
+
+/* Cal3D string: length including the NUL, then the bytes and the NUL. */
+static void put_str(wbuf *w, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    put_u32(w, (uint32_t)n);
+    put(w, s, n);
+}
+
+static void put_text(wbuf *w, const char *s) { put(w, s, strlen(s)); }
+
+static const float identity_q[4] = {0, 0, 0, 1};
+
+/* Bones in file order: spine (parent 2), head (parent 0), hips (root). */
+static void csf(wbuf *w, uint32_t version)
+{
+    int lights = version >= 911 && version <= 919;
+    put(w, "CSF\0", 4);
+    put_u32(w, version);
+    put_u32(w, 3);
+    if (lights)
+        put_f32s(w, (const float[]){0.2f, 0.2f, 0.25f}, 3);
+    static const char *const names[3] = {"spine", "head", "hips"};
+    static const float rel_t[3][3] = {{0, 0, 0.5f}, {0, 0, 0.3f}, {0, 0, 1}};
+    static const float inv_t[3][3] = {{0, 0, -1.5f}, {0, 0, -1.8f}, {0, 0, -1}};
+    static const int32_t parent[3] = {2, 0, -1};
+    static const int32_t child[3] = {1, -1, 0};
+    for (int i = 0; i < 3; i++) {
+        put_str(w, names[i]);
+        put_f32s(w, rel_t[i], 3);
+        put_f32s(w, i == 0 ? (const float[]){0, 0, 0.3826834f, 0.9238795f} : identity_q, 4);
+        put_f32s(w, inv_t[i], 3);
+        put_f32s(w, identity_q, 4);
+        put_i32(w, parent[i]);
+        if (lights) {
+            put_i32(w, i == 1 ? 1 : 0);
+            put_f32s(w, (const float[]){1, 0.9f, 0.8f}, 3);
+        }
+        put_u32(w, child[i] >= 0 ? 1 : 0);
+        if (child[i] >= 0)
+            put_i32(w, child[i]);
+    }
+}
+
+static void caf_plain(wbuf *w, uint32_t version)
+{
+    put(w, "CAF\0", 4);
+    put_u32(w, version);
+    put_f32(w, 1.0f);
+    put_u32(w, 2);
+    if (version >= 1200)
+        put_u32(w, 0); /* flags: plain tracks */
+    static const uint32_t bones[2] = {0, 2};
+    for (int t = 0; t < 2; t++) {
+        put_u32(w, bones[t]);
+        put_u32(w, 3);
+        for (int k = 0; k < 3; k++) {
+            float time = 0.5f * (float)k;
+            put_f32(w, time);
+            put_f32s(w, (const float[]){0.1f * (float)k, 0, t ? 1.0f : 0.5f}, 3);
+            put_f32s(w, k == 1 ? (const float[]){0, 0, 0.7071068f, 0.7071068f} : identity_q, 4);
+        }
+    }
+}
+
+/* v1200 quantised tracks (Decision 2): min + raw x scale, 16-bit time, 3-word quaternion whose
+ * low bits of words 1 and 2 say which component is dropped (3: w). */
+static void caf_quantised(wbuf *w)
+{
+    put(w, "CAF\0", 4);
+    put_u32(w, 1200);
+    put_f32(w, 2.0f);
+    put_u32(w, 1);
+    put_u32(w, 1); /* flags bit 0: quantised */
+    put_u32(w, 0);
+    put_u32(w, 2);
+    put_f32s(w, (const float[]){-1, -1, -1}, 3);
+    put_f32s(w, (const float[]){0.001f, 0.001f, 0.002f}, 3);
+    /* key 0: t=0, translation (0, 0, 0), identity rotation */
+    put_u16(w, 0);
+    put_u32(w, 1000u | 1000u << 11 | 500u << 22);
+    put_u16(w, 0); put_u16(w, 1); put_u16(w, 1);
+    /* key 1: t=duration, translation (0.5, 0, 0), 90 degrees about z */
+    put_u16(w, 65535);
+    put_u32(w, 1500u | 1000u << 11 | 500u << 22);
+    put_u16(w, 0); put_u16(w, 1); put_u16(w, 32767);
+}
+
+/* One submesh: a quad of 4 vertices, 2 faces, one UV set, 1-2 influences, one spring. */
+static void cmf(wbuf *w, uint32_t version)
+{
+    int imvu = version >= 911 && version <= 919;
+    put(w, "CMF\0", 4);
+    put_u32(w, version);
+    put_u32(w, 1);
+    put_i32(w, 0);   /* material thread */
+    put_u32(w, 4);   /* vertices */
+    put_u32(w, 2);   /* faces */
+    put_u32(w, 0);   /* lod steps */
+    put_u32(w, 1);   /* springs */
+    put_u32(w, 1);   /* texture coordinate sets */
+    if (imvu)
+        put_u32(w, 1); /* morph targets */
+    static const float pos[4][3] = {{-1, 0, 0}, {1, 0, 0}, {1, 0, 2}, {-1, 0, 2}};
+    static const float uv[4][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
+    for (int v = 0; v < 4; v++) {
+        put_f32s(w, pos[v], 3);
+        put_f32s(w, (const float[]){0, -1, 0}, 3);
+        if (imvu)
+            put_f32s(w, (const float[]){1, 0.5f, 0.25f}, 3);
+        put_i32(w, -1);
+        put_u32(w, 0);
+        put_f32s(w, uv[v], 2);
+        if (v < 2) {
+            put_u32(w, 1);
+            put_u32(w, 2);
+            put_f32(w, 1.0f);
+        } else {
+            put_u32(w, 2);
+            put_u32(w, 0);
+            put_f32(w, 0.75f);
+            put_u32(w, 1);
+            put_f32(w, 0.25f);
+        }
+        put_f32(w, v >= 2 ? 0.5f : 0.0f); /* physique weight (springs > 0) */
+    }
+    put_u32(w, 2); put_u32(w, 3); put_f32(w, 0.5f); put_f32(w, 2.0f);
+    if (imvu) {
+        put_str(w, "raise");
+        for (uint32_t v = 2; v < 4; v++) {
+            put_u32(w, v);
+            put_f32s(w, (const float[]){pos[v][0], pos[v][1], pos[v][2] + 0.5f}, 3);
+            put_f32s(w, (const float[]){0, -1, 0}, 3);
+            put_f32s(w, uv[v], 2);
+        }
+        put_u32(w, 5); /* terminator: vertex count + 1 */
+    }
+    put_u32(w, 0); put_u32(w, 1); put_u32(w, 2);
+    put_u32(w, 0); put_u32(w, 2); put_u32(w, 3);
+}
+
+static void crf(wbuf *w, uint32_t version)
+{
+    int types = version >= 911 && version <= 919;
+    put(w, "CRF\0", 4);
+    put_u32(w, version);
+    put(w, (const uint8_t[]){40, 40, 40, 255, 200, 180, 160, 255, 255, 255, 255, 0}, 12);
+    put_f32(w, 12.5f);
+    put_u32(w, 2);
+    put_str(w, "skin.tga");
+    if (types)
+        put_str(w, "Diffuse Color");
+    put_str(w, "bump.tga");
+    if (types)
+        put_str(w, "Bump");
+}
+
+static void cpf(wbuf *w)
+{
+    put(w, "CPF\0", 4);
+    put_u32(w, 919);
+    put_f32(w, 1.0f);
+    put_u32(w, 1);
+    put_str(w, "raise");
+    put_u32(w, 2);
+    put_f32(w, 0.0f); put_f32(w, 0.0f);
+    put_f32(w, 1.0f); put_f32(w, 1.0f);
+}
+
+static const char xsf_text[] =
+    "<HEADER MAGIC=\"XSF\" VERSION=\"1000\"/>\n"
+    "<SKELETON NUMBONES=\"2\">\n"
+    "  <BONE ID=\"0\" NAME=\"root\" NUMCHILD=\"1\">\n"
+    "    <TRANSLATION>0 0 1</TRANSLATION>\n"
+    "    <ROTATION>0 0 0 1</ROTATION>\n"
+    "    <LOCALTRANSLATION>0 0 -1</LOCALTRANSLATION>\n"
+    "    <LOCALROTATION>0 0 0 1</LOCALROTATION>\n"
+    "    <PARENTID>-1</PARENTID>\n"
+    "    <CHILDID>1</CHILDID>\n"
+    "  </BONE>\n"
+    "  <BONE ID=\"1\" NAME=\"tip\" NUMCHILD=\"0\">\n"
+    "    <TRANSLATION>0 0 0.5</TRANSLATION>\n"
+    "    <ROTATION>0 0 0.3826834 0.9238795</ROTATION>\n"
+    "    <LOCALTRANSLATION>0 0 -1.5</LOCALTRANSLATION>\n"
+    "    <LOCALROTATION>0 0 0 1</LOCALROTATION>\n"
+    "    <PARENTID>0</PARENTID>\n"
+    "  </BONE>\n"
+    "</SKELETON>\n";
+
+static const char xaf_text[] =
+    "<HEADER MAGIC=\"XAF\" VERSION=\"1000\"/>\n"
+    "<ANIMATION DURATION=\"1\" NUMTRACKS=\"1\">\n"
+    "  <TRACK BONEID=\"1\" NUMKEYFRAMES=\"2\">\n"
+    "    <KEYFRAME TIME=\"0\">\n"
+    "      <TRANSLATION>0 0 0.5</TRANSLATION>\n"
+    "      <ROTATION>0 0 0 1</ROTATION>\n"
+    "    </KEYFRAME>\n"
+    "    <KEYFRAME TIME=\"1\">\n"
+    "      <TRANSLATION>0 0.25 0.5</TRANSLATION>\n"
+    "      <ROTATION>0 0 0.7071068 0.7071068</ROTATION>\n"
+    "    </KEYFRAME>\n"
+    "  </TRACK>\n"
+    "</ANIMATION>\n";
+
+static const char xmf_text[] =
+    "<HEADER MAGIC=\"XMF\" VERSION=\"1000\"/>\n"
+    "<MESH NUMSUBMESH=\"1\">\n"
+    "  <SUBMESH NUMVERTICES=\"3\" NUMFACES=\"1\" NUMLODSTEPS=\"0\" NUMSPRINGS=\"1\" "
+    "NUMTEXCOORDS=\"1\" MATERIAL=\"0\">\n"
+    "    <VERTEX ID=\"0\" NUMINFLUENCES=\"1\">\n"
+    "      <POS>-1 0 0</POS>\n      <NORM>0 -1 0</NORM>\n      <TEXCOORD>0 0</TEXCOORD>\n"
+    "      <INFLUENCE ID=\"0\">1</INFLUENCE>\n      <PHYSIQUE>0</PHYSIQUE>\n"
+    "    </VERTEX>\n"
+    "    <VERTEX ID=\"1\" NUMINFLUENCES=\"1\">\n"
+    "      <POS>1 0 0</POS>\n      <NORM>0 -1 0</NORM>\n      <TEXCOORD>1 0</TEXCOORD>\n"
+    "      <INFLUENCE ID=\"0\">1</INFLUENCE>\n      <PHYSIQUE>0</PHYSIQUE>\n"
+    "    </VERTEX>\n"
+    "    <VERTEX ID=\"2\" NUMINFLUENCES=\"2\">\n"
+    "      <POS>0 0 2</POS>\n      <NORM>0 -1 0</NORM>\n      <TEXCOORD>0.5 1</TEXCOORD>\n"
+    "      <INFLUENCE ID=\"0\">0.5</INFLUENCE>\n      <INFLUENCE ID=\"1\">0.5</INFLUENCE>\n"
+    "      <PHYSIQUE>0.5</PHYSIQUE>\n"
+    "    </VERTEX>\n"
+    "    <SPRING VERTEXID=\"1 2\" COEF=\"0.5\" LENGTH=\"2\"/>\n"
+    "    <FACE VERTEXID=\"0 1 2\"/>\n"
+    "  </SUBMESH>\n"
+    "</MESH>\n";
+
+static const char xrf_text[] =
+    "<HEADER MAGIC=\"XRF\" VERSION=\"1000\"/>\n"
+    "<MATERIAL NUMMAPS=\"2\">\n"
+    "  <AMBIENT>40 40 40 255</AMBIENT>\n"
+    "  <DIFFUSE>200 180 160 255</DIFFUSE>\n"
+    "  <SPECULAR>255 255 255 0</SPECULAR>\n"
+    "  <SHININESS>12.5</SHININESS>\n"
+    "  <MAP>skin.tga</MAP>\n"
+    "  <MAP>bump.tga</MAP>\n"
+    "</MATERIAL>\n";
+
+static const char xpf_text[] =
+    "<HEADER MAGIC=\"XPF\" VERSION=\"919\"/>\n"
+    "<ANIMATION DURATION=\"1\" NUMTRACKS=\"1\">\n"
+    "  <TRACK MORPHNAME=\"raise\" NUMKEYFRAMES=\"2\">\n"
+    "    <KEYFRAME TIME=\"0\">\n      <WEIGHT>0</WEIGHT>\n    </KEYFRAME>\n"
+    "    <KEYFRAME TIME=\"1\">\n      <WEIGHT>1</WEIGHT>\n    </KEYFRAME>\n"
+    "  </TRACK>\n"
+    "</ANIMATION>\n";
+
+enum { SEED_COUNT = 14 };
+
+static void build(wbuf *w, int index)
+{
+    switch (index) {
+    case 0: csf(w, 1000); break;
+    case 1: csf(w, 919); break;
+    case 2: caf_plain(w, 1000); break;
+    case 3: caf_plain(w, 1200); break;
+    case 4: caf_quantised(w); break;
+    case 5: cmf(w, 1000); break;
+    case 6: cmf(w, 919); break;
+    case 7: crf(w, 1000); break;
+    case 8: cpf(w); break;
+    case 9: put_text(w, xsf_text); break;
+    case 10: put_text(w, xaf_text); break;
+    case 11: put_text(w, xmf_text); break;
+    case 12: put_text(w, xrf_text); break;
+    default: put_text(w, xpf_text); break;
+    }
+}
+
+size_t fuzz_seeds_make(fuzz_seed **out)
+{
+    static const struct { const char *name; ossa_format format; } info[SEED_COUNT] = {
+        {"seed_v1000.csf", OSSA_FORMAT_CSF}, {"seed_v919.csf", OSSA_FORMAT_CSF},
+        {"seed_v1000.caf", OSSA_FORMAT_CAF}, {"seed_v1200.caf", OSSA_FORMAT_CAF},
+        {"seed_v1200_quantised.caf", OSSA_FORMAT_CAF}, {"seed_v1000.cmf", OSSA_FORMAT_CMF},
+        {"seed_v919.cmf", OSSA_FORMAT_CMF}, {"seed_v1000.crf", OSSA_FORMAT_CRF},
+        {"seed_v919.cpf", OSSA_FORMAT_CPF}, {"seed.xsf", OSSA_FORMAT_XSF},
+        {"seed.xaf", OSSA_FORMAT_XAF}, {"seed.xmf", OSSA_FORMAT_XMF},
+        {"seed.xrf", OSSA_FORMAT_XRF}, {"seed.xpf", OSSA_FORMAT_XPF}};
+    *out = NULL;
+    fuzz_seed *seeds = calloc(SEED_COUNT, sizeof *seeds);
+    if (!seeds)
+        return 0;
+    for (int i = 0; i < SEED_COUNT; i++) {
+        wbuf w = {0};
+        build(&w, i);
+        if (w.failed) {
+            free(w.data);
+            fuzz_seeds_free(seeds, SEED_COUNT);
+            return 0;
+        }
+        seeds[i].name = info[i].name;
+        seeds[i].format = info[i].format;
+        seeds[i].data = w.data;
+        seeds[i].size = w.size;
+    }
+    *out = seeds;
+    return SEED_COUNT;
+}
+
+void fuzz_seeds_free(fuzz_seed *seeds, size_t count)
+{
+    if (!seeds)
+        return;
+    for (size_t i = 0; i < count; i++)
+        free(seeds[i].data);
+    free(seeds);
+}

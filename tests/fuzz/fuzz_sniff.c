@@ -1,0 +1,14 @@
+/* Fuzz harness: any input, format decided by ossa_sniff from content alone (the name has no
+ * extension), so every reader and the sniffer's own parsing are reachable. */
+#include "fuzz_check.h"
+
+fuzz_target fuzz_target_info(void)
+{
+    fuzz_target t = {"fuzz", OSSA_FORMAT_UNKNOWN};
+    return t;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    return fuzz_run_or_abort(data, size, fuzz_target_info());
+}

@@ -1,0 +1,61 @@
+/* Random byte flips in every Cal3D file (real assets and generated seeds): MUTATIONS mutants per
+ * file, each with 1..8 bytes XORed with a random non-zero value, from a PRNG seeded by the
+ * file's name (so a failure names a repeatable mutant). Rule: no crash, no leak, and either OK
+ * with a model that validates or an error with a message and the file name. */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "malformed.h"
+
+enum { MUTATIONS = 200, MAX_FLIPS = 8 };
+
+static void flip_file(const mf_file *f)
+{
+    if (!f->size)
+        return;
+    mf_tally t = {f->label, 0, 0, 8};
+    mf_rng rng;
+    mf_rng_seed(&rng, mf_hash(f->name));
+    uint8_t *buf = malloc(f->size);
+    for (unsigned i = 0; i < MUTATIONS && buf; i++) {
+        memcpy(buf, f->data, f->size);
+        unsigned flips = 1 + mf_rng_below(&rng, MAX_FLIPS);
+        char what[MAX_FLIPS * 24 + 32];
+        int len = snprintf(what, sizeof what, "mutant %u:", i);
+        for (unsigned k = 0; k < flips; k++) {
+            uint32_t at = mf_rng_below(&rng, (uint32_t)f->size);
+            uint8_t mask = (uint8_t)(1 + mf_rng_below(&rng, 255));
+            buf[at] ^= mask;
+            if (len > 0 && (size_t)len < sizeof what)
+                len += snprintf(what + len, sizeof what - (size_t)len, " [%u]^=0x%02x", at, mask);
+        }
+        ossa_model *m = NULL;
+        ossa_error err;
+        ossa_status st = mf_load(f, buf, f->size, &m, &err);
+        mf_check_any(&t, what, st, m, &err);
+    }
+    if (!buf)
+        mf_fail(&t, "out of memory");
+    free(buf);
+    mf_tally_end(&t);
+}
+
+int main(void)
+{
+    const char *assets = test_assets_dir();
+    mf_files files;
+    if (!mf_collect(assets, true, &files)) {
+        fprintf(stderr, "out of memory\n");
+        return 1;
+    }
+    clock_t start = clock();
+    for (size_t i = 0; i < files.count; i++)
+        flip_file(&files.items[i]);
+    printf("%u mutants of each of %zu files in %.1f s CPU\n", (unsigned)MUTATIONS, files.count,
+           (double)(clock() - start) / CLOCKS_PER_SEC);
+    CHECK(files.count > 0);
+    mf_files_free(&files);
+    int rc = test_finish("malformed-flips");
+    return rc == 0 && !assets ? TEST_SKIP : rc;
+}

@@ -1,0 +1,90 @@
+/* Every Cal3D XML file (real assets and generated seeds) cut short (see truncation.h for which
+ * cut lengths). Rule: let E be the offset just past the last '>' of the file. When only
+ * whitespace follows E, a cut at or after E removes nothing but that whitespace and must give
+ * the same status as the whole file (OK for every real file the reader accepts); every cut
+ * before E leaves an unclosed element (or no root at all) and must fail with a message, the file
+ * name and an XML line or byte offset. When something else follows E, cuts after E only have to
+ * end cleanly (OK and valid, or a well-formed error). */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "malformed.h"
+#include "truncation.h"
+
+static bool is_space(uint8_t c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+static void truncate_file(const mf_file *f)
+{
+    mf_tally t = {f->label, 0, 0, 8};
+    size_t end = 0;
+    for (size_t i = f->size; i > 0; i--)
+        if (f->data[i - 1] == '>') {
+            end = i;
+            break;
+        }
+    bool only_space_after = true;
+    for (size_t i = end; i < f->size; i++)
+        only_space_after = only_space_after && is_space(f->data[i]);
+
+    ossa_model *whole_model = NULL;
+    ossa_error whole_err;
+    ossa_status whole = mf_load(f, f->data, f->size, &whole_model, &whole_err);
+    ossa_model_free(whole_model);
+
+    uint8_t *buf = malloc(f->size ? f->size : 1);
+    size_t cuts = mf_cut_count(f->size);
+    for (size_t i = 0; i < cuts && buf; i++) {
+        size_t cut = mf_cut_at(f->size, i);
+        uint8_t *data = buf + (f->size - cut);
+        memcpy(data, f->data, cut);
+        ossa_model *m = NULL;
+        ossa_error err;
+        ossa_status st = mf_load(f, data, cut, &m, &err);
+        char what[64];
+        snprintf(what, sizeof what, "cut at %zu of %zu", cut, f->size);
+        if (cut >= end) {
+            if (only_space_after && st != whole)
+                mf_fail(&t, "%s: only trailing whitespace removed, status %s (\"%s\"), whole "
+                        "file gives %s", what, ossa_status_name(st),
+                        st ? err.message : "", ossa_status_name(whole));
+            mf_check_any(&t, what, st, m, &err);
+            continue;
+        }
+        if (!mf_check_error(&t, what, st, m, &err)) {
+            ossa_model_free(m);
+            continue;
+        }
+        if (err.line < 1 && err.offset < 0)
+            mf_fail(&t, "%s: %s (\"%s\") names neither a line nor an offset", what,
+                    ossa_status_name(st), err.message);
+    }
+    if (!buf)
+        mf_fail(&t, "out of memory");
+    free(buf);
+    mf_tally_end(&t);
+}
+
+int main(void)
+{
+    const char *assets = test_assets_dir();
+    mf_files files;
+    if (!mf_collect(assets, true, &files)) {
+        fprintf(stderr, "out of memory\n");
+        return 1;
+    }
+    clock_t start = clock();
+    size_t done = 0;
+    for (size_t i = 0; i < files.count; i++) {
+        if (!files.items[i].xml)
+            continue;
+        truncate_file(&files.items[i]);
+        done++;
+    }
+    printf("truncated %zu XML files in %.1f s CPU\n", done,
+           (double)(clock() - start) / CLOCKS_PER_SEC);
+    CHECK(done > 0);
+    mf_files_free(&files);
+    int rc = test_finish("malformed-truncate-xml");
+    return rc == 0 && !assets ? TEST_SKIP : rc;
+}

@@ -1,0 +1,55 @@
+/* ossa-view --screenshot of the real Cal3D model Cally (skips without the shared assets, or
+ * while the Cal3D readers cannot load it yet). */
+#include <string.h>
+
+#include "ossa/load.h"
+#include "test_common.h"
+#include "view_harness.h"
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: test-view-cally OSSA-VIEW\n");
+        return 1;
+    }
+    const char *assets = test_assets_dir();
+    if (!assets) {
+        fprintf(stderr, "skipped: no shared assets\n");
+        return TEST_SKIP;
+    }
+    char cfg[1024];
+    test_path(cfg, sizeof cfg, assets, "cal3d/cally/cally.cfg");
+    ossa_model *m = NULL;
+    ossa_error err;
+    if (ossa_load_file(cfg, NULL, &m, &err) != OSSA_OK) {
+        char text[1024];
+        fprintf(stderr, "skipped: %s does not load yet: %s\n", cfg,
+                ossa_error_format(&err, text, sizeof text));
+        return TEST_SKIP;
+    }
+    uint32_t clips = m->clip_count;
+    ossa_model_free(m);
+
+    harness h;
+    if (!harness_begin(&h, argv[1]))
+        return 1;
+    if (harness_pick_display(&h) == HARNESS_NO_DISPLAY) {
+        harness_end(&h);
+        return TEST_SKIP;
+    }
+    char png[600], out[4096];
+    harness_file(&h, "cally.png", png, sizeof png);
+    const char *args[] = {"--screenshot", png, "--size", "320x240", "--time", "0.5", cfg, NULL};
+    int rc = harness_run(&h, args, out, sizeof out);
+    CHECKF(rc == 0, "exit %d: %s", rc, out);
+    harness_image img = {0};
+    if (rc == 0 && harness_read_png(png, &img)) {
+        size_t total = (size_t)img.width * (size_t)img.height, fg = harness_foreground(&img);
+        CHECK(img.width == 320 && img.height == 240);
+        CHECKF(fg > total / 50 && fg < total / 2, "%zu of %zu pixels drawn", fg, total);
+    }
+    harness_image_free(&img);
+    fprintf(stderr, "cally: %u clips\n", clips);
+    harness_end(&h);
+    return test_finish("view-cally");
+}
