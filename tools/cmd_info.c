@@ -16,6 +16,30 @@ ossa_model *ossa_cli_load(const char *const *files, size_t count)
     return m;
 }
 
+int ossa_cli_take_file(const char *cmd, const char *arg, const char **files, size_t *count)
+{
+    if (arg[0] == '-' && arg[1]) {
+        fprintf(stderr, "ossa %s: unknown or incomplete option '%s'\n", cmd, arg);
+        return 2;
+    }
+    files[(*count)++] = arg;
+    return 0;
+}
+
+ossa_model *ossa_cli_load_args(const char *usage, const char **files, size_t count, int *status)
+{
+    ossa_model *m = NULL;
+    if (!count) {
+        fprintf(stderr, "usage: %s\n", usage);
+        *status = 2;
+    } else {
+        m = ossa_cli_load(files, count);
+        *status = m ? 0 : 1;
+    }
+    free(files);
+    return m;
+}
+
 static void json_string(FILE *out, const char *s)
 {
     fputc('"', out);
@@ -202,24 +226,17 @@ int ossa_cmd_info(int argc, char **argv)
     if (!files)
         return 1;
     for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--json"))
+        if (!strcmp(argv[i], "--json")) {
             json = 1;
-        else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "ossa info: unknown option '%s'\n", argv[i]);
+        } else if (ossa_cli_take_file("info", argv[i], files, &count)) {
             free(files);
             return 2;
-        } else
-            files[count++] = argv[i];
+        }
     }
-    if (!count) {
-        fprintf(stderr, "usage: ossa info FILE... [--json]\n");
-        free(files);
-        return 2;
-    }
-    ossa_model *m = ossa_cli_load(files, count);
-    free(files);
+    int status;
+    ossa_model *m = ossa_cli_load_args("ossa info FILE... [--json]", files, count, &status);
     if (!m)
-        return 1;
+        return status;
     if (json)
         print_json(stdout, m);
     else

@@ -107,23 +107,17 @@ int ossa_cmd_sample(int argc, char **argv)
             mode = OSSA_TIME_CLAMP;
         } else if (!strcmp(argv[i], "--extrapolate")) {
             mode = OSSA_TIME_EXTRAPOLATE;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "ossa sample: unknown or incomplete option '%s'\n", argv[i]);
+        } else if (ossa_cli_take_file("sample", argv[i], files, &count)) {
             free(files);
             return 2;
-        } else {
-            files[count++] = argv[i];
         }
     }
-    if (!count) {
-        fprintf(stderr, "usage: ossa sample MODEL... [--clip NAME|INDEX] [--time SECONDS] [--bones]\n");
-        free(files);
-        return 2;
-    }
-    ossa_model *m = ossa_cli_load(files, count);
-    free(files);
+    int status;
+    ossa_model *m = ossa_cli_load_args("ossa sample MODEL... [--clip NAME|INDEX] [--time SECONDS] "
+                                       "[--bones] [--clamp | --extrapolate]",
+                                       files, count, &status);
     if (!m)
-        return 1;
+        return status;
     int clip = -1;
     if (clip_arg) {
         clip = parse_clip(m, clip_arg);
