@@ -20,6 +20,16 @@ static void usage(FILE *out)
           "      it blends back to the first. --bones prints bone,name,tx,ty,tz,qx,qy,qz,qw in\n"
           "      model space instead. --clamp holds the first and last keys; --extrapolate\n"
           "      continues along the first/last key pair (Cal3D's sampler without the loop key).\n"
+          "  bench [--vertices N] [--influences K] [--bones B] [--threads T] [--runs R]\n"
+          "        [--model FILE]... [--json]\n"
+          "      Skinning throughput (vertices/s, positions + normals) of every kernel this CPU\n"
+          "      runs, on 1 and T threads (default: every core), on a seeded random mesh (N =\n"
+          "      100000 vertices, K = 4 influences, B = 64 bones) or a loaded model; a STREAM\n"
+          "      triad on arrays as large as the mesh's streams, each kernel's bytes per vertex\n"
+          "      and its fraction of the memory-bound limit; pose time (sample + local_to_model\n"
+          "      + palette) for 64 and 256 bones; libcal3d's figures on the same data and the\n"
+          "      ratios when it was found at build time. Medians of R runs (default 7) after\n"
+          "      warm-up runs. --json: one JSON document. See docs/BENCHMARKS.md.\n"
           "  help\n"
           "      This text.\n"
           "\n"
@@ -42,6 +52,8 @@ int main(int argc, char **argv)
         return ossa_cmd_info(argc - 2, argv + 2);
     if (!strcmp(cmd, "sample"))
         return ossa_cmd_sample(argc - 2, argv + 2);
+    if (!strcmp(cmd, "bench"))
+        return ossa_cmd_bench(argc - 2, argv + 2);
     fprintf(stderr, "ossa: unknown command '%s'\n\n", cmd);
     usage(stderr);
     return 2;

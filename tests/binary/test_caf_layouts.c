@@ -340,6 +340,10 @@ static void make_imvu_tracks(void)
     c->req = 0, c->high = 0, c->dyn = 0, c->n = 2;
     c->keys[0] = mk(0.0f, 0, 0, 0, 0, 0, 0, 1);
     c->keys[1] = mk(2.0f, 0, 0, 0, 0.9f, 0.1f, 0.0f, -0.1f);
+    /* 916/917 raw extras: the exact keys (a zero quaternion is rejected as no rotation). */
+    for (int t = 0; t < 3; t++)
+        for (int k = 0; k < imvu_tracks[t].n; k++)
+            imvu_tracks[t].raw[k] = imvu_tracks[t].keys[k];
 }
 
 static void check_imvu_clip(const ossa_model *m, int skeleton, const char *label)

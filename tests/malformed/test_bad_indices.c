@@ -1,5 +1,6 @@
 /* Out-of-range indices in every Cal3D file (binary fields found by cal3d_layout.c, XML values
- * found in the text; first, middle and last occurrence): parent id, child id, face vertex index,
+ * found in the text; the first occurrence, then the middle and the last one while the file's
+ * parse budget (plan.h) allows): parent id, child id, face vertex index,
  * spring vertex index (files loaded alone), influence bone id and track bone id (alone with ids
  * no skeleton can have, and with the skeleton of the same folder with its bone count). Rule: the
  * load fails with OSSA_ERR_RANGE, the file name, and a message naming the problem (it contains
@@ -10,6 +11,7 @@
 #include "cal3d_layout.h"
 #include "core/limits.h"
 #include "malformed.h"
+#include "plan.h"
 
 typedef struct index_case {
     const char *what;       /* description for failures */
@@ -85,10 +87,14 @@ static void binary_file(const mf_file *f, unsigned *tried)
     uint8_t *buf = malloc(f->size);
     bool skel = loads_with_skeleton(f);
     uint32_t skel_bones = skel ? skeleton_bones(f->skeleton, false) : 0;
-    for (int k = MF_FIRST_INDEX; k <= MF_LAST_INDEX && buf; k++) {
-        const mf_field *picked[3];
-        size_t n = mf_pick(&layout, (mf_kind)k, picked);
-        for (size_t p = 0; p < n; p++) {
+    size_t allowed = mf_mutants_affordable(SIZE_MAX / 2, f->size, false, 0);
+    size_t done = 0, first_pass = 0;
+    for (size_t p = 0; p < 3 && buf && (!p || done + first_pass <= allowed); p++) {
+        size_t before = done;
+        for (int k = MF_FIRST_INDEX; k <= MF_LAST_INDEX; k++) {
+            const mf_field *picked[3];
+            if (mf_pick(&layout, (mf_kind)k, picked) <= p)
+                continue;
             const mf_field *fd = picked[p];
             int32_t lim = (int32_t)fd->limit;
             bool bone_ref = k == MF_IDX_INFLUENCE_BONE || k == MF_IDX_TRACK_BONE;
@@ -125,8 +131,11 @@ static void binary_file(const mf_file *f, unsigned *tried)
                 mf_put_i32(buf + fd->offset, values[v]);
                 index_case c = {what, w1, w2};
                 expect_range(&t, f, buf, f->size, with[v], &c, tried);
+                done++;
             }
         }
+        if (!p)
+            first_pass = done - before;
     }
     if (!buf)
         mf_fail(&t, "out of memory");
@@ -154,64 +163,77 @@ static const xml_site xml_sites[] = {
     {OSSA_FORMAT_XAF, "TRACK", "BONEID", "bone", "track", 2, -1},
 };
 
+/* The mutants of one XML site at one occurrence; returns how many loads it made. */
+static size_t xml_site_mutants(mf_tally *t, const mf_file *f, const xml_site *site,
+                               size_t occurrence, uint32_t skel_bones, unsigned *tried)
+{
+    size_t a, b;
+    if (!mf_xml_find(f->data, f->size, site->element, site->attr, occurrence, &a, &b))
+        return 0;
+    long values[4];
+    bool with[4] = {false, false, false, false};
+    size_t nv = 0, loads = 0;
+    if (site->kind == 0) {
+        values[nv++] = (long)mf_xml_count(f->data, f->size, "BONE");
+    } else if (site->kind == 1) {
+        long vertices = mf_xml_enclosing_attr(f->data, f->size, a, "SUBMESH", "NUMVERTICES");
+        if (vertices >= 0)
+            values[nv++] = vertices;
+    } else {
+        values[nv++] = (long)OSSA_MAX_BONES;
+        if (skel_bones) {
+            with[nv] = true;
+            values[nv++] = (long)skel_bones;
+        }
+    }
+    values[nv++] = site->low;
+    values[nv++] = 16777215;
+    for (size_t v = 0; v < nv; v++) {
+        char text[32], what[192];
+        snprintf(text, sizeof text, "%ld", values[v]);
+        snprintf(what, sizeof what, "%s%s%s #%zu (byte %zu) set to %s (was %.*s)%s",
+                 site->element, site->attr ? " " : "", site->attr ? site->attr : "", occurrence,
+                 a, text, (int)(b - a), (const char *)f->data + a,
+                 with[v] ? ", loaded with the skeleton" : "");
+        size_t n;
+        uint8_t *mutant = mf_splice(f->data, f->size, a, b, text, &n);
+        if (!mutant) {
+            mf_fail(t, "out of memory");
+            continue;
+        }
+        index_case c = {what, site->word1, site->word2};
+        expect_range(t, f, mutant, n, with[v], &c, tried);
+        free(mutant);
+        loads++;
+    }
+    return loads;
+}
+
 static void xml_file(const mf_file *f, unsigned *tried)
 {
     mf_tally t = {f->label, 0, 0, 12};
-    bool skel_checked = false, skel = false;
-    uint32_t skel_bones = 0;
-    for (size_t s = 0; s < sizeof xml_sites / sizeof xml_sites[0]; s++) {
-        const xml_site *site = &xml_sites[s];
-        if (site->fmt != f->format)
-            continue;
-        if (site->kind == 2 && !skel_checked) {
-            skel_checked = true;
-            skel = loads_with_skeleton(f);
-            skel_bones = skel ? skeleton_bones(f->skeleton, true) : 0;
-        }
-        size_t count = mf_xml_count(f->data, f->size, site->element);
-        size_t picks[3] = {0, count / 2, count ? count - 1 : 0};
-        for (size_t p = 0; p < 3 && count; p++) {
-            if (p && picks[p] == picks[p - 1])
+    bool skel_checked = false;
+    uint32_t skel_bones = 0; /* 0: no usable skeleton */
+    size_t allowed = mf_mutants_affordable(SIZE_MAX / 2, f->size, true, 0);
+    size_t done = 0, first_pass = 0;
+    for (size_t p = 0; p < 3 && (!p || done + first_pass <= allowed); p++) {
+        size_t before = done;
+        for (size_t s = 0; s < sizeof xml_sites / sizeof xml_sites[0]; s++) {
+            const xml_site *site = &xml_sites[s];
+            if (site->fmt != f->format)
                 continue;
-            size_t a, b;
-            if (!mf_xml_find(f->data, f->size, site->element, site->attr, picks[p], &a, &b))
-                continue;
-            long values[4];
-            bool with[4] = {false, false, false, false};
-            size_t nv = 0;
-            if (site->kind == 0) {
-                values[nv++] = (long)mf_xml_count(f->data, f->size, "BONE");
-            } else if (site->kind == 1) {
-                long nvert = mf_xml_enclosing_attr(f->data, f->size, a, "SUBMESH", "NUMVERTICES");
-                if (nvert >= 0)
-                    values[nv++] = nvert;
-            } else {
-                values[nv++] = (long)OSSA_MAX_BONES;
-                if (skel && skel_bones) {
-                    with[nv] = true;
-                    values[nv++] = (long)skel_bones;
-                }
+            if (site->kind == 2 && !skel_checked) {
+                skel_checked = true;
+                if (loads_with_skeleton(f))
+                    skel_bones = skeleton_bones(f->skeleton, true);
             }
-            values[nv++] = site->low;
-            values[nv++] = 16777215;
-            for (size_t v = 0; v < nv; v++) {
-                char text[32], what[192];
-                snprintf(text, sizeof text, "%ld", values[v]);
-                snprintf(what, sizeof what, "%s%s%s #%zu (byte %zu) set to %s (was %.*s)%s",
-                         site->element, site->attr ? " " : "", site->attr ? site->attr : "",
-                         picks[p], a, text, (int)(b - a), (const char *)f->data + a,
-                         with[v] ? ", loaded with the skeleton" : "");
-                size_t n;
-                uint8_t *mutant = mf_splice(f->data, f->size, a, b, text, &n);
-                if (!mutant) {
-                    mf_fail(&t, "out of memory");
-                    continue;
-                }
-                index_case c = {what, site->word1, site->word2};
-                expect_range(&t, f, mutant, n, with[v], &c, tried);
-                free(mutant);
-            }
+            size_t count = mf_xml_count(f->data, f->size, site->element);
+            size_t picks[3] = {0, count / 2, count ? count - 1 : 0};
+            if (count && (!p || picks[p] != picks[p - 1]))
+                done += xml_site_mutants(&t, f, site, picks[p], skel_bones, tried);
         }
+        if (!p)
+            first_pass = done - before;
     }
     mf_tally_end(&t);
 }

@@ -2,7 +2,8 @@
  * translations and rotations, vertex positions, normals and texture coordinates, influence
  * weights, key times, translations and rotations, durations and morph weights (binary fields
  * found by cal3d_layout.c; XML values found in the text, including "1e999", which overflows to
- * infinity when parsed). First, middle and last occurrence of each. Rule: the load fails with
+ * infinity when parsed). The first occurrence of each, then the middle and the last one while
+ * the file's parse budget (plan.h) allows. Rule: the load fails with
  * the file name and a message; binary readers say OSSA_ERR_VALUE (ossa_rd_f32), XML readers
  * OSSA_ERR_VALUE or OSSA_ERR_FORMAT (a number that does not parse). */
 #include <stdio.h>
@@ -10,6 +11,7 @@
 
 #include "cal3d_layout.h"
 #include "malformed.h"
+#include "plan.h"
 
 static void expect_rejected(mf_tally *t, const mf_file *f, const uint8_t *data, size_t size,
                             const char *what, unsigned *tried)
@@ -41,11 +43,15 @@ static void binary_file(const mf_file *f, unsigned *tried)
     }
     mf_tally t = {f->label, 0, 0, 12};
     uint8_t *buf = malloc(f->size);
-    for (int k = MF_FIRST_FLOAT; k <= MF_LAST_FLOAT && buf; k++) {
-        const mf_field *picked[3];
-        size_t n = mf_pick(&layout, (mf_kind)k, picked);
-        for (size_t p = 0; p < n; p++)
-            for (size_t v = 0; v < sizeof bad / sizeof bad[0]; v++) {
+    size_t allowed = mf_mutants_affordable(SIZE_MAX / 2, f->size, false, 0);
+    size_t done = 0, first_pass = 0;
+    for (size_t p = 0; p < 3 && buf && (!p || done + first_pass <= allowed); p++) {
+        size_t before = done;
+        for (int k = MF_FIRST_FLOAT; k <= MF_LAST_FLOAT; k++) {
+            const mf_field *picked[3];
+            if (mf_pick(&layout, (mf_kind)k, picked) <= p)
+                continue;
+            for (size_t v = 0; v < sizeof bad / sizeof bad[0]; v++, done++) {
                 memcpy(buf, f->data, f->size);
                 mf_put_i32(buf + picked[p]->offset, (int32_t)bad[v].bits);
                 char what[128];
@@ -53,6 +59,9 @@ static void binary_file(const mf_file *f, unsigned *tried)
                          picked[p]->offset, bad[v].name);
                 expect_rejected(&t, f, buf, f->size, what, tried);
             }
+        }
+        if (!p)
+            first_pass = done - before;
     }
     if (!buf)
         mf_fail(&t, "out of memory");
@@ -81,19 +90,21 @@ static void xml_file(const mf_file *f, unsigned *tried)
 {
     static const char *const bad[] = {"nan", "NaN", "inf", "-inf", "1e999", "-1e999"};
     mf_tally t = {f->label, 0, 0, 12};
-    for (size_t s = 0; s < sizeof xml_sites / sizeof xml_sites[0]; s++) {
-        const xml_float_site *site = &xml_sites[s];
-        if (site->fmt != f->format)
-            continue;
-        size_t count = mf_xml_count(f->data, f->size, site->element);
-        size_t picks[3] = {0, count / 2, count ? count - 1 : 0};
-        for (size_t p = 0; p < 3 && count; p++) {
-            if (p && picks[p] == picks[p - 1])
+    size_t allowed = mf_mutants_affordable(SIZE_MAX / 2, f->size, true, 0);
+    size_t done = 0, first_pass = 0;
+    for (size_t p = 0; p < 3 && (!p || done + first_pass <= allowed); p++) {
+        size_t before = done;
+        for (size_t s = 0; s < sizeof xml_sites / sizeof xml_sites[0]; s++) {
+            const xml_float_site *site = &xml_sites[s];
+            if (site->fmt != f->format)
                 continue;
+            size_t count = mf_xml_count(f->data, f->size, site->element);
+            size_t picks[3] = {0, count / 2, count ? count - 1 : 0};
             size_t a, b;
-            if (!mf_xml_find(f->data, f->size, site->element, site->attr, picks[p], &a, &b))
+            if (!count || (p && picks[p] == picks[p - 1]) ||
+                !mf_xml_find(f->data, f->size, site->element, site->attr, picks[p], &a, &b))
                 continue;
-            for (size_t v = 0; v < sizeof bad / sizeof bad[0]; v++) {
+            for (size_t v = 0; v < sizeof bad / sizeof bad[0]; v++, done++) {
                 char what[160];
                 snprintf(what, sizeof what, "%s%s%s #%zu (byte %zu) set to %s", site->element,
                          site->attr ? " " : "", site->attr ? site->attr : "", picks[p], a,
@@ -108,6 +119,8 @@ static void xml_file(const mf_file *f, unsigned *tried)
                 free(mutant);
             }
         }
+        if (!p)
+            first_pass = done - before;
     }
     mf_tally_end(&t);
 }

@@ -1,16 +1,17 @@
-/* Every binary Cal3D file (real assets and generated seeds) cut short (see truncation.h for
- * which cut lengths). Rule: a cut before the end of the file's structure (found by decoding it
- * independently, cal3d_layout.c) must fail with OSSA_ERR_TRUNCATED, a message, the file name
- * and a byte offset within the cut data; a cut that only removes bytes after the structure may
- * load (then the model must validate) or fail cleanly. Each cut is a fresh exact-size buffer so
- * that ASan sees any read past it. */
+/* Every binary Cal3D file (real assets and generated seeds) cut short; which cut lengths (all of
+ * them for small files, a parse budget for larger ones) is in plan.h. Rule: a cut before the end
+ * of the file's structure (found by decoding it independently, cal3d_layout.c) must fail with
+ * OSSA_ERR_TRUNCATED, a message, the file name and a byte offset within the cut data; a cut that
+ * only removes bytes after the structure may load (then the model must validate) or fail
+ * cleanly. Each cut is copied to the end of an exact-size buffer so that ASan sees any read past
+ * it. */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #include "cal3d_layout.h"
 #include "malformed.h"
-#include "truncation.h"
+#include "plan.h"
 
 static void truncate_file(const mf_file *f)
 {
@@ -21,9 +22,11 @@ static void truncate_file(const mf_file *f)
         printf("  %s: structure not decoded (%s): every cut must fail\n", f->label, layout.why);
     mf_tally t = {f->label, 0, 0, 8};
     uint8_t *buf = malloc(f->size ? f->size : 1);
-    size_t cuts = mf_cut_count(f->size);
+    mf_cut_plan plan;
+    mf_cut_plan_make(&plan, f->size, f->xml);
+    size_t cuts = mf_cut_count(&plan);
     for (size_t i = 0; i < cuts && buf; i++) {
-        size_t cut = mf_cut_at(f->size, i);
+        size_t cut = mf_cut_at(&plan, i);
         /* The cut data lives at the end of buf, so reading past it leaves the allocation. */
         uint8_t *data = buf + (f->size - cut);
         memcpy(data, f->data, cut);

@@ -1,16 +1,17 @@
-/* Every Cal3D XML file (real assets and generated seeds) cut short (see truncation.h for which
- * cut lengths). Rule: let E be the offset just past the last '>' of the file. When only
- * whitespace follows E, a cut at or after E removes nothing but that whitespace and must give
- * the same status as the whole file (OK for every real file the reader accepts); every cut
- * before E leaves an unclosed element (or no root at all) and must fail with a message, the file
- * name and an XML line or byte offset. When something else follows E, cuts after E only have to
- * end cleanly (OK and valid, or a well-formed error). */
+/* Every Cal3D XML file (real assets and generated seeds) cut short; which cut lengths (all of
+ * them for small files, a parse budget for larger ones, plus the cuts around E below) is in
+ * plan.h. Rule: let E be the offset just past the last '>' of the file. When only whitespace
+ * follows E, a cut at or after E removes nothing but that whitespace and must give the same
+ * status as the whole file (OK for every real file the reader accepts); every cut before E leaves
+ * an unclosed element (or no root at all) and must fail with a message, the file name and an XML
+ * line or byte offset. When something else follows E, cuts after E only have to end cleanly (OK
+ * and valid, or a well-formed error). */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #include "malformed.h"
-#include "truncation.h"
+#include "plan.h"
 
 static bool is_space(uint8_t c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
@@ -33,9 +34,15 @@ static void truncate_file(const mf_file *f)
     ossa_model_free(whole_model);
 
     uint8_t *buf = malloc(f->size ? f->size : 1);
-    size_t cuts = mf_cut_count(f->size);
-    for (size_t i = 0; i < cuts && buf; i++) {
-        size_t cut = mf_cut_at(f->size, i);
+    mf_cut_plan plan;
+    mf_cut_plan_make(&plan, f->size, f->xml);
+    /* The plan, then the cuts around E (the boundary of the rule) whatever the plan. */
+    size_t planned = mf_cut_count(&plan);
+    size_t around_e[3] = {end ? end - 1 : 0, end, f->size ? f->size - 1 : 0};
+    for (size_t i = 0; i < planned + 3 && buf; i++) {
+        size_t cut = i < planned ? mf_cut_at(&plan, i) : around_e[i - planned];
+        if (cut >= f->size)
+            continue;
         uint8_t *data = buf + (f->size - cut);
         memcpy(data, f->data, cut);
         ossa_model *m = NULL;

@@ -7,5 +7,7 @@
 #include "ossa/load.h"
 #include "ossa/anim.h"
 #include "ossa/demo.h"
+#include "ossa/skin.h"
+#include "ossa/runtime.h"
 
 #endif

@@ -1,6 +1,7 @@
 #include <math.h>
 #include <string.h>
 #include "ossa/anim.h"
+#include "interp.h"
 
 void ossa_pose_rest(const ossa_model *m, float *t, float *r, float *s)
 {
@@ -22,48 +23,23 @@ float ossa_clip_wrap_time(const ossa_clip *clip, float time)
     return w >= d ? 0.0f : w;
 }
 
-/* Cal3D's CalQuaternion::blend: slerp along the shorter arc, linear weights when the
- * quaternions are nearly equal, no renormalisation. */
-static void quat_blend(float *out, const float *a, const float *b, float f)
-{
-    float dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
-    int flip = dot < 0.0f;
-    if (flip)
-        dot = -dot;
-    float wa, wb;
-    if (1.0f - dot < 0.000001f) {
-        wa = 1.0f - f;
-        wb = f;
-    } else {
-        float theta = acosf(dot);
-        float inv_sin = 1.0f / sinf(theta);
-        wa = sinf((1.0f - f) * theta) * inv_sin;
-        wb = sinf(f * theta) * inv_sin;
-    }
-    if (flip)
-        wb = -wb;
-    for (int k = 0; k < 4; k++)
-        out[k] = wa * a[k] + wb * b[k];
-}
-
-/* Cal3D's key search: for two or more keys it returns a pair even outside the key range, so the
- * factor extrapolates (< 0 or > 1); that is FORMAT-NOTES Decision 4. */
 /* Between the last key (index n - 1) and the loop key: the first key again at t = duration. */
 static void sample_loop_tail(const ossa_track *tr, float time, float duration, float *t, float *r,
                              float *s)
 {
     uint32_t a = tr->key_count - 1;
-    float span = duration - tr->times[a];
-    float f = span != 0.0f ? (time - tr->times[a]) / span : 0.0f;
-    for (int k = 0; k < 3; k++) {
-        float ta = tr->translations[3 * a + k];
-        t[k] = ta + f * (tr->translations[k] - ta);
-        if (tr->scales) {
-            float sa = tr->scales[3 * a + k];
-            s[k] = sa + f * (tr->scales[k] - sa);
-        }
-    }
-    quat_blend(r, tr->rotations + 4 * a, tr->rotations, f);
+    float f = ossa_key_factor(time, tr->times[a], duration);
+    ossa_interp_pair(tr->translations + 3 * a, tr->translations, tr->rotations + 4 * a,
+                     tr->rotations, tr->scales ? tr->scales + 3 * a : NULL, tr->scales, f, 0,
+                     t, r, s);
+}
+
+static void copy_key(const ossa_track *tr, uint32_t k, float *t, float *r, float *s)
+{
+    memcpy(t, tr->translations + 3 * k, 3 * sizeof(float));
+    memcpy(r, tr->rotations + 4 * k, 4 * sizeof(float));
+    if (tr->scales)
+        memcpy(s, tr->scales + 3 * k, 3 * sizeof(float));
 }
 
 static void sample_track(const ossa_track *tr, float time, ossa_time_mode mode, float *t,
@@ -71,39 +47,21 @@ static void sample_track(const ossa_track *tr, float time, ossa_time_mode mode, 
 {
     uint32_t n = tr->key_count;
     if (n == 1 || (mode == OSSA_TIME_CLAMP && time <= tr->times[0])) {
-        memcpy(t, tr->translations, 3 * sizeof(float));
-        memcpy(r, tr->rotations, 4 * sizeof(float));
-        if (tr->scales)
-            memcpy(s, tr->scales, 3 * sizeof(float));
+        copy_key(tr, 0, t, r, s);
         return;
     }
     if (mode == OSSA_TIME_CLAMP && time >= tr->times[n - 1]) {
-        memcpy(t, tr->translations + 3 * (n - 1), 3 * sizeof(float));
-        memcpy(r, tr->rotations + 4 * (n - 1), 4 * sizeof(float));
-        if (tr->scales)
-            memcpy(s, tr->scales + 3 * (n - 1), 3 * sizeof(float));
+        copy_key(tr, n - 1, t, r, s);
         return;
     }
-    uint32_t lo = 0, hi = n - 1;
-    while (lo + 1 < hi) {
-        uint32_t mid = (lo + hi) / 2;
-        if (time >= tr->times[mid])
-            lo = mid;
-        else
-            hi = mid;
-    }
-    uint32_t a = hi - 1, b = hi;
-    float span = tr->times[b] - tr->times[a];
-    float f = span != 0.0f ? (time - tr->times[a]) / span : 0.0f;
-    for (int k = 0; k < 3; k++) {
-        float ta = tr->translations[3 * a + k];
-        t[k] = ta + f * (tr->translations[3 * b + k] - ta);
-        if (tr->scales) {
-            float sa = tr->scales[3 * a + k];
-            s[k] = sa + f * (tr->scales[3 * b + k] - sa);
-        }
-    }
-    quat_blend(r, tr->rotations + 4 * a, tr->rotations + 4 * b, f);
+    /* Cal3D's key search returns a pair even outside the key range, so the factor
+     * extrapolates (< 0 or > 1): FORMAT-NOTES Decision 4. */
+    uint32_t a = ossa_key_search(tr->times, n, time);
+    float f = ossa_key_factor(time, tr->times[a], tr->times[a + 1]);
+    ossa_interp_pair(tr->translations + 3 * a, tr->translations + 3 * (a + 1),
+                     tr->rotations + 4 * a, tr->rotations + 4 * (a + 1),
+                     tr->scales ? tr->scales + 3 * a : NULL,
+                     tr->scales ? tr->scales + 3 * (a + 1) : NULL, f, 0, t, r, s);
 }
 
 void ossa_sample_clip(const ossa_model *m, const ossa_clip *clip, float time, ossa_time_mode mode,

@@ -31,8 +31,13 @@ bool ossa_build_init(ossa_build *b, ossa_error *err, const ossa_load_options *op
 ossa_status ossa_build_finish(ossa_build *b, ossa_status status, ossa_model **out)
 {
     *out = NULL;
-    if (status == OSSA_OK)
+    if (status == OSSA_OK) {
         status = ossa_model_validate(b->model, b->err);
+        /* Validation sees the whole model; the file it came from names it for the user. */
+        if (status != OSSA_OK && b->err && !b->err->file[0])
+            snprintf(b->err->file, sizeof b->err->file, "%s",
+                     b->model->source ? b->model->source : b->file);
+    }
     if (status != OSSA_OK) {
         ossa_model_free(b->model);
         b->model = NULL;

@@ -47,7 +47,7 @@ int32_t ossa_model_find_clip(const ossa_model *m, const char *name)
 static ossa_status invalid(ossa_error *err, const char *fmt, ...)
 {
     if (err && err->status == OSSA_OK) {
-        err->status = OSSA_ERR_FORMAT;
+        err->status = OSSA_ERR_VALUE;
         err->offset = -1;
         err->line = 0;
         va_list ap;
@@ -55,7 +55,28 @@ static ossa_status invalid(ossa_error *err, const char *fmt, ...)
         vsnprintf(err->message, sizeof err->message, fmt, ap);
         va_end(ap);
     }
-    return OSSA_ERR_FORMAT;
+    return OSSA_ERR_VALUE;
+}
+
+/* Magnitudes beyond these are not data anyone authored, and products of them overflow to Inf in
+ * the pose and skinning stages. */
+#define MAX_COORD 1e15f  /* positions, translations, normals, uvs */
+#define MAX_WEIGHT 1e6f  /* influence and morph weights */
+
+static int all_bounded(const float *v, size_t n, float limit)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!(fabsf(v[i]) <= limit)) /* also false for NaN */
+            return 0;
+    return 1;
+}
+
+/* A rotation must be close enough to a unit quaternion to be one: Cal3D never renormalises, and
+ * a component of 1e38 turns every matrix built from it into Inf. */
+static int is_rotation(const float *q)
+{
+    double n = (double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3];
+    return n >= 0.25 && n <= 4.0;
 }
 
 static int all_finite(const float *v, size_t n)
@@ -79,8 +100,9 @@ static ossa_status validate_submesh(const ossa_model *m, const ossa_mesh *mesh, 
     if (s->material < -1 || (m->material_count && s->material >= (int32_t)m->material_count))
         return invalid(err, "mesh '%s' submesh %u: material %d not in -1..%u", mn, si,
                        s->material, m->material_count ? m->material_count - 1 : 0);
-    if (!all_finite(s->positions, 3 * nv) || !all_finite(s->normals, 3 * nv))
-        return invalid(err, "mesh '%s' submesh %u: a position or normal is not finite", mn, si);
+    if (!all_bounded(s->positions, 3 * nv, MAX_COORD) || !all_bounded(s->normals, 3 * nv, MAX_COORD))
+        return invalid(err, "mesh '%s' submesh %u: a position or normal is not finite or beyond "
+                       "%g", mn, si, (double)MAX_COORD);
     if (s->uv_set_count && !s->uvs && nv)
         return invalid(err, "mesh '%s' submesh %u: texture coordinates missing", mn, si);
     for (size_t i = 0; i < 3 * (size_t)s->face_count; i++)
@@ -99,9 +121,9 @@ static ossa_status validate_submesh(const ossa_model *m, const ossa_mesh *mesh, 
             if (m->bone_count && in->bone >= m->bone_count)
                 return invalid(err, "mesh '%s' submesh %u: vertex %zu uses bone %u of %u", mn, si,
                                v, in->bone, m->bone_count);
-            if (!isfinite(in->weight))
-                return invalid(err, "mesh '%s' submesh %u: vertex %zu has a non-finite weight",
-                               mn, si, v);
+            if (!(fabsf(in->weight) <= MAX_WEIGHT))
+                return invalid(err, "mesh '%s' submesh %u: vertex %zu has weight %g", mn, si, v,
+                               (double)in->weight);
         }
     }
     if (max_inf != s->max_influences)
@@ -118,8 +140,8 @@ static ossa_status validate_submesh(const ossa_model *m, const ossa_mesh *mesh, 
                 return invalid(err, "mesh '%s' submesh %u: morph '%s' vertex list is bad", mn, si,
                                mt->name ? mt->name : "");
         }
-        if (!all_finite(mt->d_position, 3 * (size_t)mt->count) ||
-            !all_finite(mt->d_normal, 3 * (size_t)mt->count))
+        if (!all_bounded(mt->d_position, 3 * (size_t)mt->count, MAX_COORD) ||
+            !all_bounded(mt->d_normal, 3 * (size_t)mt->count, MAX_COORD))
             return invalid(err, "mesh '%s' submesh %u: morph '%s' has a non-finite value", mn, si,
                            mt->name ? mt->name : "");
     }
@@ -142,10 +164,14 @@ static ossa_status validate_clip(const ossa_model *m, const ossa_clip *c, ossa_e
             if (!isfinite(tr->times[k]) || (k && tr->times[k] < tr->times[k - 1]))
                 return invalid(err, "clip '%s': track %u key times not ascending", cn, t);
         }
-        if (!all_finite(tr->translations, 3 * (size_t)tr->key_count) ||
-            !all_finite(tr->rotations, 4 * (size_t)tr->key_count) ||
-            (tr->scales && !all_finite(tr->scales, 3 * (size_t)tr->key_count)))
-            return invalid(err, "clip '%s': track %u has a non-finite key", cn, t);
+        if (!all_bounded(tr->translations, 3 * (size_t)tr->key_count, MAX_COORD) ||
+            (tr->scales && !all_bounded(tr->scales, 3 * (size_t)tr->key_count, MAX_COORD)))
+            return invalid(err, "clip '%s': track %u has a key value that is not finite or beyond "
+                           "%g", cn, t, (double)MAX_COORD);
+        for (uint32_t k = 0; k < tr->key_count; k++)
+            if (!is_rotation(tr->rotations + 4 * k))
+                return invalid(err, "clip '%s': track %u key %u rotation is not a unit quaternion",
+                               cn, t, k);
     }
     return OSSA_OK;
 }
@@ -161,10 +187,13 @@ ossa_status ossa_model_validate(const ossa_model *m, ossa_error *err)
         if (bn->parent < -1 || bn->parent >= (int32_t)i)
             return invalid(err, "bone %u ('%s'): parent %d does not come before it", i, bn->name,
                            bn->parent);
-        if (!all_finite(bn->rest_t, 3) || !all_finite(bn->rest_r, 4) ||
-            !all_finite(bn->rest_s, 3) || !all_finite(bn->inv_bind_t, 3) ||
-            !all_finite(bn->inv_bind_r, 4))
-            return invalid(err, "bone %u ('%s'): a rest value is not finite", i, bn->name);
+        if (!all_bounded(bn->rest_t, 3, MAX_COORD) || !all_bounded(bn->rest_s, 3, MAX_COORD) ||
+            !all_bounded(bn->inv_bind_t, 3, MAX_COORD))
+            return invalid(err, "bone %u ('%s'): a rest value is not finite or beyond %g", i,
+                           bn->name, (double)MAX_COORD);
+        if (!is_rotation(bn->rest_r) || !is_rotation(bn->inv_bind_r))
+            return invalid(err, "bone %u ('%s'): a rest rotation is not a unit quaternion", i,
+                           bn->name);
         for (uint32_t c = 0; c < bn->child_count; c++)
             if (bn->children[c] >= m->bone_count)
                 return invalid(err, "bone %u ('%s'): child out of range", i, bn->name);
@@ -187,7 +216,7 @@ ossa_status ossa_model_validate(const ossa_model *m, ossa_error *err)
         for (uint32_t t = 0; t < c->track_count; t++) {
             const ossa_morph_track *tr = &c->tracks[t];
             for (uint32_t k = 0; k < tr->key_count; k++)
-                if (!isfinite(tr->times[k]) || !isfinite(tr->weights[k]) ||
+                if (!isfinite(tr->times[k]) || !(fabsf(tr->weights[k]) <= MAX_WEIGHT) ||
                     (k && tr->times[k] < tr->times[k - 1]))
                     return invalid(err, "morph clip '%s': track %u keys are bad", c->name, t);
         }

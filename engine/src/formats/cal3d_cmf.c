@@ -101,7 +101,8 @@ static ossa_status read_vertex(ossa_reader *r, cmf_layout *l, ossa_submesh *sm, 
     ((int32_t *)sm->collapse_id)[v] = collapse;
     ((uint32_t *)sm->face_collapse_count)[v] = (uint32_t)face_collapse;
 
-    float *uv = (float *)sm->uvs + 2 * (size_t)l->uv_sets * v;
+    /* No UV sets means no UV array: only form the pointer when there is one. */
+    float *uv = l->uv_sets ? (float *)sm->uvs + 2 * (size_t)l->uv_sets * v : NULL;
     for (uint32_t s = 0; s < l->uv_sets; s++) {
         OSSA_TRY(ossa_rd_f32v(r, uv + 2 * s, 2, "texture coordinate"));
         if (r->b->opt.invert_v)

@@ -45,7 +45,7 @@ static ossa_format sniff_xml(const char *text, size_t n)
         if (text[i] != '<' || text[i + 1] == '?' || text[i + 1] == '!')
             continue;
         const char *tag = text + i + 1;
-        if (strncasecmp(tag, "HEADER", 6) == 0)
+        if (i + 1 + 6 <= limit && strncasecmp(tag, "HEADER", 6) == 0)
             continue;
         for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
             size_t len = kinds[k].root ? strlen(kinds[k].root) : 0;

@@ -1,0 +1,216 @@
+/* Runtime skinning: SoA mesh streams built once from a submesh, skin jobs over caller buffers
+ * (scalar, SSE2, AVX2+FMA and AVX-512F kernels chosen at run time), a persistent thread pool,
+ * Cal3D springs and the vertex-frame lerp kernel. Nothing here allocates after set-up: jobs,
+ * dispatches and spring updates only touch memory created by the *_create functions or given by
+ * the caller.
+ *
+ * Vertex order. A skin mesh sorts the submesh's vertices into groups by influence count
+ * (0, 1, ..., 8, then one general group for more than 8), keeping file order inside a group, and
+ * pads every group to a multiple of OSSA_SKIN_BLOCK vertices. Outputs are written in that
+ * "output order": ossa_skin_mesh_output_count() vertices, padding included (padding vertices are
+ * written as zero positions and normals and no triangle uses them). ossa_skin_mesh_remap() maps
+ * file index -> output index, ossa_skin_mesh_source() the other way, and ossa_skin_mesh_indices()
+ * holds the submesh's triangles rewritten for output order, so the output buffers can be uploaded
+ * to the GPU as they are. */
+#ifndef OSSA_SKIN_H
+#define OSSA_SKIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "ossa/model.h"
+#include "ossa/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+    OSSA_SKIN_BLOCK = 16,            /* vertices per stream block (widest SIMD width) */
+    OSSA_SKIN_MAX_GROUPED = 8,       /* influence counts 0..8 get their own group */
+    OSSA_SKIN_GROUP_COUNT = 10,      /* groups 0..8, and group 9 for > 8 influences */
+    OSSA_SKIN_MAX_PALETTE = 65535    /* bone indices are stored in 16 bits */
+};
+#define OSSA_SKIN_PAD_VERTEX 0xffffffffu /* ossa_skin_mesh_source() of a padding vertex */
+
+/* ---- kernels ---------------------------------------------------------------------------- */
+
+typedef enum ossa_skin_kernel {
+    OSSA_SKIN_KERNEL_AUTO = 0, /* best available, or what OSSA_SKIN_KERNEL=... forces */
+    OSSA_SKIN_KERNEL_SCALAR,
+    OSSA_SKIN_KERNEL_SSE2,
+    OSSA_SKIN_KERNEL_AVX2,     /* AVX2 + FMA */
+    OSSA_SKIN_KERNEL_AVX512,   /* AVX-512F + VL */
+    OSSA_SKIN_KERNEL_COUNT
+} ossa_skin_kernel;
+
+/* "auto", "scalar", "sse2", "avx2", "avx512"; "?" for anything else. */
+const char *ossa_skin_kernel_name(ossa_skin_kernel k);
+/* Parses the names above; OSSA_SKIN_KERNEL_COUNT when unknown. */
+ossa_skin_kernel ossa_skin_kernel_parse(const char *name);
+/* 1 when the kernel is compiled in and this CPU runs it (__builtin_cpu_supports). AUTO: 1. */
+int ossa_skin_kernel_available(ossa_skin_kernel k);
+/* The fastest available kernel, ignoring the environment. */
+ossa_skin_kernel ossa_skin_kernel_best(void);
+/* Resolves a request to a concrete available kernel. AUTO reads OSSA_SKIN_KERNEL
+ * (scalar|sse2|avx2|avx512|auto); an unknown or unavailable request falls back to the best
+ * available kernel, and when `log` is non-NULL one line saying so is written to it (a FILE *,
+ * e.g. stderr). A concrete available request is returned unchanged. */
+ossa_skin_kernel ossa_skin_kernel_resolve(ossa_skin_kernel requested, void *log);
+
+/* Store policy of a job (ossa_skin_job.store). Non-temporal ("streaming") stores bypass the cache
+ * and avoid the write-allocate read; they are only used by SIMD kernels and only when both output
+ * pointers are 64-byte aligned, otherwise ordinary stores are used. */
+typedef enum ossa_skin_store {
+    OSSA_SKIN_STORE_AUTO = 0,  /* currently ordinary stores: streaming stores measured about 1.5-2x
+                                  slower on the project's EPYC VM, even at 1M vertices */
+    OSSA_SKIN_STORE_CACHED,    /* ordinary stores */
+    OSSA_SKIN_STORE_STREAM     /* non-temporal stores */
+} ossa_skin_store;
+
+/* Memory traffic of a kernel per vertex of a given influence count, as the kernel moves it. */
+typedef struct ossa_skin_traffic {
+    uint32_t read_bytes;   /* stream bytes read per vertex (block layout, alignment padding
+                              included; palette reads excluded: it stays in cache) */
+    uint32_t write_bytes;  /* output bytes written per vertex: 12 position + 12 normal */
+    int streaming;         /* 1 when these writes are non-temporal (no write-allocate read) */
+} ossa_skin_traffic;
+
+/* Traffic of kernel k (AUTO resolves as ossa_skin_kernel_best) for vertices with `influences`
+ * influences (0..8; larger counts use the general group: read_bytes is then that of the general
+ * layout for exactly that count) under a store policy (`vertex_count` is the job size, kept for
+ * size-dependent AUTO policies). OSSA_ERR_INVALID_ARGUMENT for a bad kernel or NULL. */
+ossa_status ossa_skin_kernel_traffic(ossa_skin_kernel k, uint32_t influences, ossa_skin_store store,
+                                     uint32_t vertex_count, ossa_skin_traffic *out);
+
+/* ---- runtime mesh ----------------------------------------------------------------------- */
+
+typedef struct ossa_skin_mesh ossa_skin_mesh;
+
+/* One influence group in output order: vertices [begin, end) are real, [end, padded_end) are
+ * padding; padded_end is the next group's begin. */
+typedef struct ossa_skin_group {
+    uint32_t influences;   /* 0..8, or OSSA_SKIN_MAX_GROUPED + 1 for the general group */
+    uint32_t begin, end, padded_end;
+} ossa_skin_group;
+
+/* Builds the runtime streams of a submesh. Every bone index must be < palette_size (checked here
+ * once; kernels never range-check), palette_size <= OSSA_SKIN_MAX_PALETTE. Springs, physique
+ * weights and morph targets (positions and normals; morph UV deltas are ignored) are copied.
+ * Triangle indices must be < vertex_count. On failure returns a status, fills err (may be NULL)
+ * and leaves *out NULL. The mesh owns copies of everything; the submesh may be freed after. */
+ossa_status ossa_skin_mesh_create(const ossa_submesh *sm, uint32_t palette_size,
+                                  ossa_skin_mesh **out, ossa_error *err);
+void ossa_skin_mesh_destroy(ossa_skin_mesh *mesh);
+
+uint32_t ossa_skin_mesh_vertex_count(const ossa_skin_mesh *mesh); /* file vertices */
+uint32_t ossa_skin_mesh_output_count(const ossa_skin_mesh *mesh); /* incl. padding */
+uint32_t ossa_skin_mesh_palette_size(const ossa_skin_mesh *mesh);
+uint32_t ossa_skin_mesh_morph_count(const ossa_skin_mesh *mesh);
+/* file index -> output index (vertex_count entries). */
+const uint32_t *ossa_skin_mesh_remap(const ossa_skin_mesh *mesh);
+/* output index -> file index, OSSA_SKIN_PAD_VERTEX for padding (output_count entries). */
+const uint32_t *ossa_skin_mesh_source(const ossa_skin_mesh *mesh);
+/* Triangles in output order: 3 * face_count indices. */
+uint32_t ossa_skin_mesh_face_count(const ossa_skin_mesh *mesh);
+const uint32_t *ossa_skin_mesh_indices(const ossa_skin_mesh *mesh);
+/* The OSSA_SKIN_GROUP_COUNT groups (empty ones have begin == padded_end). */
+void ossa_skin_mesh_groups(const ossa_skin_mesh *mesh, ossa_skin_group groups[OSSA_SKIN_GROUP_COUNT]);
+/* Bytes of the mesh's streams a full job reads (sum over groups of ossa_skin_kernel_traffic's
+ * read_bytes x padded vertices), and the output bytes it writes (24 x output_count). */
+void ossa_skin_mesh_traffic(const ossa_skin_mesh *mesh, uint64_t *read_bytes, uint64_t *write_bytes);
+
+/* ---- skin job --------------------------------------------------------------------------- */
+
+typedef struct ossa_skin_job {
+    const ossa_skin_mesh *mesh;
+    const float *palette;        /* 12 floats (3x4 row-major) per bone, palette_size bones, as
+                                    ossa_skin_palette writes them */
+    uint32_t palette_size;       /* bones in `palette`; must be >= the mesh's palette_size */
+    const float *morph_weights;  /* morph_count weights, or NULL (no morphing). Position and
+                                    normal become base + sum_j w_j * delta_j before skinning
+                                    (Cal3D's (1 - sum w) * base + sum w_j * target_j) */
+    float *out_positions;        /* 3 floats per output vertex, output order */
+    float *out_normals;          /* 3 floats per output vertex, output order */
+    uint32_t begin, end;         /* output vertex range [begin, end), end <= output_count;
+                                    only this range of the outputs is written */
+    ossa_skin_kernel kernel;     /* AUTO: the kernel the mesh resolved at creation
+                                    (ossa_skin_kernel_resolve(AUTO, stderr)) */
+    ossa_skin_store store;
+} ossa_skin_job;
+
+/* Fills a job for the whole mesh with AUTO kernel and store policy. */
+void ossa_skin_job_init(ossa_skin_job *job, const ossa_skin_mesh *mesh, const float *palette,
+                        uint32_t palette_size, float *out_positions, float *out_normals);
+/* OSSA_OK, or OSSA_ERR_INVALID_ARGUMENT (NULL pointer, bad range, palette too small, unknown
+ * kernel), or OSSA_ERR_UNSUPPORTED (the requested kernel is not available on this CPU). */
+ossa_status ossa_skin_job_validate(const ossa_skin_job *job);
+/* Validates, then skins [begin, end): positions sum_i w_i (M_i p + T_i), normals sum_i w_i M_i n
+ * normalised (a zero normal stays zero); weights are used as stored; a vertex without influences
+ * keeps its (morphed) position and gets its normal normalised. */
+ossa_status ossa_skin_job_run(const ossa_skin_job *job);
+/* The concrete kernel a validated job runs. */
+ossa_skin_kernel ossa_skin_job_kernel(const ossa_skin_job *job);
+
+/* ---- thread pool ------------------------------------------------------------------------ */
+
+typedef struct ossa_skin_pool ossa_skin_pool;
+
+/* A pool of `threads` participants: the calling thread plus threads - 1 persistent workers
+ * (threads >= 1, <= 256). Workers sleep on a condition variable between dispatches. */
+ossa_status ossa_skin_pool_create(uint32_t threads, ossa_skin_pool **out);
+void ossa_skin_pool_destroy(ossa_skin_pool *pool);
+uint32_t ossa_skin_pool_threads(const ossa_skin_pool *pool);
+
+/* Runs fn(ctx, b, e) over [begin, end) split into one contiguous slice per participant, slice
+ * bounds rounded to multiples of `align` (>= 1); returns when all are done. Not reentrant: one
+ * dispatch at a time per pool. */
+typedef void (*ossa_skin_range_fn)(void *ctx, uint32_t begin, uint32_t end);
+void ossa_skin_pool_for(ossa_skin_pool *pool, uint32_t begin, uint32_t end, uint32_t align,
+                        ossa_skin_range_fn fn, void *ctx);
+
+/* Validates the job, then runs it split across the pool (slices aligned to OSSA_SKIN_BLOCK);
+ * results are identical to ossa_skin_job_run. A NULL pool runs on the calling thread. */
+ossa_status ossa_skin_run_parallel(ossa_skin_pool *pool, const ossa_skin_job *job);
+
+/* ---- Cal3D springs ---------------------------------------------------------------------- */
+
+typedef struct ossa_spring_state ossa_spring_state;
+
+/* Per-instance spring state of a mesh whose submesh had springs (OSSA_ERR_INVALID_ARGUMENT
+ * otherwise). Vertices with physique weight > 0 belong to the spring system and start at their
+ * bind positions (morphs are not applied to them). */
+ossa_status ossa_spring_state_create(const ossa_skin_mesh *mesh, ossa_spring_state **out);
+void ossa_spring_state_destroy(ossa_spring_state *state);
+/* Back to bind positions, at rest. */
+void ossa_spring_state_reset(ossa_spring_state *state);
+/* One Cal3D spring-system step, called after the full-mesh skin job has written out_positions
+ * (output order): every spring vertex does a Verlet step with force (0, 0.5, 0) + (0, 0, -98.1) *
+ * weight (pos += (pos - old) * 0.99 + F / weight * dt^2), then 2 relaxation passes over the
+ * springs move free vertices (rigid ones are the skinned positions already in out_positions);
+ * the spring vertices' positions are written into out_positions. Normals are left as skinned.
+ * No collision (Cal3D's optional bone-box collision is not implemented). */
+ossa_status ossa_spring_update(ossa_spring_state *state, float dt, float *out_positions);
+
+/* ---- vertex-frame playback (C3S-style) --------------------------------------------------- */
+
+typedef struct ossa_frame_lerp_job {
+    const float *positions_a, *positions_b; /* 3 * count floats each (packed float3) */
+    const float *normals_a, *normals_b;     /* 3 * count each, or both NULL */
+    float t;                                /* out = a + t * (b - a) */
+    uint32_t count;                         /* vertices */
+    float *out_positions;                   /* 3 * count */
+    float *out_normals;                     /* 3 * count; required when normals are given */
+    int normalize;                          /* 1: lerped normals are renormalised (a zero
+                                               normal stays zero); 0: left as lerped */
+    ossa_skin_kernel kernel;                /* AUTO: ossa_skin_kernel_resolve(AUTO, NULL) */
+} ossa_frame_lerp_job;
+
+/* Validates (OSSA_ERR_INVALID_ARGUMENT / OSSA_ERR_UNSUPPORTED as for skin jobs) and runs. Any
+ * alignment; output may alias neither input. All kernels agree with the scalar one within
+ * 1e-6 relative (FMA rounding). */
+ossa_status ossa_frame_lerp_run(const ossa_frame_lerp_job *job);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,705 @@
+/* Cal3D's CalMixer (0.11) over the runtime clips: cycles and actions are fixed-capacity arrays
+ * kept newest first (Cal3D's push_front lists), the bone blending is CalBone's
+ * blendState / lockState / calculateState per bone over SoA arrays. FORMAT-NOTES D, "Mixer". */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "interp.h"
+#include "rt_internal.h"
+
+enum { ACTION_IN, ACTION_STEADY, ACTION_OUT, ACTION_STOPPED };
+
+typedef struct mix_slot {
+    uint32_t id;
+    int registered;        /* cycle: the id's active cycle (Cal3D's m_vectorAnimation[id]) */
+    int async;             /* cycle: keeps its own clock (after clearCycle) */
+    int state;             /* action: ACTION_* */
+    int auto_lock;
+    float time, time_factor, weight;
+    float target_weight, target_delay;          /* cycle fade */
+    float delay_in, delay_out, weight_target;   /* action envelope */
+    ossa_sample_cache *cache;
+} mix_slot;
+
+typedef struct morph_map {
+    uint32_t first;        /* into ossa_mixer.sub_channel */
+    uint32_t count;
+} morph_map;
+
+struct ossa_mixer {
+    const ossa_model *model;
+    ossa_rt_skeleton *skel;
+    ossa_mixer_desc desc;
+    uint32_t clip_count, morph_clip_count;
+    ossa_rt_clip **clips;
+    uint8_t *looped;       /* skeletal clip blended as a cycle once: 0.11 appended its loop key */
+    mix_slot *cycles, *actions;
+    uint32_t cycle_count, action_count;
+    float time, duration, time_factor;
+    /* Bone blending state. */
+    ossa_soa_pose sample, layer;
+    float *acc_layer, *acc;
+    /* Morph channels: unique morph target names of the model's submeshes. */
+    uint32_t channel_count;
+    const char **channel_name;
+    float *ch_layer, *ch_acc_layer, *ch_value, *ch_acc;
+    int32_t *track_channel;  /* per morph clip track: channel, -1 when no submesh has it */
+    uint32_t *track_first;   /* per morph clip: first entry in track_channel */
+    uint32_t submesh_total;
+    uint32_t *mesh_first;    /* per mesh: first submesh entry */
+    morph_map *sub_map;
+    int32_t *sub_channel;
+    int morph_dirty;
+};
+
+static ossa_status mix_fail(ossa_error *err, ossa_status st, const char *msg)
+{
+    if (err) {
+        err->status = st;
+        err->offset = -1;
+        err->line = 0;
+        snprintf(err->message, sizeof err->message, "mixer: %s", msg);
+    }
+    return st;
+}
+
+static int32_t find_channel(const ossa_mixer *mx, const char *name)
+{
+    for (uint32_t c = 0; c < mx->channel_count; c++)
+        if (strcmp(mx->channel_name[c], name) == 0)
+            return (int32_t)c;
+    return -1;
+}
+
+static ossa_status build_morphs(ossa_mixer *mx, const ossa_model *m)
+{
+    uint64_t targets = 0, subs = 0, tracks = 0;
+    for (uint32_t i = 0; i < m->mesh_count; i++) {
+        subs += m->meshes[i].submesh_count;
+        for (uint32_t j = 0; j < m->meshes[i].submesh_count; j++)
+            targets += m->meshes[i].submeshes[j].morph_count;
+    }
+    for (uint32_t i = 0; i < m->morph_clip_count; i++)
+        tracks += m->morph_clips[i].track_count;
+    if (targets > (1u << 24) || subs > (1u << 24) || tracks > (1u << 24))
+        return OSSA_ERR_RANGE;
+    mx->channel_name = calloc(targets + 1, sizeof *mx->channel_name);
+    mx->sub_channel = calloc(targets + 1, sizeof *mx->sub_channel);
+    mx->sub_map = calloc(subs + 1, sizeof *mx->sub_map);
+    mx->mesh_first = calloc((size_t)m->mesh_count + 1, sizeof *mx->mesh_first);
+    mx->track_channel = calloc(tracks + 1, sizeof *mx->track_channel);
+    mx->track_first = calloc((size_t)m->morph_clip_count + 1, sizeof *mx->track_first);
+    size_t nch = targets + 1;
+    mx->ch_layer = calloc(nch, sizeof(float));
+    mx->ch_acc_layer = calloc(nch, sizeof(float));
+    mx->ch_value = calloc(nch, sizeof(float));
+    mx->ch_acc = calloc(nch, sizeof(float));
+    if (!mx->channel_name || !mx->sub_channel || !mx->sub_map || !mx->mesh_first ||
+        !mx->track_channel || !mx->track_first || !mx->ch_layer || !mx->ch_acc_layer ||
+        !mx->ch_value || !mx->ch_acc)
+        return OSSA_ERR_NOMEM;
+    uint32_t t = 0, s = 0;
+    for (uint32_t i = 0; i < m->mesh_count; i++) {
+        mx->mesh_first[i] = s;
+        for (uint32_t j = 0; j < m->meshes[i].submesh_count; j++, s++) {
+            const ossa_submesh *sm = &m->meshes[i].submeshes[j];
+            mx->sub_map[s].first = t;
+            mx->sub_map[s].count = sm->morph_count;
+            for (uint32_t k = 0; k < sm->morph_count; k++, t++) {
+                const char *name = sm->morphs[k].name ? sm->morphs[k].name : "";
+                int32_t c = find_channel(mx, name);
+                if (c < 0) {
+                    c = (int32_t)mx->channel_count++;
+                    mx->channel_name[c] = name;
+                }
+                mx->sub_channel[t] = c;
+            }
+        }
+    }
+    mx->mesh_first[m->mesh_count] = s;
+    mx->submesh_total = s;
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < m->morph_clip_count; i++) {
+        mx->track_first[i] = k;
+        for (uint32_t j = 0; j < m->morph_clips[i].track_count; j++, k++) {
+            const char *name = m->morph_clips[i].tracks[j].morph_name;
+            mx->track_channel[k] = name ? find_channel(mx, name) : -1;
+        }
+    }
+    mx->track_first[m->morph_clip_count] = k;
+    return OSSA_OK;
+}
+
+static ossa_status alloc_slots(mix_slot **slots, uint32_t n, uint32_t max_tracks)
+{
+    *slots = calloc(n, sizeof **slots);
+    if (!*slots)
+        return OSSA_ERR_NOMEM;
+    for (uint32_t i = 0; i < n; i++)
+        if (ossa_sample_cache_create(max_tracks, &(*slots)[i].cache, NULL) != OSSA_OK)
+            return OSSA_ERR_NOMEM;
+    return OSSA_OK;
+}
+
+ossa_status ossa_mixer_create(const ossa_model *model, const ossa_mixer_desc *desc,
+                              ossa_mixer **out, ossa_error *err)
+{
+    *out = NULL;
+    if (!model)
+        return mix_fail(err, OSSA_ERR_INVALID_ARGUMENT, "no model");
+    ossa_mixer_desc d = desc ? *desc : (ossa_mixer_desc){0};
+    if (!d.max_cycles)
+        d.max_cycles = 16;
+    if (!d.max_actions)
+        d.max_actions = 16;
+    if (d.max_cycles > 4096 || d.max_actions > 4096 || (unsigned)d.rot > OSSA_ROT_NLERP ||
+        (unsigned)d.time_mode > OSSA_TIME_LOOP)
+        return mix_fail(err, OSSA_ERR_INVALID_ARGUMENT, "capacity above 4096 or bad mode");
+    ossa_mixer *mx = calloc(1, sizeof *mx);
+    if (!mx)
+        return mix_fail(err, OSSA_ERR_NOMEM, "out of memory");
+    mx->model = model;
+    mx->desc = d;
+    mx->time_factor = 1.0f;
+    mx->clip_count = model->clip_count;
+    mx->morph_clip_count = model->morph_clip_count;
+    ossa_status st = ossa_rt_skeleton_create(model, &mx->skel, err);
+    int reported = st != OSSA_OK; /* the runtime constructors fill err themselves */
+    if (st == OSSA_OK) {
+        mx->clips = calloc((size_t)model->clip_count + 1, sizeof *mx->clips);
+        mx->looped = calloc((size_t)model->clip_count + 1, 1);
+        st = mx->clips && mx->looped ? OSSA_OK : OSSA_ERR_NOMEM;
+    }
+    uint32_t max_tracks = 1;
+    for (uint32_t i = 0; st == OSSA_OK && i < model->clip_count; i++) {
+        st = ossa_rt_clip_create(model, &model->clips[i], &mx->clips[i], err);
+        reported = st != OSSA_OK;
+        if (st == OSSA_OK && mx->clips[i]->track_count > max_tracks)
+            max_tracks = mx->clips[i]->track_count;
+    }
+    if (st == OSSA_OK)
+        st = alloc_slots(&mx->cycles, d.max_cycles, max_tracks);
+    if (st == OSSA_OK)
+        st = alloc_slots(&mx->actions, d.max_actions, max_tracks);
+    if (st == OSSA_OK)
+        st = ossa_soa_pose_init(&mx->sample, model->bone_count);
+    if (st == OSSA_OK)
+        st = ossa_soa_pose_init(&mx->layer, model->bone_count);
+    if (st == OSSA_OK) {
+        mx->acc_layer = calloc(mx->layer.capacity, sizeof(float));
+        mx->acc = calloc(mx->layer.capacity, sizeof(float));
+        st = mx->acc_layer && mx->acc ? OSSA_OK : OSSA_ERR_NOMEM;
+    }
+    if (st == OSSA_OK)
+        st = build_morphs(mx, model);
+    if (st != OSSA_OK) {
+        ossa_mixer_free(mx);
+        if (!reported)
+            mix_fail(err, st, st == OSSA_ERR_NOMEM ? "out of memory" : "too many morph targets");
+        return st;
+    }
+    mx->morph_dirty = 1;
+    *out = mx;
+    return OSSA_OK;
+}
+
+void ossa_mixer_free(ossa_mixer *mx)
+{
+    if (!mx)
+        return;
+    for (uint32_t i = 0; mx->cycles && i < mx->desc.max_cycles; i++)
+        ossa_sample_cache_free(mx->cycles[i].cache);
+    for (uint32_t i = 0; mx->actions && i < mx->desc.max_actions; i++)
+        ossa_sample_cache_free(mx->actions[i].cache);
+    free(mx->cycles);
+    free(mx->actions);
+    for (uint32_t i = 0; mx->clips && i < mx->clip_count; i++)
+        ossa_rt_clip_free(mx->clips[i]);
+    free(mx->clips);
+    free(mx->looped);
+    ossa_rt_skeleton_free(mx->skel);
+    ossa_soa_pose_release(&mx->sample);
+    ossa_soa_pose_release(&mx->layer);
+    free(mx->acc_layer);
+    free(mx->acc);
+    free(mx->channel_name);
+    free(mx->sub_channel);
+    free(mx->sub_map);
+    free(mx->mesh_first);
+    free(mx->track_channel);
+    free(mx->track_first);
+    free(mx->ch_layer);
+    free(mx->ch_acc_layer);
+    free(mx->ch_value);
+    free(mx->ch_acc);
+    free(mx);
+}
+
+const ossa_rt_skeleton *ossa_mixer_skeleton(const ossa_mixer *mx)
+{
+    return mx ? mx->skel : NULL;
+}
+
+uint32_t ossa_mixer_morph_id(const ossa_mixer *mx, uint32_t morph_clip)
+{
+    return mx->clip_count + morph_clip;
+}
+
+static float anim_duration(const ossa_mixer *mx, uint32_t id)
+{
+    return id < mx->clip_count ? mx->model->clips[id].duration
+                               : mx->model->morph_clips[id - mx->clip_count].duration;
+}
+
+/* Inserts at the front (newest first), moving the slots' caches with them. */
+static mix_slot *push_front(mix_slot *slots, uint32_t *count)
+{
+    ossa_sample_cache *spare = slots[*count].cache;
+    memmove(slots + 1, slots, (size_t)*count * sizeof *slots);
+    (*count)++;
+    memset(&slots[0], 0, sizeof slots[0]);
+    slots[0].cache = spare;
+    ossa_sample_cache_reset(spare);
+    return &slots[0];
+}
+
+static void remove_at(mix_slot *slots, uint32_t *count, uint32_t i)
+{
+    ossa_sample_cache *c = slots[i].cache;
+    memmove(slots + i, slots + i + 1, (size_t)(*count - i - 1) * sizeof *slots);
+    (*count)--;
+    slots[*count].cache = c;
+}
+
+static mix_slot *registered_cycle(ossa_mixer *mx, uint32_t id)
+{
+    for (uint32_t i = 0; i < mx->cycle_count; i++)
+        if (mx->cycles[i].id == id && mx->cycles[i].registered)
+            return &mx->cycles[i];
+    return NULL;
+}
+
+int ossa_mixer_blend_cycle(ossa_mixer *mx, uint32_t id, float weight, float delay)
+{
+    if (!mx || id >= mx->clip_count + mx->morph_clip_count || !isfinite(weight) ||
+        !isfinite(delay))
+        return 0;
+    mx->morph_dirty = 1;
+    mix_slot *c = registered_cycle(mx, id);
+    if (!c) {
+        if (weight == 0.0f)
+            return 1; /* clearing an inactive cycle */
+        if (mx->cycle_count == mx->desc.max_cycles)
+            return 0;
+        if (id < mx->clip_count)
+            mx->looped[id] = 1;
+        c = push_front(mx->cycles, &mx->cycle_count);
+        c->id = id;
+        c->registered = 1;
+        c->time_factor = 1.0f;
+    } else if (weight == 0.0f) {
+        c->registered = 0; /* fades out in sync; a later blend starts a new instance */
+    }
+    c->target_weight = weight;
+    c->target_delay = delay;
+    return 1;
+}
+
+int ossa_mixer_clear_cycle(ossa_mixer *mx, uint32_t id, float delay)
+{
+    if (!mx || id >= mx->clip_count + mx->morph_clip_count || !isfinite(delay))
+        return 0;
+    mx->morph_dirty = 1;
+    mix_slot *c = registered_cycle(mx, id);
+    if (!c)
+        return 1;
+    c->registered = 0;
+    if (!c->async) {
+        if (mx->duration == 0.0f) {
+            c->time_factor = 1.0f;
+            c->time = 0.0f;
+        } else {
+            c->time_factor = anim_duration(mx, id) / mx->duration;
+            c->time = mx->time * c->time_factor;
+        }
+        c->async = 1;
+    }
+    c->target_weight = 0.0f;
+    c->target_delay = delay;
+    return 1;
+}
+
+int ossa_mixer_execute_action(ossa_mixer *mx, uint32_t id, float delay_in, float delay_out,
+                              float weight_target, int auto_lock)
+{
+    if (!mx || id >= mx->clip_count + mx->morph_clip_count || !isfinite(delay_in) ||
+        !isfinite(delay_out) || !isfinite(weight_target) ||
+        mx->action_count == mx->desc.max_actions)
+        return 0;
+    mx->morph_dirty = 1;
+    mix_slot *a = push_front(mx->actions, &mx->action_count);
+    a->id = id;
+    a->state = ACTION_IN;
+    a->time_factor = 1.0f;
+    a->delay_in = delay_in;
+    a->delay_out = delay_out;
+    a->weight_target = weight_target;
+    a->auto_lock = auto_lock != 0;
+    return 1;
+}
+
+int ossa_mixer_remove_action(ossa_mixer *mx, uint32_t id)
+{
+    if (!mx)
+        return 0;
+    for (uint32_t i = 0; i < mx->action_count; i++)
+        if (mx->actions[i].id == id) {
+            remove_at(mx->actions, &mx->action_count, i);
+            mx->morph_dirty = 1;
+            return 1;
+        }
+    return 0;
+}
+
+/* CalAnimationAction::update; 0 when the action has ended. */
+static int update_action(mix_slot *a, float duration, float dt)
+{
+    if (a->state != ACTION_STOPPED)
+        a->time += dt * a->time_factor;
+    if (a->state == ACTION_IN) {
+        if (a->time < a->delay_in) {
+            a->weight = a->time / a->delay_in * a->weight_target;
+        } else {
+            a->state = ACTION_STEADY;
+            a->weight = a->weight_target;
+        }
+    }
+    if (a->state == ACTION_STEADY) {
+        if (!a->auto_lock && a->time >= duration - a->delay_out) {
+            a->state = ACTION_OUT;
+        } else if (a->auto_lock && a->time > duration) {
+            a->state = ACTION_STOPPED;
+            a->time = duration;
+        }
+    }
+    if (a->state == ACTION_OUT) {
+        if (a->time < duration) {
+            a->weight = (duration - a->time) / a->delay_out * a->weight_target;
+        } else {
+            a->weight = 0.0f;
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* CalAnimationCycle::update; 0 when the cycle has faded out. */
+static int update_cycle(mix_slot *c, float duration, float dt)
+{
+    if (c->target_delay <= fabsf(dt)) {
+        c->weight = c->target_weight;
+        c->target_delay = 0.0f;
+        if (c->weight == 0.0f)
+            return 0;
+    } else {
+        float f = dt / c->target_delay;
+        c->weight = (1.0f - f) * c->weight + f * c->target_weight;
+        c->target_delay -= dt;
+    }
+    if (c->async) {
+        c->time += dt * c->time_factor;
+        if (c->time >= duration)
+            c->time = fmodf(c->time, duration);
+    }
+    return 1;
+}
+
+void ossa_mixer_update(ossa_mixer *mx, float dt)
+{
+    if (!mx || !isfinite(dt))
+        return;
+    mx->morph_dirty = 1;
+    if (mx->duration == 0.0f) {
+        mx->time = 0.0f;
+    } else {
+        mx->time += dt * mx->time_factor;
+        if (mx->time >= mx->duration || mx->time < 0.0f)
+            mx->time = fmodf(mx->time, mx->duration);
+        if (mx->time < 0.0f)
+            mx->time += mx->duration;
+    }
+    for (uint32_t i = 0; i < mx->action_count;) {
+        if (update_action(&mx->actions[i], anim_duration(mx, mx->actions[i].id), dt))
+            i++;
+        else
+            remove_at(mx->actions, &mx->action_count, i);
+    }
+    float acc_w = 0.0f, acc_d = 0.0f;
+    for (uint32_t i = 0; i < mx->cycle_count;) {
+        mix_slot *c = &mx->cycles[i];
+        float d = anim_duration(mx, c->id);
+        if (!update_cycle(c, d, dt)) {
+            remove_at(mx->cycles, &mx->cycle_count, i);
+            continue;
+        }
+        if (!c->async) {
+            acc_w += c->weight;
+            acc_d += c->weight * d;
+        }
+        i++;
+    }
+    mx->duration = acc_w > 0.0f ? acc_d / acc_w : 0.0f;
+}
+
+float ossa_mixer_time(const ossa_mixer *mx)
+{
+    return mx ? mx->time : 0.0f;
+}
+
+float ossa_mixer_duration(const ossa_mixer *mx)
+{
+    return mx ? mx->duration : 0.0f;
+}
+
+void ossa_mixer_set_time(ossa_mixer *mx, float time)
+{
+    if (mx && isfinite(time)) {
+        mx->time = time;
+        mx->morph_dirty = 1;
+    }
+}
+
+void ossa_mixer_set_time_factor(ossa_mixer *mx, float factor)
+{
+    if (mx && isfinite(factor))
+        mx->time_factor = factor;
+}
+
+float ossa_mixer_weight(const ossa_mixer *mx, uint32_t id)
+{
+    if (!mx)
+        return -1.0f;
+    for (uint32_t i = 0; i < mx->action_count; i++)
+        if (mx->actions[i].id == id)
+            return mx->actions[i].weight;
+    for (uint32_t i = 0; i < mx->cycle_count; i++)
+        if (mx->cycles[i].id == id)
+            return mx->cycles[i].weight;
+    return -1.0f;
+}
+
+uint32_t ossa_mixer_active_count(const ossa_mixer *mx)
+{
+    return mx ? mx->cycle_count + mx->action_count : 0;
+}
+
+/* Clip time a cycle samples at (CalMixer::updateSkeleton). */
+static float cycle_time(const ossa_mixer *mx, const mix_slot *c)
+{
+    if (c->async)
+        return c->time;
+    return mx->duration == 0.0f ? 0.0f : mx->time * anim_duration(mx, c->id) / mx->duration;
+}
+
+/* CalBone::blendState for the bones one sampled clip animates. */
+static void blend_layer(ossa_mixer *mx, const ossa_rt_clip *clip, float w)
+{
+    ossa_soa_pose *s = &mx->sample, *l = &mx->layer;
+    for (uint32_t k = 0; k < clip->track_count; k++) {
+        uint32_t b = clip->tracks[k].bone;
+        if (mx->acc_layer[b] == 0.0f) {
+            l->tx[b] = s->tx[b]; l->ty[b] = s->ty[b]; l->tz[b] = s->tz[b];
+            l->qx[b] = s->qx[b]; l->qy[b] = s->qy[b]; l->qz[b] = s->qz[b]; l->qw[b] = s->qw[b];
+            l->sx[b] = s->sx[b]; l->sy[b] = s->sy[b]; l->sz[b] = s->sz[b];
+            mx->acc_layer[b] = w;
+            continue;
+        }
+        float f = w / (mx->acc_layer[b] + w);
+        float ta[3] = {l->tx[b], l->ty[b], l->tz[b]}, tb[3] = {s->tx[b], s->ty[b], s->tz[b]};
+        float ra[4] = {l->qx[b], l->qy[b], l->qz[b], l->qw[b]};
+        float rb[4] = {s->qx[b], s->qy[b], s->qz[b], s->qw[b]};
+        float sa[3] = {l->sx[b], l->sy[b], l->sz[b]}, sb[3] = {s->sx[b], s->sy[b], s->sz[b]};
+        float t[3], r[4], sc[3];
+        ossa_interp_pair(ta, tb, ra, rb, sa, sb, f, mx->desc.rot == OSSA_ROT_NLERP, t, r, sc);
+        l->tx[b] = t[0]; l->ty[b] = t[1]; l->tz[b] = t[2];
+        l->qx[b] = r[0]; l->qy[b] = r[1]; l->qz[b] = r[2]; l->qw[b] = r[3];
+        l->sx[b] = sc[0]; l->sy[b] = sc[1]; l->sz[b] = sc[2];
+        mx->acc_layer[b] += w;
+    }
+}
+
+/* CalBone::lockState for every bone: the layer joins the output with at most the weight left. */
+static void lock_layer(ossa_mixer *mx, ossa_soa_pose *o)
+{
+    ossa_soa_pose *l = &mx->layer;
+    for (uint32_t b = 0; b < o->bone_count; b++) {
+        float al = mx->acc_layer[b], a = mx->acc[b];
+        if (al > 1.0f - a)
+            al = 1.0f - a;
+        if (al > 0.0f) {
+            if (a == 0.0f) {
+                o->tx[b] = l->tx[b]; o->ty[b] = l->ty[b]; o->tz[b] = l->tz[b];
+                o->qx[b] = l->qx[b]; o->qy[b] = l->qy[b]; o->qz[b] = l->qz[b];
+                o->qw[b] = l->qw[b];
+                o->sx[b] = l->sx[b]; o->sy[b] = l->sy[b]; o->sz[b] = l->sz[b];
+                mx->acc[b] = al;
+            } else {
+                float f = al / (a + al);
+                float ta[3] = {o->tx[b], o->ty[b], o->tz[b]};
+                float tb[3] = {l->tx[b], l->ty[b], l->tz[b]};
+                float ra[4] = {o->qx[b], o->qy[b], o->qz[b], o->qw[b]};
+                float rb[4] = {l->qx[b], l->qy[b], l->qz[b], l->qw[b]};
+                float sa[3] = {o->sx[b], o->sy[b], o->sz[b]};
+                float sb[3] = {l->sx[b], l->sy[b], l->sz[b]};
+                float t[3], r[4], sc[3];
+                ossa_interp_pair(ta, tb, ra, rb, sa, sb, f, mx->desc.rot == OSSA_ROT_NLERP, t,
+                                 r, sc);
+                o->tx[b] = t[0]; o->ty[b] = t[1]; o->tz[b] = t[2];
+                o->qx[b] = r[0]; o->qy[b] = r[1]; o->qz[b] = r[2]; o->qw[b] = r[3];
+                o->sx[b] = sc[0]; o->sy[b] = sc[1]; o->sz[b] = sc[2];
+                mx->acc[b] = a + al;
+            }
+            al = 0.0f;
+        }
+        mx->acc_layer[b] = al;
+    }
+}
+
+static void sample_into(ossa_mixer *mx, mix_slot *slot, float time, ossa_time_mode mode)
+{
+    ossa_sample_job job = {
+        .clip = mx->clips[slot->id], .cache = slot->cache, .time = time, .time_mode = mode,
+        .rot = mx->desc.rot, .output = &mx->sample,
+    };
+    ossa_sample_job_run(&job);
+}
+
+int ossa_mixer_evaluate(ossa_mixer *mx, ossa_soa_pose *pose)
+{
+    if (!mx || !pose || !pose->block || pose->bone_count != mx->skel->bone_count)
+        return 0;
+    uint32_t n = mx->skel->bone_count;
+    memset(mx->acc_layer, 0, (size_t)n * sizeof(float));
+    memset(mx->acc, 0, (size_t)n * sizeof(float));
+    for (uint32_t i = 0; i < mx->action_count; i++) {
+        mix_slot *a = &mx->actions[i];
+        if (a->id >= mx->clip_count)
+            continue;
+        /* An animation once played as a cycle carries 0.11's loop key for good. */
+        ossa_time_mode mode = mx->looped[a->id] ? OSSA_TIME_LOOP : mx->desc.time_mode;
+        sample_into(mx, a, a->time, mode);
+        blend_layer(mx, mx->clips[a->id], a->weight);
+    }
+    lock_layer(mx, pose);
+    for (uint32_t i = 0; i < mx->cycle_count; i++) {
+        mix_slot *c = &mx->cycles[i];
+        if (c->id >= mx->clip_count)
+            continue;
+        sample_into(mx, c, cycle_time(mx, c), OSSA_TIME_LOOP);
+        blend_layer(mx, mx->clips[c->id], c->weight);
+    }
+    lock_layer(mx, pose);
+    /* CalBone::calculateState: untouched bones take the rest pose. */
+    const ossa_soa_pose *rest = &mx->skel->rest;
+    for (uint32_t b = 0; b < n; b++) {
+        if (mx->acc[b] != 0.0f)
+            continue;
+        pose->tx[b] = rest->tx[b]; pose->ty[b] = rest->ty[b]; pose->tz[b] = rest->tz[b];
+        pose->qx[b] = rest->qx[b]; pose->qy[b] = rest->qy[b]; pose->qz[b] = rest->qz[b];
+        pose->qw[b] = rest->qw[b];
+        pose->sx[b] = rest->sx[b]; pose->sy[b] = rest->sy[b]; pose->sz[b] = rest->sz[b];
+    }
+    return 1;
+}
+
+/* Keyed morph weight of one track at a time, with the sampler's key search and time modes. */
+static float sample_morph(const ossa_morph_track *tr, float time, ossa_time_mode mode)
+{
+    uint32_t n = tr->key_count;
+    if (n == 0 || !tr->times || !tr->weights)
+        return 0.0f;
+    if (n == 1 || (mode == OSSA_TIME_CLAMP && time <= tr->times[0]))
+        return tr->weights[0];
+    if (mode == OSSA_TIME_CLAMP && time >= tr->times[n - 1])
+        return tr->weights[n - 1];
+    uint32_t a = ossa_key_search(tr->times, n, time);
+    float f = ossa_key_factor(time, tr->times[a], tr->times[a + 1]);
+    return tr->weights[a] + f * (tr->weights[a + 1] - tr->weights[a]);
+}
+
+static void morph_blend(ossa_mixer *mx, uint32_t morph_clip, float time, ossa_time_mode mode,
+                        float w)
+{
+    const ossa_morph_clip *mc = &mx->model->morph_clips[morph_clip];
+    for (uint32_t j = 0; j < mc->track_count; j++) {
+        int32_t c = mx->track_channel[mx->track_first[morph_clip] + j];
+        if (c < 0)
+            continue;
+        float v = sample_morph(&mc->tracks[j], time, mode);
+        if (mx->ch_acc_layer[c] == 0.0f) {
+            mx->ch_layer[c] = v;
+            mx->ch_acc_layer[c] = w;
+        } else {
+            float f = w / (mx->ch_acc_layer[c] + w);
+            mx->ch_layer[c] += f * (v - mx->ch_layer[c]);
+            mx->ch_acc_layer[c] += w;
+        }
+    }
+}
+
+static void morph_lock(ossa_mixer *mx)
+{
+    for (uint32_t c = 0; c < mx->channel_count; c++) {
+        float al = mx->ch_acc_layer[c], a = mx->ch_acc[c];
+        if (al > 1.0f - a)
+            al = 1.0f - a;
+        if (al > 0.0f) {
+            if (a == 0.0f)
+                mx->ch_value[c] = mx->ch_layer[c];
+            else
+                mx->ch_value[c] += al / (a + al) * (mx->ch_layer[c] - mx->ch_value[c]);
+            mx->ch_acc[c] = a + al;
+            al = 0.0f;
+        }
+        mx->ch_acc_layer[c] = al;
+    }
+}
+
+static void evaluate_morphs(ossa_mixer *mx)
+{
+    size_t n = mx->channel_count;
+    memset(mx->ch_acc_layer, 0, n * sizeof(float));
+    memset(mx->ch_acc, 0, n * sizeof(float));
+    memset(mx->ch_value, 0, n * sizeof(float));
+    for (uint32_t i = 0; i < mx->action_count; i++) {
+        const mix_slot *a = &mx->actions[i];
+        if (a->id >= mx->clip_count)
+            morph_blend(mx, a->id - mx->clip_count, a->time, mx->desc.time_mode, a->weight);
+    }
+    morph_lock(mx);
+    for (uint32_t i = 0; i < mx->cycle_count; i++) {
+        const mix_slot *c = &mx->cycles[i];
+        if (c->id >= mx->clip_count)
+            morph_blend(mx, c->id - mx->clip_count, cycle_time(mx, c), OSSA_TIME_EXTRAPOLATE,
+                        c->weight);
+    }
+    morph_lock(mx);
+    for (uint32_t c = 0; c < mx->channel_count; c++)
+        if (mx->ch_acc[c] == 0.0f)
+            mx->ch_value[c] = 0.0f;
+    mx->morph_dirty = 0;
+}
+
+int ossa_mixer_morph_weights(ossa_mixer *mx, uint32_t mesh, uint32_t submesh, float *out)
+{
+    if (!mx || mesh >= mx->model->mesh_count ||
+        submesh >= mx->model->meshes[mesh].submesh_count || !out)
+        return 0;
+    if (mx->morph_dirty)
+        evaluate_morphs(mx);
+    const morph_map *map = &mx->sub_map[mx->mesh_first[mesh] + submesh];
+    for (uint32_t k = 0; k < map->count; k++)
+        out[k] = mx->ch_value[mx->sub_channel[map->first + k]];
+    return 1;
+}

@@ -1,0 +1,54 @@
+/* Vertex-frame playback (C3S-style): lerp between two frames of packed float3, dispatched like
+ * the skin kernels. */
+#include <math.h>
+#include "skin_internal.h"
+
+void ossa_lerp_floats_scalar(const float *a, const float *b, float t, size_t n, float *out)
+{
+    for (size_t i = 0; i < n; i++)
+        out[i] = a[i] + t * (b[i] - a[i]);
+}
+
+void ossa_normalize3_scalar(float *v, size_t count)
+{
+    for (size_t i = 0; i < count; i++, v += 3) {
+        float len = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        if (len > 0.0f) {
+            float inv = 1.0f / len;
+            v[0] *= inv; v[1] *= inv; v[2] *= inv;
+        }
+    }
+}
+
+ossa_status ossa_frame_lerp_run(const ossa_frame_lerp_job *job)
+{
+    if (!job || !job->positions_a || !job->positions_b || !job->out_positions || !isfinite(job->t))
+        return OSSA_ERR_INVALID_ARGUMENT;
+    int normals = job->normals_a || job->normals_b;
+    if (normals && (!job->normals_a || !job->normals_b || !job->out_normals))
+        return OSSA_ERR_INVALID_ARGUMENT;
+    if ((unsigned)job->kernel >= OSSA_SKIN_KERNEL_COUNT)
+        return OSSA_ERR_INVALID_ARGUMENT;
+    if (!ossa_skin_kernel_available(job->kernel))
+        return OSSA_ERR_UNSUPPORTED;
+    ossa_skin_kernel k = job->kernel == OSSA_SKIN_KERNEL_AUTO
+                             ? ossa_skin_kernel_resolve(OSSA_SKIN_KERNEL_AUTO, NULL) : job->kernel;
+    void (*lerp)(const float *, const float *, float, size_t, float *) = ossa_lerp_floats_scalar;
+    void (*norm)(float *, size_t) = ossa_normalize3_scalar;
+    switch (k) {
+#ifdef OSSA_SKIN_X86
+    case OSSA_SKIN_KERNEL_SSE2: lerp = ossa_lerp_floats_sse2; norm = ossa_normalize3_sse2; break;
+    case OSSA_SKIN_KERNEL_AVX2: lerp = ossa_lerp_floats_avx2; norm = ossa_normalize3_avx2; break;
+    case OSSA_SKIN_KERNEL_AVX512: lerp = ossa_lerp_floats_avx512; norm = ossa_normalize3_avx2; break;
+#endif
+    default: break;
+    }
+    size_t n = 3 * (size_t)job->count;
+    lerp(job->positions_a, job->positions_b, job->t, n, job->out_positions);
+    if (normals) {
+        lerp(job->normals_a, job->normals_b, job->t, n, job->out_normals);
+        if (job->normalize)
+            norm(job->out_normals, job->count);
+    }
+    return OSSA_OK;
+}

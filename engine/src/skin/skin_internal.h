@@ -1,0 +1,111 @@
+/* Internal layout of the runtime skinning mesh, shared by the dispatcher and the kernels.
+ *
+ * Stream blocks: every group (influence count K = 0..8) is an array of blocks of OSSA_SKIN_BLOCK
+ * (16) vertices, each block 64-byte aligned and holding, in order:
+ *   float px[16], py[16], pz[16], nx[16], ny[16], nz[16]   (the "rows", 384 bytes)
+ *   float w[K][16]                                          (weights, influence-major)
+ *   uint16_t bone[K][16]                                    (bone indices, < palette_size)
+ * padded to a multiple of 64 bytes. One contiguous stream per group keeps the hardware
+ * prefetcher on a single sequential walk. The general group (> 8 influences) uses K = 0 blocks for
+ * its rows and a CSR list of (bone, weight) per vertex. */
+#ifndef OSSA_SKIN_INTERNAL_H
+#define OSSA_SKIN_INTERNAL_H
+
+#include <stdint.h>
+#include "ossa/skin.h"
+
+/* The kernel libraries are built on x86-64 only (src/skin/meson.build). */
+#if defined(__x86_64__)
+#define OSSA_SKIN_X86 1
+#endif
+
+#define SKIN_B OSSA_SKIN_BLOCK
+#define SKIN_GENERAL (OSSA_SKIN_GROUP_COUNT - 1)
+#define SKIN_ROWS (6 * SKIN_B) /* floats of rows per block */
+
+typedef struct skin_morph_entry {
+    uint32_t target;  /* morph index */
+    uint32_t lane;    /* vertex lane in its block */
+    float dp[3], dn[3];
+} skin_morph_entry;
+
+typedef struct skin_group_data {
+    uint32_t influences;      /* K (the general group: 0 in the block layout) */
+    uint32_t begin, end, padded_end; /* output indices */
+    uint32_t stride;          /* bytes per block */
+    unsigned char *blocks;    /* 64-byte aligned, (padded_end - begin) / 16 blocks */
+} skin_group_data;
+
+typedef struct skin_spring_data {
+    uint32_t v0, v1;          /* output indices */
+    float idle;
+} skin_spring_data;
+
+struct ossa_skin_mesh {
+    uint32_t vertex_count, output_count, palette_size, face_count, morph_count;
+    ossa_skin_kernel auto_kernel;
+    skin_group_data groups[OSSA_SKIN_GROUP_COUNT];
+    uint32_t *remap;          /* vertex_count */
+    uint32_t *source;         /* output_count */
+    uint32_t *indices;        /* 3 * face_count */
+    /* general group CSR, indexed by (output index - groups[SKIN_GENERAL].begin) */
+    uint32_t *gen_start;      /* padded count + 1 */
+    uint16_t *gen_bone;
+    float *gen_weight;
+    /* morphs, sorted by block: entries of block b are [morph_start[b], morph_start[b + 1]) */
+    uint32_t *morph_start;    /* output_count / 16 + 1 */
+    skin_morph_entry *morph_entries;
+    /* springs */
+    uint32_t spring_count, free_count;
+    skin_spring_data *springs;
+    uint32_t *free_vertex;    /* output index of each spring-owned (physique weight > 0) vertex */
+    float *free_weight;       /* its physique weight */
+    float *free_bind;         /* 3 per free vertex: bind position */
+    unsigned char *movable;   /* output_count: 1 for spring-owned vertices */
+    void *storage;            /* the one aligned allocation behind the group blocks */
+};
+
+/* The work a kernel does: output vertices [lo, hi) of group g (g < SKIN_GENERAL). */
+typedef struct skin_range {
+    const struct ossa_skin_mesh *mesh;
+    uint32_t group;
+    uint32_t lo, hi;
+    const float *palette;
+    const float *morph_weights; /* NULL when no morph weight is non-zero */
+    float *out_pos, *out_nrm;
+    int stream;                 /* non-temporal stores allowed (outputs are 64-byte aligned) */
+} skin_range;
+
+typedef void (*skin_kernel_fn)(const skin_range *r);
+
+static inline const float *skin_block_ptr(const skin_group_data *g, uint32_t block)
+{
+    return (const float *)(const void *)(g->blocks + (size_t)block * g->stride);
+}
+
+/* Rows of a block, with morph deltas applied into scratch (96 floats, 64-byte aligned) when the
+ * block has morph entries and weights are given; otherwise the mesh's own rows. */
+const float *ossa_skin_block_rows(const skin_range *r, const float *block, uint32_t out_block,
+                                  float *scratch);
+/* One vertex (lane of a block), scalar, blended-matrix form; used by the scalar kernel and the
+ * heads/tails of the SIMD ones. */
+void ossa_skin_vertex_scalar(const float *rows, const float *weights, const uint16_t *bones,
+                             uint32_t k, uint32_t lane, const float *palette, float *out_p,
+                             float *out_n);
+
+void ossa_skin_kernel_scalar(const skin_range *r);
+void ossa_skin_kernel_sse2(const skin_range *r);
+void ossa_skin_kernel_avx2(const skin_range *r);
+void ossa_skin_kernel_avx512(const skin_range *r);
+
+/* Vertex-frame lerp kernels: n floats, out = a + t (b - a). */
+void ossa_lerp_floats_scalar(const float *a, const float *b, float t, size_t n, float *out);
+void ossa_lerp_floats_sse2(const float *a, const float *b, float t, size_t n, float *out);
+void ossa_lerp_floats_avx2(const float *a, const float *b, float t, size_t n, float *out);
+void ossa_lerp_floats_avx512(const float *a, const float *b, float t, size_t n, float *out);
+/* Renormalise count packed float3 in place (zero stays zero). */
+void ossa_normalize3_scalar(float *v, size_t count);
+void ossa_normalize3_sse2(float *v, size_t count);
+void ossa_normalize3_avx2(float *v, size_t count);
+
+#endif

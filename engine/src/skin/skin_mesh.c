@@ -1,0 +1,383 @@
+/* Builds the runtime skinning mesh once from a submesh: influence groups, padded SoA blocks,
+ * vertex remap, remapped triangles, morph deltas sorted by block, spring data. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "skin_internal.h"
+
+#define SKIN_MAX_VERTICES (1u << 26)
+#define SKIN_MAX_VERTEX_INFLUENCES 65535u
+
+static ossa_status skin_fail(ossa_error *err, ossa_status st, const char *fmt, ...)
+{
+    if (err) {
+        ossa_error_clear(err);
+        err->status = st;
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        va_end(ap);
+    }
+    return st;
+}
+
+static uint32_t block_stride(uint32_t k)
+{
+    uint32_t bytes = (uint32_t)(SKIN_ROWS * sizeof(float)) + k * SKIN_B * 4u + k * SKIN_B * 2u;
+    return (bytes + 63u) & ~63u;
+}
+
+static uint32_t group_of(uint32_t k)
+{
+    return k <= OSSA_SKIN_MAX_GROUPED ? k : SKIN_GENERAL;
+}
+
+void ossa_skin_mesh_destroy(ossa_skin_mesh *m)
+{
+    if (!m)
+        return;
+    free(m->storage);
+    free(m->remap);
+    free(m->source);
+    free(m->indices);
+    free(m->gen_start);
+    free(m->gen_bone);
+    free(m->gen_weight);
+    free(m->morph_start);
+    free(m->morph_entries);
+    free(m->springs);
+    free(m->free_vertex);
+    free(m->free_weight);
+    free(m->free_bind);
+    free(m->movable);
+    free(m);
+}
+
+/* Checks everything the kernels will rely on, before any allocation. */
+static ossa_status check_submesh(const ossa_submesh *sm, uint32_t palette_size, ossa_error *err,
+                                 uint32_t counts[OSSA_SKIN_GROUP_COUNT], uint64_t *gen_influences)
+{
+    uint32_t n = sm->vertex_count;
+    if (n > SKIN_MAX_VERTICES)
+        return skin_fail(err, OSSA_ERR_RANGE, "skin mesh: %u vertices, above the cap of %u", n,
+                         SKIN_MAX_VERTICES);
+    if (n && (!sm->positions || !sm->normals || !sm->influence_start))
+        return skin_fail(err, OSSA_ERR_INVALID_ARGUMENT,
+                         "skin mesh: positions, normals or influence_start missing");
+    if (sm->face_count && !sm->indices)
+        return skin_fail(err, OSSA_ERR_INVALID_ARGUMENT, "skin mesh: indices missing");
+    if (sm->face_count > (UINT32_MAX / 3u))
+        return skin_fail(err, OSSA_ERR_RANGE, "skin mesh: %u faces", sm->face_count);
+    if (n && sm->influence_start[n] > sm->influence_start[0] && !sm->influences)
+        return skin_fail(err, OSSA_ERR_INVALID_ARGUMENT, "skin mesh: influences missing");
+    for (uint32_t v = 0; v < n; v++) {
+        uint32_t a = sm->influence_start[v], e = sm->influence_start[v + 1];
+        if (e < a || e - a > SKIN_MAX_VERTEX_INFLUENCES)
+            return skin_fail(err, OSSA_ERR_RANGE, "skin mesh: vertex %u: bad influence range %u..%u",
+                             v, a, e);
+        for (uint32_t k = a; k < e; k++) {
+            if (sm->influences[k].bone >= palette_size)
+                return skin_fail(err, OSSA_ERR_RANGE,
+                                 "skin mesh: vertex %u: bone %u outside the palette of %u bones", v,
+                                 sm->influences[k].bone, palette_size);
+            if (!isfinite(sm->influences[k].weight))
+                return skin_fail(err, OSSA_ERR_VALUE, "skin mesh: vertex %u: weight not finite", v);
+        }
+        for (int c = 0; c < 3; c++)
+            if (!isfinite(sm->positions[3 * (size_t)v + c]) || !isfinite(sm->normals[3 * (size_t)v + c]))
+                return skin_fail(err, OSSA_ERR_VALUE, "skin mesh: vertex %u: position/normal not finite", v);
+        uint32_t g = group_of(e - a);
+        counts[g]++;
+        if (g == SKIN_GENERAL)
+            *gen_influences += e - a;
+    }
+    for (size_t i = 0; i < 3 * (size_t)sm->face_count; i++)
+        if (sm->indices[i] >= n)
+            return skin_fail(err, OSSA_ERR_RANGE, "skin mesh: face %zu: vertex %u of %u", i / 3,
+                             sm->indices[i], n);
+    if (sm->morph_count && !sm->morphs)
+        return skin_fail(err, OSSA_ERR_INVALID_ARGUMENT, "skin mesh: morphs missing");
+    for (uint32_t t = 0; t < sm->morph_count; t++) {
+        const ossa_morph_target *mt = &sm->morphs[t];
+        if (mt->count > n || (mt->count && (!mt->vertex || !mt->d_position || !mt->d_normal)))
+            return skin_fail(err, OSSA_ERR_RANGE, "skin mesh: morph %u: bad vertex list", t);
+        for (uint32_t i = 0; i < mt->count; i++) {
+            if (mt->vertex[i] >= n)
+                return skin_fail(err, OSSA_ERR_RANGE, "skin mesh: morph %u: vertex %u of %u", t,
+                                 mt->vertex[i], n);
+            for (int c = 0; c < 3; c++)
+                if (!isfinite(mt->d_position[3 * (size_t)i + c]) || !isfinite(mt->d_normal[3 * (size_t)i + c]))
+                    return skin_fail(err, OSSA_ERR_VALUE, "skin mesh: morph %u: delta not finite", t);
+        }
+    }
+    if (sm->spring_count) {
+        if (!sm->springs || !sm->physique_weights)
+            return skin_fail(err, OSSA_ERR_INVALID_ARGUMENT,
+                             "skin mesh: springs without spring list or physique weights");
+        for (uint32_t s = 0; s < sm->spring_count; s++)
+            if (sm->springs[s].vertex[0] >= n || sm->springs[s].vertex[1] >= n ||
+                !isfinite(sm->springs[s].idle_length))
+                return skin_fail(err, OSSA_ERR_RANGE, "skin mesh: spring %u: bad vertex or length", s);
+        for (uint32_t v = 0; v < n; v++)
+            if (!isfinite(sm->physique_weights[v]))
+                return skin_fail(err, OSSA_ERR_VALUE, "skin mesh: vertex %u: physique weight not finite", v);
+    }
+    return OSSA_OK;
+}
+
+static void *alloc_array(size_t count, size_t size, int *failed)
+{
+    void *p = calloc(count ? count : 1, size);
+    if (!p)
+        *failed = 1;
+    return p;
+}
+
+ossa_status ossa_skin_mesh_create(const ossa_submesh *sm, uint32_t palette_size,
+                                  ossa_skin_mesh **out, ossa_error *err)
+{
+    if (out)
+        *out = NULL;
+    if (!sm || !out)
+        return skin_fail(err, OSSA_ERR_INVALID_ARGUMENT, "skin mesh: NULL submesh or output");
+    if (palette_size == 0 || palette_size > OSSA_SKIN_MAX_PALETTE)
+        return skin_fail(err, OSSA_ERR_RANGE, "skin mesh: palette size %u not in 1..%u",
+                         palette_size, (unsigned)OSSA_SKIN_MAX_PALETTE);
+    uint32_t counts[OSSA_SKIN_GROUP_COUNT] = {0};
+    uint64_t gen_influences = 0;
+    ossa_status st = check_submesh(sm, palette_size, err, counts, &gen_influences);
+    if (st != OSSA_OK)
+        return st;
+
+    ossa_skin_mesh *m = calloc(1, sizeof *m);
+    if (!m)
+        return skin_fail(err, OSSA_ERR_NOMEM, "skin mesh: out of memory");
+    uint32_t n = sm->vertex_count;
+    m->vertex_count = n;
+    m->palette_size = palette_size;
+    m->face_count = sm->face_count;
+    m->morph_count = sm->morph_count;
+
+    uint32_t next = 0;
+    size_t storage_bytes = 0;
+    for (uint32_t g = 0; g < OSSA_SKIN_GROUP_COUNT; g++) {
+        skin_group_data *gd = &m->groups[g];
+        gd->influences = g == SKIN_GENERAL ? 0 : g;
+        gd->begin = next;
+        gd->end = next + counts[g];
+        gd->padded_end = next + ((counts[g] + SKIN_B - 1) / SKIN_B) * SKIN_B;
+        gd->stride = block_stride(gd->influences);
+        next = gd->padded_end;
+        storage_bytes += (size_t)(gd->padded_end - gd->begin) / SKIN_B * gd->stride;
+    }
+    m->output_count = next;
+    uint32_t gen_padded = m->groups[SKIN_GENERAL].padded_end - m->groups[SKIN_GENERAL].begin;
+
+    int failed = 0;
+    m->remap = alloc_array(n, sizeof *m->remap, &failed);
+    m->source = alloc_array(m->output_count, sizeof *m->source, &failed);
+    m->indices = alloc_array(3 * (size_t)sm->face_count, sizeof *m->indices, &failed);
+    m->gen_start = alloc_array((size_t)gen_padded + 1, sizeof *m->gen_start, &failed);
+    m->gen_bone = alloc_array((size_t)gen_influences, sizeof *m->gen_bone, &failed);
+    m->gen_weight = alloc_array((size_t)gen_influences, sizeof *m->gen_weight, &failed);
+    m->morph_start = alloc_array((size_t)m->output_count / SKIN_B + 1, sizeof *m->morph_start, &failed);
+    m->movable = alloc_array(m->output_count, 1, &failed);
+    if (!failed && storage_bytes) {
+        void *p = NULL;
+        if (posix_memalign(&p, 64, storage_bytes) != 0)
+            failed = 1;
+        else
+            memset(p, 0, storage_bytes);
+        m->storage = p;
+    }
+    if (failed) {
+        ossa_skin_mesh_destroy(m);
+        return skin_fail(err, OSSA_ERR_NOMEM, "skin mesh: out of memory");
+    }
+    unsigned char *cursor = m->storage;
+    for (uint32_t g = 0; g < OSSA_SKIN_GROUP_COUNT; g++) {
+        skin_group_data *gd = &m->groups[g];
+        gd->blocks = cursor;
+        cursor += (size_t)(gd->padded_end - gd->begin) / SKIN_B * gd->stride;
+    }
+
+    /* Output order: group by group, file order inside a group. */
+    for (uint32_t o = 0; o < m->output_count; o++)
+        m->source[o] = OSSA_SKIN_PAD_VERTEX;
+    uint32_t fill[OSSA_SKIN_GROUP_COUNT];
+    for (uint32_t g = 0; g < OSSA_SKIN_GROUP_COUNT; g++)
+        fill[g] = m->groups[g].begin;
+    uint32_t gen_cursor = 0;
+    for (uint32_t v = 0; v < n; v++) {
+        uint32_t a = sm->influence_start[v], e = sm->influence_start[v + 1];
+        uint32_t g = group_of(e - a);
+        skin_group_data *gd = &m->groups[g];
+        uint32_t o = fill[g]++;
+        m->remap[v] = o;
+        m->source[o] = v;
+        uint32_t local = o - gd->begin, lane = local % SKIN_B;
+        float *blk = (float *)(void *)(gd->blocks + (size_t)(local / SKIN_B) * gd->stride);
+        for (int c = 0; c < 3; c++) {
+            blk[c * SKIN_B + lane] = sm->positions[3 * (size_t)v + c];
+            blk[(3 + c) * SKIN_B + lane] = sm->normals[3 * (size_t)v + c];
+        }
+        if (g == SKIN_GENERAL) {
+            m->gen_start[local] = gen_cursor;
+            for (uint32_t k = a; k < e; k++) {
+                m->gen_bone[gen_cursor] = (uint16_t)sm->influences[k].bone;
+                m->gen_weight[gen_cursor] = sm->influences[k].weight;
+                gen_cursor++;
+            }
+            m->gen_start[local + 1] = gen_cursor;
+        } else {
+            uint32_t k_count = e - a;
+            float *w = blk + SKIN_ROWS;
+            uint16_t *b = (uint16_t *)(void *)(w + k_count * SKIN_B);
+            for (uint32_t k = 0; k < k_count; k++) {
+                w[k * SKIN_B + lane] = sm->influences[a + k].weight;
+                b[k * SKIN_B + lane] = (uint16_t)sm->influences[a + k].bone;
+            }
+        }
+    }
+    /* padding vertices of the general group have no influences */
+    for (uint32_t local = counts[SKIN_GENERAL]; local < gen_padded; local++)
+        m->gen_start[local + 1] = gen_cursor;
+
+    for (size_t i = 0; i < 3 * (size_t)sm->face_count; i++)
+        m->indices[i] = m->remap[sm->indices[i]];
+
+    /* Morph deltas, bucketed by output block (counting sort). */
+    size_t morph_total = 0;
+    for (uint32_t t = 0; t < sm->morph_count; t++)
+        morph_total += sm->morphs[t].count;
+    m->morph_entries = alloc_array(morph_total, sizeof *m->morph_entries, &failed);
+    if (failed) {
+        ossa_skin_mesh_destroy(m);
+        return skin_fail(err, OSSA_ERR_NOMEM, "skin mesh: out of memory");
+    }
+    uint32_t block_count = m->output_count / SKIN_B;
+    for (uint32_t t = 0; t < sm->morph_count; t++)
+        for (uint32_t i = 0; i < sm->morphs[t].count; i++)
+            m->morph_start[m->remap[sm->morphs[t].vertex[i]] / SKIN_B + 1]++;
+    for (uint32_t b = 0; b < block_count; b++)
+        m->morph_start[b + 1] += m->morph_start[b];
+    uint32_t *slot = calloc(block_count ? block_count : 1, sizeof *slot);
+    if (!slot) {
+        ossa_skin_mesh_destroy(m);
+        return skin_fail(err, OSSA_ERR_NOMEM, "skin mesh: out of memory");
+    }
+    for (uint32_t b = 0; b < block_count; b++)
+        slot[b] = m->morph_start[b];
+    for (uint32_t t = 0; t < sm->morph_count; t++) {
+        const ossa_morph_target *mt = &sm->morphs[t];
+        for (uint32_t i = 0; i < mt->count; i++) {
+            uint32_t o = m->remap[mt->vertex[i]];
+            skin_morph_entry *e = &m->morph_entries[slot[o / SKIN_B]++];
+            e->target = t;
+            e->lane = o % SKIN_B;
+            for (int c = 0; c < 3; c++) {
+                e->dp[c] = mt->d_position[3 * (size_t)i + c];
+                e->dn[c] = mt->d_normal[3 * (size_t)i + c];
+            }
+        }
+    }
+    free(slot);
+
+    /* Springs: remapped to output order; vertices with physique weight > 0 are free. */
+    if (sm->spring_count) {
+        uint32_t free_count = 0;
+        for (uint32_t v = 0; v < n; v++)
+            free_count += sm->physique_weights[v] > 0.0f;
+        m->spring_count = sm->spring_count;
+        m->free_count = free_count;
+        m->springs = alloc_array(sm->spring_count, sizeof *m->springs, &failed);
+        m->free_vertex = alloc_array(free_count, sizeof *m->free_vertex, &failed);
+        m->free_weight = alloc_array(free_count, sizeof *m->free_weight, &failed);
+        m->free_bind = alloc_array(3 * (size_t)free_count, sizeof *m->free_bind, &failed);
+        if (failed) {
+            ossa_skin_mesh_destroy(m);
+            return skin_fail(err, OSSA_ERR_NOMEM, "skin mesh: out of memory");
+        }
+        for (uint32_t s = 0; s < sm->spring_count; s++) {
+            m->springs[s].v0 = m->remap[sm->springs[s].vertex[0]];
+            m->springs[s].v1 = m->remap[sm->springs[s].vertex[1]];
+            m->springs[s].idle = sm->springs[s].idle_length;
+        }
+        uint32_t f = 0;
+        for (uint32_t v = 0; v < n; v++) {
+            if (!(sm->physique_weights[v] > 0.0f))
+                continue;
+            m->free_vertex[f] = m->remap[v];
+            m->free_weight[f] = sm->physique_weights[v];
+            for (int c = 0; c < 3; c++)
+                m->free_bind[3 * (size_t)f + c] = sm->positions[3 * (size_t)v + c];
+            m->movable[m->remap[v]] = 1;
+            f++;
+        }
+    }
+    m->auto_kernel = ossa_skin_kernel_resolve(OSSA_SKIN_KERNEL_AUTO, stderr);
+    *out = m;
+    return OSSA_OK;
+}
+
+uint32_t ossa_skin_mesh_vertex_count(const ossa_skin_mesh *m) { return m ? m->vertex_count : 0; }
+uint32_t ossa_skin_mesh_output_count(const ossa_skin_mesh *m) { return m ? m->output_count : 0; }
+uint32_t ossa_skin_mesh_palette_size(const ossa_skin_mesh *m) { return m ? m->palette_size : 0; }
+uint32_t ossa_skin_mesh_morph_count(const ossa_skin_mesh *m) { return m ? m->morph_count : 0; }
+uint32_t ossa_skin_mesh_face_count(const ossa_skin_mesh *m) { return m ? m->face_count : 0; }
+const uint32_t *ossa_skin_mesh_remap(const ossa_skin_mesh *m) { return m ? m->remap : NULL; }
+const uint32_t *ossa_skin_mesh_source(const ossa_skin_mesh *m) { return m ? m->source : NULL; }
+const uint32_t *ossa_skin_mesh_indices(const ossa_skin_mesh *m) { return m ? m->indices : NULL; }
+
+void ossa_skin_mesh_groups(const ossa_skin_mesh *m, ossa_skin_group groups[OSSA_SKIN_GROUP_COUNT])
+{
+    for (uint32_t g = 0; g < OSSA_SKIN_GROUP_COUNT; g++) {
+        groups[g].influences = g == SKIN_GENERAL ? OSSA_SKIN_MAX_GROUPED + 1 : g;
+        groups[g].begin = m ? m->groups[g].begin : 0;
+        groups[g].end = m ? m->groups[g].end : 0;
+        groups[g].padded_end = m ? m->groups[g].padded_end : 0;
+    }
+}
+
+/* Bytes per vertex of the block layout (general: rows + CSR entries for that count). */
+static uint32_t read_bytes_per_vertex(uint32_t k)
+{
+    if (k <= OSSA_SKIN_MAX_GROUPED)
+        return block_stride(k) / SKIN_B;
+    return (uint32_t)(SKIN_ROWS * sizeof(float)) / SKIN_B + 4u + k * 6u;
+}
+
+void ossa_skin_mesh_traffic(const ossa_skin_mesh *m, uint64_t *read_bytes, uint64_t *write_bytes)
+{
+    uint64_t r = 0;
+    if (m) {
+        for (uint32_t g = 0; g < SKIN_GENERAL; g++)
+            r += (uint64_t)(m->groups[g].padded_end - m->groups[g].begin) * read_bytes_per_vertex(g);
+        const skin_group_data *gd = &m->groups[SKIN_GENERAL];
+        uint32_t gp = gd->padded_end - gd->begin;
+        r += (uint64_t)gp * (SKIN_ROWS * sizeof(float) / SKIN_B + 4u) +
+             (uint64_t)m->gen_start[gp] * 6u;
+    }
+    if (read_bytes)
+        *read_bytes = r;
+    if (write_bytes)
+        *write_bytes = m ? (uint64_t)m->output_count * 24u : 0;
+}
+
+ossa_status ossa_skin_kernel_traffic(ossa_skin_kernel k, uint32_t influences, ossa_skin_store store,
+                                     uint32_t vertex_count, ossa_skin_traffic *out)
+{
+    if (!out || (unsigned)k >= OSSA_SKIN_KERNEL_COUNT)
+        return OSSA_ERR_INVALID_ARGUMENT;
+    if (k == OSSA_SKIN_KERNEL_AUTO)
+        k = ossa_skin_kernel_best();
+    out->read_bytes = read_bytes_per_vertex(influences);
+    out->write_bytes = 24u;
+    (void)vertex_count;
+    int stream = store == OSSA_SKIN_STORE_STREAM;
+    /* only the SIMD kernels stream, and the general group is scalar in every kernel */
+    out->streaming = stream && k != OSSA_SKIN_KERNEL_SCALAR && influences <= OSSA_SKIN_MAX_GROUPED;
+    return OSSA_OK;
+}

@@ -1,0 +1,165 @@
+/* SSE2 kernels (built with -msse2): the AVX2 scheme at 4 vertices per step, without FMA. Each
+ * vertex blends its palette rows (three 128-bit multiply-adds per influence), 4 blended matrices
+ * are transposed to SoA, transformed, and stored as packed float3. */
+#include <emmintrin.h>
+#include <math.h>
+#include "skin_internal.h"
+
+#define AI static inline __attribute__((always_inline))
+
+AI void store_aos4(float *dst, __m128 x, __m128 y, __m128 z, int stream)
+{
+    __m128 xy_lo = _mm_unpacklo_ps(x, y), xy_hi = _mm_unpackhi_ps(x, y);
+    __m128 zx_lo = _mm_unpacklo_ps(z, x), zx_hi = _mm_unpackhi_ps(z, x);
+    __m128 yz_lo = _mm_unpacklo_ps(y, z), yz_hi = _mm_unpackhi_ps(y, z);
+    __m128 o0 = _mm_shuffle_ps(xy_lo, zx_lo, _MM_SHUFFLE(3, 0, 1, 0));
+    __m128 o1 = _mm_shuffle_ps(yz_lo, xy_hi, _MM_SHUFFLE(1, 0, 3, 2));
+    __m128 o2 = _mm_shuffle_ps(zx_hi, yz_hi, _MM_SHUFFLE(3, 2, 3, 0));
+    if (stream) {
+        _mm_stream_ps(dst, o0);
+        _mm_stream_ps(dst + 4, o1);
+        _mm_stream_ps(dst + 8, o2);
+    } else {
+        _mm_storeu_ps(dst, o0);
+        _mm_storeu_ps(dst + 4, o1);
+        _mm_storeu_ps(dst + 8, o2);
+    }
+}
+
+AI void load_aos4(const float *src, __m128 *x, __m128 *y, __m128 *z)
+{
+    __m128 o0 = _mm_loadu_ps(src), o1 = _mm_loadu_ps(src + 4), o2 = _mm_loadu_ps(src + 8);
+    __m128 a = _mm_shuffle_ps(o0, o1, _MM_SHUFFLE(2, 0, 3, 0));
+    __m128 c = _mm_shuffle_ps(a, o2, _MM_SHUFFLE(0, 1, 0, 3));
+    *x = _mm_shuffle_ps(a, c, _MM_SHUFFLE(2, 0, 1, 0));
+    __m128 d = _mm_shuffle_ps(o0, o1, _MM_SHUFFLE(3, 0, 0, 1));
+    __m128 f = _mm_shuffle_ps(d, o2, _MM_SHUFFLE(0, 2, 0, 3));
+    *y = _mm_shuffle_ps(d, f, _MM_SHUFFLE(2, 0, 2, 0));
+    __m128 g = _mm_shuffle_ps(o0, o1, _MM_SHUFFLE(0, 1, 0, 2));
+    *z = _mm_shuffle_ps(g, o2, _MM_SHUFFLE(3, 0, 2, 0));
+}
+
+AI void normalize4(__m128 *x, __m128 *y, __m128 *z)
+{
+    __m128 len2 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(*x, *x), _mm_mul_ps(*y, *y)), _mm_mul_ps(*z, *z));
+    __m128 one = _mm_set1_ps(1.0f);
+    __m128 inv = _mm_div_ps(one, _mm_sqrt_ps(len2));
+    __m128 mask = _mm_cmpgt_ps(len2, _mm_setzero_ps());
+    inv = _mm_or_ps(_mm_and_ps(mask, inv), _mm_andnot_ps(mask, one));
+    *x = _mm_mul_ps(*x, inv);
+    *y = _mm_mul_ps(*y, inv);
+    *z = _mm_mul_ps(*z, inv);
+}
+
+#define MADD(a, b, c) _mm_add_ps(_mm_mul_ps(a, b), c)
+
+AI void skin4(const float *rows, const float *w, const uint16_t *b, uint32_t k_count, uint32_t l,
+              const float *pal, float *op, float *on, int stream)
+{
+    __m128 x = _mm_load_ps(rows + l), y = _mm_load_ps(rows + SKIN_B + l);
+    __m128 z = _mm_load_ps(rows + 2 * SKIN_B + l);
+    __m128 nx = _mm_load_ps(rows + 3 * SKIN_B + l), ny = _mm_load_ps(rows + 4 * SKIN_B + l);
+    __m128 nz = _mm_load_ps(rows + 5 * SKIN_B + l);
+    if (k_count == 0) {
+        normalize4(&nx, &ny, &nz);
+        store_aos4(op, x, y, z, stream);
+        store_aos4(on, nx, ny, nz, stream);
+        return;
+    }
+    __m128 r0[4], r1[4], r2[4];
+    for (uint32_t v = 0; v < 4; v++) {
+        const float *m = pal + 12u * b[l + v];
+        __m128 wv = _mm_set1_ps(w[l + v]);
+        __m128 a0 = _mm_mul_ps(wv, _mm_loadu_ps(m));
+        __m128 a1 = _mm_mul_ps(wv, _mm_loadu_ps(m + 4));
+        __m128 a2 = _mm_mul_ps(wv, _mm_loadu_ps(m + 8));
+        for (uint32_t k = 1; k < k_count; k++) {
+            m = pal + 12u * b[k * SKIN_B + l + v];
+            wv = _mm_set1_ps(w[k * SKIN_B + l + v]);
+            a0 = MADD(wv, _mm_loadu_ps(m), a0);
+            a1 = MADD(wv, _mm_loadu_ps(m + 4), a1);
+            a2 = MADD(wv, _mm_loadu_ps(m + 8), a2);
+        }
+        r0[v] = a0;
+        r1[v] = a1;
+        r2[v] = a2;
+    }
+    _MM_TRANSPOSE4_PS(r0[0], r0[1], r0[2], r0[3]);
+    _MM_TRANSPOSE4_PS(r1[0], r1[1], r1[2], r1[3]);
+    _MM_TRANSPOSE4_PS(r2[0], r2[1], r2[2], r2[3]);
+    __m128 px = MADD(r0[0], x, MADD(r0[1], y, MADD(r0[2], z, r0[3])));
+    __m128 py = MADD(r1[0], x, MADD(r1[1], y, MADD(r1[2], z, r1[3])));
+    __m128 pz = MADD(r2[0], x, MADD(r2[1], y, MADD(r2[2], z, r2[3])));
+    __m128 qx = MADD(r0[0], nx, MADD(r0[1], ny, _mm_mul_ps(r0[2], nz)));
+    __m128 qy = MADD(r1[0], nx, MADD(r1[1], ny, _mm_mul_ps(r1[2], nz)));
+    __m128 qz = MADD(r2[0], nx, MADD(r2[1], ny, _mm_mul_ps(r2[2], nz)));
+    normalize4(&qx, &qy, &qz);
+    store_aos4(op, px, py, pz, stream);
+    store_aos4(on, qx, qy, qz, stream);
+}
+
+AI void run_k(const skin_range *r, uint32_t k_count, int stream)
+{
+    const skin_group_data *g = &r->mesh->groups[r->group];
+    float scratch[SKIN_ROWS] __attribute__((aligned(64)));
+    for (uint32_t o = r->lo; o < r->hi;) {
+        uint32_t local = o - g->begin, blk = local / SKIN_B;
+        uint32_t stop = g->begin + (blk + 1) * SKIN_B;
+        if (stop > r->hi)
+            stop = r->hi;
+        const float *block = skin_block_ptr(g, blk);
+        _mm_prefetch((const char *)block + 8 * (size_t)g->stride, _MM_HINT_T0);
+        const float *rows = ossa_skin_block_rows(r, block, o / SKIN_B, scratch);
+        const float *w = block + SKIN_ROWS;
+        const uint16_t *b = (const uint16_t *)(const void *)(w + k_count * SKIN_B);
+        while (o < stop) {
+            uint32_t l = o % SKIN_B;
+            float *op = r->out_pos + 3 * (size_t)o, *on = r->out_nrm + 3 * (size_t)o;
+            if ((l & 3u) == 0 && o + 4 <= stop) {
+                skin4(rows, w, b, k_count, l, r->palette, op, on, stream);
+                o += 4;
+            } else {
+                ossa_skin_vertex_scalar(rows, w, b, k_count, l, r->palette, op, on);
+                o++;
+            }
+        }
+    }
+    if (stream)
+        _mm_sfence();
+}
+
+#define CASE_K(K) case K: if (r->stream) run_k(r, K, 1); else run_k(r, K, 0); break;
+
+void ossa_skin_kernel_sse2(const skin_range *r)
+{
+    switch (r->mesh->groups[r->group].influences) {
+    CASE_K(0) CASE_K(1) CASE_K(2) CASE_K(3) CASE_K(4) CASE_K(5) CASE_K(6) CASE_K(7) CASE_K(8)
+    default: ossa_skin_kernel_scalar(r); break;
+    }
+}
+
+void ossa_lerp_floats_sse2(const float *a, const float *b, float t, size_t n, float *out)
+{
+    __m128 tv = _mm_set1_ps(t);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m128 a0 = _mm_loadu_ps(a + i), a1 = _mm_loadu_ps(a + i + 4);
+        __m128 b0 = _mm_loadu_ps(b + i), b1 = _mm_loadu_ps(b + i + 4);
+        _mm_storeu_ps(out + i, _mm_add_ps(a0, _mm_mul_ps(tv, _mm_sub_ps(b0, a0))));
+        _mm_storeu_ps(out + i + 4, _mm_add_ps(a1, _mm_mul_ps(tv, _mm_sub_ps(b1, a1))));
+    }
+    for (; i < n; i++)
+        out[i] = a[i] + t * (b[i] - a[i]);
+}
+
+void ossa_normalize3_sse2(float *v, size_t count)
+{
+    size_t i = 0;
+    for (; i + 4 <= count; i += 4) {
+        __m128 x, y, z;
+        load_aos4(v + 3 * i, &x, &y, &z);
+        normalize4(&x, &y, &z);
+        store_aos4(v + 3 * i, x, y, z, 0);
+    }
+    ossa_normalize3_scalar(v + 3 * i, count - i);
+}

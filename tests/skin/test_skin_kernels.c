@@ -1,0 +1,257 @@
+/* One skin kernel (named on the command line) against ossa_skin_submesh_scalar on random meshes:
+ * odd vertex counts, 0..12 influences (general group included), weights not summing to 1, zero
+ * normals, morph targets, split ranges with unaligned heads and tails, streaming stores, padding
+ * outputs, remapped triangles, the thread pool, and the vertex-frame lerp kernel. Exits 77 when
+ * the CPU lacks the kernel. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "skin_test_util.h"
+#include "test_common.h"
+
+static const uint32_t sizes[] = {1, 7, 13, 16, 17, 100, 1001, 4099};
+
+static void check_mesh(ossa_skin_kernel k, uint32_t n, uint32_t max_inf, uint32_t morphs, uint64_t seed)
+{
+    const uint32_t bones = 67;
+    rand_submesh r;
+    rand_submesh_make(&r, n, bones, max_inf, morphs, seed);
+    float *pal = malloc(12 * bones * sizeof(float));
+    rand_palette(pal, bones, seed * 3 + 1);
+    float mw[4] = {0.3f, -0.2f, 0.7f, 0.0f};
+
+    /* reference: morph in file order (target order), then the scalar reference skinning */
+    float *mp = malloc(3 * (size_t)n * sizeof(float)), *mn = malloc(3 * (size_t)n * sizeof(float));
+    memcpy(mp, r.pos, 3 * (size_t)n * sizeof(float));
+    memcpy(mn, r.nrm, 3 * (size_t)n * sizeof(float));
+    for (uint32_t t = 0; t < morphs; t++)
+        for (uint32_t i = 0; i < r.morphs[t].count; i++)
+            for (int c = 0; c < 3; c++) {
+                if (mw[t] == 0.0f)
+                    continue;
+                mp[3 * r.morphs[t].vertex[i] + c] += mw[t] * r.morphs[t].d_position[3 * i + c];
+                mn[3 * r.morphs[t].vertex[i] + c] += mw[t] * r.morphs[t].d_normal[3 * i + c];
+            }
+    ossa_submesh msm = r.sm;
+    msm.positions = mp;
+    msm.normals = mn;
+    float *ref_p = malloc(3 * (size_t)n * sizeof(float)), *ref_n = malloc(3 * (size_t)n * sizeof(float));
+    ossa_skin_submesh_scalar(&msm, pal, ref_p, ref_n);
+
+    ossa_skin_mesh *mesh = NULL;
+    ossa_error err;
+    CHECK(ossa_skin_mesh_create(&r.sm, bones, &mesh, &err) == OSSA_OK);
+    if (!mesh) {
+        fprintf(stderr, "create: %s\n", err.message);
+        return;
+    }
+    uint32_t out_n = ossa_skin_mesh_output_count(mesh);
+    CHECK(out_n % OSSA_SKIN_BLOCK == 0 && out_n >= n);
+    float *op = alloc_out(out_n), *on = alloc_out(out_n);
+    float *op2 = alloc_out(out_n), *on2 = alloc_out(out_n);
+    char what[128];
+
+    for (int mode = 0; mode < 3; mode++) {
+        ossa_skin_job job;
+        ossa_skin_job_init(&job, mesh, pal, bones, op, on);
+        job.kernel = k;
+        job.morph_weights = morphs ? mw : NULL;
+        job.store = mode == 1 ? OSSA_SKIN_STORE_STREAM : OSSA_SKIN_STORE_CACHED;
+        memset(op, 0xff, 3 * (size_t)out_n * sizeof(float));
+        memset(on, 0xff, 3 * (size_t)out_n * sizeof(float));
+        if (mode < 2) {
+            CHECK(ossa_skin_job_validate(&job) == OSSA_OK);
+            CHECK(ossa_skin_job_run(&job) == OSSA_OK);
+            CHECK(ossa_skin_job_kernel(&job) == k);
+        } else {
+            /* split at odd points: unaligned heads and tails in every piece */
+            uint32_t cuts[5] = {0, out_n / 3 + 1, out_n / 2 + 3, out_n - out_n / 5, out_n};
+            for (int i = 0; i < 4; i++) {
+                job.begin = cuts[i] < cuts[i + 1] ? cuts[i] : cuts[i + 1];
+                job.end = cuts[i + 1];
+                if (job.begin > job.end)
+                    job.begin = job.end;
+                CHECK(ossa_skin_job_run(&job) == OSSA_OK);
+            }
+        }
+        snprintf(what, sizeof what, "%s n=%u inf<=%u morphs=%u mode=%d", ossa_skin_kernel_name(k),
+                 n, max_inf, morphs, mode);
+        uint32_t bad = compare_to_reference(&r.sm, pal, mp, mn, ref_p, ref_n, mesh, op, on, what);
+        CHECKF(bad == 0, "%s: %u vertices differ", what, bad);
+        /* padding vertices are written as zeros */
+        const uint32_t *src = ossa_skin_mesh_source(mesh);
+        uint32_t pads = 0, nonzero = 0;
+        for (uint32_t o = 0; o < out_n; o++)
+            if (src[o] == OSSA_SKIN_PAD_VERTEX) {
+                pads++;
+                for (int c = 0; c < 3; c++)
+                    nonzero += op[3 * o + c] != 0.0f || on[3 * o + c] != 0.0f;
+            }
+        CHECK(pads == out_n - n);
+        CHECK(nonzero == 0);
+    }
+
+    /* thread pool: identical bits to one thread, with 2 and 3 participants */
+    ossa_skin_job job;
+    ossa_skin_job_init(&job, mesh, pal, bones, op, on);
+    job.kernel = k;
+    job.morph_weights = morphs ? mw : NULL;
+    CHECK(ossa_skin_job_run(&job) == OSSA_OK);
+    for (uint32_t t = 2; t <= 3; t++) {
+        ossa_skin_pool *pool = NULL;
+        CHECK(ossa_skin_pool_create(t, &pool) == OSSA_OK);
+        job.out_positions = op2;
+        job.out_normals = on2;
+        memset(op2, 0, 3 * (size_t)out_n * sizeof(float));
+        memset(on2, 0, 3 * (size_t)out_n * sizeof(float));
+        CHECK(ossa_skin_run_parallel(pool, &job) == OSSA_OK);
+        CHECKF(memcmp(op, op2, 3 * (size_t)out_n * sizeof(float)) == 0, "pool %u positions", t);
+        CHECKF(memcmp(on, on2, 3 * (size_t)out_n * sizeof(float)) == 0, "pool %u normals", t);
+        ossa_skin_pool_destroy(pool);
+    }
+
+    /* remapped triangles are the same triangles */
+    const uint32_t *idx = ossa_skin_mesh_indices(mesh), *src = ossa_skin_mesh_source(mesh);
+    const uint32_t *remap = ossa_skin_mesh_remap(mesh);
+    CHECK(ossa_skin_mesh_face_count(mesh) == r.sm.face_count);
+    uint32_t tri_bad = 0;
+    for (uint32_t i = 0; i < 3 * r.sm.face_count; i++)
+        tri_bad += idx[i] >= out_n || src[idx[i]] != r.sm.indices[i];
+    for (uint32_t v = 0; v < n; v++)
+        tri_bad += src[remap[v]] != v;
+    CHECK(tri_bad == 0);
+
+    /* groups cover the output in order, each padded to the block size, influence counts match */
+    ossa_skin_group groups[OSSA_SKIN_GROUP_COUNT];
+    ossa_skin_mesh_groups(mesh, groups);
+    uint32_t at = 0, grp_bad = 0;
+    for (uint32_t g = 0; g < OSSA_SKIN_GROUP_COUNT; g++) {
+        grp_bad += groups[g].begin != at || groups[g].padded_end % OSSA_SKIN_BLOCK != 0;
+        for (uint32_t o = groups[g].begin; o < groups[g].end; o++) {
+            uint32_t v = src[o], kk = r.sm.influence_start[v + 1] - r.sm.influence_start[v];
+            grp_bad += g < OSSA_SKIN_MAX_GROUPED + 1 ? kk != g : kk <= OSSA_SKIN_MAX_GROUPED;
+        }
+        at = groups[g].padded_end;
+    }
+    CHECK(grp_bad == 0 && at == out_n);
+
+    free(op); free(on); free(op2); free(on2);
+    ossa_skin_mesh_destroy(mesh);
+    free(ref_p); free(ref_n); free(mp); free(mn); free(pal);
+    rand_submesh_free(&r);
+}
+
+static void check_errors(void)
+{
+    rand_submesh r;
+    rand_submesh_make(&r, 50, 10, 4, 0, 5);
+    ossa_skin_mesh *mesh = NULL;
+    ossa_error err;
+    CHECK(ossa_skin_mesh_create(&r.sm, 9, &mesh, &err) == OSSA_ERR_RANGE && mesh == NULL);
+    CHECK(ossa_skin_mesh_create(&r.sm, 0, &mesh, &err) == OSSA_ERR_RANGE);
+    CHECK(ossa_skin_mesh_create(NULL, 10, &mesh, &err) == OSSA_ERR_INVALID_ARGUMENT);
+    r.idx[4] = 50;
+    CHECK(ossa_skin_mesh_create(&r.sm, 10, &mesh, &err) == OSSA_ERR_RANGE);
+    r.idx[4] = 3;
+    CHECK(ossa_skin_mesh_create(&r.sm, 10, &mesh, &err) == OSSA_OK && mesh);
+    float pal[120] = {0}, *op = alloc_out(ossa_skin_mesh_output_count(mesh)),
+          *on = alloc_out(ossa_skin_mesh_output_count(mesh));
+    ossa_skin_job job;
+    ossa_skin_job_init(&job, mesh, pal, 10, op, on);
+    CHECK(ossa_skin_job_validate(&job) == OSSA_OK);
+    job.palette_size = 9;
+    CHECK(ossa_skin_job_validate(&job) == OSSA_ERR_INVALID_ARGUMENT);
+    job.palette_size = 10;
+    job.end = ossa_skin_mesh_output_count(mesh) + 1;
+    CHECK(ossa_skin_job_run(&job) == OSSA_ERR_INVALID_ARGUMENT);
+    job.end = 3;
+    job.begin = 4;
+    CHECK(ossa_skin_job_validate(&job) == OSSA_ERR_INVALID_ARGUMENT);
+    job.begin = 0;
+    job.kernel = OSSA_SKIN_KERNEL_COUNT;
+    CHECK(ossa_skin_job_validate(&job) == OSSA_ERR_INVALID_ARGUMENT);
+    for (int k = OSSA_SKIN_KERNEL_SCALAR; k < OSSA_SKIN_KERNEL_COUNT; k++) {
+        job.kernel = (ossa_skin_kernel)k;
+        CHECK(ossa_skin_job_validate(&job) ==
+              (ossa_skin_kernel_available(job.kernel) ? OSSA_OK : OSSA_ERR_UNSUPPORTED));
+    }
+    free(op);
+    free(on);
+    ossa_skin_mesh_destroy(mesh);
+    rand_submesh_free(&r);
+    CHECK(ossa_skin_kernel_parse("AVX2") == OSSA_SKIN_KERNEL_AVX2);
+    CHECK(ossa_skin_kernel_parse("nope") == OSSA_SKIN_KERNEL_COUNT);
+    CHECK(ossa_skin_kernel_resolve(OSSA_SKIN_KERNEL_SCALAR, NULL) == OSSA_SKIN_KERNEL_SCALAR);
+    ossa_skin_traffic t;
+    CHECK(ossa_skin_kernel_traffic(OSSA_SKIN_KERNEL_AVX2, 4, OSSA_SKIN_STORE_STREAM, 0, &t) == OSSA_OK);
+    CHECK(t.read_bytes == 48 && t.write_bytes == 24 && t.streaming == 1);
+    CHECK(ossa_skin_kernel_traffic(OSSA_SKIN_KERNEL_SCALAR, 4, OSSA_SKIN_STORE_STREAM, 0, &t) == OSSA_OK);
+    CHECK(t.streaming == 0);
+    CHECK(ossa_skin_kernel_traffic(OSSA_SKIN_KERNEL_AVX2, 1, OSSA_SKIN_STORE_AUTO, 100, &t) == OSSA_OK);
+    CHECK(t.read_bytes == 32 && t.streaming == 0);
+}
+
+static void check_lerp(ossa_skin_kernel k)
+{
+    static const uint32_t counts[] = {1, 3, 7, 13, 100, 1001};
+    for (size_t ci = 0; ci < sizeof counts / sizeof counts[0]; ci++) {
+        uint32_t n = counts[ci];
+        test_rng g = {n * 77u + 5};
+        size_t f = 3 * (size_t)n;
+        float *a = malloc(f * 4), *b = malloc(f * 4), *na = malloc(f * 4), *nb = malloc(f * 4);
+        float *p1 = malloc(f * 4), *n1 = malloc(f * 4), *p2 = malloc(f * 4 + 4), *n2 = malloc(f * 4 + 4);
+        for (size_t i = 0; i < f; i++) {
+            a[i] = rng_f(&g, -100, 100);
+            b[i] = rng_f(&g, -100, 100);
+            na[i] = rng_f(&g, -1, 1);
+            nb[i] = i / 3 == 2 ? -na[i] : rng_f(&g, -1, 1); /* vertex 2 lerps to zero at 0.5 */
+        }
+        for (int norm = 0; norm < 2; norm++) {
+            ossa_frame_lerp_job j = {a, b, na, nb, 0.5f, n, p1, n1, norm, OSSA_SKIN_KERNEL_SCALAR};
+            CHECK(ossa_frame_lerp_run(&j) == OSSA_OK);
+            /* unaligned outputs for the SIMD kernel */
+            j.out_positions = p2 + 1;
+            j.out_normals = n2 + 1;
+            j.kernel = k;
+            CHECK(ossa_frame_lerp_run(&j) == OSSA_OK);
+            uint32_t bad = 0;
+            for (size_t i = 0; i < f; i++) {
+                bad += !(fabs(p1[i] - p2[1 + i]) <= 1e-6 * fmax(1.0, fabs(a[i]) + fabs(b[i])));
+                bad += !(fabs(n1[i] - n2[1 + i]) <= 2e-6);
+            }
+            CHECKF(bad == 0, "lerp %s n=%u normalize=%d: %u values differ", ossa_skin_kernel_name(k), n,
+                   norm, bad);
+            if (norm) {
+                double l = sqrt((double)n1[0] * n1[0] + (double)n1[1] * n1[1] + (double)n1[2] * n1[2]);
+                CHECK_NEAR(l, 1.0, 1e-6);
+                if (n > 2)
+                    CHECK(n1[6] == 0.0f && n1[7] == 0.0f && n1[8] == 0.0f);
+            }
+            CHECK_NEAR(p1[0], 0.5 * ((double)a[0] + b[0]), 1e-4);
+        }
+        free(a); free(b); free(na); free(nb); free(p1); free(n1); free(p2); free(n2);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    ossa_skin_kernel k = argc > 1 ? ossa_skin_kernel_parse(argv[1]) : OSSA_SKIN_KERNEL_SCALAR;
+    if (k == OSSA_SKIN_KERNEL_COUNT || k == OSSA_SKIN_KERNEL_AUTO) {
+        fprintf(stderr, "usage: test-skin-kernels scalar|sse2|avx2|avx512\n");
+        return 1;
+    }
+    if (!ossa_skin_kernel_available(k)) {
+        printf("SKIP: this CPU cannot run the %s kernel\n", ossa_skin_kernel_name(k));
+        return TEST_SKIP;
+    }
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        check_mesh(k, sizes[i], 4, 0, 11 + i);
+        check_mesh(k, sizes[i], 12, 0, 101 + i);
+        check_mesh(k, sizes[i], 8, 3, 1001 + i);
+    }
+    check_mesh(k, 20000, 4, 0, 7);
+    check_errors();
+    check_lerp(k);
+    return test_finish("skin-kernels");
+}

@@ -1,0 +1,33 @@
+/* C interface to libcal3d 0.11 for `ossa bench` (compiled only when pkg-config finds cal3d):
+ * the same skeleton, meshes and clip as an ossa_model, rebuilt in memory as a CalCoreModel. */
+#ifndef OSSA_BENCH_CAL3D_H
+#define OSSA_BENCH_CAL3D_H
+
+#include <stddef.h>
+#include "ossa/model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct bench_cal3d bench_cal3d;
+
+/* Copies m's bones (model order), every submesh (positions, normals, influences, faces; no
+ * springs or morphs) and clip `clip` (as a cycle of weight 1 on a CalModel with every mesh
+ * attached; clip < 0: none). NULL on failure with a message in msg. */
+bench_cal3d *bench_cal3d_new(const ossa_model *m, int clip, char *msg, size_t msg_size);
+void bench_cal3d_free(bench_cal3d *c);
+
+/* CalMixer::updateAnimation(dt) then CalMixer::updateSkeleton(). */
+void bench_cal3d_pose(bench_cal3d *c, float dt);
+/* The mixer's clock (the cycle's time, seconds). */
+float bench_cal3d_time(const bench_cal3d *c);
+
+/* CalPhysique::calculateVerticesAndNormals for every submesh, in model order: 6 floats per
+ * vertex (position, normal) into out. Returns the vertices written. */
+size_t bench_cal3d_skin(bench_cal3d *c, float *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

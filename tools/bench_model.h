@@ -1,0 +1,22 @@
+/* Synthetic, seeded models for `ossa bench`: a random skeleton, a skinned mesh and one looping
+ * clip, built in memory through the loaders' build API so they are ordinary validated models. */
+#ifndef OSSA_BENCH_MODEL_H
+#define OSSA_BENCH_MODEL_H
+
+#include <stdint.h>
+#include "ossa/model.h"
+
+typedef struct bench_model_params {
+    uint32_t vertices;    /* 0: skeleton and clip only (pose benchmarks) */
+    uint32_t influences;  /* per vertex, distinct bones, 1..min(bones, OSSA_MAX_INFLUENCES) */
+    uint32_t bones;       /* 1..OSSA_MAX_BONES */
+    uint32_t keys;        /* keys per track, >= 2; the last one sits at the clip's duration */
+    float duration;       /* seconds, > 0 */
+    uint64_t seed;
+} bench_model_params;
+
+/* Deterministic for given params. Weights of a vertex sum to 1; every bone has a track whose
+ * last key repeats the first (a seamless cycle, so Cal3D's mixer adds no loop key). */
+ossa_status bench_synthetic_model(const bench_model_params *p, ossa_model **out, ossa_error *err);
+
+#endif

@@ -1,0 +1,936 @@
+/* ossa bench: skinning throughput of every kernel, pose time, STREAM-triad bandwidth and the
+ * memory-bound limit it implies, and libcal3d on the same data when it is built in. */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "bench_model.h"
+#include "cli.h"
+#include "ossa/runtime.h"
+#include "ossa/skin.h"
+#ifdef OSSA_BENCH_CAL3D
+#include "bench_cal3d.h"
+#endif
+
+#ifndef OSSA_BUILD_TYPE
+#define OSSA_BUILD_TYPE "unknown"
+#endif
+
+enum {
+    MAX_THREADS = 256,
+    WARMUP_RUNS = 2,
+    MAX_RESULTS = 2 * OSSA_SKIN_KERNEL_COUNT,
+    POSE_SIZES = 2,
+};
+static const uint32_t pose_bones[POSE_SIZES] = {64, 256};
+#define FRAME_DT (1.0f / 60.0f)
+#define RUN_SECONDS 0.02     /* each timed run repeats its work for at least this long */
+#define BENCH_SEED 0x05517A2024ull
+
+typedef struct bench_opts {
+    uint32_t vertices, influences, bones, threads, runs;
+    const char **models;
+    size_t model_count;
+    int json;
+} bench_opts;
+
+/* ---- timing ------------------------------------------------------------------------------ */
+
+typedef void (*bench_fn)(void *ctx);
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double batch_s(bench_fn fn, void *ctx, uint64_t reps)
+{
+    double t0 = now_s();
+    for (uint64_t i = 0; i < reps; i++)
+        fn(ctx);
+    return now_s() - t0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+typedef struct timing {
+    double median, min, max; /* seconds per call */
+} timing;
+
+/* Median (and spread) of `runs` runs of seconds per call: each run repeats fn often enough to
+ * last RUN_SECONDS, after WARMUP_RUNS untimed runs. */
+static timing measure(bench_fn fn, void *ctx, uint32_t runs)
+{
+    uint64_t reps = 1;
+    double t;
+    while ((t = batch_s(fn, ctx, reps)) < RUN_SECONDS / 4 && reps < (1ull << 30))
+        reps *= 4;
+    double want = RUN_SECONDS / (t > 1e-9 ? t : 1e-9) * (double)reps;
+    reps = want < 1.0 ? 1 : (uint64_t)want;
+    for (int w = 0; w < WARMUP_RUNS; w++)
+        batch_s(fn, ctx, reps);
+    double samples[64];
+    if (runs > 64)
+        runs = 64;
+    for (uint32_t r = 0; r < runs; r++)
+        samples[r] = batch_s(fn, ctx, reps) / (double)reps;
+    qsort(samples, runs, sizeof samples[0], cmp_double);
+    timing out = {samples[runs / 2], samples[0], samples[runs - 1]};
+    if (runs % 2 == 0)
+        out.median = 0.5 * (samples[runs / 2 - 1] + samples[runs / 2]);
+    return out;
+}
+
+/* ---- STREAM triad -------------------------------------------------------------------------- */
+
+typedef struct triad_ctx {
+    float *a, *b, *c;
+    size_t n;
+    float scalar;
+    ossa_skin_pool *pool;  /* NULL: the calling thread alone */
+} triad_ctx;
+
+static void triad_range(void *p, uint32_t begin, uint32_t end)
+{
+    triad_ctx *t = p;
+    float *restrict a = t->a;
+    const float *restrict b = t->b, *restrict c = t->c;
+    float s = t->scalar;
+    for (size_t i = begin; i < end; i++)
+        a[i] = b[i] + s * c[i];
+}
+
+/* Several threads run on the skinning's own pool, so both pay the same dispatch cost. */
+static void triad_once(void *p)
+{
+    triad_ctx *t = p;
+    if (t->pool)
+        ossa_skin_pool_for(t->pool, 0, (uint32_t)t->n, 16, triad_range, t);
+    else
+        triad_range(t, 0, (uint32_t)t->n);
+}
+
+/* ---- skinning ------------------------------------------------------------------------------ */
+
+typedef struct skin_ctx {
+    size_t count;                 /* submeshes */
+    ossa_skin_mesh **meshes;
+    float **pos, **nrm;           /* 64-byte aligned outputs, output order */
+    const float *palette;
+    uint32_t palette_size;
+    ossa_skin_kernel kernel;
+    ossa_skin_pool *pool;         /* NULL: the calling thread alone */
+    int failed;
+} skin_ctx;
+
+static void skin_once(void *p)
+{
+    skin_ctx *s = p;
+    for (size_t i = 0; i < s->count; i++) {
+        ossa_skin_job job;
+        ossa_skin_job_init(&job, s->meshes[i], s->palette, s->palette_size, s->pos[i], s->nrm[i]);
+        job.kernel = s->kernel;
+        ossa_status st = s->pool ? ossa_skin_run_parallel(s->pool, &job) : ossa_skin_job_run(&job);
+        s->failed |= st != OSSA_OK;
+    }
+}
+
+/* Bytes a full skin of every submesh moves with kernel k when each job covers about
+ * output_count / threads vertices: stream reads, writes, and the write-allocate reads of
+ * cached stores. *streaming: 1 when every write is non-temporal. */
+static double skin_bytes(const skin_ctx *s, ossa_skin_kernel k, uint32_t threads, int *streaming)
+{
+    double bytes = 0.0;
+    int all_stream = 1;
+    for (size_t i = 0; i < s->count; i++) {
+        ossa_skin_group g[OSSA_SKIN_GROUP_COUNT];
+        ossa_skin_mesh_groups(s->meshes[i], g);
+        uint32_t slice = ossa_skin_mesh_output_count(s->meshes[i]) / (threads ? threads : 1);
+        for (int j = 0; j < OSSA_SKIN_GROUP_COUNT; j++) {
+            uint32_t n = g[j].padded_end - g[j].begin;
+            ossa_skin_traffic tr;
+            if (!n || ossa_skin_kernel_traffic(k, g[j].influences, OSSA_SKIN_STORE_AUTO, slice,
+                                               &tr) != OSSA_OK)
+                continue;
+            bytes += (double)n * (tr.read_bytes + tr.write_bytes * (tr.streaming ? 1 : 2));
+            all_stream &= tr.streaming != 0;
+        }
+    }
+    *streaming = all_stream;
+    return bytes;
+}
+
+/* Largest |a - b| over n floats; a NaN or Inf anywhere counts as a huge difference. */
+static double max_diff(const float *a, const float *b, size_t n)
+{
+    double m = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        double d = fabs((double)a[i] - (double)b[i]);
+        if (!isfinite(d))
+            return 1e30;
+        if (d > m)
+            m = d;
+    }
+    return m;
+}
+
+/* ---- pose ---------------------------------------------------------------------------------- */
+
+typedef struct pose_ctx {
+    ossa_rt_skeleton *skel;
+    ossa_rt_clip *clip;
+    ossa_sample_cache *cache;
+    ossa_mixer *mixer;
+    ossa_soa_pose local, model;
+    float *palette;
+    size_t palette_floats;
+    float duration;
+    double time;
+    int failed;
+#ifdef OSSA_BENCH_CAL3D
+    bench_cal3d *cal;
+#endif
+} pose_ctx;
+
+static void pose_ltm_palette(pose_ctx *p)
+{
+    ossa_ltm_job ltm = {p->skel, &p->local, &p->model};
+    ossa_palette_job pal = {p->skel, &p->model, p->palette, p->palette_floats};
+    p->failed |= !ossa_ltm_job_run(&ltm) || !ossa_palette_job_run(&pal);
+}
+
+/* Sample (cursor cache, playing forward a frame at a time) + local_to_model + palette. */
+static void pose_sample_once(void *v)
+{
+    pose_ctx *p = v;
+    p->time += FRAME_DT;
+    ossa_sample_job job = {p->clip, p->cache,
+                           ossa_playback_time(p->duration, (float)p->time, OSSA_WRAP_LOOP),
+                           OSSA_TIME_LOOP, OSSA_ROT_SLERP, &p->local};
+    p->failed |= !ossa_sample_job_run(&job);
+    pose_ltm_palette(p);
+}
+
+/* The same through the mixer (one cycle): Cal3D's updateAnimation + updateSkeleton path. */
+static void pose_mixer_once(void *v)
+{
+    pose_ctx *p = v;
+    ossa_mixer_update(p->mixer, FRAME_DT);
+    p->failed |= !ossa_mixer_evaluate(p->mixer, &p->local);
+    pose_ltm_palette(p);
+}
+
+#ifdef OSSA_BENCH_CAL3D
+static void pose_cal3d_once(void *v)
+{
+    pose_ctx *p = v;
+    bench_cal3d_pose(p->cal, FRAME_DT);
+}
+
+typedef struct cal_skin_ctx {
+    bench_cal3d *cal;
+    float *out;
+} cal_skin_ctx;
+
+static void cal_skin_once(void *v)
+{
+    cal_skin_ctx *c = v;
+    bench_cal3d_skin(c->cal, c->out);
+}
+#endif
+
+static void pose_ctx_release(pose_ctx *p)
+{
+    ossa_mixer_free(p->mixer);
+    ossa_sample_cache_free(p->cache);
+    ossa_rt_clip_free(p->clip);
+    ossa_rt_skeleton_free(p->skel);
+    ossa_soa_pose_release(&p->local);
+    ossa_soa_pose_release(&p->model);
+    free(p->palette);
+#ifdef OSSA_BENCH_CAL3D
+    bench_cal3d_free(p->cal);
+#endif
+}
+
+/* ---- results ------------------------------------------------------------------------------- */
+
+typedef struct skin_result {
+    ossa_skin_kernel kernel;
+    uint32_t threads;
+    timing t;               /* seconds per full skin */
+    double vps;             /* vertices per second (file vertices, padding excluded) */
+    double bytes_per_vertex;
+    int streaming;
+    double triad_gbps;      /* with the same number of threads */
+    double limit_vps, fraction;
+    double max_err;         /* vs the scalar kernel, and the scalar kernel vs the scalar API */
+} skin_result;
+
+typedef struct pose_result {
+    uint32_t bones;
+    timing ossa, mixer, cal3d;
+    int has_cal3d;
+} pose_result;
+
+typedef struct bench_report {
+    char cpu[256];
+    long cores;
+    char date[32];
+    const char *features[8];
+    size_t feature_count;
+    char source[512];
+    uint32_t vertices, submeshes, max_influences, bone_count;
+    uint64_t influences_total;
+    double stream_bytes;
+    ossa_skin_kernel kernels[OSSA_SKIN_KERNEL_COUNT];
+    size_t kernel_count;
+    uint32_t thread_counts[2];
+    size_t thread_count_n;
+    double triad_gbps[2];   /* per entry of thread_counts */
+    timing triad[2];
+    size_t triad_n;         /* floats in each of a, b, c */
+    skin_result skin[MAX_RESULTS];
+    size_t skin_count;
+    pose_result pose[POSE_SIZES];
+    int has_cal3d;
+    char cal3d_note[256];
+    timing cal3d_skin;
+    double cal3d_vps, cal3d_err;
+} bench_report;
+
+static void cpu_model(char *out, size_t size)
+{
+    snprintf(out, size, "unknown");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "model name", 10))
+            continue;
+        const char *colon = strchr(line, ':');
+        if (!colon)
+            continue;
+        colon++;
+        while (*colon == ' ' || *colon == '\t')
+            colon++;
+        snprintf(out, size, "%s", colon);
+        out[strcspn(out, "\n")] = 0;
+        break;
+    }
+    fclose(f);
+}
+
+/* ---- the benchmark ------------------------------------------------------------------------- */
+
+static void *alloc64(size_t bytes)
+{
+    size_t rounded = (bytes + 63) & ~(size_t)63;
+    void *p = aligned_alloc(64, rounded ? rounded : 64);
+    if (p)
+        memset(p, 0, rounded ? rounded : 64);
+    return p;
+}
+
+/* Fills ctx with the model's clip 0 (or the rest pose) at time `time`, via the scalar API. */
+static int model_palette(const ossa_model *m, float time, float *palette)
+{
+    size_t nb = m->bone_count;
+    float *buf = malloc(nb * 20 * sizeof(float) + sizeof(float));
+    if (!buf)
+        return 0;
+    float *lt = buf, *lr = lt + 3 * nb, *ls = lr + 4 * nb, *mt = ls + 3 * nb, *mr = mt + 3 * nb,
+          *ms = mr + 4 * nb;
+    ossa_pose_rest(m, lt, lr, ls);
+    if (m->clip_count) {
+        const ossa_clip *c = &m->clips[0];
+        ossa_sample_clip(m, c, ossa_clip_wrap_time(c, time), OSSA_TIME_LOOP, lt, lr, ls);
+    }
+    ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
+    ossa_skin_palette(m, mt, mr, ms, palette);
+    free(buf);
+    return 1;
+}
+
+static int bench_pose(const bench_opts *o, bench_report *r, size_t which)
+{
+    pose_result *res = &r->pose[which];
+    res->bones = pose_bones[which];
+    bench_model_params params = {0, 0, res->bones, 31, 2.0f, BENCH_SEED + res->bones};
+    ossa_model *m = NULL;
+    ossa_error err;
+    if (bench_synthetic_model(&params, &m, &err) != OSSA_OK) {
+        fprintf(stderr, "ossa bench: %s\n", err.message);
+        return 0;
+    }
+    pose_ctx p;
+    memset(&p, 0, sizeof p);
+    int ok = ossa_rt_skeleton_create(m, &p.skel, &err) == OSSA_OK &&
+             ossa_rt_clip_create(m, &m->clips[0], &p.clip, &err) == OSSA_OK &&
+             ossa_sample_cache_create(m->clips[0].track_count, &p.cache, &err) == OSSA_OK &&
+             ossa_mixer_create(m, NULL, &p.mixer, &err) == OSSA_OK &&
+             ossa_soa_pose_init(&p.local, m->bone_count) == OSSA_OK &&
+             ossa_soa_pose_init(&p.model, m->bone_count) == OSSA_OK;
+    p.palette_floats = 12 * (size_t)m->bone_count;
+    p.palette = ok ? malloc(p.palette_floats * sizeof(float)) : NULL;
+    p.duration = m->clips[0].duration;
+    if (!ok || !p.palette) {
+        fprintf(stderr, "ossa bench: pose set-up failed: %s\n", err.message);
+        pose_ctx_release(&p);
+        ossa_model_free(m);
+        return 0;
+    }
+    ossa_rt_skeleton_rest(p.skel, &p.local);
+    ok = ossa_mixer_blend_cycle(p.mixer, 0, 1.0f, 0.0f);
+    ossa_mixer_update(p.mixer, 0.0f);
+    res->ossa = measure(pose_sample_once, &p, o->runs);
+    res->mixer = measure(pose_mixer_once, &p, o->runs);
+#ifdef OSSA_BENCH_CAL3D
+    char msg[256];
+    p.cal = bench_cal3d_new(m, 0, msg, sizeof msg);
+    if (p.cal) {
+        res->cal3d = measure(pose_cal3d_once, &p, o->runs);
+        res->has_cal3d = 1;
+    } else {
+        snprintf(r->cal3d_note, sizeof r->cal3d_note, "%s", msg);
+    }
+#endif
+    if (!ok || p.failed)
+        fprintf(stderr, "ossa bench: a pose job failed (%d bones)\n", res->bones);
+    ok = ok && !p.failed;
+    pose_ctx_release(&p);
+    ossa_model_free(m);
+    return ok;
+}
+
+static int bench_triad(const bench_opts *o, bench_report *r)
+{
+    size_t n = (size_t)(r->stream_bytes / (3 * sizeof(float)));
+    if (n < 4096)
+        n = 4096;
+    if (n > UINT32_MAX - 64)
+        n = UINT32_MAX - 64;
+    r->triad_n = n;
+    triad_ctx t = {alloc64(n * sizeof(float)), alloc64(n * sizeof(float)),
+                   alloc64(n * sizeof(float)), n, 3.0f, NULL};
+    int ok = t.a && t.b && t.c;
+    if (ok) {
+        for (size_t i = 0; i < n; i++) {
+            t.b[i] = (float)(i & 1023);
+            t.c[i] = 0.5f;
+        }
+        for (size_t k = 0; k < r->thread_count_n; k++) {
+            if (r->thread_counts[k] > 1 &&
+                ossa_skin_pool_create(r->thread_counts[k], &t.pool) != OSSA_OK) {
+                ok = 0;
+                break;
+            }
+            r->triad[k] = measure(triad_once, &t, o->runs);
+            ossa_skin_pool_destroy(t.pool);
+            t.pool = NULL;
+            /* 16 bytes an element: read b and c, write a, and the write-allocate read of a. */
+            r->triad_gbps[k] = 16.0 * (double)n / r->triad[k].median * 1e-9;
+        }
+        ok = ok && t.a[n - 1] == t.b[n - 1] + 3.0f * t.c[n - 1];
+    }
+    free(t.a);
+    free(t.b);
+    free(t.c);
+    return ok;
+}
+
+static int bench_skin(const bench_opts *o, const ossa_model *m, bench_report *r)
+{
+    skin_ctx s;
+    memset(&s, 0, sizeof s);
+    int ok = 1;
+    float *ref_pos = NULL, *ref_nrm = NULL;
+    for (uint32_t i = 0; i < m->mesh_count; i++)
+        s.count += m->meshes[i].submesh_count;
+    s.meshes = calloc(s.count ? s.count : 1, sizeof *s.meshes);
+    s.pos = calloc(s.count ? s.count : 1, sizeof *s.pos);
+    s.nrm = calloc(s.count ? s.count : 1, sizeof *s.nrm);
+    float *palette = malloc(12 * sizeof(float) * (m->bone_count ? m->bone_count : 1));
+    if (!s.meshes || !s.pos || !s.nrm || !palette || !model_palette(m, 0.37f, palette)) {
+        ok = 0;
+        goto done;
+    }
+    s.palette = palette;
+    s.palette_size = m->bone_count;
+    size_t k = 0, max_out = 0;
+    for (uint32_t i = 0; i < m->mesh_count; i++) {
+        for (uint32_t j = 0; j < m->meshes[i].submesh_count; j++, k++) {
+            const ossa_submesh *sm = &m->meshes[i].submeshes[j];
+            ossa_error err;
+            if (ossa_skin_mesh_create(sm, m->bone_count, &s.meshes[k], &err) != OSSA_OK) {
+                fprintf(stderr, "ossa bench: skin mesh: %s\n", err.message);
+                ok = 0;
+                goto done;
+            }
+            size_t out = ossa_skin_mesh_output_count(s.meshes[k]);
+            s.pos[k] = alloc64(3 * sizeof(float) * out);
+            s.nrm[k] = alloc64(3 * sizeof(float) * out);
+            if (!s.pos[k] || !s.nrm[k]) {
+                ok = 0;
+                goto done;
+            }
+            if (out > max_out)
+                max_out = out;
+            uint64_t rd, wr;
+            ossa_skin_mesh_traffic(s.meshes[k], &rd, &wr);
+            r->stream_bytes += (double)rd + (double)wr;
+            r->vertices += sm->vertex_count;
+            if (sm->vertex_count) /* influence_start may be NULL for an empty submesh */
+                r->influences_total += sm->influence_start[sm->vertex_count];
+            if (sm->max_influences > r->max_influences)
+                r->max_influences = sm->max_influences;
+        }
+    }
+    r->submeshes = (uint32_t)s.count;
+    if (!r->vertices) {
+        fprintf(stderr, "ossa bench: the model has no vertices to skin\n");
+        ok = 0;
+        goto done;
+    }
+    if (!bench_triad(o, r)) {
+        fprintf(stderr, "ossa bench: STREAM triad failed\n");
+        ok = 0;
+        goto done;
+    }
+    /* Reference outputs: the scalar API (file order), to check every kernel's figures come
+     * from correct work. */
+    size_t max_v = 0;
+    for (size_t i = 0; i < s.count; i++)
+        if (ossa_skin_mesh_vertex_count(s.meshes[i]) > max_v)
+            max_v = ossa_skin_mesh_vertex_count(s.meshes[i]);
+    ref_pos = malloc(3 * sizeof(float) * (max_v ? max_v : 1));
+    ref_nrm = malloc(3 * sizeof(float) * (max_v ? max_v : 1));
+    if (!ref_pos || !ref_nrm) {
+        ok = 0;
+        goto done;
+    }
+    for (size_t ki = 0; ki < r->kernel_count; ki++) {
+        for (size_t ti = 0; ti < r->thread_count_n; ti++) {
+            skin_result *res = &r->skin[r->skin_count++];
+            res->kernel = r->kernels[ki];
+            res->threads = r->thread_counts[ti];
+            s.kernel = res->kernel;
+            if (res->threads > 1 && ossa_skin_pool_create(res->threads, &s.pool) != OSSA_OK) {
+                fprintf(stderr, "ossa bench: cannot start %u threads\n", res->threads);
+                ok = 0;
+                goto done;
+            }
+            res->t = measure(skin_once, &s, o->runs);
+            ossa_skin_pool_destroy(s.pool);
+            s.pool = NULL;
+            res->vps = (double)r->vertices / res->t.median;
+            res->bytes_per_vertex = skin_bytes(&s, res->kernel, res->threads, &res->streaming) /
+                                    (double)(r->vertices ? r->vertices : 1);
+            res->triad_gbps = r->triad_gbps[ti];
+            res->limit_vps = res->triad_gbps * 1e9 / res->bytes_per_vertex;
+            res->fraction = res->vps / res->limit_vps;
+            /* Outputs hold this kernel's last result: compare with the scalar API. */
+            k = 0;
+            for (uint32_t i = 0; i < m->mesh_count; i++) {
+                for (uint32_t j = 0; j < m->meshes[i].submesh_count; j++, k++) {
+                    const ossa_submesh *sm = &m->meshes[i].submeshes[j];
+                    ossa_skin_submesh_scalar(sm, palette, ref_pos, ref_nrm);
+                    const uint32_t *remap = ossa_skin_mesh_remap(s.meshes[k]);
+                    for (uint32_t v = 0; v < sm->vertex_count; v++) {
+                        double e1 = max_diff(s.pos[k] + 3 * (size_t)remap[v], ref_pos + 3 * v, 3);
+                        double e2 = max_diff(s.nrm[k] + 3 * (size_t)remap[v], ref_nrm + 3 * v, 3);
+                        if (e1 > res->max_err)
+                            res->max_err = e1;
+                        if (e2 > res->max_err)
+                            res->max_err = e2;
+                    }
+                }
+            }
+        }
+    }
+    if (s.failed) {
+        fprintf(stderr, "ossa bench: a skin job failed\n");
+        ok = 0;
+    }
+#ifdef OSSA_BENCH_CAL3D
+    if (ok) {
+        char msg[256];
+        bench_cal3d *cal = bench_cal3d_new(m, m->clip_count ? 0 : -1, msg, sizeof msg);
+        float *out = malloc(6 * sizeof(float) * (r->vertices ? r->vertices : 1));
+        if (cal && out) {
+            /* One frame forward, then compare with the scalar API at the mixer's time. */
+            bench_cal3d_pose(cal, 0.37f);
+            cal_skin_ctx c = {cal, out};
+            r->cal3d_skin = measure(cal_skin_once, &c, o->runs);
+            r->cal3d_vps = (double)r->vertices / r->cal3d_skin.median;
+            r->has_cal3d = 1;
+            float t = bench_cal3d_time(cal);
+            if (model_palette(m, t, palette)) {
+                size_t base = 0;
+                for (uint32_t i = 0; i < m->mesh_count; i++) {
+                    for (uint32_t j = 0; j < m->meshes[i].submesh_count; j++) {
+                        const ossa_submesh *sm = &m->meshes[i].submeshes[j];
+                        ossa_skin_submesh_scalar(sm, palette, ref_pos, ref_nrm);
+                        for (uint32_t v = 0; v < sm->vertex_count; v++) {
+                            const float *cv = out + 6 * (base + v);
+                            double e1 = max_diff(cv, ref_pos + 3 * v, 3);
+                            double e2 = max_diff(cv + 3, ref_nrm + 3 * v, 3);
+                            if (e1 > r->cal3d_err)
+                                r->cal3d_err = e1;
+                            if (e2 > r->cal3d_err)
+                                r->cal3d_err = e2;
+                        }
+                        base += sm->vertex_count;
+                    }
+                }
+            }
+        } else if (!cal) {
+            snprintf(r->cal3d_note, sizeof r->cal3d_note, "%s", msg);
+        }
+        free(out);
+        bench_cal3d_free(cal);
+    }
+#endif
+done:
+    for (size_t i = 0; i < s.count; i++) {
+        if (s.meshes)
+            ossa_skin_mesh_destroy(s.meshes[i]);
+        if (s.pos)
+            free(s.pos[i]);
+        if (s.nrm)
+            free(s.nrm[i]);
+    }
+    free(s.meshes);
+    free(s.pos);
+    free(s.nrm);
+    free(palette);
+    free(ref_pos);
+    free(ref_nrm);
+    return ok;
+}
+
+/* ---- output -------------------------------------------------------------------------------- */
+
+static void json_str(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(out, "\\%c", *p);
+        else if (*p < 0x20)
+            fprintf(out, "\\u%04x", *p);
+        else
+            fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
+/* Non-finite numbers cannot be written in JSON: they come out as null (and fail the test). */
+static void json_num(FILE *out, const char *key, double v, const char *after)
+{
+    fprintf(out, "\"%s\": ", key);
+    if (isfinite(v))
+        fprintf(out, "%.6g", v);
+    else
+        fputs("null", out);
+    fputs(after, out);
+}
+
+static void json_timing(FILE *out, const char *key, timing t, const char *after)
+{
+    fprintf(out, "\"%s\": {", key);
+    json_num(out, "median", t.median, ", ");
+    json_num(out, "min", t.min, ", ");
+    json_num(out, "max", t.max, "}");
+    fputs(after, out);
+}
+
+static const skin_result *best_single(const bench_report *r)
+{
+    const skin_result *best = NULL;
+    for (size_t i = 0; i < r->skin_count; i++)
+        if (r->skin[i].threads == 1 && (!best || r->skin[i].vps > best->vps))
+            best = &r->skin[i];
+    return best;
+}
+
+static void print_json(FILE *out, const bench_opts *o, const bench_report *r)
+{
+    fputs("{\n  \"ossa_bench\": 1,\n  \"date\": ", out);
+    json_str(out, r->date);
+    fputs(",\n  \"machine\": {\"cpu\": ", out);
+    json_str(out, r->cpu);
+    fprintf(out, ", \"cores\": %ld, \"features\": [", r->cores);
+    for (size_t i = 0; i < r->feature_count; i++) {
+        json_str(out, r->features[i]);
+        fputs(i + 1 < r->feature_count ? ", " : "", out);
+    }
+    fputs("], \"build_type\": ", out);
+    json_str(out, OSSA_BUILD_TYPE);
+    fputs(", \"compiler\": ", out);
+    json_str(out, __VERSION__);
+    fprintf(out, "},\n  \"options\": {\"vertices\": %u, \"influences\": %u, \"bones\": %u, "
+                 "\"threads\": %u, \"runs\": %u, \"model\": ",
+            o->vertices, o->influences, o->bones, o->threads, o->runs);
+    if (o->model_count)
+        json_str(out, r->source);
+    else
+        fputs("null", out);
+    fprintf(out, ", \"warmup_runs\": %d, \"min_run_seconds\": %g, \"seed\": %llu},\n",
+            WARMUP_RUNS, RUN_SECONDS, (unsigned long long)BENCH_SEED);
+    fprintf(out, "  \"mesh\": {\"vertices\": %u, \"submeshes\": %u, \"bones\": %u, "
+                 "\"max_influences\": %u, \"influences\": %llu, ",
+            r->vertices, r->submeshes, r->bone_count, r->max_influences,
+            (unsigned long long)r->influences_total);
+    json_num(out, "stream_bytes", r->stream_bytes, "},\n");
+    fputs("  \"kernels\": [", out);
+    for (size_t i = 0; i < r->kernel_count; i++) {
+        json_str(out, ossa_skin_kernel_name(r->kernels[i]));
+        fputs(i + 1 < r->kernel_count ? ", " : "", out);
+    }
+    fprintf(out, "],\n  \"bandwidth\": {\"array_bytes\": %zu, \"bytes_per_element\": 16, ",
+            3 * r->triad_n * sizeof(float));
+    json_num(out, "triad_gbps", r->triad_gbps[0], ", \"runs\": [");
+    for (size_t k = 0; k < r->thread_count_n; k++) {
+        fprintf(out, "{\"threads\": %u, ", r->thread_counts[k]);
+        json_num(out, "triad_gbps", r->triad_gbps[k], ", ");
+        json_num(out, "stream_convention_gbps", r->triad_gbps[k] * 12.0 / 16.0, ", ");
+        json_timing(out, "seconds", r->triad[k], k + 1 < r->thread_count_n ? "}, " : "}");
+    }
+    fputs("]},\n  \"skinning\": [\n", out);
+    for (size_t i = 0; i < r->skin_count; i++) {
+        const skin_result *s = &r->skin[i];
+        fputs("    {\"kernel\": ", out);
+        json_str(out, ossa_skin_kernel_name(s->kernel));
+        fprintf(out, ", \"threads\": %u, ", s->threads);
+        json_num(out, "vertices_per_second", s->vps, ", ");
+        json_num(out, "ns_per_vertex", 1e9 / s->vps, ", ");
+        json_timing(out, "seconds", s->t, ", ");
+        json_num(out, "bytes_per_vertex", s->bytes_per_vertex, ", ");
+        fprintf(out, "\"streaming_stores\": %s, ", s->streaming ? "true" : "false");
+        json_num(out, "triad_gbps", s->triad_gbps, ", ");
+        json_num(out, "memory_bound_vertices_per_second", s->limit_vps, ", ");
+        json_num(out, "fraction_of_memory_bound", s->fraction, ", ");
+        if (r->has_cal3d)
+            json_num(out, "ratio_vs_cal3d", s->vps / r->cal3d_vps, ", ");
+        json_num(out, "max_error_vs_scalar", s->max_err, "}");
+        fputs(i + 1 < r->skin_count ? ",\n" : "\n", out);
+    }
+    fputs("  ],\n  \"pose\": [\n", out);
+    for (size_t i = 0; i < POSE_SIZES; i++) {
+        const pose_result *p = &r->pose[i];
+        fprintf(out, "    {\"bones\": %u, ", p->bones);
+        json_num(out, "ossa_seconds", p->ossa.median, ", ");
+        json_num(out, "ossa_mixer_seconds", p->mixer.median, ", ");
+        json_timing(out, "ossa", p->ossa, ", ");
+        json_timing(out, "ossa_mixer", p->mixer, p->has_cal3d ? ", " : "}");
+        if (p->has_cal3d) {
+            json_num(out, "cal3d_seconds", p->cal3d.median, ", ");
+            json_timing(out, "cal3d", p->cal3d, ", ");
+            json_num(out, "speedup_vs_cal3d", p->cal3d.median / p->ossa.median, ", ");
+            json_num(out, "mixer_speedup_vs_cal3d", p->cal3d.median / p->mixer.median, "}");
+        }
+        fputs(i + 1 < POSE_SIZES ? ",\n" : "\n", out);
+    }
+    fprintf(out, "  ],\n  \"cal3d\": {\"available\": %s", r->has_cal3d ? "true" : "false");
+    if (r->has_cal3d) {
+        const skin_result *best = best_single(r);
+        fputs(", ", out);
+        json_num(out, "vertices_per_second", r->cal3d_vps, ", ");
+        json_timing(out, "seconds", r->cal3d_skin, ", ");
+        fputs("\"best_kernel\": ", out);
+        json_str(out, best ? ossa_skin_kernel_name(best->kernel) : "");
+        fputs(", ", out);
+        json_num(out, "best_kernel_ratio", best ? best->vps / r->cal3d_vps : 0.0, ", ");
+        json_num(out, "max_error_vs_ossa", r->cal3d_err, "");
+    } else {
+        fputs(", \"note\": ", out);
+        json_str(out, r->cal3d_note[0] ? r->cal3d_note : "libcal3d was not found at build time");
+    }
+    fputs("}\n}\n", out);
+}
+
+static void print_table(FILE *out, const bench_opts *o, const bench_report *r)
+{
+    fprintf(out, "ossa bench  %s  %s (%ld cores)  build %s\n", r->date, r->cpu, r->cores,
+            OSSA_BUILD_TYPE);
+    fprintf(out, "mesh: %s, %u vertices in %u submeshes, %u bones, up to %u influences; "
+                 "median of %u runs\n\n",
+            o->model_count ? r->source : "synthetic", r->vertices, r->submeshes, r->bone_count,
+            r->max_influences, o->runs);
+    for (size_t k = 0; k < r->thread_count_n; k++)
+        fprintf(out, "STREAM triad, %u thread%s, %.1f MB arrays: %.2f GB/s (16 B/element incl. "
+                     "write-allocate; %.2f GB/s in STREAM's 12 B convention)\n",
+                r->thread_counts[k], r->thread_counts[k] > 1 ? "s" : "",
+                3.0 * (double)r->triad_n * sizeof(float) / 1e6, r->triad_gbps[k],
+                r->triad_gbps[k] * 0.75);
+    fprintf(out, "\n%-8s %7s %12s %8s %9s %8s %12s %8s %10s %9s\n", "kernel", "threads",
+            "Mvertices/s", "ns/vert", "B/vertex", "stores", "bound Mv/s", "of bound",
+            r->has_cal3d ? "x libcal3d" : "", "max err");
+    for (size_t i = 0; i < r->skin_count; i++) {
+        const skin_result *s = &r->skin[i];
+        char ratio[32] = "";
+        if (r->has_cal3d)
+            snprintf(ratio, sizeof ratio, "%.2f", s->vps / r->cal3d_vps);
+        fprintf(out, "%-8s %7u %12.2f %8.2f %9.1f %8s %12.2f %7.0f%% %10s %9.2g\n",
+                ossa_skin_kernel_name(s->kernel), s->threads, s->vps * 1e-6, 1e9 / s->vps,
+                s->bytes_per_vertex, s->streaming ? "stream" : "cached", s->limit_vps * 1e-6,
+                100.0 * s->fraction, ratio, s->max_err);
+    }
+    if (r->has_cal3d)
+        fprintf(out, "%-8s %7u %12.2f %8.2f   (CalPhysique::calculateVerticesAndNormals; max "
+                     "difference from Ossa %.2g)\n",
+                "libcal3d", 1u, r->cal3d_vps * 1e-6, 1e9 / r->cal3d_vps, r->cal3d_err);
+    else
+        fprintf(out, "libcal3d: not measured (%s)\n",
+                r->cal3d_note[0] ? r->cal3d_note : "not found at build time");
+    fprintf(out, "\npose (sample + local_to_model + palette), microseconds per evaluation:\n");
+    fprintf(out, "%6s %10s %12s %10s %10s\n", "bones", "ossa", "ossa mixer",
+            r->pose[0].has_cal3d ? "libcal3d" : "", r->pose[0].has_cal3d ? "speedup" : "");
+    for (size_t i = 0; i < POSE_SIZES; i++) {
+        const pose_result *p = &r->pose[i];
+        fprintf(out, "%6u %10.2f %12.2f", p->bones, p->ossa.median * 1e6, p->mixer.median * 1e6);
+        if (p->has_cal3d)
+            fprintf(out, " %10.2f %9.1fx", p->cal3d.median * 1e6,
+                    p->cal3d.median / p->ossa.median);
+        fputc('\n', out);
+    }
+}
+
+/* ---- command ------------------------------------------------------------------------------- */
+
+static int parse_u32(const char *opt, const char *arg, uint32_t lo, uint32_t hi, uint32_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long v = arg ? strtoul(arg, &end, 10) : 0;
+    if (!arg || !*arg || *end || errno || arg[0] == '-' || v < lo || v > hi) {
+        fprintf(stderr, "ossa bench: %s needs a whole number in %u..%u\n", opt, lo, hi);
+        return 0;
+    }
+    *out = (uint32_t)v;
+    return 1;
+}
+
+static const char bench_usage[] =
+    "ossa bench [--vertices N] [--influences K] [--bones B] [--threads T] [--runs R] [--json]\n"
+    "           [--model FILE]...";
+
+int ossa_cmd_bench(int argc, char **argv)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cores < 1)
+        cores = 1;
+    bench_opts o = {100000, 4, 64, cores > MAX_THREADS ? MAX_THREADS : (uint32_t)cores, 7, NULL, 0,
+                    0};
+    o.models = calloc((size_t)argc + 1, sizeof *o.models);
+    if (!o.models)
+        return 1;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int ok = 1;
+        if (!strcmp(a, "--json"))
+            o.json = 1;
+        else if (!strcmp(a, "--vertices"))
+            ok = parse_u32(a, v, 1, 1u << 22, &o.vertices), i++;
+        else if (!strcmp(a, "--influences"))
+            ok = parse_u32(a, v, 1, 64, &o.influences), i++;
+        else if (!strcmp(a, "--bones"))
+            ok = parse_u32(a, v, 1, 4096, &o.bones), i++;
+        else if (!strcmp(a, "--threads"))
+            ok = parse_u32(a, v, 1, MAX_THREADS, &o.threads), i++;
+        else if (!strcmp(a, "--runs"))
+            ok = parse_u32(a, v, 1, 64, &o.runs), i++;
+        else if (!strcmp(a, "--model") && v)
+            o.models[o.model_count++] = v, i++;
+        else {
+            fprintf(stderr, "ossa bench: unknown or incomplete option '%s'\nusage: %s\n", a,
+                    bench_usage);
+            ok = 0;
+        }
+        if (!ok) {
+            free(o.models);
+            return 2;
+        }
+    }
+    if (!o.model_count && o.influences > o.bones) {
+        fprintf(stderr, "ossa bench: --influences %u needs at least as many bones\n",
+                o.influences);
+        free(o.models);
+        return 2;
+    }
+
+    bench_report *r = calloc(1, sizeof *r);
+    ossa_model *m = NULL;
+    int rc = 1;
+    if (!r)
+        goto done;
+    cpu_model(r->cpu, sizeof r->cpu);
+    r->cores = cores;
+    time_t now = time(NULL);
+    struct tm tm;
+    strftime(r->date, sizeof r->date, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("sse2"))
+        r->features[r->feature_count++] = "sse2";
+    if (__builtin_cpu_supports("avx2"))
+        r->features[r->feature_count++] = "avx2";
+    if (__builtin_cpu_supports("fma"))
+        r->features[r->feature_count++] = "fma";
+    if (__builtin_cpu_supports("avx512f"))
+        r->features[r->feature_count++] = "avx512f";
+    for (int k = OSSA_SKIN_KERNEL_SCALAR; k < OSSA_SKIN_KERNEL_COUNT; k++)
+        if (ossa_skin_kernel_available((ossa_skin_kernel)k))
+            r->kernels[r->kernel_count++] = (ossa_skin_kernel)k;
+    r->thread_counts[r->thread_count_n++] = 1;
+    if (o.threads > 1)
+        r->thread_counts[r->thread_count_n++] = o.threads;
+
+    if (o.model_count) {
+        m = ossa_cli_load(o.models, o.model_count);
+        if (!m)
+            goto done;
+        if (!m->bone_count) {
+            fprintf(stderr, "ossa bench: the model has no skeleton\n");
+            goto done;
+        }
+        snprintf(r->source, sizeof r->source, "%s", m->source ? m->source : o.models[0]);
+    } else {
+        bench_model_params params = {o.vertices, o.influences, o.bones, 31, 2.0f, BENCH_SEED};
+        ossa_error err;
+        if (bench_synthetic_model(&params, &m, &err) != OSSA_OK) {
+            fprintf(stderr, "ossa bench: %s\n", err.message);
+            goto done;
+        }
+        snprintf(r->source, sizeof r->source, "synthetic");
+    }
+    r->bone_count = m->bone_count;
+    if (!bench_skin(&o, m, r))
+        goto done;
+    ossa_model_free(m);
+    m = NULL;
+    for (size_t i = 0; i < POSE_SIZES; i++)
+        if (!bench_pose(&o, r, i))
+            goto done;
+    if (o.json)
+        print_json(stdout, &o, r);
+    else
+        print_table(stdout, &o, r);
+    rc = fflush(stdout) == 0 ? 0 : 1;
+done:
+    ossa_model_free(m);
+    free(r);
+    free(o.models);
+    return rc;
+}
