@@ -30,12 +30,14 @@ static const uint32_t pose_bones[POSE_SIZES] = {64, 256};
 #define FRAME_DT (1.0f / 60.0f)
 #define RUN_SECONDS 0.02     /* each timed run repeats its work for at least this long */
 #define BENCH_SEED 0x05517A2024ull
+static const char *const store_names[] = {"auto", "cached", "stream"};
 
 typedef struct bench_opts {
     uint32_t vertices, influences, bones, threads, runs;
     const char **models;
     size_t model_count;
     int json;
+    ossa_skin_store store;  /* --store: the skin jobs' store policy */
 } bench_opts;
 
 /* ---- timing ------------------------------------------------------------------------------ */
@@ -129,6 +131,7 @@ typedef struct skin_ctx {
     const float *palette;
     uint32_t palette_size;
     ossa_skin_kernel kernel;
+    ossa_skin_store store;
     ossa_skin_pool *pool;         /* NULL: the calling thread alone */
     int failed;
 } skin_ctx;
@@ -140,6 +143,7 @@ static void skin_once(void *p)
         ossa_skin_job job;
         ossa_skin_job_init(&job, s->meshes[i], s->palette, s->palette_size, s->pos[i], s->nrm[i]);
         job.kernel = s->kernel;
+        job.store = s->store;
         ossa_status st = s->pool ? ossa_skin_run_parallel(s->pool, &job) : ossa_skin_job_run(&job);
         s->failed |= st != OSSA_OK;
     }
@@ -159,8 +163,8 @@ static double skin_bytes(const skin_ctx *s, ossa_skin_kernel k, uint32_t threads
         for (int j = 0; j < OSSA_SKIN_GROUP_COUNT; j++) {
             uint32_t n = g[j].padded_end - g[j].begin;
             ossa_skin_traffic tr;
-            if (!n || ossa_skin_kernel_traffic(k, g[j].influences, OSSA_SKIN_STORE_AUTO, slice,
-                                               &tr) != OSSA_OK)
+            if (!n || ossa_skin_kernel_traffic(k, g[j].influences, s->store, slice, &tr) !=
+                          OSSA_OK)
                 continue;
             bytes += (double)n * (tr.read_bytes + tr.write_bytes * (tr.streaming ? 1 : 2));
             all_stream &= tr.streaming != 0;
@@ -467,6 +471,7 @@ static int bench_skin(const bench_opts *o, const ossa_model *m, bench_report *r)
         goto done;
     }
     s.palette = palette;
+    s.store = o->store;
     s.palette_size = m->bone_count;
     size_t k = 0, max_out = 0;
     for (uint32_t i = 0; i < m->mesh_count; i++) {
@@ -687,6 +692,7 @@ static void print_json(FILE *out, const bench_opts *o, const bench_report *r)
         json_str(out, r->source);
     else
         fputs("null", out);
+    fprintf(out, ", \"store\": \"%s\"", store_names[o->store]);
     fprintf(out, ", \"warmup_runs\": %d, \"min_run_seconds\": %g, \"seed\": %llu},\n",
             WARMUP_RUNS, RUN_SECONDS, (unsigned long long)BENCH_SEED);
     fprintf(out, "  \"mesh\": {\"vertices\": %u, \"submeshes\": %u, \"bones\": %u, "
@@ -825,7 +831,7 @@ static int parse_u32(const char *opt, const char *arg, uint32_t lo, uint32_t hi,
 
 static const char bench_usage[] =
     "ossa bench [--vertices N] [--influences K] [--bones B] [--threads T] [--runs R] [--json]\n"
-    "           [--model FILE]...";
+    "           [--model FILE]... [--store auto|cached|stream]";
 
 int ossa_cmd_bench(int argc, char **argv)
 {
@@ -833,7 +839,7 @@ int ossa_cmd_bench(int argc, char **argv)
     if (cores < 1)
         cores = 1;
     bench_opts o = {100000, 4, 64, cores > MAX_THREADS ? MAX_THREADS : (uint32_t)cores, 7, NULL, 0,
-                    0};
+                    0, OSSA_SKIN_STORE_AUTO};
     o.models = calloc((size_t)argc + 1, sizeof *o.models);
     if (!o.models)
         return 1;
@@ -852,6 +858,12 @@ int ossa_cmd_bench(int argc, char **argv)
             ok = parse_u32(a, v, 1, MAX_THREADS, &o.threads), i++;
         else if (!strcmp(a, "--runs"))
             ok = parse_u32(a, v, 1, 64, &o.runs), i++;
+        else if (!strcmp(a, "--store") && v && !strcmp(v, "auto"))
+            o.store = OSSA_SKIN_STORE_AUTO, i++;
+        else if (!strcmp(a, "--store") && v && !strcmp(v, "cached"))
+            o.store = OSSA_SKIN_STORE_CACHED, i++;
+        else if (!strcmp(a, "--store") && v && !strcmp(v, "stream"))
+            o.store = OSSA_SKIN_STORE_STREAM, i++;
         else if (!strcmp(a, "--model") && v)
             o.models[o.model_count++] = v, i++;
         else {

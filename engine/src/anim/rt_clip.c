@@ -6,6 +6,7 @@
 #include <string.h>
 #include "interp.h"
 #include "rt_internal.h"
+#include "simd4.h"
 
 static ossa_status rt_fail(ossa_error *err, ossa_status st, const char *msg)
 {
@@ -16,6 +17,21 @@ static ossa_status rt_fail(ossa_error *err, ossa_status st, const char *msg)
         snprintf(err->message, sizeof err->message, "%s", msg);
     }
     return st;
+}
+
+/* Fills one key pair record (see rt_internal.h). */
+static void fill_pair(float *rec, const float *ta, const float *qa, const float *tb,
+                      const float *qb)
+{
+    float theta, inv_sin;
+    int flip = ossa_slerp_setup(qa, qb, &theta, &inv_sin);
+    memcpy(rec, ta, 3 * sizeof(float));
+    rec[3] = theta;
+    memcpy(rec + 4, qa, 4 * sizeof(float));
+    memcpy(rec + 8, tb, 3 * sizeof(float));
+    rec[11] = inv_sin;
+    for (int k = 0; k < 4; k++)
+        rec[12 + k] = flip ? -qb[k] : qb[k];
 }
 
 ossa_status ossa_rt_clip_create(const ossa_model *model, const ossa_clip *clip,
@@ -37,16 +53,19 @@ ossa_status ossa_rt_clip_create(const ossa_model *model, const ossa_clip *clip,
         if (tr->scales)
             scale_keys += (uint64_t)tr->key_count + 1;
     }
-    if (keys > (UINT32_MAX / 8))
+    if (keys > (UINT32_MAX / 32))
         return rt_fail(err, OSSA_ERR_RANGE, "runtime clip: too many keys");
+    uint32_t groups = (used + OSSA_RT_LANES - 1) / OSSA_RT_LANES;
     ossa_rt_clip *c = calloc(1, sizeof *c);
     if (c) {
         c->tracks = malloc(((size_t)used + 1) * sizeof *c->tracks);
         c->times = malloc(((size_t)keys + 1) * sizeof(float));
-        c->keys = malloc(((size_t)keys + 1) * 7 * sizeof(float));
+        /* keys counts key_count + 1 per track, one more than the pairs: room to spare. */
+        c->pairs = aligned_alloc(64, ((size_t)keys + 1) * OSSA_RT_PAIR_FLOATS * sizeof(float));
         c->scales = malloc(((size_t)scale_keys + 1) * 3 * sizeof(float));
+        c->group_bone = malloc(((size_t)groups + 1) * sizeof *c->group_bone);
     }
-    if (!c || !c->tracks || !c->times || !c->keys || !c->scales) {
+    if (!c || !c->tracks || !c->times || !c->pairs || !c->scales || !c->group_bone) {
         ossa_rt_clip_free(c);
         return rt_fail(err, OSSA_ERR_NOMEM, "runtime clip: out of memory");
     }
@@ -54,7 +73,7 @@ ossa_status ossa_rt_clip_create(const ossa_model *model, const ossa_clip *clip,
     /* Cal3D decides on the loop key from the first track alone and then adds it to all. */
     c->loop_key = clip->track_count &&
                   clip->tracks[0].times[clip->tracks[0].key_count - 1] < clip->duration;
-    uint32_t k = 0, sk = 0;
+    uint32_t k = 0, pk = 0, sk = 0;
     for (uint32_t i = 0; i < clip->track_count; i++) {
         const ossa_track *tr = &clip->tracks[i];
         if (tr->bone >= model->bone_count)
@@ -64,23 +83,36 @@ ossa_status ossa_rt_clip_create(const ossa_model *model, const ossa_clip *clip,
         rt->bone = tr->bone;
         rt->key_count = n;
         rt->first = k;
+        rt->pair_first = pk;
         rt->scale_first = tr->scales ? sk : UINT32_MAX;
+        rt->same_times = c->track_count > 1 && rt[-1].key_count == n &&
+                         !memcmp(c->times + rt[-1].first, tr->times, n * sizeof(float));
         if (tr->bone + 1 > c->bone_limit)
             c->bone_limit = tr->bone + 1;
         for (uint32_t j = 0; j <= n; j++) {
             uint32_t src = j < n ? j : 0; /* the loop key copies the first key */
             c->times[k + j] = j < n ? tr->times[j] : clip->duration;
-            memcpy(c->keys + 7 * (size_t)(k + j), tr->translations + 3 * (size_t)src,
-                   3 * sizeof(float));
-            memcpy(c->keys + 7 * (size_t)(k + j) + 3, tr->rotations + 4 * (size_t)src,
-                   4 * sizeof(float));
             if (tr->scales)
                 memcpy(c->scales + 3 * (size_t)(sk + j), tr->scales + 3 * (size_t)src,
                        3 * sizeof(float));
         }
+        for (uint32_t j = 0; j < n; j++) {
+            uint32_t nx = j + 1 < n ? j + 1 : 0;
+            fill_pair(c->pairs + OSSA_RT_PAIR_FLOATS * (size_t)(pk + j),
+                      tr->translations + 3 * (size_t)j, tr->rotations + 4 * (size_t)j,
+                      tr->translations + 3 * (size_t)nx, tr->rotations + 4 * (size_t)nx);
+        }
         k += n + 1;
+        pk += n;
         if (tr->scales)
             sk += n + 1;
+    }
+    for (uint32_t g = 0; g < groups; g++) {
+        uint32_t t0 = g * OSSA_RT_LANES, b0 = c->tracks[t0].bone;
+        int contiguous = t0 + OSSA_RT_LANES <= c->track_count;
+        for (uint32_t j = 1; contiguous && j < OSSA_RT_LANES; j++)
+            contiguous = c->tracks[t0 + j].bone == b0 + j;
+        c->group_bone[g] = contiguous ? b0 : UINT32_MAX;
     }
     *out = c;
     return OSSA_OK;
@@ -92,8 +124,9 @@ void ossa_rt_clip_free(ossa_rt_clip *clip)
         return;
     free(clip->tracks);
     free(clip->times);
-    free(clip->keys);
+    free(clip->pairs);
     free(clip->scales);
+    free(clip->group_bone);
     free(clip);
 }
 
@@ -159,6 +192,147 @@ int ossa_sample_job_validate(const ossa_sample_job *job)
     return job->output->bone_count >= job->clip->bone_limit;
 }
 
+/* ossa_sin_approx on four lanes, the same operations in the same order. */
+static inline v4f v4_sin(v4f x)
+{
+    v4f ax = (v4f)((v4i)x & 0x7fffffff);
+    v4i small = ax <= OSSA_SIN_NO_REDUCE;
+    v4f r = x, res;
+    v4i odd = {0, 0, 0, 0};
+    if (__builtin_expect((small[0] & small[1] & small[2] & small[3]) == 0, 0)) {
+        v4i in_range = ax <= OSSA_SIN_LIMIT;
+        v4f xs = v4_select(in_range, x, v4_splat(0.0f)); /* no conversion of huge values */
+        v4f k = (xs * OSSA_SIN_INV_PI + OSSA_SIN_ROUND) - OSSA_SIN_ROUND;
+        r = xs - k * OSSA_SIN_PI1;
+        r = r - k * OSSA_SIN_PI2;
+        r = r - k * OSSA_SIN_PI3;
+        odd = (__builtin_convertvector(k, v4i) & 1) << 31;
+        v4f u = r * r;
+        v4f p = (OSSA_SIN_C3 + OSSA_SIN_C5 * u) + (u * u) * (OSSA_SIN_C7 + OSSA_SIN_C9 * u);
+        res = (v4f)((v4i)(r + (r * u) * p) ^ odd);
+        for (int j = 0; j < 4; j++)
+            if (!in_range[j])
+                res[j] = ossa_sin_approx(x[j]);
+        return res;
+    }
+    v4f u = r * r;
+    v4f p = (OSSA_SIN_C3 + OSSA_SIN_C5 * u) + (u * u) * (OSSA_SIN_C7 + OSSA_SIN_C9 * u);
+    return r + (r * u) * p;
+}
+
+/* Interpolates tracks base .. base + lanes - 1 (lanes <= 4) from their pair records, factors
+ * and copy flags, and stores them into o. */
+static inline void interp_group(const ossa_rt_clip *c, uint32_t base, uint32_t lanes,
+                                const float *const *rec_in, const float *f_in,
+                                const int *copy, int any_copy, int nlerp, ossa_soa_pose *o)
+{
+    {
+        const ossa_rt_track *tr = c->tracks + base;
+        const float *rec[OSSA_RT_LANES];
+        float fl[OSSA_RT_LANES];
+        for (uint32_t j = 0; j < OSSA_RT_LANES; j++) {
+            rec[j] = rec_in[j < lanes ? j : 0];
+            fl[j] = f_in[j < lanes ? j : 0];
+        }
+        /* Gather: four 4x4 transposes turn the records into one vector per field. */
+        v4f ta_x = v4_load(rec[0]), ta_y = v4_load(rec[1]), ta_z = v4_load(rec[2]),
+            theta = v4_load(rec[3]);
+        v4f qa_x = v4_load(rec[0] + 4), qa_y = v4_load(rec[1] + 4), qa_z = v4_load(rec[2] + 4),
+            qa_w = v4_load(rec[3] + 4);
+        v4f tb_x = v4_load(rec[0] + 8), tb_y = v4_load(rec[1] + 8), tb_z = v4_load(rec[2] + 8),
+            inv_sin = v4_load(rec[3] + 8);
+        v4f qb_x = v4_load(rec[0] + 12), qb_y = v4_load(rec[1] + 12),
+            qb_z = v4_load(rec[2] + 12), qb_w = v4_load(rec[3] + 12);
+        v4_transpose(&ta_x, &ta_y, &ta_z, &theta);
+        v4_transpose(&qa_x, &qa_y, &qa_z, &qa_w);
+        v4_transpose(&tb_x, &tb_y, &tb_z, &inv_sin);
+        v4_transpose(&qb_x, &qb_y, &qb_z, &qb_w);
+        v4f f = {fl[0], fl[1], fl[2], fl[3]};
+        v4f one_f = 1.0f - f;
+        v4f wa = one_f, wb = f;
+        if (!nlerp) {
+            /* ossa_slerp_weights: linear where theta is 0, sines elsewhere. */
+            v4i linear = theta == 0.0f;
+            wa = v4_select(linear, one_f, v4_sin(one_f * theta) * inv_sin);
+            wb = v4_select(linear, f, v4_sin(f * theta) * inv_sin);
+        }
+        v4f v[7] = {
+            ta_x + f * (tb_x - ta_x), ta_y + f * (tb_y - ta_y), ta_z + f * (tb_z - ta_z),
+            wa * qa_x + wb * qb_x,    wa * qa_y + wb * qb_y,    wa * qa_z + wb * qb_z,
+            wa * qa_w + wb * qb_w,
+        };
+        if (nlerp) {
+            for (int j = 0; j < OSSA_RT_LANES; j++) {
+                float len2 = 0.0f;
+                for (int k = 3; k < 7; k++)
+                    len2 += v[k][j] * v[k][j];
+                float inv = len2 > 0.0f ? 1.0f / sqrtf(len2) : 0.0f;
+                for (int k = 3; k < 7; k++)
+                    v[k][j] *= inv;
+            }
+        }
+        float *dst[7] = {o->tx, o->ty, o->tz, o->qx, o->qy, o->qz, o->qw};
+        uint32_t gb = c->group_bone[base / OSSA_RT_LANES];
+        if (gb != UINT32_MAX) {
+            for (int k = 0; k < 7; k++)
+                v4_store(dst[k] + gb, v[k]);
+        } else {
+            /* Lane by lane, in track order: a later track of the same bone wins. */
+            for (uint32_t j = 0; j < lanes; j++)
+                for (int k = 0; k < 7; k++)
+                    dst[k][tr[j].bone] = copy[j] ? rec[j][k < 3 ? k : k + 1] : v[k][j];
+            any_copy = 0;
+        }
+        for (uint32_t j = 0; j < lanes; j++) {
+            uint32_t b = tr[j].bone;
+            if (__builtin_expect(any_copy, 0) && copy[j]) {
+                o->tx[b] = rec[j][0]; o->ty[b] = rec[j][1]; o->tz[b] = rec[j][2];
+                o->qx[b] = rec[j][4]; o->qy[b] = rec[j][5]; o->qz[b] = rec[j][6];
+                o->qw[b] = rec[j][7];
+            }
+            if (tr[j].scale_first != UINT32_MAX) {
+                /* The pair's index within its track picks its scales. */
+                size_t a = (size_t)(rec[j] - c->pairs) / OSSA_RT_PAIR_FLOATS - tr[j].pair_first;
+                const float *sa = c->scales + 3 * ((size_t)tr[j].scale_first + a);
+                float s[3];
+                for (int k = 0; k < 3; k++)
+                    s[k] = copy[j] ? sa[k] : sa[k] + fl[j] * (sa[3 + k] - sa[k]);
+                o->sx[b] = s[0]; o->sy[b] = s[1]; o->sz[b] = s[2];
+            }
+        }
+    }
+}
+
+/* Where track tr is sampled at time: the pair record and factor, or (copy set) key `pair`
+ * alone (the first half of its record). Same decisions, in the same order, as
+ * ossa_sample_clip. */
+static inline uint32_t locate(const ossa_rt_clip *c, const ossa_rt_track *tr,
+                                  uint32_t *cursor, float time, int clamp, int loop, float *f,
+                                  int *copy)
+{
+    const float *times = c->times + tr->first;
+    uint32_t n = tr->key_count, a;
+    *f = 0.0f;
+    *copy = 0;
+    if (loop && time >= times[n - 1]) {
+        a = n - 1; /* from the last key to the loop key */
+        *f = ossa_key_factor(time, times[a], times[n]);
+    } else if (n == 1 || (clamp && time <= times[0])) {
+        a = 0;
+        *copy = 1;
+    } else if (clamp && time >= times[n - 1]) {
+        a = n - 1;
+        *copy = 1;
+    } else {
+        a = cursor ? ossa_key_search_cursor(times, n, time, *cursor)
+                   : ossa_key_search(times, n, time);
+        if (cursor)
+            *cursor = a;
+        *f = ossa_key_factor(time, times[a], times[a + 1]);
+    }
+    return a;
+}
+
 int ossa_sample_job_run(const ossa_sample_job *job)
 {
     if (!ossa_sample_job_validate(job))
@@ -174,45 +348,35 @@ int ossa_sample_job_run(const ossa_sample_job *job)
     int clamp = job->time_mode == OSSA_TIME_CLAMP;
     int loop = job->time_mode == OSSA_TIME_LOOP && c->loop_key;
     int nlerp = job->rot == OSSA_ROT_NLERP;
-    for (uint32_t i = 0; i < c->track_count; i++) {
-        const ossa_rt_track *tr = &c->tracks[i];
-        const float *times = c->times + tr->first;
-        const float *keys = c->keys + 7 * (size_t)tr->first;
-        const float *sc = tr->scale_first != UINT32_MAX ? c->scales + 3 * (size_t)tr->scale_first
-                                                        : NULL;
-        uint32_t n = tr->key_count, b = tr->bone;
-        float t[3], r[4], s[3];
-        if (loop && time >= times[n - 1]) {
-            /* From the last key to the loop key (the first key again, at t = duration). */
-            uint32_t a = n - 1;
-            float f = ossa_key_factor(time, times[a], times[n]);
-            ossa_interp_pair(keys + 7 * a, keys + 7 * n, keys + 7 * a + 3, keys + 7 * n + 3,
-                             sc ? sc + 3 * a : NULL, sc ? sc + 3 * n : NULL, f, nlerp, t, r, s);
-        } else if (n == 1 || (clamp && time <= times[0])) {
-            memcpy(t, keys, 3 * sizeof(float));
-            memcpy(r, keys + 3, 4 * sizeof(float));
-            if (sc)
-                memcpy(s, sc, 3 * sizeof(float));
-        } else if (clamp && time >= times[n - 1]) {
-            memcpy(t, keys + 7 * (n - 1), 3 * sizeof(float));
-            memcpy(r, keys + 7 * (n - 1) + 3, 4 * sizeof(float));
-            if (sc)
-                memcpy(s, sc + 3 * (n - 1), 3 * sizeof(float));
-        } else {
-            uint32_t a = cache ? ossa_key_search_cursor(times, n, time, cache->cursor[i])
-                               : ossa_key_search(times, n, time);
-            if (cache)
-                cache->cursor[i] = a;
-            float f = ossa_key_factor(time, times[a], times[a + 1]);
-            const float *ka = keys + 7 * a, *kb = ka + 7;
-            ossa_interp_pair(ka, kb, ka + 3, kb + 3, sc ? sc + 3 * a : NULL,
-                             sc ? sc + 3 * (a + 1) : NULL, f, nlerp, t, r, s);
+    /* Blocks of tracks: first every track's key search (scalar, branchy), then the
+     * interpolation four tracks at a time (branch-free, so the groups overlap). */
+    enum { BLOCK = 32 };
+    const float *rec_block[BLOCK];
+    float f_block[BLOCK];
+    int copy_block[BLOCK];
+    uint32_t a = 0;
+    float f = 0.0f;
+    int copy = 0;
+    for (uint32_t start = 0; start < c->track_count; start += BLOCK) {
+        uint32_t end = c->track_count - start < BLOCK ? c->track_count : start + BLOCK;
+        int any_copy = 0;
+        for (uint32_t i = start; i < end; i++) {
+            const ossa_rt_track *tr = c->tracks + i;
+            uint32_t *cursor = cache ? &cache->cursor[i] : NULL;
+            /* The same key times as the track before give the same pair, factor and copy. */
+            if (!tr->same_times)
+                a = locate(c, tr, cursor, time, clamp, loop, &f, &copy);
+            else if (cursor)
+                *cursor = a;
+            rec_block[i - start] = c->pairs + OSSA_RT_PAIR_FLOATS * (size_t)(tr->pair_first + a);
+            f_block[i - start] = f;
+            copy_block[i - start] = copy;
+            any_copy |= copy;
         }
-        o->tx[b] = t[0]; o->ty[b] = t[1]; o->tz[b] = t[2];
-        o->qx[b] = r[0]; o->qy[b] = r[1]; o->qz[b] = r[2]; o->qw[b] = r[3];
-        if (sc) {
-            o->sx[b] = s[0]; o->sy[b] = s[1]; o->sz[b] = s[2];
-        }
+        for (uint32_t base = start; base < end; base += OSSA_RT_LANES)
+            interp_group(c, base, end - base < OSSA_RT_LANES ? end - base : OSSA_RT_LANES,
+                         rec_block + (base - start), f_block + (base - start),
+                         copy_block + (base - start), any_copy, nlerp, o);
     }
     return 1;
 }

@@ -20,12 +20,22 @@ struct ossa_rt_skeleton {
 typedef struct ossa_rt_track {
     uint32_t bone;
     uint32_t key_count;   /* keys of the clip, >= 1 */
-    uint32_t first;       /* index of the track's first key in times / keys */
+    uint32_t first;       /* index of the track's first key time in times */
+    uint32_t pair_first;  /* index of the track's first key pair in pairs */
     uint32_t scale_first; /* index into scales, UINT32_MAX when the track has none */
+    uint32_t same_times;  /* nonzero: the same key times as the track before (exporters often
+                             key every bone at the same frames): its key search is reused */
 } ossa_rt_track;
 
-/* Per track: key_count keys and then the Cal3D loop key (the first key again at t = duration),
- * stored contiguously so a key pair is one or two cache lines. */
+/* One key pair (key j, key j + 1) of a track, one 64-byte line, laid out as four groups of four
+ * floats so that four pairs transpose into SoA vectors:
+ *   ta.x ta.y ta.z theta | qa.x qa.y qa.z qa.w | tb.x tb.y tb.z inv_sin | qb.x qb.y qb.z qb.w
+ * qb is negated when the pair's dot product is negative (Cal3D's shorter arc), theta and
+ * inv_sin are ossa_slerp_setup's: no acos or division per frame. Key j alone is the first half. */
+enum { OSSA_RT_PAIR_FLOATS = 16, OSSA_RT_LANES = 4 };
+
+/* Per track: key_count key times and then the Cal3D loop key's (the duration); key_count pairs,
+ * the last one from the last key to the loop key (the first key again). */
 struct ossa_rt_clip {
     float duration;
     uint32_t track_count;
@@ -33,8 +43,11 @@ struct ossa_rt_clip {
     int loop_key;          /* OSSA_TIME_LOOP appends the loop key (first track ends early) */
     ossa_rt_track *tracks;
     float *times;          /* key_count + 1 per track */
-    float *keys;           /* 7 floats per key: tx ty tz qx qy qz qw */
+    float *pairs;          /* OSSA_RT_PAIR_FLOATS per pair, 64-byte aligned */
     float *scales;         /* 3 floats per key for tracks with scales */
+    /* Per group of OSSA_RT_LANES tracks: the first track's bone when the group animates that
+     * bone and the next ones in order (SoA stores as vectors), otherwise UINT32_MAX. */
+    uint32_t *group_bone;
 };
 
 struct ossa_sample_cache {
