@@ -1,4 +1,5 @@
 /* Synthetic benchmark models (see bench_model.h). */
+#include <cglm/cglm.h>
 #include "bench_model.h"
 
 #include <math.h>
@@ -55,29 +56,6 @@ static void rng_quat(uint64_t *s, float max_angle, float q[4])
     q[3] = cosf(half);
 }
 
-static void quat_mul(const float a[4], const float b[4], float out[4])
-{
-    float r[4] = {
-        a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
-        a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
-        a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
-        a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
-    };
-    memcpy(out, r, sizeof r);
-}
-
-static void quat_rotate(const float q[4], const float v[3], float out[3])
-{
-    const float u[3] = {q[0], q[1], q[2]};
-    float w = q[3];
-    float c[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
-    float cc[3] = {u[1] * c[2] - u[2] * c[1], u[2] * c[0] - u[0] * c[2], u[0] * c[1] - u[1] * c[0]};
-    float r[3];
-    for (int k = 0; k < 3; k++)
-        r[k] = v[k] + 2.0f * w * c[k] + 2.0f * cc[k];
-    memcpy(out, r, sizeof r);
-}
-
 static ossa_status build_skeleton(ossa_build *b, const bench_model_params *p, uint64_t *rng)
 {
     uint32_t n = p->bones;
@@ -124,15 +102,15 @@ static ossa_status build_skeleton(ossa_build *b, const bench_model_params *p, ui
         } else {
             const float *pt = model_t + 3 * bn->parent, *pr = model_r + 4 * bn->parent;
             float rotated[3];
-            quat_rotate(pr, bn->rest_t, rotated);
+            glm_quat_rotatev((float *)pr, bn->rest_t, rotated);
             for (int k = 0; k < 3; k++)
                 mt[k] = pt[k] + rotated[k];
-            quat_mul(pr, bn->rest_r, mr);
+            glm_quat_mul((float *)pr, bn->rest_r, mr);
         }
         /* The bind inverse: model space -> bone space. */
         float inv_r[4] = {-mr[0], -mr[1], -mr[2], mr[3]};
         float inv_t[3];
-        quat_rotate(inv_r, mt, inv_t);
+        glm_quat_rotatev((float *)inv_r, mt, inv_t);
         for (int k = 0; k < 3; k++)
             bn->inv_bind_t[k] = -inv_t[k];
         memcpy(bn->inv_bind_r, inv_r, sizeof inv_r);
@@ -230,7 +208,7 @@ static ossa_status build_clip(ossa_build *b, const bench_model_params *p, uint64
                 tv[3 * k + c] = rest->rest_t[c] + rng_float(rng, -0.02f, 0.02f);
             float d[4];
             rng_quat(rng, 0.8f, d);
-            quat_mul(rest->rest_r, d, rv + 4 * k);
+            glm_quat_mul((float *)rest->rest_r, d, rv + 4 * k);
         }
         tracks[bone].bone = bone;
         tracks[bone].key_count = keys;

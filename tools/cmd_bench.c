@@ -627,20 +627,6 @@ done:
 
 /* ---- output -------------------------------------------------------------------------------- */
 
-static void json_str(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(out, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(out, "\\u%04x", *p);
-        else
-            fputc(*p, out);
-    }
-    fputc('"', out);
-}
-
 /* Non-finite numbers cannot be written in JSON: they come out as null (and fail the test). */
 static void json_num(FILE *out, const char *key, double v, const char *after)
 {
@@ -673,23 +659,23 @@ static const skin_result *best_single(const bench_report *r)
 static void print_json(FILE *out, const bench_opts *o, const bench_report *r)
 {
     fputs("{\n  \"ossa_bench\": 1,\n  \"date\": ", out);
-    json_str(out, r->date);
+    ossa_cli_json_string(out, r->date);
     fputs(",\n  \"machine\": {\"cpu\": ", out);
-    json_str(out, r->cpu);
+    ossa_cli_json_string(out, r->cpu);
     fprintf(out, ", \"cores\": %ld, \"features\": [", r->cores);
     for (size_t i = 0; i < r->feature_count; i++) {
-        json_str(out, r->features[i]);
+        ossa_cli_json_string(out, r->features[i]);
         fputs(i + 1 < r->feature_count ? ", " : "", out);
     }
     fputs("], \"build_type\": ", out);
-    json_str(out, OSSA_BUILD_TYPE);
+    ossa_cli_json_string(out, OSSA_BUILD_TYPE);
     fputs(", \"compiler\": ", out);
-    json_str(out, __VERSION__);
+    ossa_cli_json_string(out, __VERSION__);
     fprintf(out, "},\n  \"options\": {\"vertices\": %u, \"influences\": %u, \"bones\": %u, "
                  "\"threads\": %u, \"runs\": %u, \"model\": ",
             o->vertices, o->influences, o->bones, o->threads, o->runs);
     if (o->model_count)
-        json_str(out, r->source);
+        ossa_cli_json_string(out, r->source);
     else
         fputs("null", out);
     fprintf(out, ", \"store\": \"%s\"", store_names[o->store]);
@@ -702,7 +688,7 @@ static void print_json(FILE *out, const bench_opts *o, const bench_report *r)
     json_num(out, "stream_bytes", r->stream_bytes, "},\n");
     fputs("  \"kernels\": [", out);
     for (size_t i = 0; i < r->kernel_count; i++) {
-        json_str(out, ossa_skin_kernel_name(r->kernels[i]));
+        ossa_cli_json_string(out, ossa_skin_kernel_name(r->kernels[i]));
         fputs(i + 1 < r->kernel_count ? ", " : "", out);
     }
     fprintf(out, "],\n  \"bandwidth\": {\"array_bytes\": %zu, \"bytes_per_element\": 16, ",
@@ -718,7 +704,7 @@ static void print_json(FILE *out, const bench_opts *o, const bench_report *r)
     for (size_t i = 0; i < r->skin_count; i++) {
         const skin_result *s = &r->skin[i];
         fputs("    {\"kernel\": ", out);
-        json_str(out, ossa_skin_kernel_name(s->kernel));
+        ossa_cli_json_string(out, ossa_skin_kernel_name(s->kernel));
         fprintf(out, ", \"threads\": %u, ", s->threads);
         json_num(out, "vertices_per_second", s->vps, ", ");
         json_num(out, "ns_per_vertex", 1e9 / s->vps, ", ");
@@ -756,13 +742,13 @@ static void print_json(FILE *out, const bench_opts *o, const bench_report *r)
         json_num(out, "vertices_per_second", r->cal3d_vps, ", ");
         json_timing(out, "seconds", r->cal3d_skin, ", ");
         fputs("\"best_kernel\": ", out);
-        json_str(out, best ? ossa_skin_kernel_name(best->kernel) : "");
+        ossa_cli_json_string(out, best ? ossa_skin_kernel_name(best->kernel) : "");
         fputs(", ", out);
         json_num(out, "best_kernel_ratio", best ? best->vps / r->cal3d_vps : 0.0, ", ");
         json_num(out, "max_error_vs_ossa", r->cal3d_err, "");
     } else {
         fputs(", \"note\": ", out);
-        json_str(out, r->cal3d_note[0] ? r->cal3d_note : "libcal3d was not found at build time");
+        ossa_cli_json_string(out, r->cal3d_note[0] ? r->cal3d_note : "libcal3d was not found at build time");
     }
     fputs("}\n}\n", out);
 }

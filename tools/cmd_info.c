@@ -40,7 +40,7 @@ ossa_model *ossa_cli_load_args(const char *usage, const char **files, size_t cou
     return m;
 }
 
-static void json_string(FILE *out, const char *s)
+void ossa_cli_json_string(FILE *out, const char *s)
 {
     fputc('"', out);
     for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
@@ -132,20 +132,20 @@ static void print_text(FILE *out, const ossa_model *m)
 static void print_json(FILE *out, const ossa_model *m)
 {
     fputs("{\"file\":", out);
-    json_string(out, m->source);
+    ossa_cli_json_string(out, m->source);
     fputs(",\"format\":", out);
-    json_string(out, ossa_format_name(m->format));
+    ossa_cli_json_string(out, ossa_format_name(m->format));
     fprintf(out, ",\"version\":%u,\"scale\":%.9g,\"bones\":%u", m->version, (double)m->scale,
             m->bone_count);
     fputs(",\"skeleton\":", out);
     if (m->bone_count) {
         fputs("{\"format\":", out);
-        json_string(out, ossa_format_name(m->skeleton_format));
+        ossa_cli_json_string(out, ossa_format_name(m->skeleton_format));
         fprintf(out, ",\"version\":%u,\"names\":[", m->skeleton_version);
         for (uint32_t i = 0; i < m->bone_count; i++) {
             if (i)
                 fputc(',', out);
-            json_string(out, m->bones[i].name);
+            ossa_cli_json_string(out, m->bones[i].name);
         }
         fputs("]}", out);
     } else {
@@ -155,9 +155,9 @@ static void print_json(FILE *out, const ossa_model *m)
     for (uint32_t i = 0; i < m->mesh_count; i++) {
         const ossa_mesh *me = &m->meshes[i];
         fputs(i ? ",{\"name\":" : "{\"name\":", out);
-        json_string(out, me->name);
+        ossa_cli_json_string(out, me->name);
         fputs(",\"format\":", out);
-        json_string(out, ossa_format_name(me->format));
+        ossa_cli_json_string(out, ossa_format_name(me->format));
         fprintf(out, ",\"version\":%u,\"submeshes\":[", me->version);
         for (uint32_t s = 0; s < me->submesh_count; s++) {
             const ossa_submesh *sm = &me->submeshes[s];
@@ -173,9 +173,9 @@ static void print_json(FILE *out, const ossa_model *m)
     for (uint32_t i = 0; i < m->clip_count; i++) {
         const ossa_clip *c = &m->clips[i];
         fputs(i ? ",{\"name\":" : "{\"name\":", out);
-        json_string(out, c->name);
+        ossa_cli_json_string(out, c->name);
         fputs(",\"format\":", out);
-        json_string(out, ossa_format_name(c->format));
+        ossa_cli_json_string(out, ossa_format_name(c->format));
         fprintf(out, ",\"version\":%u,\"duration\":%.9g,\"tracks\":%u,\"keys\":%llu,"
                      "\"compressed\":%s}",
                 c->version, (double)c->duration, c->track_count,
@@ -185,9 +185,9 @@ static void print_json(FILE *out, const ossa_model *m)
     for (uint32_t i = 0; i < m->morph_clip_count; i++) {
         const ossa_morph_clip *c = &m->morph_clips[i];
         fputs(i ? ",{\"name\":" : "{\"name\":", out);
-        json_string(out, c->name);
+        ossa_cli_json_string(out, c->name);
         fputs(",\"format\":", out);
-        json_string(out, ossa_format_name(c->format));
+        ossa_cli_json_string(out, ossa_format_name(c->format));
         fprintf(out, ",\"version\":%u,\"duration\":%.9g,\"tracks\":%u}", c->version,
                 (double)c->duration, c->track_count);
     }
@@ -195,9 +195,9 @@ static void print_json(FILE *out, const ossa_model *m)
     for (uint32_t i = 0; i < m->material_count; i++) {
         const ossa_material *mt = &m->materials[i];
         fputs(i ? ",{\"name\":" : "{\"name\":", out);
-        json_string(out, mt->name);
+        ossa_cli_json_string(out, mt->name);
         fputs(",\"format\":", out);
-        json_string(out, ossa_format_name(mt->format));
+        ossa_cli_json_string(out, ossa_format_name(mt->format));
         fprintf(out, ",\"version\":%u,\"diffuse\":[%.6g,%.6g,%.6g,%.6g],\"shininess\":%.9g,"
                      "\"maps\":[",
                 mt->version, (double)mt->diffuse[0], (double)mt->diffuse[1],
@@ -205,7 +205,7 @@ static void print_json(FILE *out, const ossa_model *m)
         for (uint32_t k = 0; k < mt->map_count; k++) {
             if (k)
                 fputc(',', out);
-            json_string(out, mt->maps[k].file);
+            ossa_cli_json_string(out, mt->maps[k].file);
         }
         fputs("]}", out);
     }
@@ -213,7 +213,7 @@ static void print_json(FILE *out, const ossa_model *m)
     for (uint32_t i = 0; i < m->warning_count; i++) {
         if (i)
             fputc(',', out);
-        json_string(out, m->warnings[i]);
+        ossa_cli_json_string(out, m->warnings[i]);
     }
     fputs("]}\n", out);
 }

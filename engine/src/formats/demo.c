@@ -1,6 +1,7 @@
 /* The built-in demo model: a mannequin of boxes on a 19-bone skeleton with three looping clips,
  * all made in code through the same build API the file readers use (so it is validated the same
  * way). Y up, facing +Z, feet at y = 0, about 1.8 units tall. */
+#include <cglm/cglm.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -142,29 +143,6 @@ static void quat_axis(float q[4], int axis, float angle)
     q[3] = cosf(0.5f * angle);
 }
 
-static void quat_mul(const float a[4], const float b[4], float out[4])
-{
-    float r[4] = {
-        a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
-        a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
-        a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
-        a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
-    };
-    memcpy(out, r, sizeof r);
-}
-
-static void quat_rotate(const float q[4], const float v[3], float out[3])
-{
-    /* v' = v + 2 w (u x v) + 2 u x (u x v), u = (x, y, z) */
-    float u[3] = {q[0], q[1], q[2]}, w = q[3];
-    float c[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
-    float cc[3] = {u[1] * c[2] - u[2] * c[1], u[2] * c[0] - u[0] * c[2], u[0] * c[1] - u[1] * c[0]};
-    float r[3];
-    for (int k = 0; k < 3; k++)
-        r[k] = v[k] + 2.0f * w * c[k] + 2.0f * cc[k];
-    memcpy(out, r, sizeof r);
-}
-
 /* ---- skeleton ---- */
 
 static ossa_status build_skeleton(ossa_build *b, float model_t[B_COUNT][3],
@@ -198,14 +176,14 @@ static ossa_status build_skeleton(ossa_build *b, float model_t[B_COUNT][3],
             memcpy(model_r[i], bn->rest_r, sizeof model_r[i]);
         } else {
             float rotated[3];
-            quat_rotate(model_r[d->parent], bn->rest_t, rotated);
+            glm_quat_rotatev((float *)model_r[d->parent], bn->rest_t, rotated);
             for (int k = 0; k < 3; k++)
                 model_t[i][k] = model_t[d->parent][k] + rotated[k];
-            quat_mul(model_r[d->parent], bn->rest_r, model_r[i]);
+            glm_quat_mul((float *)model_r[d->parent], bn->rest_r, model_r[i]);
         }
         float inv_r[4] = {-model_r[i][0], -model_r[i][1], -model_r[i][2], model_r[i][3]};
         float inv_t[3];
-        quat_rotate(inv_r, model_t[i], inv_t);
+        glm_quat_rotatev((float *)inv_r, model_t[i], inv_t);
         for (int k = 0; k < 3; k++)
             bn->inv_bind_t[k] = -inv_t[k];
         memcpy(bn->inv_bind_r, inv_r, sizeof inv_r);
@@ -241,8 +219,8 @@ static void emit_box(float *pos, float *nrm, uint32_t *idx,
                 local[v] = corner_uv[cc][1] ? d->box_max[v] : d->box_min[v];
                 normal[axis] = (float)sign;
                 float p[3], n[3];
-                quat_rotate(mr, local, p);
-                quat_rotate(mr, normal, n);
+                glm_quat_rotatev((float *)mr, local, p);
+                glm_quat_rotatev((float *)mr, normal, n);
                 uint32_t vi = *nv;
                 for (int k = 0; k < 3; k++) {
                     pos[3 * vi + k] = p[k] + mt[k];
@@ -396,9 +374,10 @@ static ossa_status build_clip(ossa_build *b, size_t which)
                 if (chs[c].kind == CH_RISE) {
                     tv[3 * k + 1] += value;
                 } else {
-                    float d[4];
+                    float d[4], prev[4];
                     quat_axis(d, (int)chs[c].kind, value);
-                    quat_mul(q, d, q);
+                    memcpy(prev, q, sizeof prev); /* glm_quat_mul's output must not alias */
+                    glm_quat_mul(prev, d, q);
                 }
             }
             memcpy(rv + 4 * k, q, sizeof q);
