@@ -249,6 +249,58 @@ static void test_morph(const scene *s)
     ossa_mixer_free(mx);
 }
 
+/* One cycle and no action (the mixer samples straight into the pose): at every frame of a
+ * fade-in, bit for bit the runtime sampler at the cycle's time over the rest pose, for a clip
+ * of every other bone and one of every bone; then a second cycle joins (the general path) and
+ * leaves again. */
+static void test_single_cycle_path(void)
+{
+    fixture f;
+    fixture_random(&f, 31, 37, 2, 9, 0);
+    const ossa_model *m = &f.model;
+    uint32_t n = m->bone_count;
+    ossa_soa_pose got, want;
+    CHECK(ossa_soa_pose_init(&got, n) == OSSA_OK);
+    CHECK(ossa_soa_pose_init(&want, n) == OSSA_OK);
+    for (uint32_t id = 0; id < 2; id++) {
+        ossa_mixer *mx = NULL;
+        ossa_rt_clip *rc = NULL;
+        ossa_error err;
+        CHECK(ossa_mixer_create(m, NULL, &mx, &err) == OSSA_OK);
+        CHECK(ossa_rt_clip_create(m, &m->clips[id], &rc, &err) == OSSA_OK);
+        CHECK(ossa_mixer_blend_cycle(mx, id, 0.6f, 0.5f));
+        int compared = 0;
+        for (int frame = 0; frame < 60; frame++) {
+            if (frame == 20)
+                CHECK(ossa_mixer_blend_cycle(mx, 1 - id, 0.5f, 0.0f));
+            if (frame == 30)
+                CHECK(ossa_mixer_clear_cycle(mx, 1 - id, 0.0f));
+            ossa_mixer_update(mx, 0.07f);
+            CHECK(ossa_mixer_evaluate(mx, &got));
+            if (frame >= 20 && frame <= 30)
+                continue; /* two cycles blend */
+            /* CalMixer::updateSkeleton's time of a synchronised cycle. */
+            float d = m->clips[id].duration, md = ossa_mixer_duration(mx);
+            float t = md == 0.0f ? 0.0f : ossa_mixer_time(mx) * d / md;
+            ossa_rt_skeleton_rest(ossa_mixer_skeleton(mx), &want);
+            ossa_sample_job job = {.clip = rc, .time = t, .time_mode = OSSA_TIME_LOOP,
+                                   .output = &want};
+            CHECK(ossa_sample_job_run(&job));
+            size_t bytes = (size_t)want.capacity * 10 * sizeof(float);
+            CHECKF(!memcmp(got.block, want.block, bytes),
+                   "clip %u frame %d: single-cycle mixer != sampler at t=%g", id, frame, t);
+            compared++;
+        }
+        CHECK(compared == 49);
+        CHECK(ossa_mixer_weight(mx, id) > 0.59f);
+        ossa_rt_clip_free(rc);
+        ossa_mixer_free(mx);
+    }
+    ossa_soa_pose_release(&got);
+    ossa_soa_pose_release(&want);
+    fixture_free(&f);
+}
+
 int main(void)
 {
     scene s;
@@ -261,6 +313,7 @@ int main(void)
     test_action(&s, &p, 0);
     test_action(&s, &p, 1);
     test_morph(&s);
+    test_single_cycle_path();
     ossa_soa_pose_release(&p);
     return test_finish("anim-mixer");
 }

@@ -192,6 +192,24 @@ static void test_assets(long *checked)
     }
 }
 
+/* A clip keying every bone with many keys and no scales, so that whole blocks of tracks take
+ * the eight-lane path where the CPU has AVX2 (the fixture's one-key track 1 would send its
+ * block to the four-lane path: it is given track 2's keys). Random rotations make slerp angles
+ * large enough for the sine's range reduction too. */
+static void test_wide(long *checked)
+{
+    fixture f;
+    fixture_random(&f, 4242, 83, 2, 9, 0);
+    ossa_track *tr = (ossa_track *)f.model.clips[1].tracks;
+    CHECK(f.model.clips[1].track_count == 83 && tr[1].key_count == 1);
+    tr[1].key_count = tr[2].key_count;
+    tr[1].times = tr[2].times;
+    tr[1].translations = tr[2].translations;
+    tr[1].rotations = tr[2].rotations;
+    sweep_model(&f.model, checked);
+    fixture_free(&f);
+}
+
 int main(void)
 {
     long checked = 0;
@@ -204,6 +222,7 @@ int main(void)
     fixture_random(&f, 99, 5, 2, 2, 0); /* two-key tracks */
     sweep_model(&f.model, &checked);
     fixture_free(&f);
+    test_wide(&checked);
     test_assets(&checked);
     printf("%ld samples compared\n", checked);
     CHECK(checked > 1000);

@@ -575,10 +575,58 @@ static void sample_into(ossa_mixer *mx, mix_slot *slot, float time, ossa_time_mo
     ossa_sample_job_run(&job);
 }
 
+/* The common case of one skeletal cycle, no skeletal action: a lone animation shows at 100%
+ * (blendState copies it into the layer, lockState copies the layer into the pose), so the clip
+ * is sampled straight into the pose. Bones it does not animate take the rest pose; the scales
+ * of a clip without scale keys are the sample pose's, as the general path copies them. Returns
+ * 0 (nothing written) when the general path is needed. */
+static int evaluate_single_cycle(ossa_mixer *mx, ossa_soa_pose *pose)
+{
+    mix_slot *cycle = NULL;
+    for (uint32_t i = 0; i < mx->action_count; i++)
+        if (mx->actions[i].id < mx->clip_count)
+            return 0;
+    for (uint32_t i = 0; i < mx->cycle_count; i++) {
+        if (mx->cycles[i].id >= mx->clip_count)
+            continue;
+        if (cycle)
+            return 0;
+        cycle = &mx->cycles[i];
+    }
+    if (!cycle || !(cycle->weight > 0.0f))
+        return 0;
+    const ossa_rt_clip *clip = mx->clips[cycle->id];
+    if (!clip->unique_bones || clip->has_scales)
+        return 0;
+    const ossa_soa_pose *s = &mx->sample;
+    size_t bytes = (size_t)pose->capacity * sizeof(float);
+    if (clip->all_bones) {
+        memcpy(pose->sx, s->sx, bytes);
+        memcpy(pose->sy, s->sy, bytes);
+        memcpy(pose->sz, s->sz, bytes);
+    } else {
+        ossa_rt_skeleton_rest(mx->skel, pose);
+        for (uint32_t k = 0; k < clip->track_count; k++) {
+            uint32_t b = clip->tracks[k].bone;
+            pose->sx[b] = s->sx[b];
+            pose->sy[b] = s->sy[b];
+            pose->sz[b] = s->sz[b];
+        }
+    }
+    ossa_sample_job job = {
+        .clip = clip, .cache = cycle->cache, .time = cycle_time(mx, cycle),
+        .time_mode = OSSA_TIME_LOOP, .rot = mx->desc.rot, .output = pose,
+    };
+    ossa_sample_job_run(&job);
+    return 1;
+}
+
 int ossa_mixer_evaluate(ossa_mixer *mx, ossa_soa_pose *pose)
 {
     if (!mx || !pose || !pose->block || pose->bone_count != mx->skel->bone_count)
         return 0;
+    if (evaluate_single_cycle(mx, pose))
+        return 1;
     uint32_t n = mx->skel->bone_count;
     memset(mx->acc_layer, 0, (size_t)n * sizeof(float));
     memset(mx->acc, 0, (size_t)n * sizeof(float));

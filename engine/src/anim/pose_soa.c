@@ -6,6 +6,7 @@
 #include <string.h>
 #include "rt_internal.h"
 #include "simd4.h"
+#include "simd8.h"
 
 ossa_status ossa_rt_skeleton_create(const ossa_model *model, ossa_rt_skeleton **out,
                                     ossa_error *err)
@@ -134,37 +135,14 @@ static int unit_scales(const ossa_soa_pose *p)
     return all[0] & all[1] & all[2] & all[3];
 }
 
-/* Bone i from its parent p (already in m). unit: every scale is 1, so the products with scales
- * are skipped (x * 1 = x: the same bits) and the model scales are the local ones. */
-static inline void ltm_bone(const ossa_soa_pose *restrict l, ossa_soa_pose *restrict m,
-                            uint32_t i, int32_t p, int unit)
-{
-    float px = m->qx[p], py = m->qy[p], pz = m->qz[p], pw = m->qw[p];
-    float vx = l->tx[i], vy = l->ty[i], vz = l->tz[i];
-    if (!unit) {
-        vx *= m->sx[p];
-        vy *= m->sy[p];
-        vz *= m->sz[p];
-    }
-    float rx, ry, rz;
-    rotate(px, py, pz, pw, vx, vy, vz, &rx, &ry, &rz);
-    m->tx[i] = rx + m->tx[p];
-    m->ty[i] = ry + m->ty[p];
-    m->tz[i] = rz + m->tz[p];
-    float lx = l->qx[i], ly = l->qy[i], lz = l->qz[i], lw = l->qw[i];
-    /* The order of ossa_local_to_model's glm_quat_mul: the rounding stays the same down a
-     * long chain of bones. */
-    m->qx[i] = pw * lx + px * lw + py * lz - pz * ly;
-    m->qy[i] = pw * ly - px * lz + py * lw + pz * lx;
-    m->qz[i] = pw * lz + px * ly - py * lx + pz * lw;
-    m->qw[i] = pw * lw - px * lx - py * ly - pz * lz;
-    if (!unit) {
-        m->sx[i] = m->sx[p] * l->sx[i];
-        m->sy[i] = m->sy[p] * l->sy[i];
-        m->sz[i] = m->sz[p] * l->sz[i];
-    }
-}
-
+/* Local to model in three passes over the SoA arrays, so that only the chains (a bone needs
+ * its parent) run bone by bone and everything else runs four bones at a time:
+ *   1. model rotations (and scales), bone by bone: the quaternion product;
+ *   2. each bone's local translation (times its parent's scale) rotated by its parent's model
+ *      rotation, four bones at once, stored in the model translations;
+ *   3. the parent's model translation added, bone by bone.
+ * Every value is computed with the operations of pose.c's scalar code in its order (no
+ * fusing), so the results are the same bits as a bone-by-bone loop. */
 int ossa_ltm_job_run(const ossa_ltm_job *job)
 {
     if (!ossa_ltm_job_validate(job))
@@ -174,6 +152,8 @@ int ossa_ltm_job_run(const ossa_ltm_job *job)
     ossa_soa_pose *m = job->model;
     const int32_t *parent = sk->parent;
     uint32_t n = sk->bone_count;
+    /* Every scale 1: the products with scales are skipped (x * 1 = x: the same bits) and the
+     * model scales are the local ones. */
     int unit = unit_scales(l);
     if (unit) {
         size_t bytes = (size_t)m->capacity * sizeof(float);
@@ -181,18 +161,80 @@ int ossa_ltm_job_run(const ossa_ltm_job *job)
         memcpy(m->sy, l->sy, bytes);
         memcpy(m->sz, l->sz, bytes);
     }
+    /* The previous bone's rotation stays in registers: a child right after its parent (a
+     * chain) does not wait for the store and the load. */
+    float ax = 0.0f, ay = 0.0f, az = 0.0f, aw = 1.0f;
+    for (uint32_t i = 0; i < n; i++) {
+        int32_t p = parent[i];
+        float lx = l->qx[i], ly = l->qy[i], lz = l->qz[i], lw = l->qw[i];
+        if (p < 0) {
+            m->qx[i] = ax = lx; m->qy[i] = ay = ly; m->qz[i] = az = lz; m->qw[i] = aw = lw;
+            if (!unit) {
+                m->sx[i] = l->sx[i]; m->sy[i] = l->sy[i]; m->sz[i] = l->sz[i];
+            }
+            continue;
+        }
+        float px = ax, py = ay, pz = az, pw = aw;
+        if ((uint32_t)p != i - 1) {
+            px = m->qx[p]; py = m->qy[p]; pz = m->qz[p]; pw = m->qw[p];
+        }
+        /* The order of ossa_local_to_model's glm_quat_mul: the rounding stays the same down a
+         * long chain of bones. */
+        m->qx[i] = ax = pw * lx + px * lw + py * lz - pz * ly;
+        m->qy[i] = ay = pw * ly - px * lz + py * lw + pz * lx;
+        m->qz[i] = az = pw * lz + px * ly - py * lx + pz * lw;
+        m->qw[i] = aw = pw * lw - px * lx - py * ly - pz * lz;
+        if (!unit) {
+            m->sx[i] = m->sx[p] * l->sx[i];
+            m->sy[i] = m->sy[p] * l->sy[i];
+            m->sz[i] = m->sz[p] * l->sz[i];
+        }
+    }
+    /* The arrays hold capacity (a multiple of 8) entries and padding bones are roots. */
+    for (uint32_t i = 0; i < n; i += 4) {
+        v4i pv = {parent[i], parent[i + 1], parent[i + 2], parent[i + 3]};
+        v4i root = pv < 0;
+        /* Roots rotate by identity (lane discarded below). */
+        uint32_t pi[4];
+        for (int j = 0; j < 4; j++)
+            pi[j] = pv[j] < 0 ? i + (uint32_t)j : (uint32_t)pv[j];
+        v4f qx = {m->qx[pi[0]], m->qx[pi[1]], m->qx[pi[2]], m->qx[pi[3]]};
+        v4f qy = {m->qy[pi[0]], m->qy[pi[1]], m->qy[pi[2]], m->qy[pi[3]]};
+        v4f qz = {m->qz[pi[0]], m->qz[pi[1]], m->qz[pi[2]], m->qz[pi[3]]};
+        v4f qw = {m->qw[pi[0]], m->qw[pi[1]], m->qw[pi[2]], m->qw[pi[3]]};
+        v4f lx = v4_load(l->tx + i), ly = v4_load(l->ty + i), lz = v4_load(l->tz + i);
+        v4f vx = lx, vy = ly, vz = lz;
+        if (!unit) {
+            vx = vx * (v4f){m->sx[pi[0]], m->sx[pi[1]], m->sx[pi[2]], m->sx[pi[3]]};
+            vy = vy * (v4f){m->sy[pi[0]], m->sy[pi[1]], m->sy[pi[2]], m->sy[pi[3]]};
+            vz = vz * (v4f){m->sz[pi[0]], m->sz[pi[1]], m->sz[pi[2]], m->sz[pi[3]]};
+        }
+        /* rotate() on four lanes. */
+        v4f n2 = qx * qx + qy * qy + qz * qz + qw * qw;
+        v4i pos = n2 > 0.0f;
+        v4f inv = (v4f)(pos & (v4i)(1.0f / v4_select(pos, n2, (v4f){1, 1, 1, 1})));
+        v4f uv2 = 2.0f * (qx * vx + qy * vy + qz * vz);
+        v4f ss = qw * qw - (qx * qx + qy * qy + qz * qz);
+        v4f w2 = 2.0f * qw;
+        v4f cx = qy * vz - qz * vy, cy = qz * vx - qx * vz, cz = qx * vy - qy * vx;
+        v4_store(m->tx + i, v4_select(root, lx, (uv2 * qx + ss * vx + w2 * cx) * inv));
+        v4_store(m->ty + i, v4_select(root, ly, (uv2 * qy + ss * vy + w2 * cy) * inv));
+        v4_store(m->tz + i, v4_select(root, lz, (uv2 * qz + ss * vz + w2 * cz) * inv));
+    }
+    float tx = 0.0f, ty = 0.0f, tz = 0.0f;
     for (uint32_t i = 0; i < n; i++) {
         int32_t p = parent[i];
         if (p < 0) {
-            m->tx[i] = l->tx[i]; m->ty[i] = l->ty[i]; m->tz[i] = l->tz[i];
-            m->qx[i] = l->qx[i]; m->qy[i] = l->qy[i]; m->qz[i] = l->qz[i];
-            m->qw[i] = l->qw[i];
-            m->sx[i] = l->sx[i]; m->sy[i] = l->sy[i]; m->sz[i] = l->sz[i];
-        } else if (unit) {
-            ltm_bone(l, m, i, p, 1);
-        } else {
-            ltm_bone(l, m, i, p, 0);
+            tx = m->tx[i]; ty = m->ty[i]; tz = m->tz[i];
+            continue;
         }
+        float ptx = tx, pty = ty, ptz = tz;
+        if ((uint32_t)p != i - 1) {
+            ptx = m->tx[p]; pty = m->ty[p]; ptz = m->tz[p];
+        }
+        m->tx[i] = tx = m->tx[i] + ptx;
+        m->ty[i] = ty = m->ty[i] + pty;
+        m->tz[i] = tz = m->tz[i] + ptz;
     }
     return 1;
 }
@@ -292,6 +334,54 @@ static void palette_four(const ossa_rt_skeleton *sk, const ossa_soa_pose *m, uin
     }
 }
 
+#ifdef OSSA_ANIM_HAVE_AVX2
+/* palette_four on eight bones (all with unit scale): the same operations on eight lanes. */
+OSSA_ANIM_AVX2 static void palette_eight(const ossa_rt_skeleton *sk, const ossa_soa_pose *m,
+                                         uint32_t i, float *out)
+{
+    v8f qx = v8_load(m->qx + i), qy = v8_load(m->qy + i), qz = v8_load(m->qz + i),
+        qw = v8_load(m->qw + i);
+    v8f bx = v8_load(sk->ib_qx + i), by = v8_load(sk->ib_qy + i), bz = v8_load(sk->ib_qz + i),
+        bw = v8_load(sk->ib_qw + i);
+    v8f vx = v8_load(sk->ib_tx + i), vy = v8_load(sk->ib_ty + i), vz = v8_load(sk->ib_tz + i);
+    v8f n2 = qx * qx + qy * qy + qz * qz + qw * qw;
+    v8i pos = n2 > 0.0f;
+    v8f one = {1, 1, 1, 1, 1, 1, 1, 1};
+    v8f inv = (v8f)(pos & (v8i)(1.0f / v8_select(pos, n2, one)));
+    v8f uv2 = 2.0f * (qx * vx + qy * vy + qz * vz);
+    v8f ss = qw * qw - (qx * qx + qy * qy + qz * qz);
+    v8f w2 = 2.0f * qw;
+    v8f cx = qy * vz - qz * vy, cy = qz * vx - qx * vz, cz = qx * vy - qy * vx;
+    v8f tx = (uv2 * qx + ss * vx + w2 * cx) * inv + v8_load(m->tx + i);
+    v8f ty = (uv2 * qy + ss * vy + w2 * cy) * inv + v8_load(m->ty + i);
+    v8f tz = (uv2 * qz + ss * vz + w2 * cz) * inv + v8_load(m->tz + i);
+    v8f x = qw * bx + qx * bw + qy * bz - qz * by;
+    v8f y = qw * by - qx * bz + qy * bw + qz * bx;
+    v8f z = qw * bz + qx * by - qy * bx + qz * bw;
+    v8f w = qw * bw - qx * bx - qy * by - qz * bz;
+    v8f x2 = x + x, y2 = y + y, z2 = z + z;
+    v8f xx = x * x2, yy = y * y2, zz = z * z2;
+    v8f xy = x * y2, xz = x * z2, yz = y * z2;
+    v8f xw = w * x2, yw = w * y2, zw = w * z2;
+    v8f r0[4] = {1 - yy - zz, xy - zw, xz + yw, tx};
+    v8f r1[4] = {xy + zw, 1 - xx - zz, yz - xw, ty};
+    v8f r2[4] = {xz - yw, yz + xw, 1 - xx - yy, tz};
+    v8_transpose(&r0[0], &r0[1], &r0[2], &r0[3]);
+    v8_transpose(&r1[0], &r1[1], &r1[2], &r1[3]);
+    v8_transpose(&r2[0], &r2[1], &r2[2], &r2[3]);
+    /* Lane j of each half is bone j (low) and j + 4 (high). */
+    for (uint32_t j = 0; j < 4; j++) {
+        float *lo = out + 12 * j, *hi = out + 12 * (j + 4);
+        memcpy(lo, &r0[j], 16);
+        memcpy(lo + 4, &r1[j], 16);
+        memcpy(lo + 8, &r2[j], 16);
+        memcpy(hi, (const char *)&r0[j] + 16, 16);
+        memcpy(hi + 4, (const char *)&r1[j] + 16, 16);
+        memcpy(hi + 8, (const char *)&r2[j] + 16, 16);
+    }
+}
+#endif
+
 int ossa_palette_job_run(const ossa_palette_job *job)
 {
     if (!ossa_palette_job_validate(job))
@@ -300,10 +390,25 @@ int ossa_palette_job_run(const ossa_palette_job *job)
     const ossa_soa_pose *m = job->model;
     uint32_t n = sk->bone_count;
     /* The arrays hold capacity (a multiple of 8) entries, so whole groups of four can be read;
-     * only the bones that exist are written. */
-    for (uint32_t i = 0; i < n; i += 4) {
+     * only the bones that exist are written (eight at once where eight exist and AVX2 runs). */
+#ifdef OSSA_ANIM_HAVE_AVX2
+    int wide = ossa_anim_has_avx2();
+#endif
+    for (uint32_t i = 0; i < n;) {
         uint32_t count = n - i < 4 ? n - i : 4;
         float *out = job->palette + 12 * (size_t)i;
+#ifdef OSSA_ANIM_HAVE_AVX2
+        if (wide && n - i >= 8) {
+            v4i u8 = (v4_load(m->sx + i) == 1.0f) & (v4_load(m->sy + i) == 1.0f) &
+                     (v4_load(m->sz + i) == 1.0f) & (v4_load(m->sx + i + 4) == 1.0f) &
+                     (v4_load(m->sy + i + 4) == 1.0f) & (v4_load(m->sz + i + 4) == 1.0f);
+            if (u8[0] & u8[1] & u8[2] & u8[3]) {
+                palette_eight(sk, m, i, out);
+                i += 8;
+                continue;
+            }
+        }
+#endif
         v4i unit = (v4_load(m->sx + i) == 1.0f) & (v4_load(m->sy + i) == 1.0f) &
                    (v4_load(m->sz + i) == 1.0f);
         if (unit[0] & unit[1] & unit[2] & unit[3]) {
@@ -312,6 +417,7 @@ int ossa_palette_job_run(const ossa_palette_job *job)
             for (uint32_t j = 0; j < count; j++)
                 palette_bone(sk, m, i + j, out + 12 * j);
         }
+        i += 4;
     }
     return 1;
 }

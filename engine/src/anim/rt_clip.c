@@ -7,6 +7,7 @@
 #include "interp.h"
 #include "rt_internal.h"
 #include "simd4.h"
+#include "simd8.h"
 
 static ossa_status rt_fail(ossa_error *err, ossa_status st, const char *msg)
 {
@@ -107,6 +108,29 @@ ossa_status ossa_rt_clip_create(const ossa_model *model, const ossa_clip *clip,
         if (tr->scales)
             sk += n + 1;
     }
+    /* Which bones the tracks animate (the mixer's single-cycle path needs each once). */
+    uint8_t *seen = calloc((size_t)model->bone_count + 1, 1);
+    if (!seen) {
+        ossa_rt_clip_free(c);
+        return rt_fail(err, OSSA_ERR_NOMEM, "runtime clip: out of memory");
+    }
+    uint32_t distinct = 0;
+    c->unique_bones = 1;
+    for (uint32_t i = 0; i < c->track_count; i++) {
+        uint32_t b = c->tracks[i].bone;
+        if (seen[b])
+            c->unique_bones = 0;
+        else
+            distinct++;
+        seen[b] = 1;
+        if (c->tracks[i].scale_first != UINT32_MAX)
+            c->has_scales = 1;
+    }
+    free(seen);
+    c->uniform = c->track_count > 0;
+    for (uint32_t i = 1; i < c->track_count; i++)
+        c->uniform &= c->tracks[i].same_times != 0;
+    c->all_bones = distinct == model->bone_count;
     for (uint32_t g = 0; g < groups; g++) {
         uint32_t t0 = g * OSSA_RT_LANES, b0 = c->tracks[t0].bone;
         int contiguous = t0 + OSSA_RT_LANES <= c->track_count;
@@ -219,6 +243,60 @@ static inline v4f v4_sin(v4f x)
     v4f p = (OSSA_SIN_C3 + OSSA_SIN_C5 * u) + (u * u) * (OSSA_SIN_C7 + OSSA_SIN_C9 * u);
     return r + (r * u) * p;
 }
+
+#ifdef OSSA_ANIM_HAVE_AVX2
+/* v4_sin on eight lanes: the polynomial directly when every lane needs no reduction (the
+ * usual case: slerp angles are below pi / 2), otherwise v4_sin on each half. */
+OSSA_ANIM_AVX2 static inline v8f v8_sin(v8f x)
+{
+    v8f ax = (v8f)((v8i)x & 0x7fffffff);
+    v8i small = ax <= OSSA_SIN_NO_REDUCE;
+    int all_small = 1;
+    for (int j = 0; j < 8; j++)
+        all_small &= small[j] != 0;
+    if (__builtin_expect(!all_small, 0)) {
+        float lanes[8];
+        memcpy(lanes, &x, sizeof lanes);
+        v4_store(lanes, v4_sin(v4_load(lanes)));
+        v4_store(lanes + 4, v4_sin(v4_load(lanes + 4)));
+        return v8_load(lanes);
+    }
+    v8f u = x * x;
+    v8f p = (OSSA_SIN_C3 + OSSA_SIN_C5 * u) + (u * u) * (OSSA_SIN_C7 + OSSA_SIN_C9 * u);
+    return x + (x * u) * p;
+}
+
+/* interp_group for eight tracks that animate bones bone .. bone + 7 in order, with slerp, no
+ * single-key copy and no scales: the same operations on eight lanes. */
+OSSA_ANIM_AVX2 static void interp8(const float *const *rec, const float *fl,
+                                   float *const *dst, uint32_t bone)
+{
+    v8f ta_x = v8_load2(rec[0], rec[4]), ta_y = v8_load2(rec[1], rec[5]),
+        ta_z = v8_load2(rec[2], rec[6]), theta = v8_load2(rec[3], rec[7]);
+    v8f qa_x = v8_load2(rec[0] + 4, rec[4] + 4), qa_y = v8_load2(rec[1] + 4, rec[5] + 4),
+        qa_z = v8_load2(rec[2] + 4, rec[6] + 4), qa_w = v8_load2(rec[3] + 4, rec[7] + 4);
+    v8f tb_x = v8_load2(rec[0] + 8, rec[4] + 8), tb_y = v8_load2(rec[1] + 8, rec[5] + 8),
+        tb_z = v8_load2(rec[2] + 8, rec[6] + 8), inv_sin = v8_load2(rec[3] + 8, rec[7] + 8);
+    v8f qb_x = v8_load2(rec[0] + 12, rec[4] + 12), qb_y = v8_load2(rec[1] + 12, rec[5] + 12),
+        qb_z = v8_load2(rec[2] + 12, rec[6] + 12), qb_w = v8_load2(rec[3] + 12, rec[7] + 12);
+    v8_transpose(&ta_x, &ta_y, &ta_z, &theta);
+    v8_transpose(&qa_x, &qa_y, &qa_z, &qa_w);
+    v8_transpose(&tb_x, &tb_y, &tb_z, &inv_sin);
+    v8_transpose(&qb_x, &qb_y, &qb_z, &qb_w);
+    v8f f = v8_load(fl);
+    v8f one_f = 1.0f - f;
+    v8i linear = theta == 0.0f;
+    v8f wa = v8_select(linear, one_f, v8_sin(one_f * theta) * inv_sin);
+    v8f wb = v8_select(linear, f, v8_sin(f * theta) * inv_sin);
+    v8_store(dst[0] + bone, ta_x + f * (tb_x - ta_x));
+    v8_store(dst[1] + bone, ta_y + f * (tb_y - ta_y));
+    v8_store(dst[2] + bone, ta_z + f * (tb_z - ta_z));
+    v8_store(dst[3] + bone, wa * qa_x + wb * qb_x);
+    v8_store(dst[4] + bone, wa * qa_y + wb * qb_y);
+    v8_store(dst[5] + bone, wa * qa_z + wb * qb_z);
+    v8_store(dst[6] + bone, wa * qa_w + wb * qb_w);
+}
+#endif
 
 /* Interpolates tracks base .. base + lanes - 1 (lanes <= 4) from their pair records, factors
  * and copy flags, and stores them into o. */
@@ -348,6 +426,50 @@ int ossa_sample_job_run(const ossa_sample_job *job)
     int clamp = job->time_mode == OSSA_TIME_CLAMP;
     int loop = job->time_mode == OSSA_TIME_LOOP && c->loop_key;
     int nlerp = job->rot == OSSA_ROT_NLERP;
+#ifdef OSSA_ANIM_HAVE_AVX2
+    /* The eight-lane path covers slerp on tracks without scales. */
+    int wide = !nlerp && !c->has_scales && ossa_anim_has_avx2();
+    float *const dst[7] = {o->tx, o->ty, o->tz, o->qx, o->qy, o->qz, o->qw};
+#endif
+    if (c->uniform) {
+        /* One key search for all tracks (only the first track's cursor is kept: a cache
+         * serving this clip always comes here); track i's pair is a fixed stride further. */
+        float f_all;
+        int copy_all;
+        uint32_t pair = locate(c, c->tracks, cache ? &cache->cursor[0] : NULL, time, clamp,
+                               loop, &f_all, &copy_all);
+        const float *rec0 = c->pairs + OSSA_RT_PAIR_FLOATS * (size_t)pair;
+        size_t stride = OSSA_RT_PAIR_FLOATS * (size_t)c->tracks[0].key_count;
+        float fl[2 * OSSA_RT_LANES];
+        int copies[OSSA_RT_LANES];
+        for (uint32_t j = 0; j < 2 * OSSA_RT_LANES; j++)
+            fl[j] = f_all;
+        for (uint32_t j = 0; j < OSSA_RT_LANES; j++)
+            copies[j] = copy_all;
+        for (uint32_t base = 0; base < c->track_count;) {
+            const float *rec[2 * OSSA_RT_LANES];
+            uint32_t left = c->track_count - base;
+#ifdef OSSA_ANIM_HAVE_AVX2
+            if (wide && !copy_all && left >= 2 * OSSA_RT_LANES) {
+                uint32_t gb = c->group_bone[base / OSSA_RT_LANES];
+                if (gb != UINT32_MAX &&
+                    c->group_bone[base / OSSA_RT_LANES + 1] == gb + OSSA_RT_LANES) {
+                    for (uint32_t j = 0; j < 2 * OSSA_RT_LANES; j++)
+                        rec[j] = rec0 + (base + j) * stride;
+                    interp8(rec, fl, dst, gb);
+                    base += 2 * OSSA_RT_LANES;
+                    continue;
+                }
+            }
+#endif
+            uint32_t lanes = left < OSSA_RT_LANES ? left : OSSA_RT_LANES;
+            for (uint32_t j = 0; j < lanes; j++)
+                rec[j] = rec0 + (base + j) * stride;
+            interp_group(c, base, lanes, rec, fl, copies, copy_all, nlerp, o);
+            base += OSSA_RT_LANES;
+        }
+        return 1;
+    }
     /* Blocks of tracks: first every track's key search (scalar, branchy), then the
      * interpolation four tracks at a time (branch-free, so the groups overlap). */
     enum { BLOCK = 32 };
@@ -373,10 +495,24 @@ int ossa_sample_job_run(const ossa_sample_job *job)
             copy_block[i - start] = copy;
             any_copy |= copy;
         }
-        for (uint32_t base = start; base < end; base += OSSA_RT_LANES)
+        for (uint32_t base = start; base < end;) {
+#ifdef OSSA_ANIM_HAVE_AVX2
+            /* Eight tracks of eight bones in order at once. */
+            if (wide && !any_copy && end - base >= 2 * OSSA_RT_LANES) {
+                uint32_t gb = c->group_bone[base / OSSA_RT_LANES];
+                if (gb != UINT32_MAX &&
+                    c->group_bone[base / OSSA_RT_LANES + 1] == gb + OSSA_RT_LANES) {
+                    interp8(rec_block + (base - start), f_block + (base - start), dst, gb);
+                    base += 2 * OSSA_RT_LANES;
+                    continue;
+                }
+            }
+#endif
             interp_group(c, base, end - base < OSSA_RT_LANES ? end - base : OSSA_RT_LANES,
                          rec_block + (base - start), f_block + (base - start),
                          copy_block + (base - start), any_copy, nlerp, o);
+            base += OSSA_RT_LANES;
+        }
     }
     return 1;
 }

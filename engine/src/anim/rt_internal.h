@@ -41,6 +41,11 @@ struct ossa_rt_clip {
     uint32_t track_count;
     uint32_t bone_limit;   /* highest animated bone + 1 */
     int loop_key;          /* OSSA_TIME_LOOP appends the loop key (first track ends early) */
+    int unique_bones;      /* no two tracks animate the same bone */
+    int all_bones;         /* every bone of the model is animated */
+    int has_scales;        /* some track has scale keys */
+    int uniform;           /* every track has the first one's key times (same_times), so one
+                              key search serves all and track i's pairs start at i x keys */
     ossa_rt_track *tracks;
     float *times;          /* key_count + 1 per track */
     float *pairs;          /* OSSA_RT_PAIR_FLOATS per pair, 64-byte aligned */
