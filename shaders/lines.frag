@@ -1,4 +1,4 @@
-#version 330 core
+// One colour for every line (bones, grid, normals). render.c puts "#version 330 core" in front.
 uniform vec3 u_color;
 
 out vec4 frag_color;

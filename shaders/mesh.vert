@@ -1,14 +1,62 @@
-#version 330 core
-// Skinned mesh: positions and normals arrive already skinned (model space).
+// Mesh vertices. render.c compiles this with "#version 330 core" and its defines in front.
+// Without OSSA_GPU_SKINNING, positions and normals arrive skinned by the CPU (or in the bind pose).
+// With it they are bind vertices, blended here over up to 8 influences against a palette of 3x4
+// matrices (three vec4 rows per bone, as ossa_skin_palette writes them) the same way the engine's
+// CPU kernels blend: sum w (M p + T), sum w M n renormalised, weights as stored.
 layout(location = 0) in vec3 a_position;
 layout(location = 1) in vec3 a_normal;
+layout(location = 2) in vec2 a_uv;
+#ifdef OSSA_GPU_SKINNING
+layout(location = 3) in uvec4 a_bones0;
+layout(location = 4) in uvec4 a_bones1;
+layout(location = 5) in vec4 a_weights0;
+layout(location = 6) in vec4 a_weights1;
+
+layout(std140) uniform Palette {
+    vec4 u_rows[OSSA_PALETTE_ROWS];
+};
+#endif
 
 uniform mat4 u_view_proj;
 
+out vec3 v_position;  // model space, for the normals overlay
 out vec3 v_normal;
+out vec2 v_uv;
+
+#ifdef OSSA_GPU_SKINNING
+void blend(uint bone, float w, inout vec3 p, inout vec3 n)
+{
+    int r = 3 * int(bone);
+    vec4 x = u_rows[r], y = u_rows[r + 1], z = u_rows[r + 2];
+    p += w * vec3(dot(x.xyz, a_position) + x.w, dot(y.xyz, a_position) + y.w,
+                  dot(z.xyz, a_position) + z.w);
+    n += w * vec3(dot(x.xyz, a_normal), dot(y.xyz, a_normal), dot(z.xyz, a_normal));
+}
+#endif
 
 void main()
 {
-    v_normal = a_normal;
-    gl_Position = u_view_proj * vec4(a_position, 1.0);
+    vec3 p = a_position;
+    vec3 n = a_normal;
+#ifdef OSSA_GPU_SKINNING
+    // 0xffff in the first slot: no influences (or padding), the bind vertex stays.
+    if (a_bones0.x != 0xffffu) {
+        p = vec3(0.0);
+        n = vec3(0.0);
+        blend(a_bones0.x, a_weights0.x, p, n);
+        blend(a_bones0.y, a_weights0.y, p, n);
+        blend(a_bones0.z, a_weights0.z, p, n);
+        blend(a_bones0.w, a_weights0.w, p, n);
+        blend(a_bones1.x, a_weights1.x, p, n);
+        blend(a_bones1.y, a_weights1.y, p, n);
+        blend(a_bones1.z, a_weights1.z, p, n);
+        blend(a_bones1.w, a_weights1.w, p, n);
+    }
+    if (dot(n, n) > 0.0)
+        n = normalize(n);
+#endif
+    v_position = p;
+    v_normal = n;
+    v_uv = a_uv;
+    gl_Position = u_view_proj * vec4(p, 1.0);
 }

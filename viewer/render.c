@@ -1,20 +1,35 @@
 #include "render.h"
 
 #include <glad/gl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ossa_glsl.h"
+#include "texture.h"
 
-/* Colour of submeshes without a material, and of the bone overlay. */
+/* Colour of submeshes without a material, and of the overlays. */
 static const float no_material_rgb[3] = {0.7f, 0.7f, 0.7f};
 static const float bone_rgb[3] = {1.0f, 0.85f, 0.1f};
+static const float wire_rgb[3] = {0.05f, 0.05f, 0.06f};
+static const float normal_rgb[3] = {0.3f, 0.8f, 1.0f};
+static const float grid_rgb[3] = {0.38f, 0.40f, 0.44f};
 
-static GLuint compile(GLenum kind, const char *source, const char *name, char *err, size_t n)
+/* Attribute locations of mesh.vert. */
+enum { ATTR_POSITION, ATTR_NORMAL, ATTR_UV, ATTR_BONES0, ATTR_BONES1, ATTR_WEIGHTS0, ATTR_WEIGHTS1 };
+enum { PALETTE_BINDING = 0, GPU_MAX_INFLUENCES = 8 };
+
+/* Which buffers and program a draw uses in a frame. */
+typedef enum draw_path { PATH_SKINNED, PATH_GPU, PATH_BIND, PATH_COUNT } draw_path;
+
+/* Our GLSL files carry no #version line: it goes in front here, with the variant's defines. */
+static GLuint compile(GLenum kind, const char *defines, const char *source, const char *name,
+                      char *err, size_t n)
 {
+    const char *text[3] = {"#version 330 core\n", defines ? defines : "", source};
     GLuint sh = glCreateShader(kind);
-    glShaderSource(sh, 1, &source, NULL);
+    glShaderSource(sh, 3, text, NULL);
     glCompileShader(sh);
     GLint ok = 0;
     glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
@@ -28,88 +43,305 @@ static GLuint compile(GLenum kind, const char *source, const char *name, char *e
     return sh;
 }
 
-static GLuint link(const char *vs_src, const char *fs_src, const char *name, char *err, size_t n)
+/* vs, optional gs (NULL), fs into one program; 0 with a message in err on failure. */
+static GLuint link(const char *defines, const char *vs_src, const char *gs_src, const char *fs_src,
+                   const char *name, char *err, size_t n)
 {
-    GLuint vs = compile(GL_VERTEX_SHADER, vs_src, name, err, n);
-    if (!vs)
-        return 0;
-    GLuint fs = compile(GL_FRAGMENT_SHADER, fs_src, name, err, n);
-    if (!fs) {
-        glDeleteShader(vs);
-        return 0;
+    GLuint sh[3] = {0, 0, 0};
+    sh[0] = compile(GL_VERTEX_SHADER, defines, vs_src, name, err, n);
+    if (sh[0] && gs_src)
+        sh[1] = compile(GL_GEOMETRY_SHADER, defines, gs_src, name, err, n);
+    if (sh[0] && (sh[1] || !gs_src))
+        sh[2] = compile(GL_FRAGMENT_SHADER, defines, fs_src, name, err, n);
+    GLuint prog = 0;
+    if (sh[2]) {
+        prog = glCreateProgram();
+        for (int i = 0; i < 3; i++)
+            if (sh[i])
+                glAttachShader(prog, sh[i]);
+        glLinkProgram(prog);
+        GLint ok = 0;
+        glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+        if (!ok) {
+            char log[1024] = "";
+            glGetProgramInfoLog(prog, sizeof log, NULL, log);
+            snprintf(err, n, "shader %s does not link: %s", name, log);
+            glDeleteProgram(prog);
+            prog = 0;
+        }
     }
-    GLuint prog = glCreateProgram();
-    glAttachShader(prog, vs);
-    glAttachShader(prog, fs);
-    glLinkProgram(prog);
-    glDeleteShader(vs);
-    glDeleteShader(fs);
-    GLint ok = 0;
-    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        char log[1024] = "";
-        glGetProgramInfoLog(prog, sizeof log, NULL, log);
-        snprintf(err, n, "shader %s does not link: %s", name, log);
-        glDeleteProgram(prog);
-        return 0;
-    }
+    for (int i = 0; i < 3; i++)
+        if (sh[i])
+            glDeleteShader(sh[i]);
     return prog;
 }
 
-/* One vertex attribute of 3 floats from its own buffer. */
-static void attribute3(GLuint location, GLuint buffer, size_t count)
+static bool mesh_program(view_mesh_program *p, const char *defines, const char *name, char *err,
+                         size_t n)
 {
-    glBindBuffer(GL_ARRAY_BUFFER, buffer);
-    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(3 * count * sizeof(float)), NULL, GL_STREAM_DRAW);
-    glEnableVertexAttribArray(location);
-    glVertexAttribPointer(location, 3, GL_FLOAT, GL_FALSE, 0, NULL);
+    p->id = link(defines, ossa_glsl_mesh_vert, NULL, ossa_glsl_mesh_frag, name, err, n);
+    if (!p->id)
+        return false;
+    p->view_proj = glGetUniformLocation(p->id, "u_view_proj");
+    p->diffuse = glGetUniformLocation(p->id, "u_diffuse");
+    p->light_dir = glGetUniformLocation(p->id, "u_light_dir");
+    p->ambient = glGetUniformLocation(p->id, "u_ambient");
+    p->texture = glGetUniformLocation(p->id, "u_texture");
+    p->textured = glGetUniformLocation(p->id, "u_textured");
+    p->flip_v = glGetUniformLocation(p->id, "u_flip_v");
+    p->flat = glGetUniformLocation(p->id, "u_flat");
+    glUseProgram(p->id);
+    glUniform1i(p->texture, 0);
+    glUseProgram(0);
+    return true;
 }
 
-/* Lays every submesh's indices into one buffer; each draw adds its base vertex. */
-static bool build_draws(view_renderer *r, const ossa_model *m, char *err, size_t n)
+static bool line_program(view_line_program *p, const char *defines, bool normals, const char *name,
+                         char *err, size_t n)
 {
-    size_t index_total = 0;
-    uint32_t draws = 0;
-    for (uint32_t i = 0; i < m->mesh_count; i++)
-        for (uint32_t j = 0; j < m->meshes[i].submesh_count; j++) {
-            index_total += 3 * (size_t)m->meshes[i].submeshes[j].face_count;
-            draws++;
-        }
-    /* GL takes counts and base vertices as signed 32-bit numbers. */
-    if (index_total > INT32_MAX / 4 || r->vertex_count > INT32_MAX) {
-        snprintf(err, n, "model too large to draw (%zu indices, %zu vertices)", index_total,
-                 r->vertex_count);
+    p->id = normals ? link(defines, ossa_glsl_mesh_vert, ossa_glsl_normals_geom,
+                           ossa_glsl_lines_frag, name, err, n)
+                    : link(defines, ossa_glsl_lines_vert, NULL, ossa_glsl_lines_frag, name, err, n);
+    if (!p->id)
+        return false;
+    p->view_proj = glGetUniformLocation(p->id, "u_view_proj");
+    p->color = glGetUniformLocation(p->id, "u_color");
+    p->length = glGetUniformLocation(p->id, "u_length");
+    return true;
+}
+
+static void bind_palette_block(GLuint prog)
+{
+    GLuint block = glGetUniformBlockIndex(prog, "Palette");
+    if (block != GL_INVALID_INDEX)
+        glUniformBlockBinding(prog, block, PALETTE_BINDING);
+}
+
+/* The GPU variant, when the palette fits a uniform block; false leaves the CPU path only. */
+static bool gpu_programs(view_renderer *r)
+{
+    if (!r->bone_count)
+        return false; /* nothing to skin: both paths are the bind pose */
+    GLint max_block = 0;
+    glGetIntegerv(GL_MAX_UNIFORM_BLOCK_SIZE, &max_block);
+    size_t rows = 3 * (size_t)r->bone_count;
+    if (rows * 16 > (size_t)max_block) {
+        fprintf(stderr,
+                "ossa-view: note: %u bones do not fit a uniform block of %d bytes; GPU skinning "
+                "is off and the CPU skins\n",
+                r->bone_count, max_block);
         return false;
     }
-    r->draws = calloc(draws ? draws : 1, sizeof *r->draws);
+    char defines[96], err[1200];
+    snprintf(defines, sizeof defines, "#define OSSA_GPU_SKINNING\n#define OSSA_PALETTE_ROWS %zu\n",
+             rows);
+    if (!mesh_program(&r->mesh_gpu, defines, "mesh (gpu skinning)", err, sizeof err) ||
+        !line_program(&r->normals_gpu, defines, true, "normals (gpu skinning)", err, sizeof err)) {
+        fprintf(stderr, "ossa-view: note: GPU skinning is off: %s\n", err);
+        if (r->mesh_gpu.id)
+            glDeleteProgram(r->mesh_gpu.id);
+        memset(&r->mesh_gpu, 0, sizeof r->mesh_gpu);
+        return false;
+    }
+    bind_palette_block(r->mesh_gpu.id);
+    bind_palette_block(r->normals_gpu.id);
+    glGenBuffers(1, &r->palette_buffer);
+    glBindBuffer(GL_UNIFORM_BUFFER, r->palette_buffer);
+    glBufferData(GL_UNIFORM_BUFFER, (GLsizeiptr)(rows * 16), NULL, GL_STREAM_DRAW);
+    glBindBuffer(GL_UNIFORM_BUFFER, 0);
+    return true;
+}
+
+static void static_buffer(GLuint buffer, size_t bytes, const void *data)
+{
+    glBindBuffer(GL_ARRAY_BUFFER, buffer);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)bytes, data, data ? GL_STATIC_DRAW : GL_STREAM_DRAW);
+}
+
+static void float_attribute(GLuint location, GLuint buffer, GLint size, GLsizei stride,
+                            size_t offset)
+{
+    glBindBuffer(GL_ARRAY_BUFFER, buffer);
+    glEnableVertexAttribArray(location);
+    glVertexAttribPointer(location, size, GL_FLOAT, GL_FALSE, stride, (const void *)offset);
+}
+
+/* Position, normal and UV attributes from the given buffers, and the shared index buffer. */
+static void mesh_vao(const view_renderer *r, GLuint vao, GLuint positions, GLuint normals)
+{
+    glBindVertexArray(vao);
+    float_attribute(ATTR_POSITION, positions, 3, 0, 0);
+    float_attribute(ATTR_NORMAL, normals, 3, 0, 0);
+    float_attribute(ATTR_UV, r->uv_buffer, 2, 0, 0);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, r->index_buffer);
+}
+
+/* The bind vertices, UVs, bone indices and weights in the scene's layout; the max influence
+ * count of every part into max_influences. */
+static bool upload_vertices(view_renderer *r, const view_scene *s, uint32_t *max_influences,
+                            char *err, size_t n)
+{
+    size_t nv = s->vertex_count ? s->vertex_count : 1;
+    float *pos = calloc(3 * nv, sizeof *pos), *nrm = calloc(3 * nv, sizeof *nrm);
+    float *uv = calloc(2 * nv, sizeof *uv), *weights = calloc(8 * nv, sizeof *weights);
+    uint16_t *bones = calloc(8 * nv, sizeof *bones);
+    bool ok = pos && nrm && uv && weights && bones;
+    if (ok) {
+        view_scene_bind_vertices(s, pos, nrm, uv, bones, weights, max_influences);
+        size_t v = s->vertex_count;
+        static_buffer(r->bind_position_buffer, 3 * v * sizeof *pos, pos);
+        static_buffer(r->bind_normal_buffer, 3 * v * sizeof *nrm, nrm);
+        static_buffer(r->uv_buffer, 2 * v * sizeof *uv, uv);
+        static_buffer(r->bone_buffer, 8 * v * sizeof *bones, bones);
+        static_buffer(r->weight_buffer, 8 * v * sizeof *weights, weights);
+        static_buffer(r->position_buffer, 3 * v * sizeof(float), NULL);
+        static_buffer(r->normal_buffer, 3 * v * sizeof(float), NULL);
+    } else {
+        snprintf(err, n, "out of memory for %zu vertices", s->vertex_count);
+    }
+    free(pos);
+    free(nrm);
+    free(uv);
+    free(weights);
+    free(bones);
+    return ok;
+}
+
+/* One texture per material that has a diffuse map; a file is loaded (or warned about) once
+ * however many materials name it. */
+static bool load_textures(view_renderer *r, const ossa_model *m)
+{
+    r->texture_count = m->material_count;
+    r->textures = calloc(m->material_count ? m->material_count : 1, sizeof *r->textures);
+    if (!r->textures)
+        return false;
+    for (uint32_t i = 0; i < m->material_count; i++) {
+        const ossa_texture_map *map = view_texture_diffuse_map(&m->materials[i]);
+        if (!map)
+            continue;
+        const char *path = map->path ? map->path : map->file;
+        bool seen = false;
+        for (uint32_t j = 0; j < i && !seen; j++) {
+            const ossa_texture_map *other = view_texture_diffuse_map(&m->materials[j]);
+            const char *other_path = other ? (other->path ? other->path : other->file) : NULL;
+            if (other_path && strcmp(other_path, path) == 0) {
+                r->textures[i] = r->textures[j];
+                seen = true;
+            }
+        }
+        if (seen)
+            continue;
+        char why[512];
+        r->textures[i] = view_texture_load(path, why, sizeof why);
+        if (!r->textures[i])
+            fprintf(stderr,
+                    "ossa-view: warning: texture %s cannot be loaded (%s); its material shows "
+                    "its colour\n",
+                    path, why);
+    }
+    return true;
+}
+
+/* Lays every drawn part's indices into one buffer; each draw adds its base vertex. */
+static bool build_draws(view_renderer *r, const view_scene *s, const uint32_t *max_influences,
+                        char *err, size_t n)
+{
+    const ossa_model *m = s->model;
+    size_t index_total = 0;
+    for (uint32_t i = 0; i < s->part_count; i++)
+        index_total += s->parts[i].index_count;
+    if (index_total > INT32_MAX / 4) {
+        snprintf(err, n, "model too large to draw (%zu indices)", index_total);
+        return false;
+    }
+    r->draws = calloc(s->part_count ? s->part_count : 1, sizeof *r->draws);
     uint32_t *indices = calloc(index_total ? index_total : 1, sizeof *indices);
     if (!r->draws || !indices) {
         free(indices);
         snprintf(err, n, "out of memory for %zu indices", index_total);
         return false;
     }
-    size_t at = 0, base = 0;
-    for (uint32_t i = 0; i < m->mesh_count; i++)
-        for (uint32_t j = 0; j < m->meshes[i].submesh_count; j++) {
-            const ossa_submesh *sm = &m->meshes[i].submeshes[j];
-            view_draw *d = &r->draws[r->draw_count++];
-            size_t count = 3 * (size_t)sm->face_count;
-            d->first_index = at;
-            d->index_count = (int32_t)count;
-            d->base_vertex = (int32_t)base;
-            const float *rgb = sm->material >= 0 && (uint32_t)sm->material < m->material_count
-                                   ? m->materials[sm->material].diffuse
-                                   : no_material_rgb;
-            memcpy(d->diffuse, rgb, sizeof d->diffuse);
-            if (count)
-                memcpy(indices + at, sm->indices, count * sizeof *indices);
-            at += count;
-            base += sm->vertex_count;
+    size_t at = 0;
+    for (uint32_t i = 0; i < s->part_count; i++) {
+        const view_scene_part *p = &s->parts[i];
+        if (p->hidden || !p->index_count)
+            continue;
+        const ossa_submesh *sm = p->submesh;
+        view_draw *d = &r->draws[r->draw_count++];
+        d->first_index = at;
+        d->index_count = (int32_t)p->index_count;
+        d->base_vertex = (int32_t)p->first_vertex;
+        d->part = i;
+        bool has_material = sm->material >= 0 && (uint32_t)sm->material < m->material_count;
+        memcpy(d->diffuse, has_material ? m->materials[sm->material].diffuse : no_material_rgb,
+               sizeof d->diffuse);
+        if (has_material && sm->uv_set_count && sm->uvs)
+            d->texture = r->textures[sm->material];
+        d->flip_v = view_texture_origin_bottom(m->meshes[p->mesh].format);
+        d->cpu_only = max_influences[i] > GPU_MAX_INFLUENCES;
+        if (d->cpu_only && r->mesh_gpu.id) {
+            r->cpu_only_parts++;
+            fprintf(stderr,
+                    "ossa-view: note: mesh %u submesh %u has vertices with %u influences (the "
+                    "GPU path takes %d): it is skinned on the CPU in GPU mode too\n",
+                    p->mesh, p->submesh_index, max_influences[i], GPU_MAX_INFLUENCES);
         }
+        memcpy(indices + at, p->indices, p->index_count * sizeof *indices);
+        at += p->index_count;
+    }
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, r->index_buffer);
-    glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)(index_total * sizeof *indices), indices,
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)(at * sizeof *indices), indices,
                  GL_STATIC_DRAW);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, 0);
     free(indices);
+    return true;
+}
+
+static void line_vao(GLuint vao, GLuint buffer, size_t vertices)
+{
+    glBindVertexArray(vao);
+    static_buffer(buffer, 3 * vertices * sizeof(float), NULL);
+    float_attribute(0, buffer, 3, 0, 0);
+    glBindVertexArray(0);
+}
+
+static bool create_buffers(view_renderer *r, const view_scene *s, char *err, size_t n)
+{
+    GLuint *buffers[] = {&r->position_buffer, &r->normal_buffer, &r->bind_position_buffer,
+                         &r->bind_normal_buffer, &r->uv_buffer, &r->bone_buffer,
+                         &r->weight_buffer, &r->index_buffer, &r->line_buffer, &r->grid_buffer};
+    for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++)
+        glGenBuffers(1, buffers[i]);
+    GLuint *vaos[] = {&r->skinned_vao, &r->gpu_vao, &r->bind_vao, &r->line_vao, &r->grid_vao};
+    for (size_t i = 0; i < sizeof vaos / sizeof vaos[0]; i++)
+        glGenVertexArrays(1, vaos[i]);
+
+    uint32_t *max_influences = calloc(s->part_count ? s->part_count : 1, sizeof *max_influences);
+    if (!max_influences) {
+        snprintf(err, n, "out of memory");
+        return false;
+    }
+    bool ok = upload_vertices(r, s, max_influences, err, n) && build_draws(r, s, max_influences,
+                                                                            err, n);
+    free(max_influences);
+    if (!ok)
+        return false;
+
+    mesh_vao(r, r->skinned_vao, r->position_buffer, r->normal_buffer);
+    mesh_vao(r, r->bind_vao, r->bind_position_buffer, r->bind_normal_buffer);
+    mesh_vao(r, r->gpu_vao, r->bind_position_buffer, r->bind_normal_buffer);
+    glBindBuffer(GL_ARRAY_BUFFER, r->bone_buffer);
+    glEnableVertexAttribArray(ATTR_BONES0);
+    glVertexAttribIPointer(ATTR_BONES0, 4, GL_UNSIGNED_SHORT, 8 * sizeof(uint16_t), NULL);
+    glEnableVertexAttribArray(ATTR_BONES1);
+    glVertexAttribIPointer(ATTR_BONES1, 4, GL_UNSIGNED_SHORT, 8 * sizeof(uint16_t),
+                           (const void *)(4 * sizeof(uint16_t)));
+    float_attribute(ATTR_WEIGHTS0, r->weight_buffer, 4, 8 * sizeof(float), 0);
+    float_attribute(ATTR_WEIGHTS1, r->weight_buffer, 4, 8 * sizeof(float), 4 * sizeof(float));
+    glBindVertexArray(0);
+
+    line_vao(r->line_vao, r->line_buffer, 2 * (size_t)(r->bone_count ? r->bone_count : 1));
+    line_vao(r->grid_vao, r->grid_buffer, 2 * (size_t)VIEW_GRID_LINES);
     return true;
 }
 
@@ -117,38 +349,37 @@ bool view_renderer_init(view_renderer *r, const view_scene *s, char *err, size_t
 {
     memset(r, 0, sizeof *r);
     r->vertex_count = s->vertex_count;
-    r->mesh_program = link(ossa_glsl_mesh_vert, ossa_glsl_mesh_frag, "mesh", err, err_size);
-    r->line_program = link(ossa_glsl_lines_vert, ossa_glsl_lines_frag, "lines", err, err_size);
-    if (!r->mesh_program || !r->line_program) {
+    r->bone_count = s->model->bone_count;
+    view_scene_bind_bounds(s, r->bind_min, r->bind_max);
+    float diagonal = 0.0f;
+    for (int k = 0; k < 3; k++)
+        diagonal += (r->bind_max[k] - r->bind_min[k]) * (r->bind_max[k] - r->bind_min[k]);
+    r->normal_length = 0.02f * (diagonal > 0.0f ? sqrtf(diagonal) : 1.0f);
+
+    if (!mesh_program(&r->mesh_cpu, NULL, "mesh", err, err_size) ||
+        !line_program(&r->lines, NULL, false, "lines", err, err_size) ||
+        !line_program(&r->normals_cpu, NULL, true, "normals", err, err_size)) {
         view_renderer_free(r);
         return false;
     }
-    r->mesh_view_proj = glGetUniformLocation(r->mesh_program, "u_view_proj");
-    r->mesh_diffuse = glGetUniformLocation(r->mesh_program, "u_diffuse");
-    r->mesh_light_dir = glGetUniformLocation(r->mesh_program, "u_light_dir");
-    r->mesh_ambient = glGetUniformLocation(r->mesh_program, "u_ambient");
-    r->line_view_proj = glGetUniformLocation(r->line_program, "u_view_proj");
-    r->line_color = glGetUniformLocation(r->line_program, "u_color");
-
-    glGenVertexArrays(1, &r->mesh_vao);
-    glGenBuffers(1, &r->position_buffer);
-    glGenBuffers(1, &r->normal_buffer);
-    glGenBuffers(1, &r->index_buffer);
-    glBindVertexArray(r->mesh_vao);
-    attribute3(0, r->position_buffer, s->vertex_count);
-    attribute3(1, r->normal_buffer, s->vertex_count);
-    bool ok = build_draws(r, s->model, err, err_size); /* the VAO records the index buffer */
-    glBindVertexArray(0);
-    if (!ok) {
+    gpu_programs(r);
+    if (!load_textures(r, s->model)) {
+        snprintf(err, err_size, "out of memory");
         view_renderer_free(r);
         return false;
     }
-
-    glGenVertexArrays(1, &r->line_vao);
-    glGenBuffers(1, &r->line_buffer);
-    glBindVertexArray(r->line_vao);
-    attribute3(0, r->line_buffer, 2 * (size_t)(s->model->bone_count ? s->model->bone_count : 1));
-    glBindVertexArray(0);
+    if (!create_buffers(r, s, err, err_size)) {
+        view_renderer_free(r);
+        return false;
+    }
+    snprintf(r->cpu_name, sizeof r->cpu_name, "%s",
+             r->bone_count ? view_scene_kernel_name(s) : "none (no skeleton)");
+    if (!r->bone_count)
+        snprintf(r->gpu_name, sizeof r->gpu_name, "%s", r->cpu_name);
+    else if (r->cpu_only_parts)
+        snprintf(r->gpu_name, sizeof r->gpu_name, "gpu + %s", r->cpu_name);
+    else
+        snprintf(r->gpu_name, sizeof r->gpu_name, "gpu");
     GLenum e = glGetError();
     if (e != GL_NO_ERROR) {
         snprintf(err, err_size, "GL error 0x%x while creating buffers", e);
@@ -160,16 +391,192 @@ bool view_renderer_init(view_renderer *r, const view_scene *s, char *err, size_t
 
 void view_renderer_free(view_renderer *r)
 {
-    if (r->mesh_program)
-        glDeleteProgram(r->mesh_program);
-    if (r->line_program)
-        glDeleteProgram(r->line_program);
-    GLuint buffers[4] = {r->position_buffer, r->normal_buffer, r->index_buffer, r->line_buffer};
-    glDeleteBuffers(4, buffers); /* zero names are ignored */
-    GLuint vaos[2] = {r->mesh_vao, r->line_vao};
-    glDeleteVertexArrays(2, vaos);
+    GLuint programs[] = {r->mesh_cpu.id, r->mesh_gpu.id, r->lines.id, r->normals_cpu.id,
+                         r->normals_gpu.id};
+    for (size_t i = 0; i < sizeof programs / sizeof programs[0]; i++)
+        if (programs[i])
+            glDeleteProgram(programs[i]);
+    GLuint buffers[] = {r->position_buffer, r->normal_buffer, r->bind_position_buffer,
+                        r->bind_normal_buffer, r->uv_buffer, r->bone_buffer, r->weight_buffer,
+                        r->index_buffer, r->palette_buffer, r->line_buffer, r->grid_buffer};
+    glDeleteBuffers((GLsizei)(sizeof buffers / sizeof buffers[0]), buffers); /* 0 is ignored */
+    GLuint vaos[] = {r->skinned_vao, r->gpu_vao, r->bind_vao, r->line_vao, r->grid_vao};
+    glDeleteVertexArrays((GLsizei)(sizeof vaos / sizeof vaos[0]), vaos);
+    if (r->textures) /* names repeat where materials share a file; repeats are ignored */
+        glDeleteTextures((GLsizei)r->texture_count, r->textures);
+    free(r->textures);
     free(r->draws);
     memset(r, 0, sizeof *r);
+}
+
+static draw_path path_of(const view_draw *d, bool bind, bool gpu)
+{
+    if (bind)
+        return PATH_BIND;
+    return gpu && !d->cpu_only ? PATH_GPU : PATH_SKINNED;
+}
+
+/* CPU path: the skin jobs write straight into the mapped vertex buffers. In GPU mode only the
+ * parts the shader cannot take are skinned here. */
+static void skin_into_buffers(const view_renderer *r, const view_scene *s, bool gpu)
+{
+    GLsizeiptr bytes = (GLsizeiptr)(3 * r->vertex_count * sizeof(float));
+    GLbitfield access = GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT;
+    glBindBuffer(GL_ARRAY_BUFFER, r->position_buffer);
+    float *positions = glMapBufferRange(GL_ARRAY_BUFFER, 0, bytes, access);
+    glBindBuffer(GL_ARRAY_BUFFER, r->normal_buffer);
+    float *normals = glMapBufferRange(GL_ARRAY_BUFFER, 0, bytes, access);
+    if (positions && normals) {
+        if (!gpu)
+            view_scene_skin(s, 0, s->part_count, positions, normals);
+        else
+            for (uint32_t i = 0; i < r->draw_count; i++)
+                if (r->draws[i].cpu_only)
+                    view_scene_skin(s, r->draws[i].part, r->draws[i].part + 1, positions, normals);
+    }
+    /* An unmap that fails (the store was lost) only costs this frame's image. */
+    if (normals)
+        glUnmapBuffer(GL_ARRAY_BUFFER);
+    glBindBuffer(GL_ARRAY_BUFFER, r->position_buffer);
+    if (positions)
+        glUnmapBuffer(GL_ARRAY_BUFFER);
+}
+
+static void draw_meshes(const view_renderer *r, const view_frame *f, bool bind, bool gpu,
+                        bool flat)
+{
+    for (int path = 0; path < PATH_COUNT; path++) {
+        const view_mesh_program *p = path == PATH_GPU ? &r->mesh_gpu : &r->mesh_cpu;
+        GLuint vao = path == PATH_GPU ? r->gpu_vao : path == PATH_BIND ? r->bind_vao
+                                                                        : r->skinned_vao;
+        bool started = false;
+        for (uint32_t i = 0; i < r->draw_count; i++) {
+            const view_draw *d = &r->draws[i];
+            if (path_of(d, bind, gpu) != (draw_path)path)
+                continue;
+            if (!started) {
+                glUseProgram(p->id);
+                glUniformMatrix4fv(p->view_proj, 1, GL_FALSE, f->view_proj);
+                glUniform3fv(p->light_dir, 1, f->light_dir);
+                glUniform1f(p->ambient, 0.3f);
+                glUniform1i(p->flat, flat);
+                glBindVertexArray(vao);
+                started = true;
+            }
+            glUniform3fv(p->diffuse, 1, flat ? wire_rgb : d->diffuse);
+            bool textured = !flat && d->texture;
+            glUniform1i(p->textured, textured);
+            if (textured) {
+                glActiveTexture(GL_TEXTURE0);
+                glBindTexture(GL_TEXTURE_2D, d->texture);
+                glUniform1i(p->flip_v, d->flip_v);
+            }
+            glDrawElementsBaseVertex(GL_TRIANGLES, d->index_count, GL_UNSIGNED_INT,
+                                     (const void *)(d->first_index * sizeof(uint32_t)),
+                                     d->base_vertex);
+        }
+    }
+    glBindTexture(GL_TEXTURE_2D, 0);
+}
+
+/* A point per vertex through the path's vertex shader; normals.geom turns it into a line. */
+static void draw_normals(const view_renderer *r, const view_scene *s, const view_frame *f,
+                         bool bind, bool gpu)
+{
+    for (int path = 0; path < PATH_COUNT; path++) {
+        const view_line_program *p = path == PATH_GPU ? &r->normals_gpu : &r->normals_cpu;
+        GLuint vao = path == PATH_GPU ? r->gpu_vao : path == PATH_BIND ? r->bind_vao
+                                                                        : r->skinned_vao;
+        bool started = false;
+        for (uint32_t i = 0; i < r->draw_count; i++) {
+            const view_draw *d = &r->draws[i];
+            if (path_of(d, bind, gpu) != (draw_path)path)
+                continue;
+            if (!started) {
+                glUseProgram(p->id);
+                glUniformMatrix4fv(p->view_proj, 1, GL_FALSE, f->view_proj);
+                glUniform3fv(p->color, 1, normal_rgb);
+                glUniform1f(p->length, r->normal_length);
+                glBindVertexArray(vao);
+                started = true;
+            }
+            const view_scene_part *part = &s->parts[d->part];
+            glDrawArrays(GL_POINTS, (GLint)part->first_vertex, (GLsizei)part->vertex_count);
+        }
+    }
+}
+
+/* Grid lines across up, through the bind pose's lowest point along it, centred under it. */
+static void build_grid(view_renderer *r, const float up_in[3])
+{
+    float up[3] = {0.0f, 1.0f, 0.0f};
+    float len = sqrtf(up_in[0] * up_in[0] + up_in[1] * up_in[1] + up_in[2] * up_in[2]);
+    if (isfinite(len) && len > 1e-6f)
+        for (int k = 0; k < 3; k++)
+            up[k] = up_in[k] / len;
+    /* a: across up, built from the world axis least aligned with it; b = up x a. */
+    int least = 0;
+    for (int k = 1; k < 3; k++)
+        if (fabsf(up[k]) < fabsf(up[least]))
+            least = k;
+    float ref[3] = {0.0f, 0.0f, 0.0f}, a[3], b[3];
+    ref[least] = 1.0f;
+    a[0] = up[1] * ref[2] - up[2] * ref[1];
+    a[1] = up[2] * ref[0] - up[0] * ref[2];
+    a[2] = up[0] * ref[1] - up[1] * ref[0];
+    float la = sqrtf(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+    for (int k = 0; k < 3; k++)
+        a[k] /= la;
+    b[0] = up[1] * a[2] - up[2] * a[1];
+    b[1] = up[2] * a[0] - up[0] * a[2];
+    b[2] = up[0] * a[1] - up[1] * a[0];
+
+    float ground = INFINITY, centre[3], diagonal = 0.0f;
+    for (int corner = 0; corner < 8; corner++) {
+        float h = 0.0f;
+        for (int k = 0; k < 3; k++)
+            h += up[k] * ((corner >> k) & 1 ? r->bind_max[k] : r->bind_min[k]);
+        if (h < ground)
+            ground = h;
+    }
+    float along = 0.0f;
+    for (int k = 0; k < 3; k++) {
+        centre[k] = 0.5f * (r->bind_min[k] + r->bind_max[k]);
+        along += centre[k] * up[k];
+        diagonal += (r->bind_max[k] - r->bind_min[k]) * (r->bind_max[k] - r->bind_min[k]);
+    }
+    for (int k = 0; k < 3; k++)
+        centre[k] -= (along - ground) * up[k];
+    float half = 0.75f * sqrtf(diagonal);
+    if (!(half > 0.0f))
+        half = 1.0f;
+    const int cells = VIEW_GRID_LINES / 2 - 1;
+    float *out = r->grid;
+    for (int i = 0; i <= cells; i++) {
+        float t = -half + 2.0f * half * (float)i / (float)cells;
+        for (int k = 0; k < 3; k++) { /* along a, at t on b */
+            out[k] = centre[k] + t * b[k] - half * a[k];
+            out[3 + k] = centre[k] + t * b[k] + half * a[k];
+        }
+        out += 6;
+        for (int k = 0; k < 3; k++) { /* along b, at t on a */
+            out[k] = centre[k] + t * a[k] - half * b[k];
+            out[3 + k] = centre[k] + t * a[k] + half * b[k];
+        }
+        out += 6;
+    }
+}
+
+static void draw_lines(const view_renderer *r, const view_frame *f, GLuint vao, GLuint buffer,
+                       const float *points, uint32_t lines, const float rgb[3])
+{
+    glBindBuffer(GL_ARRAY_BUFFER, buffer);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(6 * (size_t)lines * sizeof(float)), points);
+    glUseProgram(r->lines.id);
+    glUniformMatrix4fv(r->lines.view_proj, 1, GL_FALSE, f->view_proj);
+    glUniform3fv(r->lines.color, 1, rgb);
+    glBindVertexArray(vao);
+    glDrawArrays(GL_LINES, 0, (GLsizei)(2 * lines));
 }
 
 void view_renderer_draw(view_renderer *r, const view_scene *s, const view_frame *f)
@@ -178,44 +585,54 @@ void view_renderer_draw(view_renderer *r, const view_scene *s, const view_frame 
     glClearColor(VIEW_BACKGROUND_RGB, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LEQUAL);
     glDisable(GL_CULL_FACE); /* windings differ between legacy exporters */
 
-    if (r->vertex_count) {
-        size_t bytes = 3 * r->vertex_count * sizeof(float);
-        glBindBuffer(GL_ARRAY_BUFFER, r->position_buffer);
-        glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)bytes, s->positions);
-        glBindBuffer(GL_ARRAY_BUFFER, r->normal_buffer);
-        glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)bytes, s->normals);
-        glUseProgram(r->mesh_program);
-        glUniformMatrix4fv(r->mesh_view_proj, 1, GL_FALSE, f->view_proj);
-        glUniform3fv(r->mesh_light_dir, 1, f->light_dir);
-        glUniform1f(r->mesh_ambient, 0.3f);
-        glBindVertexArray(r->mesh_vao);
-        for (uint32_t i = 0; i < r->draw_count; i++) {
-            const view_draw *d = &r->draws[i];
-            if (!d->index_count)
-                continue;
-            glUniform3fv(r->mesh_diffuse, 1, d->diffuse);
-            glDrawElementsBaseVertex(GL_TRIANGLES, d->index_count, GL_UNSIGNED_INT,
-                                     (const void *)(d->first_index * sizeof(uint32_t)),
-                                     d->base_vertex);
-        }
+    const view_display *d = &f->display;
+    bool bind = d->bind_pose;
+    bool gpu = !bind && d->skinning == VIEW_SKIN_GPU && r->mesh_gpu.id;
+    if (!bind && r->vertex_count && r->draw_count && (!gpu || r->cpu_only_parts))
+        skin_into_buffers(r, s, gpu);
+    if (gpu) {
+        glBindBuffer(GL_UNIFORM_BUFFER, r->palette_buffer);
+        glBufferSubData(GL_UNIFORM_BUFFER, 0, (GLsizeiptr)(12 * (size_t)r->bone_count * sizeof(float)),
+                        s->palette);
+        glBindBuffer(GL_UNIFORM_BUFFER, 0);
+        glBindBufferBase(GL_UNIFORM_BUFFER, PALETTE_BINDING, r->palette_buffer);
     }
 
-    if (f->show_bones && s->bone_line_count) {
+    if (d->grid) {
+        build_grid(r, f->up);
+        draw_lines(r, f, r->grid_vao, r->grid_buffer, r->grid, VIEW_GRID_LINES, grid_rgb);
+    }
+    if (r->draw_count) {
+        if (d->wireframe) { /* shaded surface pushed back a little, the edges on top of it */
+            glEnable(GL_POLYGON_OFFSET_FILL);
+            glPolygonOffset(1.0f, 1.0f);
+        }
+        draw_meshes(r, f, bind, gpu, false);
+        if (d->wireframe) {
+            glDisable(GL_POLYGON_OFFSET_FILL);
+            glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
+            draw_meshes(r, f, bind, gpu, true);
+            glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+        }
+        if (d->normals)
+            draw_normals(r, s, f, bind, gpu);
+    }
+    uint32_t bone_lines = s->bone_line_count;
+    if (d->bones && bone_lines) {
         /* On top of the mesh: the skeleton is usually inside it. */
         glDisable(GL_DEPTH_TEST);
-        glBindBuffer(GL_ARRAY_BUFFER, r->line_buffer);
-        glBufferSubData(GL_ARRAY_BUFFER, 0,
-                        (GLsizeiptr)(6 * (size_t)s->bone_line_count * sizeof(float)),
-                        s->bone_lines);
-        glUseProgram(r->line_program);
-        glUniformMatrix4fv(r->line_view_proj, 1, GL_FALSE, f->view_proj);
-        glUniform3fv(r->line_color, 1, bone_rgb);
-        glBindVertexArray(r->line_vao);
-        glDrawArrays(GL_LINES, 0, (GLsizei)(2 * s->bone_line_count));
+        draw_lines(r, f, r->line_vao, r->line_buffer, bind ? s->bind_bone_lines : s->bone_lines,
+                   bone_lines, bone_rgb);
         glEnable(GL_DEPTH_TEST);
     }
     glBindVertexArray(0);
     glUseProgram(0);
+}
+
+const char *view_renderer_skinning_name(const view_renderer *r, const view_display *d)
+{
+    return d->skinning == VIEW_SKIN_GPU && r->mesh_gpu.id ? r->gpu_name : r->cpu_name;
 }

@@ -1,34 +1,75 @@
-/* The GL 3.3 core side of ossa-view: shader programs, the mesh buffers (skinned positions and
- * normals re-uploaded every frame) and the bone overlay. Needs a current context with the glad
- * loader initialised. */
+/* The GL 3.3 core side of ossa-view. Needs a current context with the glad loader initialised.
+ *
+ * Skinning paths (view_display.skinning, K):
+ *  - CPU: every frame the position and normal buffers are mapped (GL_MAP_INVALIDATE_BUFFER_BIT)
+ *    and the engine's SIMD skin jobs write straight into them (view_scene_skin), in the scene's
+ *    vertex layout (scene.h).
+ *  - GPU: the bind vertices, UVs, up to 8 bone indices and weights per vertex live in static
+ *    buffers; each frame only the palette (3x4 per bone) goes into a uniform block and
+ *    mesh.vert blends. A submesh with more than 8 influences on a vertex stays on the CPU path
+ *    (one note on stderr at start-up), and so does the whole model when its palette does not fit
+ *    a uniform block (GL_MAX_UNIFORM_BLOCK_SIZE). Both paths share one index buffer.
+ * Display: lit materials, times their diffuse texture when the file loads (a file that does not
+ * gives one warning on stderr and the material colour); W draws the wireframe ON TOP of the
+ * shaded mesh (polygon offset); N a line per vertex along its skinned normal, 2% of the bind
+ * pose's diagonal long (a geometry shader over the same vertices, so it follows either path);
+ * P the bind pose (bind vertices, bind bones); G a grid on the ground plane (perpendicular to
+ * view_frame.up, at the bind pose's lowest point along it); B the bone overlay. */
 #ifndef OSSA_VIEW_RENDER_H
 #define OSSA_VIEW_RENDER_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "display.h"
 #include "scene.h"
 
 typedef struct view_draw {
     size_t first_index;   /* into the shared index buffer */
     int32_t index_count;
     int32_t base_vertex;
+    uint32_t part;        /* scene part */
     float diffuse[3];
+    unsigned texture;     /* 0: the material colour alone */
+    bool flip_v;          /* UV origin at the image's bottom */
+    bool cpu_only;        /* more influences than mesh.vert takes: CPU-skinned in GPU mode too */
 } view_draw;
 
+typedef struct view_mesh_program {
+    unsigned id;
+    int view_proj, diffuse, light_dir, ambient, texture, textured, flip_v, flat;
+} view_mesh_program;
+
+typedef struct view_line_program {
+    unsigned id;
+    int view_proj, color, length;
+} view_line_program;
+
+enum { VIEW_GRID_LINES = 2 * 21 }; /* 20 x 20 cells */
+
 typedef struct view_renderer {
-    unsigned mesh_program, line_program;
-    int mesh_view_proj, mesh_diffuse, mesh_light_dir, mesh_ambient;
-    int line_view_proj, line_color;
-    unsigned mesh_vao, position_buffer, normal_buffer, index_buffer;
-    unsigned line_vao, line_buffer;
+    view_mesh_program mesh_cpu, mesh_gpu;        /* mesh_gpu.id 0: no GPU skinning */
+    view_line_program lines, normals_cpu, normals_gpu;
+    unsigned skinned_vao, gpu_vao, bind_vao, line_vao, grid_vao;
+    unsigned position_buffer, normal_buffer;     /* CPU-skinned, rewritten every frame */
+    unsigned bind_position_buffer, bind_normal_buffer, uv_buffer, bone_buffer, weight_buffer;
+    unsigned index_buffer, palette_buffer, line_buffer, grid_buffer;
     size_t vertex_count;
+    uint32_t bone_count;
     uint32_t draw_count;
     view_draw *draws;
+    uint32_t texture_count;
+    unsigned *textures;        /* one per material, 0 where it has none (names may repeat) */
+    uint32_t cpu_only_parts;   /* parts that stay on the CPU path in GPU mode */
+    float bind_min[3], bind_max[3];
+    float normal_length;
+    char cpu_name[32], gpu_name[64];
+    float grid[VIEW_GRID_LINES * 6];
 } view_renderer;
 
-/* Compiles the shaders and creates the buffers for the scene's model; on failure writes a
- * message into err and returns false (what was created is released). */
+/* Compiles the shaders, loads the textures and creates the buffers for the scene's model; on
+ * failure writes a message into err and returns false (what was created is released). A GPU
+ * skinning program that cannot be built only disables that path (a note on stderr). */
 bool view_renderer_init(view_renderer *r, const view_scene *s, char *err, size_t err_size);
 void view_renderer_free(view_renderer *r);
 
@@ -36,11 +77,18 @@ typedef struct view_frame {
     int width, height;          /* of the target, pixels */
     float view_proj[16];
     float light_dir[3];         /* towards the light, normalised */
-    bool show_bones;
+    float up[3];                /* the model's up axis (the grid lies across it); zero: +Y */
+    view_display display;       /* what to draw (overlays, wireframe, skinning path) */
 } view_frame;
 
-/* Uploads the scene's current pose and draws it into the bound framebuffer. */
+/* Skins (CPU path) or uploads the palette (GPU path) for the scene's current pose and draws it
+ * into the bound framebuffer. Allocates nothing. */
 void view_renderer_draw(view_renderer *r, const view_scene *s, const view_frame *f);
+
+/* The skinning path a frame with this display uses, for the HUD: "cpu avx2" (the kernel's
+ * name), "gpu", "gpu + cpu avx2" (some submeshes stay on the CPU), the CPU name when GPU
+ * skinning is unavailable, "none (no skeleton)" when there is nothing to skin. */
+const char *view_renderer_skinning_name(const view_renderer *r, const view_display *d);
 
 /* The colour frames are cleared to (r, g, b); tests look for pixels of another colour. */
 #define VIEW_BACKGROUND_RGB 0.16f, 0.17f, 0.20f

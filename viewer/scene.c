@@ -1,88 +1,297 @@
 #include "scene.h"
 
+#include <cglm/cglm.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ossa/anim.h"
+#include <unistd.h>
+
+/* Parts at least this big are split over the pool; smaller ones are not worth waking it. */
+enum { PARALLEL_MIN_VERTICES = 16384, MAX_POOL_THREADS = 4 };
+
+/* Counts the parts and gives each its layout range; false when the layout overflows 32 bits. */
+static bool build_parts(view_scene *s)
+{
+    const ossa_model *m = s->model;
+    uint32_t parts = 0;
+    for (uint32_t i = 0; i < m->mesh_count; i++)
+        parts += m->meshes[i].submesh_count;
+    s->parts = calloc(parts ? parts : 1, sizeof *s->parts);
+    if (!s->parts)
+        return false;
+    size_t at = 0;
+    for (uint32_t i = 0; i < m->mesh_count; i++)
+        for (uint32_t j = 0; j < m->meshes[i].submesh_count; j++) {
+            const ossa_submesh *sm = &m->meshes[i].submeshes[j];
+            view_scene_part *p = &s->parts[s->part_count++];
+            p->submesh = sm;
+            p->mesh = i;
+            p->submesh_index = j;
+            p->hidden = (m->meshes[i].flags & OSSA_MESH_HIDDEN) != 0;
+            if (m->bone_count && sm->vertex_count && m->bone_count <= OSSA_SKIN_MAX_PALETTE) {
+                ossa_error err;
+                if (ossa_skin_mesh_create(sm, m->bone_count, &p->skin, &err) != OSSA_OK) {
+                    char text[512];
+                    fprintf(stderr, "ossa-view: warning: mesh %u submesh %u is shown unskinned: %s\n",
+                            i, j, ossa_error_format(&err, text, sizeof text));
+                    p->skin = NULL;
+                }
+            }
+            if (p->skin) {
+                p->vertex_count = ossa_skin_mesh_output_count(p->skin);
+                p->index_count = 3 * ossa_skin_mesh_face_count(p->skin);
+                p->indices = ossa_skin_mesh_indices(p->skin);
+            } else {
+                p->vertex_count = sm->vertex_count;
+                p->index_count = 3 * sm->face_count;
+                p->indices = sm->indices;
+            }
+            p->first_vertex = (uint32_t)at;
+            at += p->vertex_count;
+            /* GL draws take signed 32-bit vertex and index numbers. */
+            if (at > INT32_MAX / 4 || p->index_count > INT32_MAX / 4)
+                return false;
+        }
+    s->vertex_count = at;
+    return true;
+}
+
+/* Model-space origin of each bone in the bind pose: the inverse of the inverse bind transform
+ * (model -> bone: x_b = R x_m + t, so the origin is -R^-1 t). */
+static void bind_joint_positions(const ossa_model *m, float *out)
+{
+    for (uint32_t i = 0; i < m->bone_count; i++) {
+        const ossa_bone *b = &m->bones[i];
+        versor q = {b->inv_bind_r[0], b->inv_bind_r[1], b->inv_bind_r[2], b->inv_bind_r[3]}, qc;
+        vec3 t = {-b->inv_bind_t[0], -b->inv_bind_t[1], -b->inv_bind_t[2]}, o;
+        glm_quat_conjugate(q, qc);
+        glm_quat_normalize(qc);
+        glm_quat_rotatev(qc, t, o);
+        memcpy(out + 3 * (size_t)i, o, sizeof o);
+    }
+}
+
+static uint32_t lines_from_joints(const ossa_model *m, const float *joints, float *lines)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < m->bone_count; i++) {
+        int32_t p = m->bones[i].parent;
+        if (p < 0)
+            continue;
+        float *line = lines + 6 * (size_t)n++;
+        memcpy(line, joints + 3 * (size_t)p, 3 * sizeof(float));
+        memcpy(line + 3, joints + 3 * (size_t)i, 3 * sizeof(float));
+    }
+    return n;
+}
+
+static bool build_pose(view_scene *s)
+{
+    const ossa_model *m = s->model;
+    size_t nb = m->bone_count ? m->bone_count : 1;
+    s->joints = calloc(3 * nb, sizeof(float));
+    s->bind_joints = calloc(3 * nb, sizeof(float));
+    s->bone_lines = calloc(6 * nb, sizeof(float));
+    s->bind_bone_lines = calloc(6 * nb, sizeof(float));
+    s->palette = calloc(12 * nb, sizeof(float));
+    s->clips = calloc(m->clip_count ? m->clip_count : 1, sizeof *s->clips);
+    if (!s->joints || !s->bind_joints || !s->bone_lines || !s->bind_bone_lines || !s->palette ||
+        !s->clips)
+        return false;
+    if (!m->bone_count)
+        return true;
+    ossa_error err;
+    if (ossa_rt_skeleton_create(m, &s->skeleton, &err) != OSSA_OK ||
+        ossa_soa_pose_init(&s->local, m->bone_count) != OSSA_OK ||
+        ossa_soa_pose_init(&s->model_pose, m->bone_count) != OSSA_OK)
+        return false;
+    uint32_t max_tracks = 1;
+    for (uint32_t c = 0; c < m->clip_count; c++) {
+        if (ossa_rt_clip_create(m, &m->clips[c], &s->clips[c], &err) != OSSA_OK) {
+            char text[512];
+            fprintf(stderr, "ossa-view: warning: clip %u plays as the rest pose: %s\n", c,
+                    ossa_error_format(&err, text, sizeof text));
+            s->clips[c] = NULL;
+            continue;
+        }
+        uint32_t tracks = ossa_rt_clip_track_count(s->clips[c]);
+        if (tracks > max_tracks)
+            max_tracks = tracks;
+    }
+    if (ossa_sample_cache_create(max_tracks, &s->cache, &err) != OSSA_OK)
+        return false;
+    bind_joint_positions(m, s->bind_joints);
+    s->bone_line_count = lines_from_joints(m, s->bind_joints, s->bind_bone_lines);
+    return true;
+}
 
 bool view_scene_init(view_scene *s, const ossa_model *m)
 {
     memset(s, 0, sizeof *s);
     s->model = m;
-    for (uint32_t i = 0; i < m->mesh_count; i++)
-        for (uint32_t j = 0; j < m->meshes[i].submesh_count; j++)
-            s->vertex_count += m->meshes[i].submeshes[j].vertex_count;
-    size_t nb = m->bone_count ? m->bone_count : 1;
-    size_t nv = s->vertex_count ? s->vertex_count : 1;
-    /* calloc checks the count x size products for overflow. */
-    s->positions = calloc(3 * nv, sizeof(float));
-    s->normals = calloc(3 * nv, sizeof(float));
-    s->bone_lines = calloc(6 * nb, sizeof(float));
-    s->lt = calloc(3 * nb, sizeof(float));
-    s->lr = calloc(4 * nb, sizeof(float));
-    s->ls = calloc(3 * nb, sizeof(float));
-    s->mt = calloc(3 * nb, sizeof(float));
-    s->mr = calloc(4 * nb, sizeof(float));
-    s->ms = calloc(3 * nb, sizeof(float));
-    s->palette = calloc(12 * nb, sizeof(float));
-    if (!s->positions || !s->normals || !s->bone_lines || !s->lt || !s->lr || !s->ls || !s->mt ||
-        !s->mr || !s->ms || !s->palette) {
+    s->kernel = ossa_skin_kernel_resolve(OSSA_SKIN_KERNEL_AUTO, stderr);
+    if (!build_parts(s) || !build_pose(s)) {
         view_scene_free(s);
         return false;
     }
+    size_t nv = s->vertex_count ? s->vertex_count : 1;
+    s->positions = calloc(3 * nv, sizeof(float));
+    s->normals = calloc(3 * nv, sizeof(float));
+    if (!s->positions || !s->normals) {
+        view_scene_free(s);
+        return false;
+    }
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    uint32_t threads = cpus > MAX_POOL_THREADS ? MAX_POOL_THREADS : cpus > 1 ? (uint32_t)cpus : 1;
+    if (threads > 1 && s->vertex_count >= PARALLEL_MIN_VERTICES &&
+        ossa_skin_pool_create(threads, &s->pool) != OSSA_OK)
+        s->pool = NULL; /* skinning on one thread is still right */
     view_scene_pose(s, NULL, 0.0f);
     return true;
 }
 
 void view_scene_free(view_scene *s)
 {
+    for (uint32_t i = 0; i < s->part_count; i++)
+        ossa_skin_mesh_destroy(s->parts[i].skin);
+    free(s->parts);
+    if (s->clips)
+        for (uint32_t c = 0; c < s->model->clip_count; c++)
+            ossa_rt_clip_free(s->clips[c]);
+    free(s->clips);
+    ossa_sample_cache_free(s->cache);
+    ossa_rt_skeleton_free(s->skeleton);
+    ossa_soa_pose_release(&s->local);
+    ossa_soa_pose_release(&s->model_pose);
+    if (s->pool)
+        ossa_skin_pool_destroy(s->pool);
+    free(s->palette);
+    free(s->joints);
+    free(s->bind_joints);
+    free(s->bone_lines);
+    free(s->bind_bone_lines);
     free(s->positions);
     free(s->normals);
-    free(s->bone_lines);
-    free(s->lt);
-    free(s->lr);
-    free(s->ls);
-    free(s->mt);
-    free(s->mr);
-    free(s->ms);
-    free(s->palette);
     memset(s, 0, sizeof *s);
 }
 
 void view_scene_pose(view_scene *s, const ossa_clip *clip, float time)
 {
     const ossa_model *m = s->model;
-    size_t off = 0;
-    if (m->bone_count) {
-        ossa_pose_rest(m, s->lt, s->lr, s->ls);
-        if (clip)
-            ossa_sample_clip(m, clip, ossa_clip_wrap_time(clip, time), OSSA_TIME_LOOP,
-                             s->lt, s->lr, s->ls);
-        ossa_local_to_model(m, s->lt, s->lr, s->ls, s->mt, s->mr, s->ms);
-        ossa_skin_palette(m, s->mt, s->mr, s->ms, s->palette);
-    }
-    for (uint32_t i = 0; i < m->mesh_count; i++)
-        for (uint32_t j = 0; j < m->meshes[i].submesh_count; j++) {
-            const ossa_submesh *sm = &m->meshes[i].submeshes[j];
-            size_t n = 3 * (size_t)sm->vertex_count;
-            /* Without a skeleton the influences name bones that do not exist: show the bind
-             * pose rather than index a palette that is not there. */
-            if (m->bone_count && sm->influence_start) {
-                ossa_skin_submesh_scalar(sm, s->palette, s->positions + off, s->normals + off);
-            } else if (n) {
-                memcpy(s->positions + off, sm->positions, n * sizeof(float));
-                memcpy(s->normals + off, sm->normals, n * sizeof(float));
-            }
-            off += n;
+    if (!m->bone_count)
+        return;
+    ossa_rt_skeleton_rest(s->skeleton, &s->local);
+    /* Found by address: the clip must be one of the model's (the caller's pointer into
+     * m->clips); compared as integers since unrelated pointers may not be. */
+    uintptr_t at = (uintptr_t)clip, first = (uintptr_t)m->clips;
+    if (clip && m->clip_count && at >= first && (at - first) % sizeof *clip == 0 &&
+        (at - first) / sizeof *clip < m->clip_count) {
+        const ossa_rt_clip *rt = s->clips[(at - first) / sizeof *clip];
+        if (rt) {
+            ossa_sample_job job = {
+                .clip = rt,
+                .cache = s->cache,
+                .time = ossa_clip_wrap_time(clip, time),
+                .time_mode = OSSA_TIME_LOOP,
+                .rot = OSSA_ROT_SLERP,
+                .output = &s->local,
+            };
+            ossa_sample_job_run(&job);
         }
-    s->bone_line_count = 0;
+    }
+    view_scene_pose_local(s, &s->local);
+}
+
+void view_scene_pose_local(view_scene *s, const ossa_soa_pose *local)
+{
+    const ossa_model *m = s->model;
+    if (!m->bone_count)
+        return;
+    if (!local || local->bone_count != m->bone_count) {
+        ossa_rt_skeleton_rest(s->skeleton, &s->local);
+        local = &s->local;
+    }
+    ossa_ltm_job ltm = {.skeleton = s->skeleton, .local = local, .model = &s->model_pose};
+    ossa_ltm_job_run(&ltm);
+    ossa_palette_job pal = {.skeleton = s->skeleton, .model = &s->model_pose,
+                            .palette = s->palette, .palette_floats = 12 * (size_t)m->bone_count};
+    ossa_palette_job_run(&pal);
     for (uint32_t i = 0; i < m->bone_count; i++) {
-        int32_t p = m->bones[i].parent;
-        if (p < 0)
+        s->joints[3 * (size_t)i] = s->model_pose.tx[i];
+        s->joints[3 * (size_t)i + 1] = s->model_pose.ty[i];
+        s->joints[3 * (size_t)i + 2] = s->model_pose.tz[i];
+    }
+    s->bone_line_count = lines_from_joints(m, s->joints, s->bone_lines);
+}
+
+void view_scene_skin(const view_scene *s, uint32_t first_part, uint32_t end_part, float *positions,
+                     float *normals)
+{
+    for (uint32_t i = first_part; i < end_part && i < s->part_count; i++) {
+        const view_scene_part *p = &s->parts[i];
+        float *pos = positions + 3 * (size_t)p->first_vertex;
+        float *nrm = normals + 3 * (size_t)p->first_vertex;
+        if (!p->skin) {
+            size_t bytes = 3 * (size_t)p->vertex_count * sizeof(float);
+            if (bytes) {
+                memcpy(pos, p->submesh->positions, bytes);
+                memcpy(nrm, p->submesh->normals, bytes);
+            }
             continue;
-        float *line = s->bone_lines + 6 * (size_t)s->bone_line_count++;
-        memcpy(line, s->mt + 3 * (size_t)p, 3 * sizeof(float));
-        memcpy(line + 3, s->mt + 3 * (size_t)i, 3 * sizeof(float));
+        }
+        ossa_skin_job job;
+        ossa_skin_job_init(&job, p->skin, s->palette, s->model->bone_count, pos, nrm);
+        job.kernel = s->kernel;
+        if (s->pool && p->vertex_count >= PARALLEL_MIN_VERTICES)
+            ossa_skin_run_parallel(s->pool, &job);
+        else
+            ossa_skin_job_run(&job);
+    }
+}
+
+void view_scene_bind_vertices(const view_scene *s, float *positions, float *normals, float *uvs,
+                              uint16_t *bones, float *weights, uint32_t *max_influences)
+{
+    for (uint32_t i = 0; i < s->part_count; i++) {
+        const view_scene_part *p = &s->parts[i];
+        const ossa_submesh *sm = p->submesh;
+        const uint32_t *source = p->skin ? ossa_skin_mesh_source(p->skin) : NULL;
+        uint32_t most = 0;
+        for (uint32_t o = 0; o < p->vertex_count; o++) {
+            size_t at = (size_t)p->first_vertex + o;
+            uint32_t v = source ? source[o] : o;
+            bool pad = v == OSSA_SKIN_PAD_VERTEX;
+            for (int k = 0; k < 3; k++) {
+                if (positions)
+                    positions[3 * at + k] = pad ? 0.0f : sm->positions[3 * (size_t)v + k];
+                if (normals)
+                    normals[3 * at + k] = pad ? 0.0f : sm->normals[3 * (size_t)v + k];
+            }
+            if (uvs) {
+                bool has = !pad && sm->uv_set_count && sm->uvs;
+                const float *uv = has ? sm->uvs + 2 * (size_t)sm->uv_set_count * v : NULL;
+                uvs[2 * at] = has ? uv[0] : 0.0f;
+                uvs[2 * at + 1] = has ? uv[1] : 0.0f;
+            }
+            uint32_t a = 0, e = 0;
+            if (!pad && p->skin) {
+                a = sm->influence_start[v];
+                e = sm->influence_start[v + 1];
+            }
+            if (e - a > most)
+                most = e - a;
+            for (uint32_t k = 0; k < 8; k++) {
+                bool used = a + k < e;
+                if (bones)
+                    bones[8 * at + k] = used ? (uint16_t)sm->influences[a + k].bone
+                                             : (k == 0 ? VIEW_NO_BONE : 0);
+                if (weights)
+                    weights[8 * at + k] = used ? sm->influences[a + k].weight : 0.0f;
+            }
+        }
+        if (max_influences)
+            max_influences[i] = most;
     }
 }
 
@@ -98,21 +307,63 @@ static void grow(float min[3], float max[3], const float *p)
     }
 }
 
-void view_scene_bounds(const view_scene *s, float min[3], float max[3])
+static void bounds_begin(float min[3], float max[3])
 {
     for (int k = 0; k < 3; k++) {
         min[k] = 1e30f;
         max[k] = -1e30f;
     }
-    for (size_t v = 0; v < s->vertex_count; v++)
-        grow(min, max, s->positions + 3 * v);
-    if (!s->vertex_count)
+}
+
+/* Falls back to the joints, then to a unit box, when nothing was grown. */
+static void bounds_end(const view_scene *s, const float *joints, float min[3], float max[3])
+{
+    if (min[0] > max[0])
         for (uint32_t i = 0; i < s->model->bone_count; i++)
-            grow(min, max, s->mt + 3 * (size_t)i);
-    if (min[0] > max[0]) {
+            grow(min, max, joints + 3 * (size_t)i);
+    if (min[0] > max[0])
         for (int k = 0; k < 3; k++) {
             min[k] = -0.5f;
             max[k] = 0.5f;
         }
+}
+
+void view_scene_bounds(const view_scene *s, float min[3], float max[3])
+{
+    view_scene_skin(s, 0, s->part_count, s->positions, s->normals);
+    bounds_begin(min, max);
+    for (uint32_t i = 0; i < s->part_count; i++) {
+        const view_scene_part *p = &s->parts[i];
+        if (p->hidden)
+            continue;
+        const uint32_t *source = p->skin ? ossa_skin_mesh_source(p->skin) : NULL;
+        for (uint32_t o = 0; o < p->vertex_count; o++)
+            if (!source || source[o] != OSSA_SKIN_PAD_VERTEX)
+                grow(min, max, s->positions + 3 * ((size_t)p->first_vertex + o));
+    }
+    bounds_end(s, s->joints, min, max);
+}
+
+void view_scene_bind_bounds(const view_scene *s, float min[3], float max[3])
+{
+    bounds_begin(min, max);
+    for (uint32_t i = 0; i < s->part_count; i++) {
+        const view_scene_part *p = &s->parts[i];
+        if (p->hidden)
+            continue;
+        for (uint32_t v = 0; v < p->submesh->vertex_count; v++)
+            grow(min, max, p->submesh->positions + 3 * (size_t)v);
+    }
+    bounds_end(s, s->bind_joints, min, max);
+}
+
+const char *view_scene_kernel_name(const view_scene *s)
+{
+    switch (s->kernel) {
+    case OSSA_SKIN_KERNEL_SCALAR: return "cpu scalar";
+    case OSSA_SKIN_KERNEL_SSE2: return "cpu sse2";
+    case OSSA_SKIN_KERNEL_AVX2: return "cpu avx2";
+    case OSSA_SKIN_KERNEL_AVX512: return "cpu avx512";
+    default: return "cpu";
     }
 }

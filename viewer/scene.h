@@ -1,32 +1,90 @@
-/* What ossa-view draws, without GL: the model posed at a clip time and skinned into one flat
- * array of positions and normals (every submesh of every mesh, in order), the bounds of that
- * pose and the bone lines of the overlay. */
+/* What ossa-view draws, without GL: the model's pose (evaluated with the engine's runtime: sample
+ * job, local-to-model job, palette job), the bone lines of the overlay, and the vertex layout every
+ * skinning path shares.
+ *
+ * Vertex layout. Every drawable submesh is a "part" with a range of layout vertices. A part with
+ * skinning streams (ossa_skin_mesh, skin.h) uses the skin mesh's output order, padding included
+ * (padding vertices have zero position and normal and no triangle uses them), and its triangles are
+ * ossa_skin_mesh_indices. A part without streams (the model has no skeleton, or they could not be
+ * built) keeps file order and shows its bind vertices. The CPU path skins straight into the caller's
+ * buffers in this layout (view_scene_skin); the GPU path uploads the bind vertices in the same
+ * layout once (view_scene_bind_vertex), so both paths share one index buffer. */
 #ifndef OSSA_VIEW_SCENE_H
 #define OSSA_VIEW_SCENE_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "ossa/model.h"
+#include "ossa/runtime.h"
+#include "ossa/skin.h"
+
+typedef struct view_scene_part {
+    const ossa_submesh *submesh;
+    uint32_t mesh, submesh_index;   /* where it lives in the model */
+    ossa_skin_mesh *skin;           /* NULL: bind vertices in file order */
+    uint32_t first_vertex;          /* in the layout */
+    uint32_t vertex_count;          /* layout vertices, padding included */
+    uint32_t index_count;           /* 3 x faces */
+    const uint32_t *indices;        /* index_count, relative to first_vertex */
+    bool hidden;                    /* the mesh is loaded but not drawn (OSSA_MESH_HIDDEN) */
+} view_scene_part;
 
 typedef struct view_scene {
-    const ossa_model *model;  /* not owned */
-    size_t vertex_count;      /* all submeshes together */
-    float *positions;         /* 3 * vertex_count, skinned */
-    float *normals;           /* 3 * vertex_count */
-    float *bone_lines;        /* 6 floats (two points) per bone with a parent */
+    const ossa_model *model;        /* not owned */
+    size_t vertex_count;            /* layout vertices of every part */
+    uint32_t part_count;
+    view_scene_part *parts;
+    ossa_skin_kernel kernel;        /* the concrete CPU kernel the skin jobs run */
+
+    /* Pose: the runtime's skeleton, one runtime clip per model clip, a sampling cache, the local
+     * and model SoA poses and the palette (12 floats, 3x4 row-major, per bone). */
+    ossa_rt_skeleton *skeleton;
+    ossa_rt_clip **clips;           /* clip_count entries, NULL where a clip could not be built */
+    ossa_sample_cache *cache;
+    ossa_soa_pose local, model_pose;
+    float *palette;
+    ossa_skin_pool *pool;           /* NULL: big parts are skinned on the calling thread too */
+
+    float *joints;                  /* 3 floats per bone: model-space joint positions, current pose */
+    float *bind_joints;             /* 3 floats per bone: the same in the bind pose */
+    float *bone_lines;              /* 6 floats (two points) per bone with a parent */
+    float *bind_bone_lines;         /* the same in the bind pose */
     uint32_t bone_line_count;
-    /* Pose scratch: local and model transforms and the skinning palette, per bone. */
-    float *lt, *lr, *ls, *mt, *mr, *ms, *palette;
+
+    /* Scratch that view_scene_bounds skins into (layout order). */
+    float *positions, *normals;
 } view_scene;
 
-/* Allocates the buffers for a model and poses it at rest; false when out of memory. */
+/* Builds the parts and the pose objects for a model and poses it at rest; false when out of memory
+ * (a part whose skinning streams cannot be built falls back to its bind vertices instead). */
 bool view_scene_init(view_scene *s, const ossa_model *m);
 void view_scene_free(view_scene *s);
-/* Poses the model at time (wrapped into the clip) of clip, or at rest when clip is NULL, and
- * skins every vertex and updates the bone lines. */
+/* Poses the model at time (wrapped into the clip, Cal3D loop) of clip, which must be one of the
+ * model's clips, or at rest when clip is NULL: the palette, the joints and the bone lines. */
 void view_scene_pose(view_scene *s, const ossa_clip *clip, float time);
-/* Box around the skinned vertices (the bones' positions when there are none, a unit box around
- * the origin when there is nothing at all). */
+/* The same from a local pose the caller evaluated (e.g. ossa_mixer_evaluate): local->bone_count
+ * must equal the model's bone count (else the rest pose is shown). local may be &s->local. */
+void view_scene_pose_local(view_scene *s, const ossa_soa_pose *local);
+/* Skins parts [first_part, end_part) with the current palette into positions and normals (3 floats
+ * per layout vertex, indexed from layout vertex 0, so a mapped GL buffer of the whole layout can be
+ * passed as it is); parts without streams get their bind vertices. Allocates nothing. */
+void view_scene_skin(const view_scene *s, uint32_t first_part, uint32_t end_part, float *positions,
+                     float *normals);
+/* Bind vertex data of the whole layout (each array may be NULL): positions and normals (3 floats),
+ * UV set 0 (2 floats, zero without UVs), up to 8 influences as bone indices and weights (8 per
+ * vertex; a vertex without influences, and padding, has bones[0] = VIEW_NO_BONE and zero weights).
+ * Returns the largest influence count of each part in max_influences (part_count entries, may be
+ * NULL): parts above 8 cannot be skinned by 8 slots. */
+#define VIEW_NO_BONE 0xffffu
+void view_scene_bind_vertices(const view_scene *s, float *positions, float *normals, float *uvs,
+                              uint16_t *bones, float *weights, uint32_t *max_influences);
+/* Box around the current pose's skinned vertices (the joints when there are none, a unit box
+ * around the origin when there is nothing at all). */
 void view_scene_bounds(const view_scene *s, float min[3], float max[3]);
+/* The same for the bind pose. */
+void view_scene_bind_bounds(const view_scene *s, float min[3], float max[3]);
+/* "cpu avx2" and the like: the CPU skinning path's name. */
+const char *view_scene_kernel_name(const view_scene *s);
 
 #endif
