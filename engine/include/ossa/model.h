@@ -95,7 +95,20 @@ typedef struct ossa_submesh {
     uint32_t morph_count;
     const ossa_morph_target *morphs;
     int winding_flipped;               /* Cal3D CMF auto-flip was applied */
+    uint32_t flags;                    /* OSSA_SUBMESH_* */
+    /* Vertex-frame animation (C3S VFRM): whole-submesh key shapes that clips' vertex tracks
+     * play by lerp (ossa_vertex_clip_eval). Frame f's data starts at 3 * vertex_count * f. */
+    uint32_t frame_count;              /* 0: no vertex frames */
+    const float *frame_positions;      /* 3 * vertex_count * frame_count, model space */
+    const float *frame_normals;        /* 3 * vertex_count * frame_count, unit (or zero) */
+    /* Texture-coordinate frames (C3S TFRM) for UV set 0, played by uv tracks. */
+    uint32_t uv_frame_count;           /* 0: none */
+    const float *frame_uvs;            /* 2 * vertex_count * uv_frame_count */
 } ossa_submesh;
+
+enum { OSSA_SUBMESH_TWO_SIDED = 1u }; /* faces are visible from both sides: draw unculled */
+
+enum { OSSA_MESH_HIDDEN = 1u }; /* loaded but not drawn (C3S hidden/disabled elements) */
 
 typedef struct ossa_mesh {
     const char *name;
@@ -103,6 +116,8 @@ typedef struct ossa_mesh {
     const ossa_submesh *submeshes;
     ossa_format format;
     uint32_t version;
+    uint32_t lod;            /* level of detail: 0 full, 1.. coarser (SKM _lodN files) */
+    uint32_t flags;          /* OSSA_MESH_* */
 } ossa_mesh;
 
 enum {
@@ -119,7 +134,28 @@ typedef struct ossa_track {
     const float *translations; /* 3 * key_count */
     const float *rotations;  /* 4 * key_count, Hamilton */
     const float *scales;     /* 3 * key_count or NULL */
+    const float *extra;      /* CFF: each frame's seventh value (key_count), else NULL */
 } ossa_track;
+
+/* A vertex-frame track: at key k (time times[k]) the submesh has the shape of its frame
+ * frames[k] (ossa_submesh.frame_positions or, for a uv track, frame_uvs); between keys the two
+ * frames lerp. A looping clip lerps from the last key back to the first at t = duration. */
+typedef struct ossa_vertex_track {
+    uint32_t mesh, submesh;  /* which submesh it animates */
+    uint32_t key_count;      /* >= 1 */
+    const float *times;      /* key_count, ascending, in [0, duration] */
+    const uint32_t *frames;  /* key_count, each < the submesh's frame_count (uv_frame_count) */
+} ossa_vertex_track;
+
+/* A named event on a clip's timeline (C3S sequence triggers). */
+typedef struct ossa_clip_trigger {
+    float time;              /* seconds, in [0, duration] */
+    uint32_t command;        /* format's command code (C3S: four characters, "TRIG" = 'T' first
+                                byte, little-endian); 0 when none */
+    const char *name;        /* the trigger string (C3S TRIG parameter), "" when none */
+    uint32_t param_size;     /* the raw parameter bytes as stored */
+    const uint8_t *params;
+} ossa_clip_trigger;
 
 typedef struct ossa_clip {
     const char *name;
@@ -129,6 +165,19 @@ typedef struct ossa_clip {
     ossa_format format;
     uint32_t version;
     int compressed;          /* read from a compressed/quantised layout */
+    /* Frame-based clips (C3S ASEQ): key frames evenly spaced at frame_rate, 0 when not. */
+    float frame_rate;
+    const char *group;       /* C3S sequenceGroup; NULL or "" when none */
+    /* A clip may carry bone tracks and vertex tracks; a submesh with a vertex track in the
+     * clip is played from its frames, not skinned. */
+    uint32_t vertex_track_count;
+    const ossa_vertex_track *vertex_tracks;
+    uint32_t uv_track_count;             /* same struct; frames index frame_uvs */
+    const ossa_vertex_track *uv_tracks;
+    uint32_t trigger_count;
+    const ossa_clip_trigger *triggers;   /* ascending time */
+    uint32_t link_count;                 /* clips played along with this one (C3S linkedSeqs) */
+    const uint32_t *links;               /* clip indices, never the clip itself */
 } ossa_clip;
 
 typedef struct ossa_morph_track {
@@ -163,6 +212,21 @@ typedef struct ossa_material {
     uint32_t version;
 } ossa_material;
 
+/* A point fixed to a triangle of the animated surface (C3S SMNT). Its frame: origin at the
+ * barycentric point P = b0 V0 + b1 V1 + b2 V2 of face `face` (vertices indices[3 face + i]),
+ * Y the face normal (counter-clockwise front: (V1 - V0) x (V2 - V0), normalised), Z the unit
+ * vector from P towards V0 (from V0 towards V1 when P is V0), X = Y x Z, unit scale; the mount's
+ * transform is that frame composed with the offset (offset acts first). See
+ * ossa_mount_transform. */
+typedef struct ossa_mount {
+    const char *name;
+    uint32_t mesh, submesh, face;
+    float barycentric[3];
+    float offset_t[3];       /* p -> offset_t + R(offset_r)(offset_s * p) */
+    float offset_r[4];
+    float offset_s[3];
+} ossa_mount;
+
 typedef struct ossa_model {
     const char *source;      /* path of the file (or .cfg) the model came from */
     ossa_format format;      /* format of that file */
@@ -185,10 +249,18 @@ typedef struct ossa_model {
     uint32_t material_count;
     const ossa_material *materials;
 
+    /* SKM: the largest distance (model units) between a vertex rebuilt from its pre-weighted
+     * bone-space origins and the bind vertex computed from frame 0's inverse bind; 0 when the
+     * format has one form only. ossa info reports it. */
+    float bind_disagreement;
+
     uint32_t warning_count;
     const char *const *warnings;
 
-    struct ossa_arena *arena; /* owns every pointer above */
+    struct ossa_arena *arena; /* owns every pointer in the model */
+
+    uint32_t mount_count;    /* surface mounts (C3S SMNT) */
+    const ossa_mount *mounts;
 } ossa_model;
 
 void ossa_model_free(ossa_model *model);

@@ -9,5 +9,7 @@
 #include "ossa/demo.h"
 #include "ossa/skin.h"
 #include "ossa/runtime.h"
+#include "ossa/write.h"
+#include "ossa/vertex_anim.h"
 
 #endif

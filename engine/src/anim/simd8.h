@@ -50,14 +50,14 @@ OSSA_ANIM_AVX2 static inline v8f v8_select(v8i mask, v8f a, v8f b)
 /* v4_transpose within each 128-bit half. */
 OSSA_ANIM_AVX2 static inline void v8_transpose(v8f *r0, v8f *r1, v8f *r2, v8f *r3)
 {
-    v8f t0 = __builtin_shuffle(*r0, *r1, (v8i){0, 8, 1, 9, 4, 12, 5, 13});
-    v8f t1 = __builtin_shuffle(*r2, *r3, (v8i){0, 8, 1, 9, 4, 12, 5, 13});
-    v8f t2 = __builtin_shuffle(*r0, *r1, (v8i){2, 10, 3, 11, 6, 14, 7, 15});
-    v8f t3 = __builtin_shuffle(*r2, *r3, (v8i){2, 10, 3, 11, 6, 14, 7, 15});
-    *r0 = __builtin_shuffle(t0, t1, (v8i){0, 1, 8, 9, 4, 5, 12, 13});
-    *r1 = __builtin_shuffle(t0, t1, (v8i){2, 3, 10, 11, 6, 7, 14, 15});
-    *r2 = __builtin_shuffle(t2, t3, (v8i){0, 1, 8, 9, 4, 5, 12, 13});
-    *r3 = __builtin_shuffle(t2, t3, (v8i){2, 3, 10, 11, 6, 7, 14, 15});
+    v8f t0 = OSSA_SHUFFLE2(v8i, *r0, *r1, 0, 8, 1, 9, 4, 12, 5, 13);
+    v8f t1 = OSSA_SHUFFLE2(v8i, *r2, *r3, 0, 8, 1, 9, 4, 12, 5, 13);
+    v8f t2 = OSSA_SHUFFLE2(v8i, *r0, *r1, 2, 10, 3, 11, 6, 14, 7, 15);
+    v8f t3 = OSSA_SHUFFLE2(v8i, *r2, *r3, 2, 10, 3, 11, 6, 14, 7, 15);
+    *r0 = OSSA_SHUFFLE2(v8i, t0, t1, 0, 1, 8, 9, 4, 5, 12, 13);
+    *r1 = OSSA_SHUFFLE2(v8i, t0, t1, 2, 3, 10, 11, 6, 7, 14, 15);
+    *r2 = OSSA_SHUFFLE2(v8i, t2, t3, 0, 1, 8, 9, 4, 5, 12, 13);
+    *r3 = OSSA_SHUFFLE2(v8i, t2, t3, 2, 3, 10, 11, 6, 7, 14, 15);
 }
 #endif
 

@@ -133,6 +133,15 @@ static ossa_status validate_submesh(const ossa_model *m, const ossa_mesh *mesh, 
         if (s->springs[k].vertex[0] >= nv || s->springs[k].vertex[1] >= nv)
             return invalid(err, "mesh '%s' submesh %u: spring %u uses a vertex out of range", mn,
                            si, k);
+    if (s->frame_count &&
+        (!s->frame_positions || !s->frame_normals ||
+         !all_bounded(s->frame_positions, 3 * nv * s->frame_count, MAX_COORD) ||
+         !all_bounded(s->frame_normals, 3 * nv * s->frame_count, MAX_COORD)))
+        return invalid(err, "mesh '%s' submesh %u: a vertex frame is missing or not finite", mn,
+                       si);
+    if (s->uv_frame_count &&
+        (!s->frame_uvs || !all_bounded(s->frame_uvs, 2 * nv * s->uv_frame_count, MAX_COORD)))
+        return invalid(err, "mesh '%s' submesh %u: a uv frame is missing or not finite", mn, si);
     for (uint32_t t = 0; t < s->morph_count; t++) {
         const ossa_morph_target *mt = &s->morphs[t];
         for (uint32_t k = 0; k < mt->count; k++) {
@@ -148,11 +157,94 @@ static ossa_status validate_submesh(const ossa_model *m, const ossa_mesh *mesh, 
     return OSSA_OK;
 }
 
+/* Vertex and uv tracks: the submesh exists, keys ascend within the clip, frames exist. */
+static ossa_status validate_vertex_tracks(const ossa_model *m, const ossa_clip *c,
+                                          const ossa_vertex_track *tracks, uint32_t count, int uv,
+                                          ossa_error *err)
+{
+    const char *cn = c->name ? c->name : "", *kind = uv ? "uv" : "vertex";
+    if (count && !tracks)
+        return invalid(err, "clip '%s': %s tracks missing", cn, kind);
+    for (uint32_t i = 0; i < count; i++) {
+        const ossa_vertex_track *tr = &tracks[i];
+        if (tr->mesh >= m->mesh_count || tr->submesh >= m->meshes[tr->mesh].submesh_count)
+            return invalid(err, "clip '%s': %s track %u animates mesh %u submesh %u, which does "
+                           "not exist", cn, kind, i, tr->mesh, tr->submesh);
+        for (uint32_t j = 0; j < i; j++)
+            if (tracks[j].mesh == tr->mesh && tracks[j].submesh == tr->submesh)
+                return invalid(err, "clip '%s': two %s tracks animate mesh %u submesh %u", cn,
+                               kind, tr->mesh, tr->submesh);
+        const ossa_submesh *sm = &m->meshes[tr->mesh].submeshes[tr->submesh];
+        uint32_t frames = uv ? sm->uv_frame_count : sm->frame_count;
+        if (tr->key_count == 0 || !tr->times || !tr->frames)
+            return invalid(err, "clip '%s': %s track %u has no keys", cn, kind, i);
+        for (uint32_t k = 0; k < tr->key_count; k++) {
+            if (!(tr->times[k] >= 0.0f && tr->times[k] <= c->duration) ||
+                (k && tr->times[k] < tr->times[k - 1]))
+                return invalid(err, "clip '%s': %s track %u key times not ascending in 0..%g",
+                               cn, kind, i, (double)c->duration);
+            if (tr->frames[k] >= frames)
+                return invalid(err, "clip '%s': %s track %u key %u uses frame %u of %u", cn, kind,
+                               i, k, tr->frames[k], frames);
+        }
+    }
+    return OSSA_OK;
+}
+
+static ossa_status validate_clip_extras(const ossa_model *m, const ossa_clip *c, ossa_error *err)
+{
+    const char *cn = c->name ? c->name : "";
+    if (!isfinite(c->frame_rate) || c->frame_rate < 0.0f)
+        return invalid(err, "clip '%s': frame rate %g is not a rate", cn, (double)c->frame_rate);
+    ossa_status st = validate_vertex_tracks(m, c, c->vertex_tracks, c->vertex_track_count, 0, err);
+    if (st)
+        return st;
+    st = validate_vertex_tracks(m, c, c->uv_tracks, c->uv_track_count, 1, err);
+    if (st)
+        return st;
+    if (c->trigger_count && !c->triggers)
+        return invalid(err, "clip '%s': triggers missing", cn);
+    for (uint32_t i = 0; i < c->trigger_count; i++) {
+        const ossa_clip_trigger *tg = &c->triggers[i];
+        if (!(tg->time >= 0.0f && tg->time <= c->duration) ||
+            (i && tg->time < c->triggers[i - 1].time))
+            return invalid(err, "clip '%s': trigger %u time %g not ascending in 0..%g", cn, i,
+                           (double)tg->time, (double)c->duration);
+        if (!tg->name || (tg->param_size && !tg->params))
+            return invalid(err, "clip '%s': trigger %u has no name or parameters", cn, i);
+    }
+    if (c->link_count && !c->links)
+        return invalid(err, "clip '%s': linked clips missing", cn);
+    for (uint32_t i = 0; i < c->link_count; i++)
+        if (c->links[i] >= m->clip_count || &m->clips[c->links[i]] == c)
+            return invalid(err, "clip '%s': linked clip %u is not another clip of %u", cn,
+                           c->links[i], m->clip_count);
+    return OSSA_OK;
+}
+
+static ossa_status validate_mount(const ossa_model *m, uint32_t i, ossa_error *err)
+{
+    const ossa_mount *mt = &m->mounts[i];
+    const char *name = mt->name ? mt->name : "";
+    if (mt->mesh >= m->mesh_count || mt->submesh >= m->meshes[mt->mesh].submesh_count ||
+        mt->face >= m->meshes[mt->mesh].submeshes[mt->submesh].face_count)
+        return invalid(err, "mount %u ('%s'): mesh %u submesh %u face %u does not exist", i, name,
+                       mt->mesh, mt->submesh, mt->face);
+    if (!all_bounded(mt->barycentric, 3, MAX_WEIGHT) || !all_bounded(mt->offset_t, 3, MAX_COORD) ||
+        !all_bounded(mt->offset_s, 3, MAX_COORD) || !is_rotation(mt->offset_r))
+        return invalid(err, "mount %u ('%s'): a value is not finite, too large or not a rotation",
+                       i, name);
+    return OSSA_OK;
+}
+
 static ossa_status validate_clip(const ossa_model *m, const ossa_clip *c, ossa_error *err)
 {
     const char *cn = c->name ? c->name : "";
     if (!(c->duration > 0.0f) || !isfinite(c->duration))
         return invalid(err, "clip '%s': duration %g is not positive", cn, (double)c->duration);
+    ossa_status extras = validate_clip_extras(m, c, err);
+    if (extras)
+        return extras;
     for (uint32_t t = 0; t < c->track_count; t++) {
         const ossa_track *tr = &c->tracks[t];
         if (m->bone_count && tr->bone >= m->bone_count)
@@ -206,6 +298,13 @@ ossa_status ossa_model_validate(const ossa_model *m, ossa_error *err)
         }
     for (uint32_t i = 0; i < m->clip_count; i++) {
         ossa_status st = validate_clip(m, &m->clips[i], err);
+        if (st)
+            return st;
+    }
+    if (m->mount_count && !m->mounts)
+        return invalid(err, "mounts missing");
+    for (uint32_t i = 0; i < m->mount_count; i++) {
+        ossa_status st = validate_mount(m, i, err);
         if (st)
             return st;
     }

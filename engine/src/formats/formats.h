@@ -23,6 +23,12 @@ ossa_status ossa_read_xmf(ossa_build *b, const uint8_t *data, size_t size);
 ossa_status ossa_read_xrf(ossa_build *b, const uint8_t *data, size_t size);
 ossa_status ossa_read_xpf(ossa_build *b, const uint8_t *data, size_t size);
 
+/* SKM/SKP (skm*.c), C3S (c3s*.c), CFF (cff*.c). */
+ossa_status ossa_read_skm(ossa_build *b, const uint8_t *data, size_t size);
+ossa_status ossa_read_skp(ossa_build *b, const uint8_t *data, size_t size);
+ossa_status ossa_read_c3s(ossa_build *b, const uint8_t *data, size_t size);
+ossa_status ossa_read_cff(ossa_build *b, const uint8_t *data, size_t size);
+
 /* Cal3D version rules shared by the binary and XML readers (FORMAT-NOTES Decision 1):
  * 699..1301 accepted; 911..919 IMVU, 1200..1299 the v1200 layout, >= 1300 upstream, the rest
  * classic. Returns false (and fails the build) for any other version. */

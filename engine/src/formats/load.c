@@ -11,6 +11,7 @@
 #include "core/checked.h"
 #include "core/limits.h"
 #include "formats/formats.h"
+#include "formats/skm_format.h"
 #include "ossa/load.h"
 
 static const char *extension(const char *name)
@@ -97,6 +98,10 @@ ossa_format_reader ossa_format_reader_for(ossa_format f)
     case OSSA_FORMAT_XMF: return ossa_read_xmf;
     case OSSA_FORMAT_XRF: return ossa_read_xrf;
     case OSSA_FORMAT_XPF: return ossa_read_xpf;
+    case OSSA_FORMAT_SKM: return ossa_read_skm;
+    case OSSA_FORMAT_SKP: return ossa_read_skp;
+    case OSSA_FORMAT_C3S: return ossa_read_c3s;
+    case OSSA_FORMAT_CFF: return ossa_read_cff;
     default: return NULL;
     }
 }
@@ -178,7 +183,9 @@ static int load_rank(ossa_format f)
 {
     switch (f) {
     case OSSA_FORMAT_CSF: case OSSA_FORMAT_XSF: return 0;
+    case OSSA_FORMAT_SKP: return 0; /* the SKM skeleton and frame 0 */
     case OSSA_FORMAT_CMF: case OSSA_FORMAT_XMF: return 1;
+    case OSSA_FORMAT_SKM: return 1;
     case OSSA_FORMAT_CAF: case OSSA_FORMAT_XAF: return 2;
     case OSSA_FORMAT_CPF: case OSSA_FORMAT_XPF: return 3;
     case OSSA_FORMAT_CRF: case OSSA_FORMAT_XRF: return 4;
@@ -190,6 +197,7 @@ static int load_rank(ossa_format f)
 static void apply_scale(ossa_model *m, float s)
 {
     m->scale *= s;
+    m->bind_disagreement *= s;
     ossa_bone *bones = (ossa_bone *)m->bones;
     for (uint32_t i = 0; i < m->bone_count; i++)
         for (int k = 0; k < 3; k++) {
@@ -202,6 +210,9 @@ static void apply_scale(ossa_model *m, float s)
             float *pos = (float *)sm->positions;
             for (size_t k = 0; k < 3 * (size_t)sm->vertex_count; k++)
                 pos[k] *= s;
+            float *frames = (float *)sm->frame_positions;
+            for (size_t k = 0; frames && k < 3 * (size_t)sm->vertex_count * sm->frame_count; k++)
+                frames[k] *= s;
             for (uint32_t k = 0; k < sm->spring_count; k++)
                 ((ossa_spring *)sm->springs)[k].idle_length *= s;
             for (uint32_t t = 0; t < sm->morph_count; t++) {
@@ -210,6 +221,9 @@ static void apply_scale(ossa_model *m, float s)
                     d[k] *= s;
             }
         }
+    for (uint32_t i = 0; i < m->mount_count; i++)
+        for (int k = 0; k < 3; k++)
+            ((ossa_mount *)m->mounts)[i].offset_t[k] *= s;
     for (uint32_t i = 0; i < m->clip_count; i++)
         for (uint32_t t = 0; t < m->clips[i].track_count; t++) {
             const ossa_track *tr = &m->clips[i].tracks[t];
@@ -449,6 +463,180 @@ static ossa_status load_cfg(ossa_build *b, const char *cfg_path)
     return st;
 }
 
+/* ---- SKM/SKP model sets (FORMAT-NOTES E) ---- */
+
+static bool is_regular_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* SKM or SKP by the first bytes and the name; anything else is OSSA_FORMAT_UNKNOWN here. */
+static ossa_format skm_kind(const char *path)
+{
+    uint8_t head[8];
+    size_t n = 0;
+    FILE *f = fopen(path, "rb");
+    if (f) {
+        n = fread(head, 1, sizeof head, f);
+        fclose(f);
+    }
+    ossa_format fmt = ossa_sniff(head, n, path);
+    return fmt == OSSA_FORMAT_SKM || fmt == OSSA_FORMAT_SKP ? fmt : OSSA_FORMAT_UNKNOWN;
+}
+
+/* The next token of a Qfusion .cfg line: words or "quoted text"; // starts a comment. Returns
+ * the token's length (0 at the end of the line) and moves *s past it. */
+static size_t cfg_token(const char **s, const char **start)
+{
+    const char *p = *s;
+    while (*p == ' ' || *p == '\t' || *p == '\r')
+        p++;
+    if (!*p || *p == '\n' || (p[0] == '/' && p[1] == '/')) {
+        *s = p;
+        return 0;
+    }
+    size_t n = 0;
+    if (*p == '"') {
+        *start = ++p;
+        while (p[n] && p[n] != '"' && p[n] != '\n')
+            n++;
+        *s = p + n + (p[n] == '"');
+        return n;
+    }
+    *start = p;
+    while (p[n] && !isspace((unsigned char)p[n]))
+        n++;
+    *s = p + n;
+    return n;
+}
+
+/* The pose file an .skm names through <model>.cfg's first `import` (extension replaced by
+ * .skp, relative to the cfg's folder, else its base name there), or <model>.skp. A _lodN file
+ * falls back to its base model's, whose skeleton LODs share. */
+static ossa_status find_skm_pose(ossa_build *b, const char *skm_path, char *out, size_t out_size)
+{
+    char stem[4096];
+    const char *slash = strrchr(skm_path, '/');
+    const char *dot = strrchr(slash ? slash + 1 : skm_path, '.');
+    size_t len = dot ? (size_t)(dot - skm_path) : strlen(skm_path);
+    size_t dir_len = slash ? (size_t)(slash - skm_path + 1) : 0;
+    if (len >= sizeof stem)
+        return ossa_fail(b, OSSA_ERR_IO, -1, "path too long: %s", skm_path);
+    for (int attempt = 0; attempt < 2; attempt++) {
+        memcpy(stem, skm_path, len);
+        stem[len] = '\0';
+        char cfg[4200];
+        snprintf(cfg, sizeof cfg, "%s.cfg", stem);
+        if (is_regular_file(cfg)) {
+            uint8_t *text;
+            size_t size;
+            OSSA_TRY(read_whole(b, cfg, &text, &size));
+            const char *s = (const char *)text, *tok = NULL, *arg = NULL;
+            size_t arg_len = 0;
+            bool found = false;
+            while (*s && !found) {
+                size_t n = cfg_token(&s, &tok);
+                if (!n) {
+                    if (*s)
+                        s = strchr(s, '\n') ? strchr(s, '\n') + 1 : s + strlen(s);
+                    continue;
+                }
+                if (n == 6 && strncasecmp(tok, "import", 6) == 0) {
+                    found = true;
+                    arg_len = cfg_token(&s, &arg);
+                }
+            }
+            if (found && arg_len) {
+                char name[4096];
+                snprintf(name, sizeof name, "%.*s", (int)arg_len, arg);
+                for (char *c = name; *c; c++)
+                    if (*c == '\\')
+                        *c = '/';
+                char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+                char *ext = strrchr(base, '.');
+                if (ext)
+                    *ext = '\0';
+                free(text);
+                if (name[0] == '/')
+                    snprintf(out, out_size, "%s.skp", name);
+                else
+                    snprintf(out, out_size, "%.*s%s.skp", (int)dir_len, skm_path, name);
+                if (is_regular_file(out))
+                    return OSSA_OK;
+                snprintf(out, out_size, "%.*s%s.skp", (int)dir_len, skm_path, base);
+                if (is_regular_file(out))
+                    return OSSA_OK;
+                return ossa_fail(b, OSSA_ERR_IO, -1, "pose file '%s.skp' imported by %s not found",
+                                 name, cfg);
+            }
+            free(text);
+        }
+        snprintf(out, out_size, "%s.skp", stem);
+        if (is_regular_file(out))
+            return OSSA_OK;
+        uint32_t lod;
+        size_t cut = ossa_skm_lod_suffix(stem, len, &lod);
+        if (!cut || len - cut <= dir_len)
+            break;
+        len -= cut; /* try the base model's pose file */
+    }
+    return ossa_fail(b, OSSA_ERR_IO, -1,
+                     "no pose file: neither %.*s.cfg with an import line nor %.*s.skp exists",
+                     (int)len, skm_path, (int)len, skm_path);
+}
+
+/* Before the files given: the pose file of the first .skm when no .skp is among them. */
+static ossa_status load_skm_pose(ossa_build *b, const char *const *paths, size_t count)
+{
+    const char *skm = NULL;
+    for (size_t i = 0; i < count; i++) {
+        ossa_format f = skm_kind(paths[i]);
+        if (f == OSSA_FORMAT_SKP)
+            return OSSA_OK;
+        if (f == OSSA_FORMAT_SKM && !skm)
+            skm = paths[i];
+    }
+    if (!skm)
+        return OSSA_OK;
+    char pose[8400];
+    OSSA_TRY(ossa_build_set_file(b, skm));
+    OSSA_TRY(find_skm_pose(b, skm, pose, sizeof pose));
+    /* The model is the .skm the caller named, not the pose file read first. */
+    ossa_model *m = b->model;
+    if (m->format == OSSA_FORMAT_UNKNOWN) {
+        m->format = OSSA_FORMAT_SKM;
+        OSSA_TRY(ossa_build_strndup(b, &m->source, skm, strlen(skm)));
+    }
+    return load_path(b, pose);
+}
+
+/* After the files given: base_lod1.skm .. base_lod4.skm beside each base .skm. */
+static ossa_status load_skm_lods(ossa_build *b, const char *const *paths, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        if (skm_kind(paths[i]) != OSSA_FORMAT_SKM)
+            continue;
+        const char *slash = strrchr(paths[i], '/');
+        const char *dot = strrchr(slash ? slash + 1 : paths[i], '.');
+        size_t len = dot ? (size_t)(dot - paths[i]) : strlen(paths[i]);
+        uint32_t lod;
+        if (ossa_skm_lod_suffix(paths[i], len, &lod))
+            continue;
+        for (uint32_t n = 1; n <= SKM_MAX_LODS; n++) {
+            char lod_path[4200];
+            snprintf(lod_path, sizeof lod_path, "%.*s_lod%u%s", (int)len, paths[i], n,
+                     dot ? dot : ".skm");
+            bool given = false;
+            for (size_t k = 0; k < count && !given; k++)
+                given = strcmp(paths[k], lod_path) == 0;
+            if (!given && is_regular_file(lod_path))
+                OSSA_TRY(load_path(b, lod_path));
+        }
+    }
+    return OSSA_OK;
+}
+
 ossa_status ossa_load_files(const char *const *paths, size_t count, const ossa_load_options *opt,
                             ossa_model **out, ossa_error *err)
 {
@@ -486,10 +674,14 @@ ossa_status ossa_load_files(const char *const *paths, size_t count, const ossa_l
     if (st == OSSA_OK && count == 1 && ranks[0] == -1) {
         st = load_cfg(&b, paths[0]);
     } else {
+        if (st == OSSA_OK)
+            st = load_skm_pose(&b, paths, count);
         for (int rank = 0; rank <= 5 && st == OSSA_OK; rank++)
             for (size_t i = 0; i < count && st == OSSA_OK; i++)
                 if (ranks[i] == rank)
                     st = load_path(&b, paths[i]);
+        if (st == OSSA_OK)
+            st = load_skm_lods(&b, paths, count);
     }
     free(ranks);
     return finish(&b, st, out);

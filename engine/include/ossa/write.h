@@ -1,0 +1,45 @@
+/* Writing models in the formats Ossa reads. Every writer takes a validated model, writes whole
+ * files (never a partial one: a failed write removes what it created) and returns a status with
+ * a message in err naming the file. Reading a written file back gives the same model, within the
+ * precision the format stores. */
+#ifndef OSSA_WRITE_H
+#define OSSA_WRITE_H
+
+#include <stdbool.h>
+#include "ossa/model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Cal3D set: dir/base.csf (or .xsf), one mesh file per mesh, one animation file per clip, one
+ * morph file per morph clip, one material file per material, and dir/base.cfg listing them.
+ * xml selects the XML forms; version is the Cal3D version to write (0: 1100 binary / 1000 XML). */
+ossa_status ossa_write_cal3d(const ossa_model *m, const char *dir, const char *base, bool xml,
+                             uint32_t version, ossa_error *err);
+
+/* SKM/SKP type 2: dir/base.skm (dir/base_lodN.skm for meshes with lod N > 0) and dir/base.skp
+ * holding every clip's frames (clip "walk" as frames walk_1, walk_2, ... at frame_rate, 0: 10). */
+ossa_status ossa_write_skm(const ossa_model *m, const char *dir, const char *base,
+                           float frame_rate, ossa_error *err);
+
+typedef struct ossa_c3s_write_options {
+    /* false: bone-weighted vertices with ASEQ bone keys; true: every clip baked into vertex
+     * frames (VFRM) sampled at frame_rate, with no bones in the file. */
+    bool vertex_frames;
+    float frame_rate; /* ASEQ playRate, frames per second; 0: 30 */
+} ossa_c3s_write_options;
+
+/* One C3S scene (RIFF "C3SB") holding the model; opt may be NULL for the defaults. */
+ossa_status ossa_write_c3s(const ossa_model *m, const char *path,
+                           const ossa_c3s_write_options *opt, ossa_error *err);
+
+/* CFF (Corsairs): every mesh is one rigid part bound to one bone; a clip is written as rigid
+ * frames at frame_rate (0: 25). Skinned meshes are split by each triangle's dominant bone. */
+ossa_status ossa_write_cff(const ossa_model *m, const char *path, float frame_rate,
+                           ossa_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
