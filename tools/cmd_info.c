@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "formats/cff.h"
 
 ossa_model *ossa_cli_load(const char *const *files, size_t count)
 {
@@ -62,6 +63,63 @@ static uint64_t clip_keys(const ossa_clip *c)
     return keys;
 }
 
+/* CFF: each frame's seventh value (FORMAT-NOTES Decision 11), the first few per track. */
+static void print_frame_values(FILE *out, const ossa_model *m, const ossa_clip *c)
+{
+    for (uint32_t t = 0; t < c->track_count; t++) {
+        const ossa_track *tr = &c->tracks[t];
+        if (!tr->extra)
+            continue;
+        fprintf(out, "    frame values, bone '%s':", tr->bone < m->bone_count ?
+                m->bones[tr->bone].name : "?");
+        for (uint32_t k = 0; k < tr->key_count && k < 8; k++)
+            fprintf(out, " %g", (double)tr->extra[k]);
+        if (tr->key_count > 8)
+            fprintf(out, " ... (%u in all)", tr->key_count);
+        fputc('\n', out);
+    }
+}
+
+/* --cff-half: a CFF file's vertex positions under both readings of FORMAT-NOTES Decision 8. */
+static int print_cff_half(FILE *out, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    uint8_t *data = NULL;
+    size_t size = 0;
+    if (f) {
+        for (;;) {
+            uint8_t *grown = realloc(data, size + 65536);
+            if (!grown)
+                break;
+            data = grown;
+            size_t got = fread(data + size, 1, 65536, f);
+            size += got;
+            if (got < 65536)
+                break;
+        }
+        fclose(f);
+    }
+    ossa_cff_position_reading as_int, as_half;
+    ossa_error err;
+    if (!data || ossa_cff_position_readings(data, size, path, &as_int, &as_half, &err)) {
+        char text[1024];
+        fprintf(stderr, "ossa: %s\n", data ? ossa_error_format(&err, text, sizeof text)
+                                            : "cannot read the file");
+        free(data);
+        return 1;
+    }
+    free(data);
+    const ossa_cff_position_reading *r[2] = {&as_int, &as_half};
+    const char *how[2] = {"16-bit integers x scale + origin (used)", "half floats (not used)"};
+    fprintf(out, "cff positions of %s, mesh-local:\n", path);
+    for (int i = 0; i < 2; i++)
+        fprintf(out, "  as %s: %llu vertices, %llu not finite, x %g..%g, y %g..%g, z %g..%g\n",
+                how[i], (unsigned long long)r[i]->vertices, (unsigned long long)r[i]->non_finite,
+                (double)r[i]->min[0], (double)r[i]->max[0], (double)r[i]->min[1],
+                (double)r[i]->max[1], (double)r[i]->min[2], (double)r[i]->max[2]);
+    return 0;
+}
+
 static void print_text(FILE *out, const ossa_model *m)
 {
     fprintf(out, "file: %s\n", m->source ? m->source : "");
@@ -74,14 +132,20 @@ static void print_text(FILE *out, const ossa_model *m)
     if (m->bone_count)
         fprintf(out, " (%s v%u)", ossa_format_name(m->skeleton_format), m->skeleton_version);
     fputc('\n', out);
+    if (m->format == OSSA_FORMAT_SKM || m->format == OSSA_FORMAT_C3S ||
+        m->bind_disagreement > 0.0f)
+        fprintf(out, "bind disagreement: %g (largest distance between a vertex from its "
+                     "pre-weighted bone-space origins and the bind vertex)\n",
+                (double)m->bind_disagreement);
     if (m->has_scene_ambient)
         fprintf(out, "scene ambient: %g %g %g\n", (double)m->scene_ambient[0],
                 (double)m->scene_ambient[1], (double)m->scene_ambient[2]);
     fprintf(out, "meshes: %u\n", m->mesh_count);
     for (uint32_t i = 0; i < m->mesh_count; i++) {
         const ossa_mesh *me = &m->meshes[i];
-        fprintf(out, "  mesh %u '%s' (%s v%u): %u submeshes\n", i, me->name,
-                ossa_format_name(me->format), me->version, me->submesh_count);
+        fprintf(out, "  mesh %u '%s' (%s v%u): %u submeshes%s\n", i, me->name,
+                ossa_format_name(me->format), me->version, me->submesh_count,
+                me->flags & OSSA_MESH_HIDDEN ? ", hidden" : "");
         for (uint32_t s = 0; s < me->submesh_count; s++) {
             const ossa_submesh *sm = &me->submeshes[s];
             fprintf(out, "    submesh %u: vertices %u, faces %u, max influences %u, material %d, "
@@ -94,6 +158,12 @@ static void print_text(FILE *out, const ossa_model *m)
                 fprintf(out, ", morph targets %u", sm->morph_count);
             if (sm->colors)
                 fprintf(out, ", vertex colours");
+            if (sm->frame_count) /* C3S extras: vertex and uv frames, sidedness */
+                fprintf(out, ", vertex frames %u", sm->frame_count);
+            if (sm->uv_frame_count)
+                fprintf(out, ", uv frames %u", sm->uv_frame_count);
+            if (sm->flags & OSSA_SUBMESH_TWO_SIDED)
+                fprintf(out, ", two-sided");
             fputc('\n', out);
         }
     }
@@ -103,6 +173,30 @@ static void print_text(FILE *out, const ossa_model *m)
         fprintf(out, "  clip %u '%s' (%s v%u%s): duration %.3f s, tracks %u, keys %llu\n", i,
                 c->name, ossa_format_name(c->format), c->version, c->compressed ? ", compressed" : "",
                 (double)c->duration, c->track_count, (unsigned long long)clip_keys(c));
+        print_frame_values(out, m, c);
+        if (c->frame_rate > 0.0f || c->vertex_track_count || c->uv_track_count ||
+            c->trigger_count || c->link_count) { /* C3S sequences */
+            fprintf(out, "    %g frames/s, vertex tracks %u, uv tracks %u, triggers %u",
+                    (double)c->frame_rate, c->vertex_track_count, c->uv_track_count,
+                    c->trigger_count);
+            for (uint32_t t = 0; t < c->trigger_count; t++)
+                fprintf(out, "%s%.3f s '%s'", t ? ", " : ": ", (double)c->triggers[t].time,
+                        c->triggers[t].name);
+            for (uint32_t l = 0; l < c->link_count; l++)
+                fprintf(out, "%s%u", l ? ", " : "; linked clips ", c->links[l]);
+            if (c->group && c->group[0])
+                fprintf(out, "; group '%s'", c->group);
+            fputc('\n', out);
+        }
+    }
+    if (m->mount_count) {
+        fprintf(out, "mounts: %u\n", m->mount_count);
+        for (uint32_t i = 0; i < m->mount_count; i++) {
+            const ossa_mount *mo = &m->mounts[i];
+            fprintf(out, "  mount %u '%s': mesh %u submesh %u face %u, barycentric %g %g %g\n", i,
+                    mo->name, mo->mesh, mo->submesh, mo->face, (double)mo->barycentric[0],
+                    (double)mo->barycentric[1], (double)mo->barycentric[2]);
+        }
     }
     if (m->morph_clip_count) {
         fprintf(out, "morph clips: %u\n", m->morph_clip_count);
@@ -151,6 +245,7 @@ static void print_json(FILE *out, const ossa_model *m)
     } else {
         fputs("null", out);
     }
+    fprintf(out, ",\"bind_disagreement\":%.9g", (double)m->bind_disagreement);
     fputs(",\"meshes\":[", out);
     for (uint32_t i = 0; i < m->mesh_count; i++) {
         const ossa_mesh *me = &m->meshes[i];
@@ -220,7 +315,7 @@ static void print_json(FILE *out, const ossa_model *m)
 
 int ossa_cmd_info(int argc, char **argv)
 {
-    int json = 0;
+    int json = 0, cff_half = 0;
     const char **files = calloc((size_t)argc + 1, sizeof *files);
     size_t count = 0;
     if (!files)
@@ -228,13 +323,16 @@ int ossa_cmd_info(int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--json")) {
             json = 1;
+        } else if (!strcmp(argv[i], "--cff-half")) {
+            cff_half = 1;
         } else if (ossa_cli_take_file("info", argv[i], files, &count)) {
             free(files);
             return 2;
         }
     }
     int status;
-    ossa_model *m = ossa_cli_load_args("ossa info FILE... [--json]", files, count, &status);
+    ossa_model *m = ossa_cli_load_args("ossa info FILE... [--json] [--cff-half]", files, count,
+                                       &status);
     if (!m)
         return status;
     if (json)
@@ -242,5 +340,9 @@ int ossa_cmd_info(int argc, char **argv)
     else
         print_text(stdout, m);
     ossa_model_free(m);
-    return 0;
+    int half_status = 0;
+    for (int i = 0; i < argc && cff_half; i++) /* the files again: files[] is freed by now */
+        if (argv[i][0] != '-' && ossa_sniff("", 0, argv[i]) == OSSA_FORMAT_CFF)
+            half_status |= print_cff_half(json ? stderr : stdout, argv[i]);
+    return half_status;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "ossa/vertex_anim.h"
 
 static int parse_clip(const ossa_model *m, const char *arg)
 {
@@ -61,7 +62,10 @@ static int sample(const ossa_model *m, int clip, float time, ossa_time_mode mode
                 rc = 1;
                 goto done;
             }
-            if (m->bone_count) {
+            const ossa_clip *c = clip >= 0 ? &m->clips[clip] : NULL;
+            if (c && ossa_clip_vertex_track(c, i, s)) { /* C3S vertex frames: lerped */
+                ossa_vertex_clip_eval(m, c, i, s, ossa_clip_wrap_time(c, time), mode, pos, nrm);
+            } else if (m->bone_count) {
                 ossa_skin_submesh_scalar(sm, pal, pos, nrm);
             } else { /* a mesh without its skeleton: the bind pose as stored */
                 memcpy(pos, sm->positions, 3 * sizeof(float) * sm->vertex_count);

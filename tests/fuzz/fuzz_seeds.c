@@ -3,6 +3,7 @@
  * one skinned quad with a spring, a material with two maps, a morph track; classic v1000, the
  * v1200 CAF (plain and quantised) and IMVU v919 (node lights, vertex colours, a morph target). */
 #include "fuzz_seeds.h"
+#include "seeds_skm.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -339,7 +340,7 @@ size_t fuzz_seeds_make(fuzz_seed **out)
         {"seed.xaf", OSSA_FORMAT_XAF}, {"seed.xmf", OSSA_FORMAT_XMF},
         {"seed.xrf", OSSA_FORMAT_XRF}, {"seed.xpf", OSSA_FORMAT_XPF}};
     *out = NULL;
-    fuzz_seed *seeds = calloc(SEED_COUNT, sizeof *seeds);
+    fuzz_seed *seeds = calloc(SEED_COUNT + FUZZ_SKM_SEED_COUNT, sizeof *seeds);
     if (!seeds)
         return 0;
     for (int i = 0; i < SEED_COUNT; i++) {
@@ -355,8 +356,12 @@ size_t fuzz_seeds_make(fuzz_seed **out)
         seeds[i].data = w.data;
         seeds[i].size = w.size;
     }
+    if (!fuzz_seeds_skm(seeds + SEED_COUNT)) {
+        fuzz_seeds_free(seeds, SEED_COUNT + FUZZ_SKM_SEED_COUNT);
+        return 0;
+    }
     *out = seeds;
-    return SEED_COUNT;
+    return SEED_COUNT + FUZZ_SKM_SEED_COUNT;
 }
 
 void fuzz_seeds_free(fuzz_seed *seeds, size_t count)

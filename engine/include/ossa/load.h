@@ -17,6 +17,8 @@ typedef struct ossa_load_options {
     int flip_winding;        /* Cal3D LOADER_FLIP_WINDING: inverts the CMF auto-flip decision */
     int invert_v;            /* Cal3D LOADER_INVERT_V_COORD: v = 1 - v */
     int skip_missing_files;  /* .cfg: warn about a missing file instead of failing */
+    float frame_rate;        /* frames per second of frame-list formats (SKP, CFF); 0: each
+                              * format's default (SKP 10, CFF 25) */
 } ossa_load_options;
 
 /* Guesses a format from the first bytes and the file name (extension). */

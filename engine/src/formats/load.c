@@ -2,6 +2,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,11 @@ static ossa_format sniff_xml(const char *text, size_t n)
     return OSSA_FORMAT_UNKNOWN;
 }
 
+static uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
 ossa_format ossa_sniff(const void *data, size_t size, const char *name)
 {
     const uint8_t *p = data;
@@ -70,8 +76,15 @@ ossa_format ossa_sniff(const void *data, size_t size, const char *name)
             if (memcmp(p, bin[k].magic, 4) == 0)
                 return bin[k].f;
     const char *ext = extension(name);
-    if (size >= 4 && memcmp(p, "SKM1", 4) == 0)
-        return strcasecmp(ext, "skp") == 0 ? OSSA_FORMAT_SKP : OSSA_FORMAT_SKM;
+    if (size >= 4 && memcmp(p, "SKM1", 4) == 0) {
+        /* Both kinds share the id. Without a telling extension, a pose file shows its layout:
+         * the bone table right after the 28-byte header and the frame table after the bones. */
+        bool skp_layout = size >= 28 && le32(p + 20) == 28 && le32(p + 12) <= 256 &&
+                          le32(p + 24) == 28 + 72 * le32(p + 12);
+        if (strcasecmp(ext, "skp") == 0 || (strcasecmp(ext, "skm") != 0 && skp_layout))
+            return OSSA_FORMAT_SKP;
+        return OSSA_FORMAT_SKM;
+    }
     if (size >= 12 && memcmp(p, "RIFF", 4) == 0 && memcmp(p + 8, "C3SB", 4) == 0)
         return OSSA_FORMAT_C3S;
     static const struct { const char *ext; ossa_format f; } exts[] = {
@@ -268,6 +281,16 @@ static ossa_status begin(ossa_build *b, ossa_model **out, ossa_error *err,
     ossa_error_clear(err);
     if (!out)
         return OSSA_ERR_INVALID_ARGUMENT;
+    /* A frame rate far outside what any file plays at would make key times overflow. */
+    if (opt && (!isfinite(opt->frame_rate) || opt->frame_rate < 0.0f ||
+                (opt->frame_rate > 0.0f && (opt->frame_rate < 0.01f || opt->frame_rate > 10000.0f)))) {
+        if (err) {
+            err->status = OSSA_ERR_INVALID_ARGUMENT;
+            snprintf(err->message, sizeof err->message,
+                     "frame rate %g is outside 0.01..10000 frames per second", opt->frame_rate);
+        }
+        return OSSA_ERR_INVALID_ARGUMENT;
+    }
     if (!ossa_build_init(b, err, opt)) {
         if (err) {
             err->status = OSSA_ERR_NOMEM;
@@ -590,24 +613,26 @@ static ossa_status find_skm_pose(ossa_build *b, const char *skm_path, char *out,
 static ossa_status load_skm_pose(ossa_build *b, const char *const *paths, size_t count)
 {
     const char *skm = NULL;
+    bool have_pose = false;
     for (size_t i = 0; i < count; i++) {
         ossa_format f = skm_kind(paths[i]);
-        if (f == OSSA_FORMAT_SKP)
-            return OSSA_OK;
+        have_pose |= f == OSSA_FORMAT_SKP;
         if (f == OSSA_FORMAT_SKM && !skm)
             skm = paths[i];
     }
     if (!skm)
         return OSSA_OK;
-    char pose[8400];
-    OSSA_TRY(ossa_build_set_file(b, skm));
-    OSSA_TRY(find_skm_pose(b, skm, pose, sizeof pose));
-    /* The model is the .skm the caller named, not the pose file read first. */
+    /* The model is the .skm, not the pose file read before it. */
     ossa_model *m = b->model;
     if (m->format == OSSA_FORMAT_UNKNOWN) {
         m->format = OSSA_FORMAT_SKM;
         OSSA_TRY(ossa_build_strndup(b, &m->source, skm, strlen(skm)));
     }
+    if (have_pose)
+        return OSSA_OK;
+    char pose[8400];
+    OSSA_TRY(ossa_build_set_file(b, skm));
+    OSSA_TRY(find_skm_pose(b, skm, pose, sizeof pose));
     return load_path(b, pose);
 }
 

@@ -1,0 +1,708 @@
+/* CFF (Corsairs) writer: the model as rigid parts, each bound to one bone, read back by cff.c.
+ *
+ *  - Every triangle goes to the part of its dominant bone (the bone with the largest summed
+ *    weight over its three vertices; ties go to the later bone, the child at a blended joint, whose
+ *    limb such geometry usually belongs to). Parts are keyed by
+ *    (mesh LOD, bone, material) and written in that order; a part that would exceed 65536
+ *    vertices (the reach of 16-bit indices) continues in another part. Triangles with no
+ *    influences, or all of a model without bones, form static parts without frames.
+ *  - A part's vertices are expressed in its bone's space (the inverse bind applied to the bind
+ *    position), so that the frames, the bone's model-space transform at each time, move them
+ *    rigidly with it. Blended vertices (elbows, knees) therefore follow their triangle's dominant
+ *    bone only.
+ *  - CFF holds one animation: the model's first clip, sampled as a looping cycle at frame_rate
+ *    (0: 25) for round(duration x rate) frames; without clips, one frame of the rest pose. The
+ *    reader takes frame 0 as the rest state, so the read model rests at the clip's first frame.
+ *    Each frame's seventh value is its frame number.
+ *  - Positions: origin and scale in the header come from the bounds of every local position, so
+ *    the signed 16-bit values span the whole range (error at most scale / 65534 per axis). UVs
+ *    (first set) use a power-of-two divisor per part; colours are written as colour x 127.
+ *  - One texture per material: its first map's file name, or the material's name. Material
+ *    blocks (whose meaning is unknown) are not written, nor is a BSP section.
+ * The output depends only on the model, so it is the same on every run. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/build.h"
+#include "core/limits.h"
+#include "formats/cff.h"
+#include "ossa/anim.h"
+#include "ossa/write.h"
+
+#define NO_BONE UINT32_MAX
+#define PART_MAX_VERTICES 65536u
+
+typedef struct out_buf {
+    uint8_t *data;
+    size_t size, cap;
+    bool failed;
+} out_buf;
+
+static void put(out_buf *o, const void *p, size_t n)
+{
+    if (o->failed)
+        return;
+    if (n > o->cap - o->size) {
+        size_t cap = o->cap ? o->cap : 4096;
+        while (cap - o->size < n) {
+            if (cap > SIZE_MAX / 2) {
+                o->failed = true;
+                return;
+            }
+            cap *= 2;
+        }
+        uint8_t *grown = realloc(o->data, cap);
+        if (!grown) {
+            o->failed = true;
+            return;
+        }
+        o->data = grown;
+        o->cap = cap;
+    }
+    memcpy(o->data + o->size, p, n);
+    o->size += n;
+}
+
+static void put_u8(out_buf *o, uint8_t v) { put(o, &v, 1); }
+
+static void put_u16(out_buf *o, uint16_t v)
+{
+    uint8_t b[2] = {(uint8_t)v, (uint8_t)(v >> 8)};
+    put(o, b, 2);
+}
+
+static void put_u32(out_buf *o, uint32_t v)
+{
+    uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+    put(o, b, 4);
+}
+
+static void put_f32(out_buf *o, float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    put_u32(o, u);
+}
+
+
+/* Fills err (the first failure only) with a message naming the file; returns s. */
+static ossa_status OSSA_PRINTF(4, 5) fail(ossa_error *err, ossa_status s, const char *path,
+                                     const char *fmt, ...);
+
+static ossa_status fail(ossa_error *err, ossa_status s, const char *path, const char *fmt, ...)
+{
+    if (err && err->status == OSSA_OK) {
+        err->status = s;
+        err->offset = -1;
+        err->line = 0;
+        snprintf(err->file, sizeof err->file, "%s", path ? path : "");
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        va_end(ap);
+    }
+    return s;
+}
+
+/* ---- rotations ---- */
+
+static void quat_rotate(const float q[4], const float v[3], double out[3])
+{
+    double u[3] = {q[0], q[1], q[2]}, w = q[3];
+    double c1[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2],
+                    u[0] * v[1] - u[1] * v[0]};
+    double c2[3] = {u[1] * c1[2] - u[2] * c1[1], u[2] * c1[0] - u[0] * c1[2],
+                    u[0] * c1[1] - u[1] * c1[0]};
+    for (int k = 0; k < 3; k++)
+        out[k] = v[k] + 2.0 * (w * c1[k] + c2[k]);
+}
+
+/* Angles (x, y, z) with R(q) = Rz(z) Rx(x) Ry(y), the reader's order (Decision 11). */
+static void quat_to_angles(const float q[4], float angles[3])
+{
+    double x = q[0], y = q[1], z = q[2], w = q[3];
+    double n = sqrt(x * x + y * y + z * z + w * w);
+    x /= n, y /= n, z /= n, w /= n;
+    double r00 = 1 - 2 * (y * y + z * z), r01 = 2 * (x * y - z * w), r02 = 2 * (x * z + y * w);
+    double r11 = 1 - 2 * (x * x + z * z), r20 = 2 * (x * z - y * w), r21 = 2 * (y * z + x * w);
+    double r22 = 1 - 2 * (x * x + y * y);
+    double s = r21 > 1.0 ? 1.0 : r21 < -1.0 ? -1.0 : r21;
+    double ax = asin(s), ay, az;
+    if (fabs(s) < 0.9999999) {
+        ay = atan2(-r20, r22);
+        az = atan2(-r01, r11);
+    } else { /* cos x = 0: only y + z (or y - z) is defined; put it all in y */
+        ay = atan2(r02, r00);
+        az = 0.0;
+    }
+    angles[0] = (float)ax;
+    angles[1] = (float)ay;
+    angles[2] = (float)az;
+}
+
+/* ---- partition into parts ---- */
+
+typedef struct tri_ref {
+    uint32_t lod, bone;
+    int32_t material;
+    uint32_t mesh, sub, face;
+} tri_ref;
+
+static int tri_order(const void *pa, const void *pb)
+{
+    const tri_ref *a = pa, *b = pb;
+    if (a->lod != b->lod) return a->lod < b->lod ? -1 : 1;
+    if (a->bone != b->bone) return a->bone < b->bone ? -1 : 1;
+    if (a->material != b->material) return a->material < b->material ? -1 : 1;
+    if (a->mesh != b->mesh) return a->mesh < b->mesh ? -1 : 1;
+    if (a->sub != b->sub) return a->sub < b->sub ? -1 : 1;
+    return a->face < b->face ? -1 : a->face > b->face;
+}
+
+/* The bone with the largest summed weight over the triangle's vertices (on a tie the later bone,
+ * which is the child at a blended joint); NO_BONE without any. */
+static uint32_t dominant_bone(const ossa_model *m, const ossa_submesh *sm, const uint32_t *tri)
+{
+    if (!m->bone_count)
+        return NO_BONE;
+    uint32_t best = NO_BONE;
+    double best_weight = 0.0;
+    for (int i = 0; i < 3; i++) {
+        for (uint32_t k = sm->influence_start[tri[i]]; k < sm->influence_start[tri[i] + 1]; k++) {
+            uint32_t bone = sm->influences[k].bone;
+            double sum = 0.0;
+            for (int j = 0; j < 3; j++)
+                for (uint32_t l = sm->influence_start[tri[j]]; l < sm->influence_start[tri[j] + 1];
+                     l++)
+                    if (sm->influences[l].bone == bone)
+                        sum += sm->influences[l].weight;
+            if (best == NO_BONE || sum > best_weight || (sum == best_weight && bone > best)) {
+                best = bone;
+                best_weight = sum;
+            }
+        }
+    }
+    return best;
+}
+
+typedef struct part {
+    uint32_t lod, bone;
+    int32_t material;
+    size_t first_tri, tri_count;
+    size_t first_vertex, vertex_count; /* into the writer's vertex list */
+    char name[4];
+} part;
+
+typedef struct cff_writer {
+    const ossa_model *m;
+    const char *path;
+    ossa_error *err;
+    float fps;
+    uint32_t frames;           /* per animated part */
+    float *frame_t, *frame_a;  /* frames x bone_count x 3: translation, angles */
+    tri_ref *tris;
+    size_t tri_count;
+    size_t *vertex_base;       /* first global vertex id of each (mesh, submesh) */
+    uint32_t *stamp, *local_index; /* per global vertex: part + 1 that holds it, its index there */
+    uint32_t *vertex_list;     /* global ids, part after part */
+    uint32_t *face_list;       /* part-local indices, 3 per triangle in tris order */
+    size_t vertex_list_count;
+    part *parts;
+    size_t part_count;
+    float *local;              /* 3 per vertex_list entry */
+} cff_writer;
+
+static ossa_status no_memory(cff_writer *w)
+{
+    return fail(w->err, OSSA_ERR_NOMEM, w->path, "out of memory while writing");
+}
+
+static const ossa_submesh *tri_submesh(const cff_writer *w, const tri_ref *t)
+{
+    return &w->m->meshes[t->mesh].submeshes[t->sub];
+}
+
+static ossa_status collect_triangles(cff_writer *w)
+{
+    const ossa_model *m = w->m;
+    size_t total = 0, vertices = 0, slots = 0;
+    for (uint32_t i = 0; i < m->mesh_count; i++) {
+        slots += m->meshes[i].submesh_count;
+        if (m->meshes[i].flags & OSSA_MESH_HIDDEN)
+            continue;
+        for (uint32_t s = 0; s < m->meshes[i].submesh_count; s++)
+            total += m->meshes[i].submeshes[s].face_count;
+    }
+    w->vertex_base = calloc(slots + 1, sizeof *w->vertex_base);
+    w->tris = calloc(total ? total : 1, sizeof *w->tris);
+    if (!w->vertex_base || !w->tris)
+        return no_memory(w);
+    size_t slot = 0;
+    for (uint32_t i = 0; i < m->mesh_count; i++) {
+        const ossa_mesh *mesh = &m->meshes[i];
+        for (uint32_t s = 0; s < mesh->submesh_count; s++, slot++) {
+            const ossa_submesh *sm = &mesh->submeshes[s];
+            w->vertex_base[slot] = vertices;
+            vertices += sm->vertex_count;
+            if (mesh->flags & OSSA_MESH_HIDDEN)
+                continue;
+            for (uint32_t f = 0; f < sm->face_count; f++) {
+                tri_ref *t = &w->tris[w->tri_count++];
+                t->lod = mesh->lod;
+                t->bone = dominant_bone(m, sm, sm->indices + 3 * (size_t)f);
+                t->material = sm->material;
+                t->mesh = i;
+                t->sub = s;
+                t->face = f;
+            }
+        }
+    }
+    w->vertex_base[slot] = vertices;
+    qsort(w->tris, w->tri_count, sizeof *w->tris, tri_order);
+    w->stamp = calloc(vertices ? vertices : 1, sizeof *w->stamp);
+    w->local_index = calloc(vertices ? vertices : 1, sizeof *w->local_index);
+    w->vertex_list = calloc(3 * w->tri_count + 1, sizeof *w->vertex_list);
+    w->face_list = calloc(3 * w->tri_count + 1, sizeof *w->face_list);
+    w->parts = calloc(w->tri_count + 1, sizeof *w->parts);
+    if (!w->stamp || !w->local_index || !w->vertex_list || !w->face_list || !w->parts)
+        return no_memory(w);
+    return OSSA_OK;
+}
+
+static size_t slot_of(const cff_writer *w, const tri_ref *t)
+{
+    size_t slot = 0;
+    for (uint32_t i = 0; i < t->mesh; i++)
+        slot += w->m->meshes[i].submesh_count;
+    return slot + t->sub;
+}
+
+/* Walks the sorted triangles, opening a part at each new key or when 16-bit indices would run
+ * out, and numbers each part's vertices in order of first use. */
+static void make_parts(cff_writer *w)
+{
+    part *cur = NULL;
+    size_t cached_slot = 0;
+    uint32_t cached_mesh = UINT32_MAX, cached_sub = UINT32_MAX;
+    for (size_t i = 0; i < w->tri_count; i++) {
+        const tri_ref *t = &w->tris[i];
+        if (t->mesh != cached_mesh || t->sub != cached_sub) {
+            cached_slot = slot_of(w, t);
+            cached_mesh = t->mesh;
+            cached_sub = t->sub;
+        }
+        const uint32_t *tri = tri_submesh(w, t)->indices + 3 * (size_t)t->face;
+        size_t g[3];
+        for (int k = 0; k < 3; k++)
+            g[k] = w->vertex_base[cached_slot] + tri[k];
+        bool same_key = cur && cur->lod == t->lod && cur->bone == t->bone &&
+                        cur->material == t->material;
+        if (same_key) {
+            uint32_t fresh = 0;
+            for (int k = 0; k < 3; k++)
+                fresh += w->stamp[g[k]] != w->part_count; /* stamp = part number + 1 */
+            same_key = cur->vertex_count + fresh <= PART_MAX_VERTICES;
+        }
+        if (!same_key) {
+            cur = &w->parts[w->part_count++];
+            cur->lod = t->lod;
+            cur->bone = t->bone;
+            cur->material = t->material;
+            cur->first_tri = i;
+            cur->first_vertex = w->vertex_list_count;
+        }
+        for (int k = 0; k < 3; k++) {
+            if (w->stamp[g[k]] != w->part_count) {
+                w->stamp[g[k]] = (uint32_t)w->part_count;
+                w->local_index[g[k]] = (uint32_t)cur->vertex_count++;
+                w->vertex_list[w->vertex_list_count++] = (uint32_t)g[k];
+            }
+            w->face_list[3 * i + (size_t)k] = w->local_index[g[k]];
+        }
+        cur->tri_count++;
+    }
+}
+
+/* The submesh and vertex a global vertex id stands for. */
+static void vertex_of(const cff_writer *w, uint32_t g, const ossa_submesh **sm, uint32_t *v)
+{
+    size_t slot = 0;
+    for (uint32_t i = 0; i < w->m->mesh_count; i++)
+        for (uint32_t s = 0; s < w->m->meshes[i].submesh_count; s++, slot++)
+            if (g >= w->vertex_base[slot] && g < w->vertex_base[slot + 1]) {
+                *sm = &w->m->meshes[i].submeshes[s];
+                *v = (uint32_t)(g - w->vertex_base[slot]);
+                return;
+            }
+    *sm = NULL;
+    *v = 0;
+}
+
+/* Bone-space positions of every part's vertices. */
+static ossa_status local_positions(cff_writer *w)
+{
+    w->local = calloc(3 * w->vertex_list_count + 1, sizeof *w->local);
+    if (!w->local)
+        return no_memory(w);
+    for (size_t p = 0; p < w->part_count; p++) {
+        const part *pt = &w->parts[p];
+        const ossa_bone *bone = pt->bone == NO_BONE ? NULL : &w->m->bones[pt->bone];
+        const ossa_submesh *sm = NULL;
+        uint32_t v;
+        for (size_t i = 0; i < pt->vertex_count; i++) {
+            uint32_t g = w->vertex_list[pt->first_vertex + i];
+            vertex_of(w, g, &sm, &v);
+            const float *pos = sm->positions + 3 * (size_t)v;
+            float *out = w->local + 3 * (pt->first_vertex + i);
+            if (!bone) {
+                memcpy(out, pos, 3 * sizeof *out);
+                continue;
+            }
+            double r[3];
+            quat_rotate(bone->inv_bind_r, pos, r);
+            for (int k = 0; k < 3; k++)
+                out[k] = (float)(r[k] + bone->inv_bind_t[k]);
+        }
+    }
+    return OSSA_OK;
+}
+
+/* Four-byte names, unique within the file: the bone's (or, for static parts, the mesh's) name
+ * cut to four bytes, its tail replaced by a number when that is taken. */
+static void name_parts(cff_writer *w)
+{
+    for (size_t p = 0; p < w->part_count; p++) {
+        part *pt = &w->parts[p];
+        const char *src;
+        if (pt->bone != NO_BONE)
+            src = w->m->bones[pt->bone].name;
+        else
+            src = w->m->meshes[w->tris[pt->first_tri].mesh].name;
+        char base[5] = {0};
+        size_t n = 0;
+        while (src && n < 4 && src[n])
+            n++;
+        memcpy(base, src, n);
+        char cand[5];
+        memcpy(cand, base, 5);
+        for (unsigned number = 1;; number++) {
+            bool taken = n == 0;
+            for (size_t q = 0; q < p && !taken; q++)
+                taken = strncmp(w->parts[q].name, cand, 4) == 0;
+            if (!taken)
+                break;
+            char digits[12];
+            int dl = snprintf(digits, sizeof digits, "%u", number);
+            size_t keep = (size_t)dl >= 4 ? 0 : 4 - (size_t)dl;
+            if (keep > n)
+                keep = n;
+            memset(cand, 0, sizeof cand);
+            memcpy(cand, base, keep);
+            memcpy(cand + keep, digits, (size_t)dl > 4 ? 4 : (size_t)dl);
+            n = n ? n : 1; /* an empty name is never used: numbers stand in */
+        }
+        memcpy(pt->name, cand, 4);
+    }
+}
+
+/* ---- frames ---- */
+
+static ossa_status sample_frames(cff_writer *w)
+{
+    const ossa_model *m = w->m;
+    if (!m->bone_count)
+        return OSSA_OK;
+    const ossa_clip *clip = m->clip_count ? &m->clips[0] : NULL;
+    double count = clip ? floor((double)clip->duration * w->fps + 0.5) : 1.0;
+    if (count < 1.0)
+        count = 1.0;
+    if (count > OSSA_MAX_KEYS)
+        return fail(w->err, OSSA_ERR_RANGE, w->path,
+                    "clip '%s' of %g s at %g frames per second needs %.0f frames, more than %u",
+                    clip->name, (double)clip->duration, (double)w->fps, count, OSSA_MAX_KEYS);
+    w->frames = (uint32_t)count;
+    size_t nb = m->bone_count;
+    float *lt = calloc(nb, 3 * sizeof(float)), *lr = calloc(nb, 4 * sizeof(float));
+    float *ls = calloc(nb, 3 * sizeof(float)), *mt = calloc(nb, 3 * sizeof(float));
+    float *mr = calloc(nb, 4 * sizeof(float)), *ms = calloc(nb, 3 * sizeof(float));
+    w->frame_t = calloc((size_t)w->frames * nb, 3 * sizeof(float));
+    w->frame_a = calloc((size_t)w->frames * nb, 3 * sizeof(float));
+    ossa_status st = OSSA_OK;
+    if (!lt || !lr || !ls || !mt || !mr || !ms || !w->frame_t || !w->frame_a)
+        st = no_memory(w);
+    for (uint32_t k = 0; k < w->frames && st == OSSA_OK; k++) {
+        ossa_pose_rest(m, lt, lr, ls);
+        if (clip)
+            ossa_sample_clip(m, clip, ossa_clip_wrap_time(clip, (float)k / w->fps),
+                             OSSA_TIME_LOOP, lt, lr, ls);
+        ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
+        for (size_t b = 0; b < nb; b++) {
+            float *t = w->frame_t + 3 * ((size_t)k * nb + b);
+            memcpy(t, mt + 3 * b, 3 * sizeof *t);
+            quat_to_angles(mr + 4 * b, w->frame_a + 3 * ((size_t)k * nb + b));
+            for (int c = 0; c < 3; c++)
+                if (!isfinite(t[c]))
+                    st = fail(w->err, OSSA_ERR_VALUE, w->path,
+                              "bone '%s' at frame %u has a non-finite translation",
+                              m->bones[b].name, k);
+        }
+    }
+    free(lt);
+    free(lr);
+    free(ls);
+    free(mt);
+    free(mr);
+    free(ms);
+    return st;
+}
+
+/* ---- output ---- */
+
+/* The largest power of two d with max_abs x d <= 32767, so that u x d is exact before rounding. */
+static double uv_divisor(double max_abs)
+{
+    double d = 1.0;
+    if (max_abs <= 0.0)
+        return d;
+    while (max_abs * d * 2.0 <= 32767.0 && d < 1073741824.0)
+        d *= 2.0;
+    while (max_abs * d > 32767.0)
+        d *= 0.5;
+    return d;
+}
+
+static int16_t quantise(double v, double origin, double scale)
+{
+    double raw = floor((v - origin) * 32767.0 / scale + 0.5);
+    if (raw > 32767.0)
+        raw = 32767.0;
+    if (raw < -32767.0)
+        raw = -32767.0;
+    return (int16_t)raw;
+}
+
+static ossa_status write_part(cff_writer *w, out_buf *o, const part *pt, const double origin[3],
+                              const double scale[3])
+{
+    const ossa_model *m = w->m;
+    /* UVs of the first set, colours, and the local bounds for the header's sphere. */
+    double max_uv = 0.0, lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+    for (size_t i = 0; i < pt->vertex_count; i++) {
+        const ossa_submesh *sm;
+        uint32_t v;
+        vertex_of(w, w->vertex_list[pt->first_vertex + i], &sm, &v);
+        if (sm->uv_set_count)
+            for (int k = 0; k < 2; k++) {
+                double a = fabs(sm->uvs[2 * (size_t)sm->uv_set_count * v + (size_t)k]);
+                if (a > max_uv)
+                    max_uv = a;
+            }
+        const float *p = w->local + 3 * (pt->first_vertex + i);
+        for (int k = 0; k < 3; k++) {
+            if (i == 0 || p[k] < lo[k])
+                lo[k] = p[k];
+            if (i == 0 || p[k] > hi[k])
+                hi[k] = p[k];
+        }
+    }
+    double divisor = uv_divisor(max_uv);
+    if (divisor < 1e-6)
+        return fail(w->err, OSSA_ERR_RANGE, w->path,
+                    "texture coordinate %g is too large for CFF's 16-bit coordinates", max_uv);
+    double center[3], radius = 0.0;
+    for (int k = 0; k < 3; k++)
+        center[k] = 0.5 * (lo[k] + hi[k]);
+    for (size_t i = 0; i < pt->vertex_count; i++) {
+        const float *p = w->local + 3 * (pt->first_vertex + i);
+        double d = sqrt((p[0] - center[0]) * (p[0] - center[0]) +
+                        (p[1] - center[1]) * (p[1] - center[1]) +
+                        (p[2] - center[2]) * (p[2] - center[2]));
+        if (d > radius)
+            radius = d;
+    }
+    uint32_t frames = pt->bone == NO_BONE ? 0 : w->frames;
+    uint32_t texture = pt->material >= 0 ? (uint32_t)pt->material : 0;
+
+    for (int k = 0; k < 3; k++)
+        put_f32(o, (float)center[k]);
+    put_f32(o, (float)divisor);
+    put_f32(o, (float)radius);
+    put_u32(o, m->material_count ? texture : 0);
+    put_u32(o, (uint32_t)pt->vertex_count);
+    put_u32(o, (uint32_t)pt->tri_count);
+    put_u32(o, 1); /* always 1 in the game's files */
+    put_u32(o, frames);
+    put(o, pt->name, 4);
+
+    for (size_t i = 0; i < pt->vertex_count; i++) {
+        const ossa_submesh *sm;
+        uint32_t v;
+        vertex_of(w, w->vertex_list[pt->first_vertex + i], &sm, &v);
+        const float *p = w->local + 3 * (pt->first_vertex + i);
+        for (int k = 0; k < 3; k++)
+            put_u16(o, (uint16_t)quantise(p[k], origin[k], scale[k]));
+        for (int k = 0; k < 2; k++) {
+            double u = sm->uv_set_count ? sm->uvs[2 * (size_t)sm->uv_set_count * v + (size_t)k]
+                                        : 0.0;
+            put_u16(o, (uint16_t)(int16_t)floor(u * divisor + 0.5));
+        }
+        for (int k = 0; k < 3; k++) {
+            double c = sm->colors ? floor(sm->colors[3 * (size_t)v + (size_t)k] * 127.0 + 0.5)
+                                  : 127.0;
+            put_u8(o, (uint8_t)(c < 0.0 ? 0.0 : c > 255.0 ? 255.0 : c));
+        }
+    }
+    bool wide = pt->vertex_count > 256;
+    for (size_t i = 0; i < 3 * pt->tri_count; i++) {
+        uint32_t index = w->face_list[3 * pt->first_tri + i];
+        if (wide)
+            put_u16(o, (uint16_t)index);
+        else
+            put_u8(o, (uint8_t)index);
+    }
+    size_t nb = m->bone_count;
+    for (uint32_t k = 0; k < frames; k++) {
+        const float *t = w->frame_t + 3 * ((size_t)k * nb + pt->bone);
+        const float *a = w->frame_a + 3 * ((size_t)k * nb + pt->bone);
+        for (int c = 0; c < 3; c++)
+            put_f32(o, t[c]);
+        for (int c = 0; c < 3; c++)
+            put_f32(o, a[c]);
+        put_f32(o, (float)k);
+    }
+    return OSSA_OK;
+}
+
+static ossa_status write_all(cff_writer *w, out_buf *o)
+{
+    const ossa_model *m = w->m;
+    OSSA_TRY(sample_frames(w));
+    OSSA_TRY(collect_triangles(w));
+    make_parts(w);
+    if (w->part_count > OSSA_MAX_BONES)
+        return fail(w->err, OSSA_ERR_RANGE, w->path,
+                    "the model needs %zu rigid parts, more than the %u a CFF may hold",
+                    w->part_count, OSSA_MAX_BONES);
+    if (m->material_count > OSSA_MAX_FILES)
+        return fail(w->err, OSSA_ERR_RANGE, w->path,
+                    "%u materials, more than the %u textures a CFF reader accepts",
+                    m->material_count, OSSA_MAX_FILES);
+    OSSA_TRY(local_positions(w));
+    name_parts(w);
+
+    /* Origin and scale from the bounds of every local position. */
+    double origin[3] = {0, 0, 0}, scale[3] = {1, 1, 1};
+    for (int k = 0; k < 3; k++) {
+        double lo = 0.0, hi = 0.0;
+        for (size_t i = 0; i < w->vertex_list_count; i++) {
+            double v = w->local[3 * i + (size_t)k];
+            if (i == 0 || v < lo)
+                lo = v;
+            if (i == 0 || v > hi)
+                hi = v;
+        }
+        float of = (float)(0.5 * (lo + hi));
+        double half = fmax(hi - of, of - lo);
+        float sf = (float)half;
+        if ((double)sf < half)
+            sf = nextafterf(sf, INFINITY);
+        origin[k] = of;
+        scale[k] = sf > 0.0f ? sf : 1.0f;
+        if (fabs(origin[k]) + scale[k] > 1e12)
+            return fail(w->err, OSSA_ERR_RANGE, w->path,
+                        "positions reach %g, beyond what a CFF reader accepts", fabs(of) + half);
+    }
+
+    uint32_t lods = 0;
+    for (size_t p = 0; p < w->part_count; p++)
+        if (w->parts[p].lod + 1 > lods)
+            lods = w->parts[p].lod + 1;
+    for (int k = 0; k < 3; k++)
+        put_f32(o, (float)origin[k]);
+    for (int k = 0; k < 3; k++)
+        put_f32(o, (float)scale[k]);
+    put_u32(o, m->material_count);
+    put_u32(o, 0); /* material blocks */
+    put_u32(o, lods);
+    put_u32(o, 0); /* no BSP section */
+    put_f32(o, 0.0f);
+    for (uint32_t i = 0; i < m->material_count; i++) {
+        const ossa_material *mat = &m->materials[i];
+        const char *name = mat->map_count && mat->maps[0].file && mat->maps[0].file[0]
+                               ? mat->maps[0].file
+                               : mat->name ? mat->name : "";
+        size_t len = strlen(name);
+        if (len > 255)
+            len = 255;
+        put_u8(o, (uint8_t)len);
+        put(o, name, len);
+    }
+    size_t p = 0;
+    for (uint32_t l = 0; l < lods; l++) {
+        size_t first = p;
+        while (p < w->part_count && w->parts[p].lod == l)
+            p++;
+        put_u32(o, (uint32_t)(p - first));
+        put_u32(o, 0);
+        for (size_t q = first; q < p; q++)
+            OSSA_TRY(write_part(w, o, &w->parts[q], origin, scale));
+    }
+    if (o->failed)
+        return no_memory(w);
+    return OSSA_OK;
+}
+
+ossa_status ossa_write_cff(const ossa_model *m, const char *path, float frame_rate,
+                           ossa_error *err)
+{
+    ossa_error_clear(err);
+    if (!m || !path)
+        return fail(err, OSSA_ERR_INVALID_ARGUMENT, path, "no model or no path");
+    float fps = frame_rate == 0.0f ? OSSA_CFF_FRAME_RATE : frame_rate;
+    if (!(fps > 0.0f) || fps > 1000.0f)
+        return fail(err, OSSA_ERR_INVALID_ARGUMENT, path,
+                    "frame rate %g is not in (0, 1000] frames per second", (double)frame_rate);
+    ossa_status st = ossa_model_validate(m, err);
+    if (st != OSSA_OK) {
+        if (err)
+            snprintf(err->file, sizeof err->file, "%s", path);
+        return st;
+    }
+    cff_writer w;
+    memset(&w, 0, sizeof w);
+    w.m = m;
+    w.path = path;
+    w.err = err;
+    w.fps = fps;
+    out_buf o = {0};
+    st = write_all(&w, &o);
+    if (st == OSSA_OK) {
+        FILE *f = fopen(path, "wb");
+        if (!f) {
+            st = fail(err, OSSA_ERR_IO, path, "cannot create the file");
+        } else {
+            bool ok = fwrite(o.data, 1, o.size, f) == o.size;
+            ok = fclose(f) == 0 && ok;
+            if (!ok) {
+                remove(path);
+                st = fail(err, OSSA_ERR_IO, path, "cannot write the file");
+            }
+        }
+    }
+    free(o.data);
+    free(w.frame_t);
+    free(w.frame_a);
+    free(w.tris);
+    free(w.vertex_base);
+    free(w.stamp);
+    free(w.local_index);
+    free(w.vertex_list);
+    free(w.face_list);
+    free(w.parts);
+    free(w.local);
+    return st;
+}

@@ -1,0 +1,74 @@
+/* Qfusion SKM/SKP type 2 layout constants and name rules shared by the reader (skm.c), the
+ * writer (skm_write.c) and the pose-file lookup in load.c. Sizes are those of skm-skp-type2.txt
+ * and FORMAT-NOTES E; all data is little-endian. */
+#ifndef OSSA_SKM_FORMAT_H
+#define OSSA_SKM_FORMAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SKM_ID "SKM1"
+#define SKM_MODELTYPE 2u
+#define SKM_NAME_BYTES 64u           /* NUL-terminated names: at most 63 characters */
+#define SKM_MAX_FILESIZE 16777216u
+#define SKM_MAX_BONES 256u
+#define SKM_MAX_MESHES 32u
+#define SKM_MAX_TRIS 65536u
+#define SKM_MAX_VERTS (SKM_MAX_TRIS * 3u)
+#define SKM_MAX_REFERENCES SKM_MAX_BONES
+#define SKM_MAX_FRAMES 65536u
+#define SKM_MAX_LODS 4u              /* base_lod1 .. base_lod4 */
+#define SKM_BONEFLAG_ATTACH 1u
+
+#define SKM_HEADER_BYTES 24u         /* id, type, filesize, num_bones, num_meshes, ofs_meshes */
+#define SKM_MESH_BYTES 156u          /* two names, four counts... see skm.c */
+#define SKM_BONEVERT_BYTES 32u       /* origin[3], influence, normal[3], bonenum */
+#define SKP_HEADER_BYTES 28u         /* id, type, filesize, num_bones, num_frames, ofs x2 */
+#define SKP_BONE_BYTES 72u           /* name[64], parent s32, flags u32 */
+#define SKP_FRAME_BYTES 68u          /* name[64], ofs_bonepositions */
+#define SKP_POSE_BYTES 28u           /* quat[4] (x y z w, standard), origin[3] */
+
+/* Decision 10: frames play at this rate unless a caller says otherwise. */
+#define SKP_DEFAULT_FRAME_RATE 10.0f
+
+/* Length of a name's "_lodN" suffix (N = 1..9 digits), 0 when it has none; *lod gets N. */
+static inline size_t ossa_skm_lod_suffix(const char *name, size_t len, uint32_t *lod)
+{
+    size_t d = len;
+    while (d > 0 && name[d - 1] >= '0' && name[d - 1] <= '9')
+        d--;
+    if (d == len || len - d > 9 || d < 4)
+        return 0;
+    const char *s = name + d - 4;
+    if (s[0] != '_' || (s[1] | 32) != 'l' || (s[2] | 32) != 'o' || (s[3] | 32) != 'd')
+        return 0;
+    uint32_t n = 0;
+    for (size_t i = d; i < len; i++)
+        n = n * 10u + (uint32_t)(name[i] - '0');
+    *lod = n;
+    return len - d + 4;
+}
+
+/* Hamilton quaternion helpers (x, y, z, w) in double, for the few poses a file holds. */
+static inline void ossa_skm_qrot(const float q[4], const double v[3], double out[3])
+{
+    /* v' = v + 2w (u x v) + 2 u x (u x v), u = (x, y, z) */
+    double ux = q[0], uy = q[1], uz = q[2], w = q[3];
+    double cx = uy * v[2] - uz * v[1], cy = uz * v[0] - ux * v[2], cz = ux * v[1] - uy * v[0];
+    double dx = uy * cz - uz * cy, dy = uz * cx - ux * cz, dz = ux * cy - uy * cx;
+    out[0] = v[0] + 2.0 * (w * cx + dx);
+    out[1] = v[1] + 2.0 * (w * cy + dy);
+    out[2] = v[2] + 2.0 * (w * cz + dz);
+}
+
+/* out = a (x) b; out may not alias a or b. */
+static inline void ossa_skm_qmul(const float a[4], const float b[4], float out[4])
+{
+    out[0] = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
+    out[1] = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
+    out[2] = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
+    out[3] = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
+}
+
+#endif
