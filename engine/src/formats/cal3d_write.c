@@ -1,0 +1,696 @@
+/* Cal3D writer: a model as a Cal3D set (skeleton, one mesh file per mesh, one animation per
+ * clip, one morph animation per morph clip, one material per material) plus a .cfg listing
+ * them, in the binary forms (FORMAT-NOTES A.2-A.7) or the XML ones (section C, in
+ * cal3d_write_xml.c). Binary files use plain (uncompressed) tracks in any layout that allows
+ * them: classic, IMVU 911/912/919, 1200 and upstream 1300/1301.
+ *
+ * Files are named after what they hold (mesh, clip, material names), because the readers name
+ * meshes, clips and materials after their files; the skeleton and the .cfg take the base name.
+ * Bones are written in model order (already parents-first), so file bone ids are model indices
+ * and a read-back model has the same bone order. Data a layout cannot hold is refused with
+ * OSSA_ERR_UNSUPPORTED rather than dropped. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "core/build.h"
+#include "core/checked.h"
+#include "formats/cal3d_write.h"
+#include "ossa/write.h"
+
+#define CW_DEFAULT_BINARY 1100u
+#define CW_DEFAULT_XML 1000u
+#define CW_PATH_MAX 4096
+#define CW_NAME_MAX 100
+
+/* ---- buffer ---- */
+
+void cw_put(cw_buf *b, const void *p, size_t n)
+{
+    if (b->nomem || n == 0)
+        return;
+    size_t need;
+    if (!ossa_add_size(b->len, n, &need)) {
+        b->nomem = true;
+        return;
+    }
+    if (need > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < need) {
+            if (!ossa_mul_size(cap, 2, &cap)) {
+                b->nomem = true;
+                return;
+            }
+        }
+        uint8_t *grown = realloc(b->data, cap);
+        if (!grown) {
+            b->nomem = true;
+            return;
+        }
+        b->data = grown;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, p, n);
+    b->len = need;
+}
+
+void cw_puts(cw_buf *b, const char *s)
+{
+    cw_put(b, s, strlen(s));
+}
+
+static void put_u32(cw_buf *b, uint32_t v)
+{
+    uint8_t p[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+    cw_put(b, p, 4);
+}
+
+static void put_i32(cw_buf *b, int32_t v)
+{
+    put_u32(b, (uint32_t)v);
+}
+
+static void put_f32(cw_buf *b, float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    put_u32(b, u);
+}
+
+static void put_f32v(cw_buf *b, const float *f, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        put_f32(b, f[i]);
+}
+
+/* A.2: length including the NUL, then the bytes and the NUL. */
+static void put_string(cw_buf *b, const char *s)
+{
+    size_t n = strlen(s);
+    put_u32(b, (uint32_t)(n + 1));
+    cw_put(b, s, n + 1);
+}
+
+static void put_cal3d_quat(cw_buf *b, const float q[4])
+{
+    float c[4];
+    cw_cal3d_quat(q, c);
+    put_f32v(b, c, 4);
+}
+
+uint32_t cw_children(const ossa_model *m, uint32_t i, uint32_t *ids)
+{
+    bool listed = false;
+    for (uint32_t k = 0; k < m->bone_count && !listed; k++)
+        listed = m->bones[k].child_count > 0;
+    if (listed) {
+        if (m->bones[i].child_count) /* a leaf's list may be NULL */
+            memcpy(ids, m->bones[i].children, m->bones[i].child_count * sizeof *ids);
+        return m->bones[i].child_count;
+    }
+    uint32_t n = 0;
+    for (uint32_t k = i + 1; k < m->bone_count; k++)
+        if (m->bones[k].parent == (int32_t)i)
+            ids[n++] = k;
+    return n;
+}
+
+/* ---- binary forms ---- */
+
+static void put_magic(cw_buf *b, const char *magic, const cw_layout *l)
+{
+    cw_put(b, magic, 4); /* three letters and the NUL */
+    put_u32(b, l->version);
+}
+
+static void bin_skeleton(cw_buf *b, const ossa_model *m, const cw_layout *l, uint32_t *ids)
+{
+    put_magic(b, "CSF", l);
+    put_u32(b, m->bone_count);
+    if (l->extras)
+        put_f32v(b, m->scene_ambient, 3);
+    for (uint32_t i = 0; i < m->bone_count; i++) {
+        const ossa_bone *bone = &m->bones[i];
+        put_string(b, bone->name);
+        put_f32v(b, bone->rest_t, 3);
+        put_cal3d_quat(b, bone->rest_r);
+        put_f32v(b, bone->inv_bind_t, 3);
+        put_cal3d_quat(b, bone->inv_bind_r);
+        put_i32(b, bone->parent);
+        if (l->extras) {
+            put_i32(b, bone->light_type);
+            put_f32v(b, bone->light_color, 3);
+        }
+        uint32_t n = cw_children(m, i, ids);
+        put_u32(b, n);
+        for (uint32_t c = 0; c < n; c++)
+            put_u32(b, ids[c]);
+    }
+}
+
+/* Absolute blend vertices, ascending ids, ended by vertex_count + 1 as Cal3D's saver does. */
+static void bin_morph(cw_buf *b, const ossa_submesh *sm, const ossa_morph_target *mt)
+{
+    put_string(b, mt->name);
+    for (uint32_t k = 0; k < mt->count; k++) {
+        size_t v = mt->vertex[k];
+        put_u32(b, (uint32_t)v);
+        for (int c = 0; c < 3; c++)
+            put_f32(b, sm->positions[3 * v + c] + mt->d_position[3 * k + c]);
+        for (int c = 0; c < 3; c++)
+            put_f32(b, sm->normals[3 * v + c] + mt->d_normal[3 * k + c]);
+        for (uint32_t s = 0; s < sm->uv_set_count; s++)
+            for (int c = 0; c < 2; c++) {
+                float base = sm->uvs[2 * ((size_t)sm->uv_set_count * v + s) + c];
+                float d = mt->d_uv ? mt->d_uv[2 * ((size_t)sm->uv_set_count * k + s) + c] : 0.0f;
+                put_f32(b, base + d);
+            }
+    }
+    put_u32(b, sm->vertex_count + 1);
+}
+
+static void bin_submesh(cw_buf *b, const ossa_submesh *sm, const cw_layout *l)
+{
+    put_i32(b, sm->material);
+    put_u32(b, sm->vertex_count);
+    put_u32(b, sm->face_count);
+    put_u32(b, sm->lod_count);
+    put_u32(b, sm->spring_count);
+    put_u32(b, sm->uv_set_count);
+    if (l->extras)
+        put_u32(b, sm->morph_count);
+    for (uint32_t v = 0; v < sm->vertex_count; v++) {
+        put_f32v(b, sm->positions + 3 * (size_t)v, 3);
+        put_f32v(b, sm->normals + 3 * (size_t)v, 3);
+        if (l->extras)
+            put_f32v(b, cw_color(sm, v), 3);
+        put_i32(b, sm->collapse_id ? sm->collapse_id[v] : -1);
+        put_u32(b, sm->face_collapse_count ? sm->face_collapse_count[v] : 0);
+        if (sm->uv_set_count)
+            put_f32v(b, sm->uvs + 2 * (size_t)sm->uv_set_count * v, 2 * (size_t)sm->uv_set_count);
+        uint32_t first = sm->influence_start[v], end = sm->influence_start[v + 1];
+        put_u32(b, end - first);
+        for (uint32_t k = first; k < end; k++) {
+            put_u32(b, sm->influences[k].bone);
+            put_f32(b, sm->influences[k].weight);
+        }
+        if (sm->spring_count)
+            put_f32(b, sm->physique_weights ? sm->physique_weights[v] : 0.0f);
+    }
+    for (uint32_t s = 0; s < sm->spring_count; s++) {
+        const ossa_spring *sp = &sm->springs[s];
+        put_u32(b, sp->vertex[0]);
+        put_u32(b, sp->vertex[1]);
+        put_f32(b, sp->coefficient);
+        put_f32(b, sp->idle_length);
+    }
+    if (l->extras)
+        for (uint32_t t = 0; t < sm->morph_count; t++)
+            bin_morph(b, sm, &sm->morphs[t]);
+    for (size_t f = 0; f < 3 * (size_t)sm->face_count; f++)
+        put_u32(b, sm->indices[f]);
+}
+
+static void bin_mesh(cw_buf *b, const ossa_mesh *mesh, const cw_layout *l)
+{
+    put_magic(b, "CMF", l);
+    put_u32(b, mesh->submesh_count);
+    for (uint32_t s = 0; s < mesh->submesh_count; s++)
+        bin_submesh(b, &mesh->submeshes[s], l);
+}
+
+static void bin_clip(cw_buf *b, const ossa_clip *clip, const cw_layout *l)
+{
+    put_magic(b, "CAF", l);
+    if (l->caf_flag_word)
+        put_u32(b, 0); /* not compressed */
+    put_f32(b, clip->duration);
+    put_u32(b, clip->track_count);
+    if (l->caf_flags)
+        put_u32(b, 0); /* plain keyframes */
+    for (uint32_t t = 0; t < clip->track_count; t++) {
+        const ossa_track *tr = &clip->tracks[t];
+        put_u32(b, tr->bone);
+        put_u32(b, tr->key_count);
+        for (uint32_t k = 0; k < tr->key_count; k++) {
+            put_f32(b, tr->times[k]);
+            put_f32v(b, tr->translations + 3 * (size_t)k, 3);
+            put_cal3d_quat(b, tr->rotations + 4 * (size_t)k);
+        }
+    }
+}
+
+static void bin_morph_clip(cw_buf *b, const ossa_morph_clip *clip, const cw_layout *l)
+{
+    put_magic(b, "CPF", l);
+    put_f32(b, clip->duration);
+    put_u32(b, clip->track_count);
+    for (uint32_t t = 0; t < clip->track_count; t++) {
+        const ossa_morph_track *tr = &clip->tracks[t];
+        put_string(b, tr->morph_name);
+        put_u32(b, tr->key_count);
+        for (uint32_t k = 0; k < tr->key_count; k++) {
+            put_f32(b, tr->times[k]);
+            put_f32(b, tr->weights[k]);
+        }
+    }
+}
+
+/* Colours are stored as bytes 0..255 (the readers divide by 255). */
+static void put_color_bytes(cw_buf *b, const float c[4])
+{
+    uint8_t rgba[4];
+    for (int k = 0; k < 4; k++) {
+        float v = c[k] < 0.0f ? 0.0f : c[k] > 1.0f ? 1.0f : c[k];
+        rgba[k] = (uint8_t)lrintf(v * 255.0f);
+    }
+    cw_put(b, rgba, 4);
+}
+
+static void bin_material(cw_buf *b, const ossa_material *mat, const cw_layout *l)
+{
+    put_magic(b, "CRF", l);
+    put_color_bytes(b, mat->ambient);
+    put_color_bytes(b, mat->diffuse);
+    put_color_bytes(b, mat->specular);
+    put_f32(b, mat->shininess);
+    put_u32(b, mat->map_count);
+    for (uint32_t i = 0; i < mat->map_count; i++) {
+        put_string(b, mat->maps[i].file);
+        if (l->extras)
+            put_string(b, mat->maps[i].type ? mat->maps[i].type : "");
+    }
+}
+
+/* ---- the writer's state ---- */
+
+typedef struct cw_file {
+    char *path;      /* full path */
+    const char *key; /* cfg key: skeleton, mesh, animation, morphanimation, material */
+} cw_file;
+
+typedef struct cw_writer {
+    const ossa_model *m;
+    ossa_error *err;
+    const char *dir;
+    const char *base;
+    bool xml;
+    cw_layout layout;
+    cw_file *files;      /* planned files, in cfg order */
+    size_t file_count;
+    char **created;      /* paths written so far, removed on failure */
+    size_t created_count;
+} cw_writer;
+
+/* Fills the caller's error (the first failure wins) and returns s. */
+static ossa_status OSSA_PRINTF(4, 5) cw_fail(cw_writer *w, ossa_status s, const char *file,
+                                             const char *fmt, ...)
+{
+    ossa_error *err = w->err;
+    if (!err || err->status != OSSA_OK)
+        return s;
+    err->status = s;
+    err->offset = -1;
+    err->line = 0;
+    /* Model-level refusals name the set being written. */
+    if (file)
+        snprintf(err->file, sizeof err->file, "%s", file);
+    else
+        snprintf(err->file, sizeof err->file, "%s%s%s.cfg", w->dir,
+                 w->dir[0] && w->dir[strlen(w->dir) - 1] != '/' ? "/" : "", w->base);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+/* ---- what a layout can hold ---- */
+
+static bool is_unit_scale(const float *s)
+{
+    return fabsf(s[0] - 1.0f) <= 1e-6f && fabsf(s[1] - 1.0f) <= 1e-6f &&
+           fabsf(s[2] - 1.0f) <= 1e-6f;
+}
+
+static bool has_lights(const ossa_model *m)
+{
+    if (m->has_scene_ambient &&
+        (m->scene_ambient[0] != 0.0f || m->scene_ambient[1] != 0.0f || m->scene_ambient[2] != 0.0f))
+        return true;
+    for (uint32_t i = 0; i < m->bone_count; i++) {
+        const ossa_bone *bn = &m->bones[i];
+        if (bn->light_type != 0 || bn->light_color[0] != 0.0f || bn->light_color[1] != 0.0f ||
+            bn->light_color[2] != 0.0f)
+            return true;
+    }
+    return false;
+}
+
+static bool has_colors(const ossa_submesh *sm)
+{
+    if (!sm->colors)
+        return false;
+    for (size_t k = 0; k < 3 * (size_t)sm->vertex_count; k++)
+        if (sm->colors[k] != 1.0f)
+            return true;
+    return false;
+}
+
+/* Everything the model holds must fit the chosen form: Cal3D has no scale, CAF/CPF need tracks
+ * and keys, and the classic and 1200 binary layouts have no lights, colours, morph targets or
+ * map types. */
+static ossa_status check_representable(cw_writer *w)
+{
+    const ossa_model *m = w->m;
+    const bool plain = !w->xml && !w->layout.extras;
+    const char *why = "the classic and 1200 binary layouts cannot store it; write version 919 or "
+                      "1300, or XML";
+    for (uint32_t i = 0; i < m->bone_count; i++)
+        if (!is_unit_scale(m->bones[i].rest_s))
+            return cw_fail(w, OSSA_ERR_UNSUPPORTED, NULL,
+                           "bone '%s' has a rest scale; Cal3D skeletons have none",
+                           m->bones[i].name);
+    if (plain && has_lights(m))
+        return cw_fail(w, OSSA_ERR_UNSUPPORTED, NULL, "the skeleton has node lights: %s", why);
+    for (uint32_t i = 0; i < m->mesh_count; i++)
+        for (uint32_t s = 0; s < m->meshes[i].submesh_count; s++) {
+            const ossa_submesh *sm = &m->meshes[i].submeshes[s];
+            if (plain && sm->morph_count)
+                return cw_fail(w, OSSA_ERR_UNSUPPORTED, NULL,
+                               "mesh '%s' submesh %u has morph targets: %s", m->meshes[i].name, s,
+                               why);
+            if (plain && has_colors(sm))
+                return cw_fail(w, OSSA_ERR_UNSUPPORTED, NULL,
+                               "mesh '%s' submesh %u has vertex colours: %s", m->meshes[i].name,
+                               s, why);
+        }
+    for (uint32_t i = 0; i < m->clip_count; i++) {
+        const ossa_clip *c = &m->clips[i];
+        if (!w->xml && c->track_count == 0)
+            return cw_fail(w, OSSA_ERR_UNSUPPORTED, NULL,
+                           "clip '%s' has no tracks; a CAF needs at least one", c->name);
+        for (uint32_t t = 0; t < c->track_count; t++) {
+            const ossa_track *tr = &c->tracks[t];
+            for (uint32_t k = 0; tr->scales && k < tr->key_count; k++)
+                if (!is_unit_scale(tr->scales + 3 * (size_t)k))
+                    return cw_fail(w, OSSA_ERR_UNSUPPORTED, NULL,
+                                   "clip '%s' scales bone %u; Cal3D animations have no scale",
+                                   c->name, tr->bone);
+        }
+    }
+    for (uint32_t i = 0; i < m->morph_clip_count && !w->xml; i++) {
+        const ossa_morph_clip *c = &m->morph_clips[i];
+        if (c->track_count == 0)
+            return cw_fail(w, OSSA_ERR_UNSUPPORTED, NULL,
+                           "morph clip '%s' has no tracks; a CPF needs at least one", c->name);
+        for (uint32_t t = 0; t < c->track_count; t++)
+            if (c->tracks[t].key_count == 0)
+                return cw_fail(w, OSSA_ERR_UNSUPPORTED, NULL,
+                               "morph clip '%s' track '%s' has no keys; a CPF track needs one",
+                               c->name, c->tracks[t].morph_name);
+    }
+    for (uint32_t i = 0; i < m->material_count && plain; i++)
+        for (uint32_t k = 0; k < m->materials[i].map_count; k++) {
+            const char *type = m->materials[i].maps[k].type;
+            if (type && type[0])
+                return cw_fail(w, OSSA_ERR_UNSUPPORTED, NULL,
+                               "material '%s' names a map type ('%s'): %s",
+                               m->materials[i].name, type, why);
+        }
+    return OSSA_OK;
+}
+
+/* Control characters other than tab and line breaks cannot appear in XML 1.0. */
+static bool xml_safe(const char *s)
+{
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
+            return false;
+    }
+    return true;
+}
+
+static ossa_status check_xml_text(cw_writer *w)
+{
+    const ossa_model *m = w->m;
+    const char *bad = NULL;
+    for (uint32_t i = 0; i < m->bone_count && !bad; i++)
+        if (!xml_safe(m->bones[i].name))
+            bad = m->bones[i].name;
+    for (uint32_t i = 0; i < m->mesh_count && !bad; i++)
+        for (uint32_t s = 0; s < m->meshes[i].submesh_count && !bad; s++)
+            for (uint32_t t = 0; t < m->meshes[i].submeshes[s].morph_count && !bad; t++)
+                if (!xml_safe(m->meshes[i].submeshes[s].morphs[t].name))
+                    bad = m->meshes[i].submeshes[s].morphs[t].name;
+    for (uint32_t i = 0; i < m->morph_clip_count && !bad; i++)
+        for (uint32_t t = 0; t < m->morph_clips[i].track_count && !bad; t++)
+            if (!xml_safe(m->morph_clips[i].tracks[t].morph_name))
+                bad = m->morph_clips[i].tracks[t].morph_name;
+    for (uint32_t i = 0; i < m->material_count && !bad; i++)
+        for (uint32_t k = 0; k < m->materials[i].map_count && !bad; k++)
+            if (!xml_safe(m->materials[i].maps[k].file) || !xml_safe(m->materials[i].maps[k].type))
+                bad = m->materials[i].maps[k].file;
+    if (bad)
+        return cw_fail(w, OSSA_ERR_UNSUPPORTED, NULL,
+                       "the name '%.60s' holds control characters, which XML cannot carry", bad);
+    return OSSA_OK;
+}
+
+/* ---- file names ---- */
+
+/* A file name from an object's name: letters, digits, '-', '_' and '.' kept, anything else
+ * '_'; empty or hidden names get a fallback; a name already taken (letter case ignored, as on
+ * the file systems Cal3D sets come from) gets a numeric suffix. */
+static ossa_status plan_file(cw_writer *w, const char *key, const char *name,
+                             const char *fallback, uint32_t index, const char *ext)
+{
+    char stem[CW_NAME_MAX + 16];
+    size_t n = 0;
+    for (const char *s = name ? name : ""; *s && n < CW_NAME_MAX; s++) {
+        unsigned char c = (unsigned char)*s;
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                  c == '-' || c == '_' || (c == '.' && n > 0);
+        stem[n++] = ok ? (char)c : '_';
+    }
+    stem[n] = '\0';
+    if (n == 0)
+        snprintf(stem, sizeof stem, "%s%u", fallback, index);
+
+    char path[CW_PATH_MAX];
+    const char *sep = w->dir[0] && w->dir[strlen(w->dir) - 1] != '/' ? "/" : "";
+    for (uint32_t attempt = 0;; attempt++) {
+        int len = attempt == 0 ? snprintf(path, sizeof path, "%s%s%s.%s", w->dir, sep, stem, ext)
+                               : snprintf(path, sizeof path, "%s%s%s_%u.%s", w->dir, sep, stem,
+                                          attempt + 1, ext);
+        if (len < 0 || (size_t)len >= sizeof path)
+            return cw_fail(w, OSSA_ERR_INVALID_ARGUMENT, NULL, "path too long in folder '%.200s'",
+                           w->dir);
+        bool taken = false;
+        for (size_t f = 0; f < w->file_count && !taken; f++)
+            taken = strcasecmp(w->files[f].path, path) == 0;
+        if (!taken)
+            break;
+    }
+    char *copy = strdup(path);
+    if (!copy)
+        return cw_fail(w, OSSA_ERR_NOMEM, NULL, "out of memory");
+    w->files[w->file_count].path = copy;
+    w->files[w->file_count].key = key;
+    w->file_count++;
+    return OSSA_OK;
+}
+
+/* ---- output ---- */
+
+static const char *file_name_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+static ossa_status write_file(cw_writer *w, const char *path, const cw_buf *b)
+{
+    if (b->nomem)
+        return cw_fail(w, OSSA_ERR_NOMEM, path, "out of memory while serialising");
+    char *copy = strdup(path);
+    if (!copy)
+        return cw_fail(w, OSSA_ERR_NOMEM, path, "out of memory");
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        free(copy);
+        return cw_fail(w, OSSA_ERR_IO, path, "cannot create: %s", strerror(errno));
+    }
+    w->created[w->created_count++] = copy; /* from here on it is removed on failure */
+    size_t put = b->len ? fwrite(b->data, 1, b->len, f) : 0;
+    int failed = ferror(f);
+    if (fclose(f) != 0 || failed || put != b->len)
+        return cw_fail(w, OSSA_ERR_IO, path, "write failed after %zu of %zu bytes", put, b->len);
+    return OSSA_OK;
+}
+
+/* The .cfg: one key=file line per file, relative to the .cfg's folder. Data is already scaled,
+ * so no scale= line is written. */
+static void put_cfg(cw_buf *b, const cw_writer *w)
+{
+    cw_puts(b, "# Cal3D model set written by Ossa\n");
+    for (size_t f = 0; f < w->file_count; f++) {
+        if (strcmp(w->files[f].key, "cfg") == 0)
+            continue;
+        cw_puts(b, w->files[f].key);
+        cw_puts(b, "=");
+        cw_puts(b, file_name_of(w->files[f].path));
+        cw_puts(b, "\n");
+    }
+}
+
+static ossa_status layout_for(cw_writer *w, uint32_t version)
+{
+    cw_layout *l = &w->layout;
+    if (version == 0)
+        version = w->xml ? CW_DEFAULT_XML : CW_DEFAULT_BINARY;
+    if (version < 699 || version > 1301)
+        return cw_fail(w, OSSA_ERR_VERSION, NULL,
+                       "Cal3D version %u is not in the supported range 699..1301", version);
+    if (!w->xml && version >= 913 && version <= 918)
+        return cw_fail(w, OSSA_ERR_UNSUPPORTED, NULL,
+                       "Cal3D %u animations are always bit-packed, which this writer does not "
+                       "produce; use 912, 919 or another version",
+                       version);
+    bool imvu = version >= 911 && version <= 919, upstream = version >= 1300;
+    l->version = version;
+    l->extras = imvu || upstream;
+    l->caf_flag_word = version == 919 || upstream;
+    l->caf_flags = version >= 1200;
+    return OSSA_OK;
+}
+
+static ossa_status serialise(cw_writer *w, size_t f, cw_buf *b, uint32_t *ids, size_t *next_mesh,
+                             size_t *next_clip, size_t *next_morph, size_t *next_mat)
+{
+    const ossa_model *m = w->m;
+    const char *key = w->files[f].key;
+    const cw_layout *l = &w->layout;
+    bool ok = true;
+    if (strcmp(key, "skeleton") == 0) {
+        if (w->xml)
+            ok = cw_xml_skeleton(b, m, l);
+        else
+            bin_skeleton(b, m, l, ids);
+    } else if (strcmp(key, "mesh") == 0) {
+        const ossa_mesh *mesh = &m->meshes[(*next_mesh)++];
+        if (w->xml)
+            ok = cw_xml_mesh(b, mesh, l);
+        else
+            bin_mesh(b, mesh, l);
+    } else if (strcmp(key, "animation") == 0) {
+        const ossa_clip *clip = &m->clips[(*next_clip)++];
+        if (w->xml)
+            ok = cw_xml_clip(b, clip, l);
+        else
+            bin_clip(b, clip, l);
+    } else if (strcmp(key, "morphanimation") == 0) {
+        const ossa_morph_clip *clip = &m->morph_clips[(*next_morph)++];
+        if (w->xml)
+            ok = cw_xml_morph_clip(b, clip, l);
+        else
+            bin_morph_clip(b, clip, l);
+    } else if (strcmp(key, "material") == 0) {
+        const ossa_material *mat = &m->materials[(*next_mat)++];
+        if (w->xml)
+            ok = cw_xml_material(b, mat, l);
+        else
+            bin_material(b, mat, l);
+    } else {
+        put_cfg(b, w);
+    }
+    if (!ok)
+        return cw_fail(w, OSSA_ERR_NOMEM, w->files[f].path, "cannot set up the C locale");
+    return OSSA_OK;
+}
+
+static ossa_status plan_all(cw_writer *w, const char *base)
+{
+    const ossa_model *m = w->m;
+    const bool xml = w->xml;
+    if (m->bone_count)
+        OSSA_TRY(plan_file(w, "skeleton", base, "skeleton", 0, xml ? "xsf" : "csf"));
+    for (uint32_t i = 0; i < m->mesh_count; i++)
+        OSSA_TRY(plan_file(w, "mesh", m->meshes[i].name, "mesh", i, xml ? "xmf" : "cmf"));
+    for (uint32_t i = 0; i < m->clip_count; i++)
+        OSSA_TRY(plan_file(w, "animation", m->clips[i].name, "clip", i, xml ? "xaf" : "caf"));
+    for (uint32_t i = 0; i < m->morph_clip_count; i++)
+        OSSA_TRY(plan_file(w, "morphanimation", m->morph_clips[i].name, "morph", i,
+                           xml ? "xpf" : "cpf"));
+    for (uint32_t i = 0; i < m->material_count; i++)
+        OSSA_TRY(plan_file(w, "material", m->materials[i].name, "material", i,
+                           xml ? "xrf" : "crf"));
+    return plan_file(w, "cfg", base, "model", 0, "cfg");
+}
+
+ossa_status ossa_write_cal3d(const ossa_model *m, const char *dir, const char *base, bool xml,
+                             uint32_t version, ossa_error *err)
+{
+    ossa_error_clear(err);
+    cw_writer w;
+    memset(&w, 0, sizeof w);
+    w.m = m;
+    w.err = err;
+    w.dir = dir ? dir : "";
+    w.base = base && !strchr(base, '/') ? base : "";
+    w.xml = xml;
+    if (!m || !base || !base[0] || strchr(base, '/'))
+        return cw_fail(&w, OSSA_ERR_INVALID_ARGUMENT, NULL,
+                       "a model and a base name without '/' are required");
+    ossa_error verr;
+    if (ossa_model_validate(m, &verr) != OSSA_OK)
+        return cw_fail(&w, OSSA_ERR_INVALID_ARGUMENT, NULL, "the model is not valid: %s",
+                       verr.message);
+    OSSA_TRY(layout_for(&w, version));
+    OSSA_TRY(check_representable(&w));
+    if (xml)
+        OSSA_TRY(check_xml_text(&w));
+
+    /* Counts are validated, so this sum cannot overflow in practice; checked anyway. */
+    size_t total = 2, ids_count = m->bone_count ? m->bone_count : 1;
+    if (!ossa_add_size(total, m->mesh_count, &total) ||
+        !ossa_add_size(total, m->clip_count, &total) ||
+        !ossa_add_size(total, m->morph_clip_count, &total) ||
+        !ossa_add_size(total, m->material_count, &total))
+        return cw_fail(&w, OSSA_ERR_RANGE, NULL, "too many files");
+    w.files = calloc(total, sizeof *w.files);
+    w.created = calloc(total, sizeof *w.created);
+    uint32_t *ids = calloc(ids_count, sizeof *ids);
+    cw_buf b = {NULL, 0, 0, false};
+    ossa_status st = w.files && w.created && ids ? OSSA_OK
+                                                  : cw_fail(&w, OSSA_ERR_NOMEM, NULL, "out of memory");
+    if (st == OSSA_OK)
+        st = plan_all(&w, base);
+
+    size_t next_mesh = 0, next_clip = 0, next_morph = 0, next_mat = 0;
+    for (size_t f = 0; f < w.file_count && st == OSSA_OK; f++) {
+        b.len = 0;
+        st = serialise(&w, f, &b, ids, &next_mesh, &next_clip, &next_morph, &next_mat);
+        if (st == OSSA_OK)
+            st = write_file(&w, w.files[f].path, &b);
+    }
+    /* No partial sets: a failure removes every file this call created. */
+    for (size_t i = 0; i < w.created_count; i++) {
+        if (st != OSSA_OK)
+            unlink(w.created[i]);
+        free(w.created[i]);
+    }
+    for (size_t f = 0; f < w.file_count; f++)
+        free(w.files[f].path);
+    free(w.files);
+    free(w.created);
+    free(ids);
+    free(b.data);
+    return st;
+}

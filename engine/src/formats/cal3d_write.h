@@ -1,0 +1,57 @@
+/* Shared by the Cal3D writers (cal3d_write.c: file set, checks, binary forms; cal3d_write_xml.c:
+ * the XML forms). Each file is first serialised into a growable buffer, so a failure never
+ * leaves half a file behind. */
+#ifndef OSSA_CAL3D_WRITE_H
+#define OSSA_CAL3D_WRITE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "ossa/model.h"
+
+typedef struct cw_buf {
+    uint8_t *data;
+    size_t len, cap;
+    bool nomem; /* set by the first failed growth; later appends are dropped */
+} cw_buf;
+
+void cw_put(cw_buf *b, const void *p, size_t n);
+void cw_puts(cw_buf *b, const char *s);
+
+/* What the chosen version's layout can hold (FORMAT-NOTES Decision 1, A.3-A.6). */
+typedef struct cw_layout {
+    uint32_t version;
+    bool extras;        /* IMVU 911..919 / upstream >= 1300: lights, colours, morphs, map types */
+    bool caf_flag_word; /* IMVU 919 / upstream: compression flag after the version */
+    bool caf_flags;     /* 1200..1299 / upstream: flags word after the track count */
+} cw_layout;
+
+/* A submesh's colour of vertex v (white when the model has none). */
+static inline const float *cw_color(const ossa_submesh *sm, uint32_t v)
+{
+    static const float white[3] = {1.0f, 1.0f, 1.0f};
+    return sm->colors ? sm->colors + 3 * (size_t)v : white;
+}
+
+/* Children of bone i as written: the model's lists when it has any, otherwise derived from the
+ * parents (in bone order). Returns the count; ids receives up to bone_count indices. */
+uint32_t cw_children(const ossa_model *m, uint32_t i, uint32_t *ids);
+
+/* Cal3D stores quaternions conjugated (FORMAT-NOTES D): Hamilton (x, y, z, w) -> (-x, -y, -z, w),
+ * with -0 written as 0. */
+static inline void cw_cal3d_quat(const float q[4], float out[4])
+{
+    out[0] = -q[0] + 0.0f;
+    out[1] = -q[1] + 0.0f;
+    out[2] = -q[2] + 0.0f;
+    out[3] = q[3] + 0.0f;
+}
+
+/* XML forms (cal3d_write_xml.c). Each returns false when the C locale cannot be set up. */
+bool cw_xml_skeleton(cw_buf *b, const ossa_model *m, const cw_layout *l);
+bool cw_xml_mesh(cw_buf *b, const ossa_mesh *mesh, const cw_layout *l);
+bool cw_xml_clip(cw_buf *b, const ossa_clip *clip, const cw_layout *l);
+bool cw_xml_morph_clip(cw_buf *b, const ossa_morph_clip *clip, const cw_layout *l);
+bool cw_xml_material(cw_buf *b, const ossa_material *mat, const cw_layout *l);
+
+#endif
