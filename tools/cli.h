@@ -10,18 +10,25 @@ int ossa_cmd_info(int argc, char **argv);
 int ossa_cmd_sample(int argc, char **argv);
 int ossa_cmd_bench(int argc, char **argv);
 
-/* Loads the model named by files (one or several); prints the error and returns NULL. */
-ossa_model *ossa_cli_load(const char *const *files, size_t count);
+/* Loads the model named by files (one or several) with opt (may be NULL); prints the error and
+ * returns NULL. */
+ossa_model *ossa_cli_load(const char *const *files, size_t count, const ossa_load_options *opt);
 
-/* Takes an argument that is not one of the command's options: a file name is appended to files,
- * anything else that starts with '-' is reported. Returns 0, or the exit status 2. */
 /* A JSON string literal (quotes and escapes included). */
 void ossa_cli_json_string(FILE *out, const char *s);
 
+/* Takes an argument that is not one of the command's options: a file name is appended to files,
+ * anything else that starts with '-' is reported. Returns 0, or the exit status 2. */
 int ossa_cli_take_file(const char *cmd, const char *arg, const char **files, size_t *count);
+
+/* Load options every command shares (--frame-rate FPS) at argv[*i]: returns 1 when taken (*i
+ * moved past its value), 0 when argv[*i] is not one, 2 (the exit status) for a bad value. */
+int ossa_cli_load_option(const char *cmd, int argc, char **argv, int *i, ossa_load_options *opt);
+#define OSSA_CLI_LOAD_USAGE "[--frame-rate FPS]"
 
 /* Loads files as one model for a command (usage printed when none are given). Returns the model,
  * or NULL with *status set to the exit status (2 usage, 1 load error). Frees files. */
-ossa_model *ossa_cli_load_args(const char *usage, const char **files, size_t count, int *status);
+ossa_model *ossa_cli_load_args(const char *usage, const char **files, size_t count,
+                               const ossa_load_options *opt, int *status);
 
 #endif

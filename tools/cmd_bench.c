@@ -896,7 +896,7 @@ int ossa_cmd_bench(int argc, char **argv)
         r->thread_counts[r->thread_count_n++] = o.threads;
 
     if (o.model_count) {
-        m = ossa_cli_load(o.models, o.model_count);
+        m = ossa_cli_load(o.models, o.model_count, NULL);
         if (!m)
             goto done;
         if (!m->bone_count) {

@@ -5,11 +5,11 @@
 #include "cli.h"
 #include "formats/cff.h"
 
-ossa_model *ossa_cli_load(const char *const *files, size_t count)
+ossa_model *ossa_cli_load(const char *const *files, size_t count, const ossa_load_options *opt)
 {
     ossa_model *m = NULL;
     ossa_error err;
-    if (ossa_load_files(files, count, NULL, &m, &err) != OSSA_OK) {
+    if (ossa_load_files(files, count, opt, &m, &err) != OSSA_OK) {
         char text[1024];
         fprintf(stderr, "ossa: %s\n", ossa_error_format(&err, text, sizeof text));
         return NULL;
@@ -27,14 +27,30 @@ int ossa_cli_take_file(const char *cmd, const char *arg, const char **files, siz
     return 0;
 }
 
-ossa_model *ossa_cli_load_args(const char *usage, const char **files, size_t count, int *status)
+int ossa_cli_load_option(const char *cmd, int argc, char **argv, int *i, ossa_load_options *opt)
+{
+    if (strcmp(argv[*i], "--frame-rate") != 0)
+        return 0;
+    char *end = NULL;
+    float fps = *i + 1 < argc ? strtof(argv[*i + 1], &end) : 0.0f;
+    if (!end || end == argv[*i + 1] || *end || !(fps >= 0.01f && fps <= 10000.0f)) {
+        fprintf(stderr, "ossa %s: --frame-rate needs frames per second in 0.01..10000\n", cmd);
+        return 2;
+    }
+    opt->frame_rate = fps;
+    *i += 1;
+    return 1;
+}
+
+ossa_model *ossa_cli_load_args(const char *usage, const char **files, size_t count,
+                               const ossa_load_options *opt, int *status)
 {
     ossa_model *m = NULL;
     if (!count) {
         fprintf(stderr, "usage: %s\n", usage);
         *status = 2;
     } else {
-        m = ossa_cli_load(files, count);
+        m = ossa_cli_load(files, count, opt);
         *status = m ? 0 : 1;
     }
     free(files);
@@ -315,7 +331,8 @@ static void print_json(FILE *out, const ossa_model *m)
 
 int ossa_cmd_info(int argc, char **argv)
 {
-    int json = 0, cff_half = 0;
+    int json = 0, cff_half = 0, taken;
+    ossa_load_options opt = {0};
     const char **files = calloc((size_t)argc + 1, sizeof *files);
     size_t count = 0;
     if (!files)
@@ -325,14 +342,19 @@ int ossa_cmd_info(int argc, char **argv)
             json = 1;
         } else if (!strcmp(argv[i], "--cff-half")) {
             cff_half = 1;
+        } else if ((taken = ossa_cli_load_option("info", argc, argv, &i, &opt)) != 0) {
+            if (taken == 2) {
+                free(files);
+                return 2;
+            }
         } else if (ossa_cli_take_file("info", argv[i], files, &count)) {
             free(files);
             return 2;
         }
     }
     int status;
-    ossa_model *m = ossa_cli_load_args("ossa info FILE... [--json] [--cff-half]", files, count,
-                                       &status);
+    ossa_model *m = ossa_cli_load_args("ossa info FILE... [--json] [--cff-half] " OSSA_CLI_LOAD_USAGE,
+                                       files, count, &opt, &status);
     if (!m)
         return status;
     if (json)

@@ -90,12 +90,19 @@ int ossa_cmd_sample(int argc, char **argv)
     float time = 0.0f;
     int bones = 0;
     ossa_time_mode mode = OSSA_TIME_LOOP; /* a clip plays as a Cal3D cycle */
+    ossa_load_options opt = {0};
+    int taken;
     const char **files = calloc((size_t)argc + 1, sizeof *files);
     size_t count = 0;
     if (!files)
         return 1;
     for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--clip") && i + 1 < argc) {
+        if ((taken = ossa_cli_load_option("sample", argc, argv, &i, &opt)) != 0) {
+            if (taken == 2) {
+                free(files);
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--clip") && i + 1 < argc) {
             clip_arg = argv[++i];
         } else if (!strcmp(argv[i], "--time") && i + 1 < argc) {
             char *end;
@@ -118,8 +125,8 @@ int ossa_cmd_sample(int argc, char **argv)
     }
     int status;
     ossa_model *m = ossa_cli_load_args("ossa sample MODEL... [--clip NAME|INDEX] [--time SECONDS] "
-                                       "[--bones] [--clamp | --extrapolate]",
-                                       files, count, &status);
+                                       "[--bones] [--clamp | --extrapolate] " OSSA_CLI_LOAD_USAGE,
+                                       files, count, &opt, &status);
     if (!m)
         return status;
     int clip = -1;

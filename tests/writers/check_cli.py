@@ -7,6 +7,7 @@ Each model file under assets/<format>/ (a Cal3D .cfg, an .skm, a .c3s, a .cff) i
 `ossa info`, `ossa info --json` (which must parse), `ossa sample` (CSV with one row per vertex)
 and `ossa sample --bones`. A format whose assets are not committed yet is reported and skipped.
 The binary and XML Cal3D sets hold the same numbers, so their samples must be identical.
+--frame-rate rescales the SKM and CFF clips.
 """
 import json
 import os
@@ -81,6 +82,33 @@ def check_file(exe, fmt, path):
     return sample
 
 
+def clip_durations(exe, path, *options):
+    rc, out, err = ossa(exe, "info", "--json", *options, path)
+    if rc != 0:
+        fail(f"ossa info --json {' '.join(options)} {path}: exit {rc}: {err.strip()}")
+        return {}
+    return {c["name"]: c["duration"] for c in json.loads(out).get("clips", [])}
+
+
+def check_frame_rate(exe, assets):
+    """--frame-rate rescales frame-list formats (SKP 10, CFF 25 by default); bad rates are usage
+    errors."""
+    for fmt, name, default in (("skm", "mannequin.skm", 10.0), ("cff", "mannequin.cff", 25.0)):
+        path = os.path.join(assets, fmt, name)
+        if not os.path.exists(path):
+            continue
+        plain, half = clip_durations(exe, path), clip_durations(exe, path, "--frame-rate",
+                                                                   str(default / 2))
+        if not plain or plain.keys() != half.keys() or any(
+                abs(half[k] - 2 * plain[k]) > 1e-4 * plain[k] for k in plain):
+            fail(f"{path}: --frame-rate {default / 2} does not double the durations "
+                 f"({plain} -> {half})")
+        for bad in ("0", "-3", "nan", "1e9", "fast"):
+            rc, _, _ = ossa(exe, "info", "--frame-rate", bad, path)
+            if rc != 2:
+                fail(f"ossa info --frame-rate {bad}: exit {rc}, expected 2")
+
+
 def main():
     if len(sys.argv) != 3:
         raise SystemExit(__doc__)
@@ -102,6 +130,7 @@ def main():
                 samples[fmt] = sample
     if "cal3d" in samples and "cal3d-xml" in samples and samples["cal3d"] != samples["cal3d-xml"]:
         fail("the binary and XML Cal3D sets sample differently at walk 0.4 s")
+    check_frame_rate(exe, assets)
     if checked == 0:
         print("no committed assets at all")
         raise SystemExit(77)
