@@ -320,6 +320,9 @@ typedef struct view_app {
     double fps_time;
     int fps_frames;
     bool quit;
+    /* The clip a fade leaves and its time, for its vertex tracks (the mixer blends bones only). */
+    uint32_t fade_from;
+    float fade_from_time;
 } view_app;
 
 static void set_message(view_app *app, const char *text)
@@ -476,6 +479,17 @@ static void update_pose(view_app *app, float dt)
     const ossa_soa_pose *blend = view_crossfade_update(&app->cur.fade, dt, p->time);
     if (blend) {
         view_scene_pose_local(&app->cur.scene, blend);
+        /* Vertex frames do not blend: the clip with the larger weight shows its shapes. The
+         * clip faded out runs on at its own pace, as the mixer plays it. */
+        const ossa_model *m = app->cur.model;
+        ossa_mixer *mx = app->cur.fade.mixer;
+        app->fade_from_time += isfinite(dt) && dt > 0.0f ? dt : 0.0f;
+        bool old_wins = app->fade_from < m->clip_count &&
+                        ossa_mixer_weight(mx, app->fade_from) >
+                            ossa_mixer_weight(mx, app->cur.fade.target);
+        view_scene_set_vertex_clip(&app->cur.scene,
+                                   old_wins ? &m->clips[app->fade_from] : current_clip(app),
+                                   old_wins ? app->fade_from_time : p->time);
         return;
     }
     /* The scene wraps times into [0, duration): the end of a clip played once is shown just
@@ -490,6 +504,8 @@ static void switch_clip(view_app *app, uint32_t to)
     view_playback *p = &app->playback;
     if (to >= p->clip_count || to == p->clip)
         return;
+    app->fade_from = p->clip;
+    app->fade_from_time = p->time;
     view_crossfade_start(&app->cur.fade, p->clip, p->time, to);
     view_playback_set_clip(p, to, app->cur.durations);
     rebuild_ticks(app);
@@ -868,6 +884,13 @@ static void build_hud(view_app *app, const float vp[16], int w, int h)
              d->joint_names ? "names " : "", d->wireframe ? "wireframe " : "",
              d->normals ? "normals " : "", d->bind_pose ? "bind-pose " : "",
              d->grid ? "grid" : "");
+    uint32_t hidden = app->cur.scene.hidden_mesh_count; /* OSSA_MESH_HIDDEN: not drawn */
+    size_t used = strlen(display);
+    while (hidden && used && display[used - 1] == ' ')
+        display[--used] = '\0';
+    if (hidden)
+        snprintf(display + used, sizeof display - used, "%s%u hidden mesh%s not drawn",
+                 used ? ", " : "", hidden, hidden == 1 ? "" : "es");
     view_hud_info info = {
         .width = w,
         .height = h,

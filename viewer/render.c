@@ -15,6 +15,8 @@ static const float bone_rgb[3] = {1.0f, 0.85f, 0.1f};
 static const float wire_rgb[3] = {0.05f, 0.05f, 0.06f};
 static const float normal_rgb[3] = {0.3f, 0.8f, 1.0f};
 static const float grid_rgb[3] = {0.38f, 0.40f, 0.44f};
+static const float axis_rgb[3][3] = {{0.95f, 0.2f, 0.2f}, {0.2f, 0.9f, 0.3f},
+                                     {0.25f, 0.45f, 1.0f}}; /* mount tripods: X, Y, Z */
 
 /* Attribute locations of mesh.vert. */
 enum { ATTR_POSITION, ATTR_NORMAL, ATTR_UV, ATTR_BONES0, ATTR_BONES1, ATTR_WEIGHTS0, ATTR_WEIGHTS1 };
@@ -278,6 +280,7 @@ static bool build_draws(view_renderer *r, const view_scene *s, const uint32_t *m
         if (has_material && sm->uv_set_count && sm->uvs)
             d->texture = r->textures[sm->material];
         d->flip_v = view_texture_origin_bottom(m->meshes[p->mesh].format);
+        d->uv_tracked = p->uv_tracked;
         d->cpu_only = max_influences[i] > GPU_MAX_INFLUENCES;
         if (d->cpu_only && r->mesh_gpu.id) {
             r->cpu_only_parts++;
@@ -309,10 +312,12 @@ static bool create_buffers(view_renderer *r, const view_scene *s, char *err, siz
 {
     GLuint *buffers[] = {&r->position_buffer, &r->normal_buffer, &r->bind_position_buffer,
                          &r->bind_normal_buffer, &r->uv_buffer, &r->bone_buffer,
-                         &r->weight_buffer, &r->index_buffer, &r->line_buffer, &r->grid_buffer};
+                         &r->weight_buffer, &r->index_buffer, &r->line_buffer, &r->grid_buffer,
+                         &r->mount_buffer};
     for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++)
         glGenBuffers(1, buffers[i]);
-    GLuint *vaos[] = {&r->skinned_vao, &r->gpu_vao, &r->bind_vao, &r->line_vao, &r->grid_vao};
+    GLuint *vaos[] = {&r->skinned_vao, &r->gpu_vao, &r->bind_vao, &r->line_vao, &r->grid_vao,
+                      &r->mount_vao};
     for (size_t i = 0; i < sizeof vaos / sizeof vaos[0]; i++)
         glGenVertexArrays(1, vaos[i]);
 
@@ -342,7 +347,22 @@ static bool create_buffers(view_renderer *r, const view_scene *s, char *err, siz
 
     line_vao(r->line_vao, r->line_buffer, 2 * (size_t)(r->bone_count ? r->bone_count : 1));
     line_vao(r->grid_vao, r->grid_buffer, 2 * (size_t)VIEW_GRID_LINES);
+    if (r->mount_count)
+        line_vao(r->mount_vao, r->mount_buffer, 6 * (size_t)r->mount_count);
     return true;
+}
+
+/* Scratch for the per-frame data: mount tripods and the UVs of uv-tracked parts. */
+static bool frame_scratch(view_renderer *r, const view_scene *s)
+{
+    r->mount_count = s->model->mount_count;
+    size_t uv_largest = 1;
+    for (uint32_t i = 0; i < s->part_count; i++)
+        if (s->parts[i].uv_tracked && s->parts[i].vertex_count > uv_largest)
+            uv_largest = s->parts[i].vertex_count;
+    r->mount_lines = calloc(18 * (size_t)(r->mount_count ? r->mount_count : 1), sizeof(float));
+    r->uv_scratch = calloc(2 * uv_largest, sizeof(float));
+    return r->mount_lines && r->uv_scratch;
 }
 
 bool view_renderer_init(view_renderer *r, const view_scene *s, char *err, size_t err_size)
@@ -363,7 +383,7 @@ bool view_renderer_init(view_renderer *r, const view_scene *s, char *err, size_t
         return false;
     }
     gpu_programs(r);
-    if (!load_textures(r, s->model)) {
+    if (!load_textures(r, s->model) || !frame_scratch(r, s)) {
         snprintf(err, err_size, "out of memory");
         view_renderer_free(r);
         return false;
@@ -372,8 +392,12 @@ bool view_renderer_init(view_renderer *r, const view_scene *s, char *err, size_t
         view_renderer_free(r);
         return false;
     }
+    bool frames = false;
+    for (uint32_t i = 0; i < s->part_count; i++)
+        frames |= s->parts[i].frame_tracked;
     snprintf(r->cpu_name, sizeof r->cpu_name, "%s",
-             r->bone_count ? view_scene_kernel_name(s) : "none (no skeleton)");
+             r->bone_count ? view_scene_kernel_name(s)
+                           : frames ? "vertex frames" : "none (no skeleton)");
     if (!r->bone_count)
         snprintf(r->gpu_name, sizeof r->gpu_name, "%s", r->cpu_name);
     else if (r->cpu_only_parts)
@@ -398,14 +422,18 @@ void view_renderer_free(view_renderer *r)
             glDeleteProgram(programs[i]);
     GLuint buffers[] = {r->position_buffer, r->normal_buffer, r->bind_position_buffer,
                         r->bind_normal_buffer, r->uv_buffer, r->bone_buffer, r->weight_buffer,
-                        r->index_buffer, r->palette_buffer, r->line_buffer, r->grid_buffer};
+                        r->index_buffer, r->palette_buffer, r->line_buffer, r->grid_buffer,
+                        r->mount_buffer};
     glDeleteBuffers((GLsizei)(sizeof buffers / sizeof buffers[0]), buffers); /* 0 is ignored */
-    GLuint vaos[] = {r->skinned_vao, r->gpu_vao, r->bind_vao, r->line_vao, r->grid_vao};
+    GLuint vaos[] = {r->skinned_vao, r->gpu_vao, r->bind_vao, r->line_vao, r->grid_vao,
+                     r->mount_vao};
     glDeleteVertexArrays((GLsizei)(sizeof vaos / sizeof vaos[0]), vaos);
     if (r->textures) /* names repeat where materials share a file; repeats are ignored */
         glDeleteTextures((GLsizei)r->texture_count, r->textures);
     free(r->textures);
     free(r->draws);
+    free(r->mount_lines);
+    free(r->uv_scratch);
     memset(r, 0, sizeof *r);
 }
 
@@ -413,11 +441,11 @@ static draw_path path_of(const view_draw *d, bool bind, bool gpu)
 {
     if (bind)
         return PATH_BIND;
-    return gpu && !d->cpu_only ? PATH_GPU : PATH_SKINNED;
+    return gpu && !d->cpu_only && !d->frames ? PATH_GPU : PATH_SKINNED;
 }
 
 /* CPU path: the skin jobs write straight into the mapped vertex buffers. In GPU mode only the
- * parts the shader cannot take are skinned here. */
+ * parts the shader cannot take, and those playing vertex frames, are written here. */
 static void skin_into_buffers(const view_renderer *r, const view_scene *s, bool gpu)
 {
     GLsizeiptr bytes = (GLsizeiptr)(3 * r->vertex_count * sizeof(float));
@@ -431,7 +459,7 @@ static void skin_into_buffers(const view_renderer *r, const view_scene *s, bool 
             view_scene_skin(s, 0, s->part_count, positions, normals);
         else
             for (uint32_t i = 0; i < r->draw_count; i++)
-                if (r->draws[i].cpu_only)
+                if (r->draws[i].cpu_only || r->draws[i].frames)
                     view_scene_skin(s, r->draws[i].part, r->draws[i].part + 1, positions, normals);
     }
     /* An unmap that fails (the store was lost) only costs this frame's image. */
@@ -579,6 +607,31 @@ static void draw_lines(const view_renderer *r, const view_frame *f, GLuint vao, 
     glDrawArrays(GL_LINES, 0, (GLsizei)(2 * lines));
 }
 
+/* Each mount's axes on top of the mesh, one colour per axis. */
+static void draw_mounts(const view_renderer *r, const view_scene *s, const view_frame *f,
+                        bool bind)
+{
+    float diagonal = 0.0f;
+    for (int k = 0; k < 3; k++)
+        diagonal += (r->bind_max[k] - r->bind_min[k]) * (r->bind_max[k] - r->bind_min[k]);
+    float length = 0.06f * (diagonal > 0.0f ? sqrtf(diagonal) : 1.0f);
+    uint32_t placed = view_scene_mount_lines(s, bind, length, r->mount_lines);
+    if (!placed)
+        return;
+    glBindBuffer(GL_ARRAY_BUFFER, r->mount_buffer);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(18 * (size_t)r->mount_count * sizeof(float)),
+                    r->mount_lines);
+    glDisable(GL_DEPTH_TEST);
+    glUseProgram(r->lines.id);
+    glUniformMatrix4fv(r->lines.view_proj, 1, GL_FALSE, f->view_proj);
+    glBindVertexArray(r->mount_vao);
+    for (int axis = 0; axis < 3; axis++) {
+        glUniform3fv(r->lines.color, 1, axis_rgb[axis]);
+        glDrawArrays(GL_LINES, (GLint)(2 * (size_t)axis * r->mount_count), (GLsizei)(2 * placed));
+    }
+    glEnable(GL_DEPTH_TEST);
+}
+
 void view_renderer_draw(view_renderer *r, const view_scene *s, const view_frame *f)
 {
     glViewport(0, 0, f->width, f->height);
@@ -591,7 +644,21 @@ void view_renderer_draw(view_renderer *r, const view_scene *s, const view_frame 
     const view_display *d = &f->display;
     bool bind = d->bind_pose;
     bool gpu = !bind && d->skinning == VIEW_SKIN_GPU && r->mesh_gpu.id;
-    if (!bind && r->vertex_count && r->draw_count && (!gpu || r->cpu_only_parts))
+    uint32_t framed = 0;
+    for (uint32_t i = 0; i < r->draw_count; i++) {
+        view_draw *dr = &r->draws[i];
+        dr->frames = view_scene_part_vertex_track(s, dr->part) != NULL;
+        framed += dr->frames;
+        if (dr->uv_tracked) {
+            const view_scene_part *part = &s->parts[dr->part];
+            view_scene_uvs(s, dr->part, bind, r->uv_scratch);
+            size_t floats = 2 * (size_t)part->vertex_count;
+            glBindBuffer(GL_ARRAY_BUFFER, r->uv_buffer);
+            glBufferSubData(GL_ARRAY_BUFFER, (GLintptr)(2 * sizeof(float) * part->first_vertex),
+                            (GLsizeiptr)(floats * sizeof(float)), r->uv_scratch);
+        }
+    }
+    if (!bind && r->vertex_count && r->draw_count && (!gpu || r->cpu_only_parts || framed))
         skin_into_buffers(r, s, gpu);
     if (gpu) {
         glBindBuffer(GL_UNIFORM_BUFFER, r->palette_buffer);
@@ -628,6 +695,8 @@ void view_renderer_draw(view_renderer *r, const view_scene *s, const view_frame 
                    bone_lines, bone_rgb);
         glEnable(GL_DEPTH_TEST);
     }
+    if (d->bones && r->mount_count)
+        draw_mounts(r, s, f, bind);
     glBindVertexArray(0);
     glUseProgram(0);
 }

@@ -14,7 +14,15 @@
  * shaded mesh (polygon offset); N a line per vertex along its skinned normal, 2% of the bind
  * pose's diagonal long (a geometry shader over the same vertices, so it follows either path);
  * P the bind pose (bind vertices, bind bones); G a grid on the ground plane (perpendicular to
- * view_frame.up, at the bind pose's lowest point along it); B the bone overlay. */
+ * view_frame.up, at the bind pose's lowest point along it); B the bone overlay, and with it an
+ * axis tripod per mount (X red, Y green, Z blue; 6% of the bind diagonal long).
+ * Vertex frames (scene.h): a part with a vertex track in the current clip is written on the CPU
+ * into the mapped buffers in both modes and drawn with the CPU program, so K changes nothing on
+ * it; parts with uv tracks get their UV range of the shared UV buffer rewritten every frame.
+ * Culling: none. Every face is drawn from both sides and lit on the side the viewer sees
+ * (mesh.frag), since legacy windings disagree; that is also what OSSA_SUBMESH_TWO_SIDED asks for,
+ * so two-sided submeshes need no state of their own. Hidden meshes (OSSA_MESH_HIDDEN) get no
+ * draw. */
 #ifndef OSSA_VIEW_RENDER_H
 #define OSSA_VIEW_RENDER_H
 
@@ -33,6 +41,8 @@ typedef struct view_draw {
     unsigned texture;     /* 0: the material colour alone */
     bool flip_v;          /* UV origin at the image's bottom */
     bool cpu_only;        /* more influences than mesh.vert takes: CPU-skinned in GPU mode too */
+    bool uv_tracked;      /* its UVs are rewritten every frame from uv tracks */
+    bool frames;          /* this frame: plays a vertex track (CPU-written in both modes) */
 } view_draw;
 
 typedef struct view_mesh_program {
@@ -54,6 +64,7 @@ typedef struct view_renderer {
     unsigned position_buffer, normal_buffer;     /* CPU-skinned, rewritten every frame */
     unsigned bind_position_buffer, bind_normal_buffer, uv_buffer, bone_buffer, weight_buffer;
     unsigned index_buffer, palette_buffer, line_buffer, grid_buffer;
+    unsigned mount_vao, mount_buffer;            /* 3 lines per mount, axis-major */
     size_t vertex_count;
     uint32_t bone_count;
     uint32_t draw_count;
@@ -61,6 +72,9 @@ typedef struct view_renderer {
     uint32_t texture_count;
     unsigned *textures;        /* one per material, 0 where it has none (names may repeat) */
     uint32_t cpu_only_parts;   /* parts that stay on the CPU path in GPU mode */
+    uint32_t mount_count;
+    float *mount_lines;        /* 18 floats per mount (view_scene_mount_lines) */
+    float *uv_scratch;         /* 2 floats per vertex of the largest uv-tracked part */
     float bind_min[3], bind_max[3];
     float normal_length;
     char cpu_name[32], gpu_name[64];
@@ -81,13 +95,15 @@ typedef struct view_frame {
     view_display display;       /* what to draw (overlays, wireframe, skinning path) */
 } view_frame;
 
-/* Skins (CPU path) or uploads the palette (GPU path) for the scene's current pose and draws it
- * into the bound framebuffer. Allocates nothing. */
+/* Skins (CPU path) or uploads the palette (GPU path) for the scene's current pose, writes the
+ * vertex-frame shapes and UVs of its vertex clip, and draws it into the bound framebuffer.
+ * Allocates nothing. */
 void view_renderer_draw(view_renderer *r, const view_scene *s, const view_frame *f);
 
 /* The skinning path a frame with this display uses, for the HUD: "cpu avx2" (the kernel's
  * name), "gpu", "gpu + cpu avx2" (some submeshes stay on the CPU), the CPU name when GPU
- * skinning is unavailable, "none (no skeleton)" when there is nothing to skin. */
+ * skinning is unavailable, "vertex frames" for a model without a skeleton whose clips play
+ * vertex frames, "none (no skeleton)" when there is nothing to skin. */
 const char *view_renderer_skinning_name(const view_renderer *r, const view_display *d);
 
 /* The colour frames are cleared to (r, g, b); tests look for pixels of another colour. */

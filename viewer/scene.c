@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ossa/vertex_anim.h"
+
 /* Parts at least this big are split over the pool; smaller ones are not worth waking it. */
 enum { PARALLEL_MIN_VERTICES = 16384, MAX_POOL_THREADS = 4 };
 
@@ -29,6 +31,11 @@ static bool build_parts(view_scene *s)
             p->mesh = i;
             p->submesh_index = j;
             p->hidden = (m->meshes[i].flags & OSSA_MESH_HIDDEN) != 0;
+            p->two_sided = (sm->flags & OSSA_SUBMESH_TWO_SIDED) != 0;
+            for (uint32_t c = 0; c < m->clip_count; c++) {
+                p->frame_tracked |= ossa_clip_vertex_track(&m->clips[c], i, j) != NULL;
+                p->uv_tracked |= ossa_clip_uv_track(&m->clips[c], i, j) != NULL;
+            }
             if (m->bone_count && sm->vertex_count && m->bone_count <= OSSA_SKIN_MAX_PALETTE) {
                 ossa_error err;
                 if (ossa_skin_mesh_create(sm, m->bone_count, &p->skin, &err) != OSSA_OK) {
@@ -54,7 +61,42 @@ static bool build_parts(view_scene *s)
                 return false;
         }
     s->vertex_count = at;
+    for (uint32_t i = 0; i < m->mesh_count; i++)
+        s->hidden_mesh_count += (m->meshes[i].flags & OSSA_MESH_HIDDEN) != 0;
     return true;
+}
+
+/* File-order scratch for the submeshes that play frames or carry a mount. */
+static bool build_frame_scratch(view_scene *s)
+{
+    const ossa_model *m = s->model;
+    size_t largest = 1;
+    for (uint32_t i = 0; i < s->part_count; i++) {
+        const view_scene_part *p = &s->parts[i];
+        if ((p->frame_tracked || p->uv_tracked) && p->submesh->vertex_count > largest)
+            largest = p->submesh->vertex_count;
+    }
+    for (uint32_t i = 0; i < m->mount_count; i++) {
+        const ossa_mount *mt = &m->mounts[i];
+        if (mt->mesh < m->mesh_count && mt->submesh < m->meshes[mt->mesh].submesh_count &&
+            m->meshes[mt->mesh].submeshes[mt->submesh].vertex_count > largest)
+            largest = m->meshes[mt->mesh].submeshes[mt->submesh].vertex_count;
+    }
+    s->frame_positions = calloc(3 * largest, sizeof(float));
+    s->frame_normals = calloc(3 * largest, sizeof(float));
+    s->frame_uvs = calloc(2 * largest, sizeof(float));
+    return s->frame_positions && s->frame_normals && s->frame_uvs;
+}
+
+/* The index of clip in the model's clips, -1 when it is not one of them. Found by address (the
+ * caller's pointer into m->clips), compared as integers since unrelated pointers may not be. */
+static int64_t clip_index(const ossa_model *m, const ossa_clip *clip)
+{
+    uintptr_t at = (uintptr_t)clip, first = (uintptr_t)m->clips;
+    if (!clip || !m->clip_count || at < first || (at - first) % sizeof *clip != 0 ||
+        (at - first) / sizeof *clip >= m->clip_count)
+        return -1;
+    return (int64_t)((at - first) / sizeof *clip);
 }
 
 /* Model-space origin of each bone in the bind pose: the inverse of the inverse bind transform
@@ -131,7 +173,7 @@ bool view_scene_init(view_scene *s, const ossa_model *m)
     memset(s, 0, sizeof *s);
     s->model = m;
     s->kernel = ossa_skin_kernel_resolve(OSSA_SKIN_KERNEL_AUTO, stderr);
-    if (!build_parts(s) || !build_pose(s)) {
+    if (!build_parts(s) || !build_pose(s) || !build_frame_scratch(s)) {
         view_scene_free(s);
         return false;
     }
@@ -173,21 +215,29 @@ void view_scene_free(view_scene *s)
     free(s->bind_bone_lines);
     free(s->positions);
     free(s->normals);
+    free(s->frame_positions);
+    free(s->frame_normals);
+    free(s->frame_uvs);
     memset(s, 0, sizeof *s);
+}
+
+void view_scene_set_vertex_clip(view_scene *s, const ossa_clip *clip, float time)
+{
+    bool known = clip_index(s->model, clip) >= 0;
+    s->vertex_clip = known ? clip : NULL;
+    s->vertex_time = known && isfinite(time) ? ossa_clip_wrap_time(clip, time) : 0.0f;
 }
 
 void view_scene_pose(view_scene *s, const ossa_clip *clip, float time)
 {
     const ossa_model *m = s->model;
+    view_scene_set_vertex_clip(s, clip, time);
     if (!m->bone_count)
         return;
     ossa_rt_skeleton_rest(s->skeleton, &s->local);
-    /* Found by address: the clip must be one of the model's (the caller's pointer into
-     * m->clips); compared as integers since unrelated pointers may not be. */
-    uintptr_t at = (uintptr_t)clip, first = (uintptr_t)m->clips;
-    if (clip && m->clip_count && at >= first && (at - first) % sizeof *clip == 0 &&
-        (at - first) / sizeof *clip < m->clip_count) {
-        const ossa_rt_clip *rt = s->clips[(at - first) / sizeof *clip];
+    int64_t index = clip_index(m, clip);
+    if (index >= 0) {
+        const ossa_rt_clip *rt = s->clips[index];
         if (rt) {
             ossa_sample_job job = {
                 .clip = rt,
@@ -225,6 +275,46 @@ void view_scene_pose_local(view_scene *s, const ossa_soa_pose *local)
     s->bone_line_count = lines_from_joints(m, s->joints, s->bone_lines);
 }
 
+const ossa_vertex_track *view_scene_part_vertex_track(const view_scene *s, uint32_t part)
+{
+    if (part >= s->part_count || !s->parts[part].frame_tracked)
+        return NULL;
+    const view_scene_part *p = &s->parts[part];
+    return ossa_clip_vertex_track(s->vertex_clip, p->mesh, p->submesh_index);
+}
+
+/* File-order values (`width` floats per vertex) into a part's layout order; padding gets zeros. */
+static void scatter(const view_scene_part *p, const float *from, int width, float *to)
+{
+    const uint32_t *source = p->skin ? ossa_skin_mesh_source(p->skin) : NULL;
+    if (!source) {
+        memcpy(to, from, (size_t)width * p->vertex_count * sizeof(float));
+        return;
+    }
+    for (uint32_t o = 0; o < p->vertex_count; o++)
+        for (int k = 0; k < width; k++)
+            to[(size_t)width * o + k] = source[o] == OSSA_SKIN_PAD_VERTEX
+                                            ? 0.0f
+                                            : from[(size_t)width * source[o] + k];
+}
+
+/* A part's shape from its vertex track, at the vertex clip's time, in layout order. */
+static void play_frames(const view_scene *s, const view_scene_part *p, float *pos, float *nrm)
+{
+    /* Without streams the layout is file order: the frames go straight into the buffer. */
+    float *fp = p->skin ? s->frame_positions : pos, *fn = p->skin ? s->frame_normals : nrm;
+    if (ossa_vertex_clip_eval(s->model, s->vertex_clip, p->mesh, p->submesh_index,
+                              s->vertex_time, OSSA_TIME_LOOP, fp, fn) != OSSA_OK) {
+        /* Indices were validated at load; a failure here would be a bug. Show the bind shape. */
+        memcpy(fp, p->submesh->positions, 3 * (size_t)p->submesh->vertex_count * sizeof(float));
+        memcpy(fn, p->submesh->normals, 3 * (size_t)p->submesh->vertex_count * sizeof(float));
+    }
+    if (p->skin) {
+        scatter(p, fp, 3, pos);
+        scatter(p, fn, 3, nrm);
+    }
+}
+
 void view_scene_skin(const view_scene *s, uint32_t first_part, uint32_t end_part, float *positions,
                      float *normals)
 {
@@ -232,6 +322,10 @@ void view_scene_skin(const view_scene *s, uint32_t first_part, uint32_t end_part
         const view_scene_part *p = &s->parts[i];
         float *pos = positions + 3 * (size_t)p->first_vertex;
         float *nrm = normals + 3 * (size_t)p->first_vertex;
+        if (view_scene_part_vertex_track(s, i)) {
+            play_frames(s, p, pos, nrm);
+            continue;
+        }
         if (!p->skin) {
             size_t bytes = 3 * (size_t)p->vertex_count * sizeof(float);
             if (bytes) {
@@ -293,6 +387,96 @@ void view_scene_bind_vertices(const view_scene *s, float *positions, float *norm
         if (max_influences)
             max_influences[i] = most;
     }
+}
+
+void view_scene_uvs(const view_scene *s, uint32_t part, bool bind, float *uvs)
+{
+    if (part >= s->part_count)
+        return;
+    const view_scene_part *p = &s->parts[part];
+    const ossa_clip *clip = bind || !p->uv_tracked ? NULL : s->vertex_clip;
+    float *file_uvs = p->skin ? s->frame_uvs : uvs;
+    if (!p->uv_tracked) {
+        /* No scratch was sized for this submesh: set 0 straight from the model. */
+        const ossa_submesh *sm = p->submesh;
+        const uint32_t *source = p->skin ? ossa_skin_mesh_source(p->skin) : NULL;
+        for (uint32_t o = 0; o < p->vertex_count; o++) {
+            uint32_t v = source ? source[o] : o;
+            bool has = v != OSSA_SKIN_PAD_VERTEX && sm->uv_set_count && sm->uvs;
+            uvs[2 * (size_t)o] = has ? sm->uvs[2 * (size_t)sm->uv_set_count * v] : 0.0f;
+            uvs[2 * (size_t)o + 1] = has ? sm->uvs[2 * (size_t)sm->uv_set_count * v + 1] : 0.0f;
+        }
+        return;
+    }
+    if (ossa_uv_clip_eval(s->model, clip, p->mesh, p->submesh_index, s->vertex_time,
+                          OSSA_TIME_LOOP, file_uvs) != OSSA_OK)
+        memset(file_uvs, 0, 2 * (size_t)p->submesh->vertex_count * sizeof(float));
+    if (p->skin)
+        scatter(p, file_uvs, 2, uvs);
+}
+
+/* The part that draws a submesh; part_count when none does. */
+static uint32_t part_of(const view_scene *s, uint32_t mesh, uint32_t submesh)
+{
+    uint32_t part = 0;
+    while (part < s->part_count &&
+           (s->parts[part].mesh != mesh || s->parts[part].submesh_index != submesh))
+        part++;
+    return part;
+}
+
+/* A part's shape as it is drawn now (or in the bind pose), in file order. */
+static const float *part_shape(const view_scene *s, uint32_t part, bool bind)
+{
+    const view_scene_part *p = &s->parts[part];
+    if (bind || (!p->skin && !view_scene_part_vertex_track(s, part)))
+        return p->submesh->positions;
+    if (!p->skin) {
+        play_frames(s, p, s->frame_positions, s->frame_normals);
+        return s->frame_positions;
+    }
+    /* Skinned (or frames scattered) into layout order, then gathered back to file order. */
+    view_scene_skin(s, part, part + 1, s->positions, s->normals);
+    const uint32_t *source = ossa_skin_mesh_source(p->skin);
+    const float *layout = s->positions + 3 * (size_t)p->first_vertex;
+    for (uint32_t o = 0; o < p->vertex_count; o++)
+        if (source[o] != OSSA_SKIN_PAD_VERTEX)
+            memcpy(s->frame_positions + 3 * (size_t)source[o], layout + 3 * (size_t)o,
+                   3 * sizeof(float));
+    return s->frame_positions;
+}
+
+uint32_t view_scene_mount_lines(const view_scene *s, bool bind, float length, float *lines)
+{
+    const ossa_model *m = s->model;
+    uint32_t placed = 0, shape_part = s->part_count;
+    const float *shape = NULL;
+    for (uint32_t i = 0; i < m->mount_count; i++) {
+        /* Mounts on one submesh usually come together: its shape is made once for them. */
+        uint32_t part = part_of(s, m->mounts[i].mesh, m->mounts[i].submesh);
+        if (part == s->part_count)
+            continue;
+        if (part != shape_part) {
+            shape = part_shape(s, part, bind);
+            shape_part = part;
+        }
+        float t[3], r[4], sc[3];
+        if (ossa_mount_transform(m, i, shape, t, r, sc) != OSSA_OK)
+            continue;
+        versor q = {r[0], r[1], r[2], r[3]};
+        for (int axis = 0; axis < 3; axis++) {
+            vec3 unit = {0.0f, 0.0f, 0.0f}, along;
+            unit[axis] = length * sc[axis];
+            glm_quat_rotatev(q, unit, along);
+            float *line = lines + 6 * ((size_t)axis * m->mount_count + placed);
+            for (int k = 0; k < 3; k++) {
+                line[k] = t[k];
+                line[3 + k] = t[k] + along[k];
+            }
+        }
+        placed++;
+    }
+    return placed;
 }
 
 static void grow(float min[3], float max[3], const float *p)

@@ -8,7 +8,15 @@
  * ossa_skin_mesh_indices. A part without streams (the model has no skeleton, or they could not be
  * built) keeps file order and shows its bind vertices. The CPU path skins straight into the caller's
  * buffers in this layout (view_scene_skin); the GPU path uploads the bind vertices in the same
- * layout once (view_scene_bind_vertex), so both paths share one index buffer. */
+ * layout once (view_scene_bind_vertex), so both paths share one index buffer.
+ *
+ * Vertex frames (C3S VFRM/TFRM). The "vertex clip" (view_scene_set_vertex_clip; view_scene_pose
+ * sets it to its clip) decides which submeshes play shapes: a part whose submesh has a vertex
+ * track in that clip is written from ossa_vertex_clip_eval instead of skinned (scattered into the
+ * part's layout order when it has skinning streams), in whichever skinning path the renderer
+ * runs, so CPU and GPU modes draw the same shapes. UV tracks give the part's UV set 0 the same
+ * way (view_scene_uvs). Mixer fades blend bone poses only: during one the caller names the clip
+ * with the larger weight as the vertex clip (shapes are not blended between clips). */
 #ifndef OSSA_VIEW_SCENE_H
 #define OSSA_VIEW_SCENE_H
 
@@ -28,6 +36,9 @@ typedef struct view_scene_part {
     uint32_t index_count;           /* 3 x faces */
     const uint32_t *indices;        /* index_count, relative to first_vertex */
     bool hidden;                    /* the mesh is loaded but not drawn (OSSA_MESH_HIDDEN) */
+    bool two_sided;                 /* OSSA_SUBMESH_TWO_SIDED */
+    bool frame_tracked;             /* some clip has a vertex track for the submesh */
+    bool uv_tracked;                /* some clip has a uv track for the submesh */
 } view_scene_part;
 
 typedef struct view_scene {
@@ -54,6 +65,14 @@ typedef struct view_scene {
 
     /* Scratch that view_scene_bounds skins into (layout order). */
     float *positions, *normals;
+
+    /* Vertex frames: the clip whose vertex and uv tracks play (NULL: none) and its time, wrapped
+     * into the clip; scratch in file order for the largest submesh that has tracks or a mount
+     * (3 floats per vertex for positions and normals, 2 for UVs). */
+    const ossa_clip *vertex_clip;
+    float vertex_time;
+    float *frame_positions, *frame_normals, *frame_uvs;
+    uint32_t hidden_mesh_count;     /* meshes flagged OSSA_MESH_HIDDEN, for the HUD */
 } view_scene;
 
 /* Builds the parts and the pose objects for a model and poses it at rest; false when out of memory
@@ -64,11 +83,29 @@ void view_scene_free(view_scene *s);
  * model's clips, or at rest when clip is NULL: the palette, the joints and the bone lines. */
 void view_scene_pose(view_scene *s, const ossa_clip *clip, float time);
 /* The same from a local pose the caller evaluated (e.g. ossa_mixer_evaluate): local->bone_count
- * must equal the model's bone count (else the rest pose is shown). local may be &s->local. */
+ * must equal the model's bone count (else the rest pose is shown). local may be &s->local. The
+ * vertex clip is left as it is. */
 void view_scene_pose_local(view_scene *s, const ossa_soa_pose *local);
+/* The clip (one of the model's, else none) whose vertex and uv tracks play, at time (wrapped
+ * into the clip, Cal3D loop); NULL: every submesh shows its bind or skinned shape. */
+void view_scene_set_vertex_clip(view_scene *s, const ossa_clip *clip, float time);
+/* The vertex track the part plays now (from the vertex clip), NULL when it is skinned or shows
+ * its bind vertices. */
+const ossa_vertex_track *view_scene_part_vertex_track(const view_scene *s, uint32_t part);
+/* UV set 0 of a part in its layout order (2 floats per layout vertex, from uvs[0]): from the
+ * vertex clip's uv track for it when bind is false and there is one, else the submesh's own
+ * (zero without UVs; padding zero). Allocates nothing. */
+void view_scene_uvs(const view_scene *s, uint32_t part, bool bind, float *uvs);
+/* Axis tripods of the model's mounts (ossa_mount_transform on the current shape of each mount's
+ * submesh, or its bind shape when bind is true), each axis `length` long: lines[6 * (axis *
+ * mount_count + i)] holds the line of axis (0 X, 1 Y, 2 Z) of the i-th mount placed (two
+ * points). Returns how many were placed (a mount on a degenerate triangle is left out). Uses
+ * the scene's scratch; allocates nothing. */
+uint32_t view_scene_mount_lines(const view_scene *s, bool bind, float length, float *lines);
 /* Skins parts [first_part, end_part) with the current palette into positions and normals (3 floats
  * per layout vertex, indexed from layout vertex 0, so a mapped GL buffer of the whole layout can be
- * passed as it is); parts without streams get their bind vertices. Allocates nothing. */
+ * passed as it is); parts with a vertex track now get its shape, other parts without streams their
+ * bind vertices. Allocates nothing. */
 void view_scene_skin(const view_scene *s, uint32_t first_part, uint32_t end_part, float *positions,
                      float *normals);
 /* Bind vertex data of the whole layout (each array may be NULL): positions and normals (3 floats),
