@@ -12,11 +12,21 @@
 
 static const uint32_t sizes[] = {1, 7, 13, 16, 17, 100, 1001, 4099};
 
-static void check_mesh(ossa_skin_kernel k, uint32_t n, uint32_t max_inf, uint32_t morphs, uint64_t seed)
+/* bones: palette size (the AVX2 kernel copies palettes of at most 256 bones to a padded stride
+ * when the range has at least as many vertices, and reads the caller's layout otherwise).
+ * tiny: scale some normals down to 1e-18..3e-20 so that squared lengths are near or below
+ * FLT_MIN (the fast rsqrt normalisation must hand those to the exact path). */
+static void check_mesh_with(ossa_skin_kernel k, uint32_t n, uint32_t max_inf, uint32_t morphs,
+                            uint64_t seed, uint32_t bones, int tiny)
 {
-    const uint32_t bones = 67;
     rand_submesh r;
     rand_submesh_make(&r, n, bones, max_inf, morphs, seed);
+    if (tiny)
+        for (uint32_t v = 0; v < n; v++) {
+            float scale = v % 13 == 6 ? 1e-18f : v % 13 == 7 ? 1e-19f : v % 13 == 8 ? 3e-20f : 1.0f;
+            for (int c = 0; c < 3; c++)
+                r.nrm[3 * v + c] *= scale;
+        }
     float *pal = malloc(12 * bones * sizeof(float));
     rand_palette(pal, bones, seed * 3 + 1);
     float mw[4] = {0.3f, -0.2f, 0.7f, 0.0f};
@@ -142,6 +152,11 @@ static void check_mesh(ossa_skin_kernel k, uint32_t n, uint32_t max_inf, uint32_
     rand_submesh_free(&r);
 }
 
+static void check_mesh(ossa_skin_kernel k, uint32_t n, uint32_t max_inf, uint32_t morphs, uint64_t seed)
+{
+    check_mesh_with(k, n, max_inf, morphs, seed, 67, 0);
+}
+
 static void check_errors(void)
 {
     rand_submesh r;
@@ -251,6 +266,11 @@ int main(int argc, char **argv)
         check_mesh(k, sizes[i], 8, 3, 1001 + i);
     }
     check_mesh(k, 20000, 4, 0, 7);
+    /* large palettes (no stack copy), a range shorter than the palette, tiny normals */
+    check_mesh_with(k, 4099, 8, 2, 71, 300, 0);
+    check_mesh_with(k, 100, 4, 0, 72, 250, 0);
+    check_mesh_with(k, 2001, 8, 0, 73, 67, 1);
+    check_mesh_with(k, 2001, 4, 2, 74, 1000, 1);
     check_errors();
     check_lerp(k);
     return test_finish("skin-kernels");

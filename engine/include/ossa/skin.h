@@ -61,7 +61,7 @@ ossa_skin_kernel ossa_skin_kernel_resolve(ossa_skin_kernel requested, void *log)
  * and avoid the write-allocate read; they are only used by SIMD kernels and only when both output
  * pointers are 64-byte aligned, otherwise ordinary stores are used. */
 typedef enum ossa_skin_store {
-    OSSA_SKIN_STORE_AUTO = 0,  /* currently ordinary stores: streaming stores measured about 1.5-2x
+    OSSA_SKIN_STORE_AUTO = 0,  /* currently ordinary stores: streaming stores measured about 1.3x
                                   slower on the project's EPYC VM, even at 1M vertices */
     OSSA_SKIN_STORE_CACHED,    /* ordinary stores */
     OSSA_SKIN_STORE_STREAM     /* non-temporal stores */
@@ -156,7 +156,8 @@ ossa_skin_kernel ossa_skin_job_kernel(const ossa_skin_job *job);
 typedef struct ossa_skin_pool ossa_skin_pool;
 
 /* A pool of `threads` participants: the calling thread plus threads - 1 persistent workers
- * (threads >= 1, <= 256). Workers sleep on a condition variable between dispatches. */
+ * (threads >= 1, <= 256). After a dispatch, a worker that finished (and the caller) spins for
+ * at most 20 us for the next one, then sleeps on a condition variable: an idle pool uses no CPU. */
 ossa_status ossa_skin_pool_create(uint32_t threads, ossa_skin_pool **out);
 void ossa_skin_pool_destroy(ossa_skin_pool *pool);
 uint32_t ossa_skin_pool_threads(const ossa_skin_pool *pool);

@@ -1,15 +1,42 @@
 /* AVX2 + FMA kernels (built with -mavx2 -mfma; called only when the CPU has both).
  *
- * Skinning, 8 vertices at a time: each vertex blends its K palette rows with broadcast weights
- * (rows 0-1 as one 256-bit FMA, row 2 as one 128-bit FMA, contiguous loads, no gathers), the 8
- * blended 3x4 matrices are transposed into SoA registers, positions and normals are transformed
- * from the SoA streams, normals renormalised, and the result is transposed back to packed float3
- * and stored (non-temporal when the range asks for it). */
+ * Skinning, 8 vertices at a time. On the project's Zen 3 EPYC this is compute-bound, about 15
+ * cycles a vertex with 4 influences even at 1M vertices, so the steps below cut work per vertex:
+ *  - blend: each vertex accumulates its K palette matrices with broadcast weights, rows 0|1 as
+ *    one 256-bit FMA and row 2 as one 128-bit FMA per influence, both with the palette row as a
+ *    memory operand (no gathers). Bone indices are 16-bit integer loads scaled to byte offsets
+ *    (a shift for the stack copy); widening 8 of them at once with vector instructions and
+ *    extracting lanes measured no faster.
+ *  - the palette: when it has at most PAL_COPY_MAX bones and the range has at least as many
+ *    vertices, it is copied to the stack with a 64-byte stride, so each bone is one cache line
+ *    and no row load splits a line (the caller's 48-byte stride splits half of them).
+ *  - the 8 blended matrices are transposed into SoA registers, positions and normals transformed
+ *    from the block's SoA rows, normals renormalised with rsqrt and one Newton step (relative
+ *    error about 3e-7; a group holding a subnormal squared length is redone with sqrt and
+ *    divide), and the results transposed back to packed float3 and stored. Non-temporal stores
+ *    (when the range asks for them) stage a whole 16-vertex block first, then write 3 full lines
+ *    of positions and 3 of normals: interleaving half-filled lines of the two outputs defeated
+ *    write combining (about 1.6x slower on this VM).
+ *  - ranges larger than PREFETCH_MIN_BYTES of stream prefetch PREFETCH_BLOCKS blocks ahead,
+ *    every line of the block: on this VM the hardware prefetcher alone left a 1M-vertex skin
+ *    about 15 % slower.
+ * Tried and measured no faster here: two accumulator chains for K >= 4, row 2 of two vertices
+ * paired in one 256-bit FMA, and blending a block ahead of its transform (software pipelining). */
+#include <float.h>
 #include <immintrin.h>
 #include <math.h>
 #include "skin_internal.h"
 
 #define AI static inline __attribute__((always_inline))
+
+#define PAL_COPY_MAX 256u /* bones: 16 KB of stack */
+#define PAL_WIDE 16u      /* floats per bone in the stack copy */
+#ifndef PREFETCH_BLOCKS
+#define PREFETCH_BLOCKS 8u
+#endif
+#ifndef PREFETCH_MIN_BYTES
+#define PREFETCH_MIN_BYTES (16u << 20)
+#endif
 
 AI void transpose4(__m256 a0, __m256 a1, __m256 a2, __m256 a3, __m256 out[4])
 {
@@ -61,7 +88,8 @@ AI void load_aos8(const float *src, __m256 *x, __m256 *y, __m256 *z)
     *z = _mm256_shuffle_ps(g, o2, _MM_SHUFFLE(3, 0, 2, 0));
 }
 
-AI void normalize8(__m256 *x, __m256 *y, __m256 *z)
+/* Exact: 1 / sqrt, a zero vector stays zero (the frame-lerp path and subnormal lengths). */
+AI void normalize8_exact(__m256 *x, __m256 *y, __m256 *z)
 {
     __m256 len2 = _mm256_fmadd_ps(*x, *x, _mm256_fmadd_ps(*y, *y, _mm256_mul_ps(*z, *z)));
     __m256 one = _mm256_set1_ps(1.0f);
@@ -72,77 +100,150 @@ AI void normalize8(__m256 *x, __m256 *y, __m256 *z)
     *z = _mm256_mul_ps(*z, inv);
 }
 
-/* 8 vertices at lanes [l, l + 8) of a block with K influences. */
-AI void skin8(const float *rows, const float *w, const uint16_t *b, uint32_t k_count, uint32_t l,
-              const float *pal, float *op, float *on, int stream)
+/* rsqrt + one Newton step. Lanes with len2 < FLT_MIN get a factor 0 (a zero vector stays zero);
+ * if one of them is not zero (a subnormal squared length, where rsqrt saturates) the group is
+ * redone exactly. */
+AI void normalize8(__m256 *x, __m256 *y, __m256 *z)
 {
-    __m256 x = _mm256_load_ps(rows + l), y = _mm256_load_ps(rows + SKIN_B + l);
-    __m256 z = _mm256_load_ps(rows + 2 * SKIN_B + l);
-    __m256 nx = _mm256_load_ps(rows + 3 * SKIN_B + l), ny = _mm256_load_ps(rows + 4 * SKIN_B + l);
-    __m256 nz = _mm256_load_ps(rows + 5 * SKIN_B + l);
-    if (k_count == 0) {
-        normalize8(&nx, &ny, &nz);
-        store_aos8(op, x, y, z, stream);
-        store_aos8(on, nx, ny, nz, stream);
+    __m256 len2 = _mm256_fmadd_ps(*x, *x, _mm256_fmadd_ps(*y, *y, _mm256_mul_ps(*z, *z)));
+    __m256 r = _mm256_rsqrt_ps(len2);
+    __m256 half_len2 = _mm256_mul_ps(len2, _mm256_set1_ps(0.5f));
+    __m256 t = _mm256_fnmadd_ps(half_len2, _mm256_mul_ps(r, r), _mm256_set1_ps(1.5f));
+    __m256 normal = _mm256_cmp_ps(len2, _mm256_set1_ps(FLT_MIN), _CMP_GE_OQ);
+    __m256 inv = _mm256_and_ps(_mm256_mul_ps(r, t), normal);
+    __m256 zero = _mm256_cmp_ps(len2, _mm256_setzero_ps(), _CMP_EQ_OQ);
+    if (__builtin_expect(_mm256_movemask_ps(_mm256_or_ps(normal, zero)) != 0xff, 0)) {
+        normalize8_exact(x, y, z);
         return;
     }
+    *x = _mm256_mul_ps(*x, inv);
+    *y = _mm256_mul_ps(*y, inv);
+    *z = _mm256_mul_ps(*z, inv);
+}
+
+/* Bone at a byte offset of the palette (offsets are index x 48, or x 64 in the stack copy). */
+AI const float *bone_at(const float *pal, uint32_t offset)
+{
+    return (const float *)(const void *)((const char *)pal + offset);
+}
+
+/* Blends the matrices of the 8 vertices at lanes [l, l + 8) of a block with K influences (w, b:
+ * the block's weights and bone indices) into SoA registers: lane i of m[e] is element e
+ * (row-major 3x4) of vertex l + i. */
+AI void blend8(const float *w, const uint16_t *b, uint32_t k_count, uint32_t l, const float *pal,
+               uint32_t stride, __m256 m[12])
+{
     __m256 a[8];
     __m128 c[8];
+#pragma GCC unroll 8
     for (uint32_t v = 0; v < 8; v++) {
-        const float *m = pal + 12u * b[l + v];
-        __m256 wv = _mm256_broadcast_ss(w + l + v);
-        __m256 acc = _mm256_mul_ps(wv, _mm256_loadu_ps(m));
-        __m128 acc2 = _mm_mul_ps(_mm256_castps256_ps128(wv), _mm_loadu_ps(m + 8));
-        for (uint32_t k = 1; k < k_count; k++) {
-            m = pal + 12u * b[k * SKIN_B + l + v];
-            wv = _mm256_broadcast_ss(w + k * SKIN_B + l + v);
-            acc = _mm256_fmadd_ps(wv, _mm256_loadu_ps(m), acc);
-            acc2 = _mm_fmadd_ps(_mm256_castps256_ps128(wv), _mm_loadu_ps(m + 8), acc2);
+        __m256 acc = _mm256_setzero_ps();
+        __m128 acc2 = _mm_setzero_ps();
+#pragma GCC unroll 8
+        for (uint32_t k = 0; k < k_count; k++) {
+            const float *p = bone_at(pal, (uint32_t)b[k * SKIN_B + l + v] * (stride * 4u));
+            __m256 wv = _mm256_broadcast_ss(w + k * SKIN_B + l + v);
+            if (k == 0) {
+                acc = _mm256_mul_ps(wv, _mm256_loadu_ps(p));
+                acc2 = _mm_mul_ps(_mm256_castps256_ps128(wv), _mm_loadu_ps(p + 8));
+            } else {
+                acc = _mm256_fmadd_ps(wv, _mm256_loadu_ps(p), acc);
+                acc2 = _mm_fmadd_ps(_mm256_castps256_ps128(wv), _mm_loadu_ps(p + 8), acc2);
+            }
         }
         a[v] = acc;
         c[v] = acc2;
     }
+    /* a[v] = [row 0 | row 1] of vertex v, c[v] = row 2 */
     __m256 lo[4], hi[4], r2[4];
     transpose4(a[0], a[1], a[2], a[3], lo);
     transpose4(a[4], a[5], a[6], a[7], hi);
     transpose4(_mm256_set_m128(c[4], c[0]), _mm256_set_m128(c[5], c[1]), _mm256_set_m128(c[6], c[2]),
                _mm256_set_m128(c[7], c[3]), r2);
-    __m256 m00 = _mm256_permute2f128_ps(lo[0], hi[0], 0x20), m10 = _mm256_permute2f128_ps(lo[0], hi[0], 0x31);
-    __m256 m01 = _mm256_permute2f128_ps(lo[1], hi[1], 0x20), m11 = _mm256_permute2f128_ps(lo[1], hi[1], 0x31);
-    __m256 m02 = _mm256_permute2f128_ps(lo[2], hi[2], 0x20), m12 = _mm256_permute2f128_ps(lo[2], hi[2], 0x31);
-    __m256 t0 = _mm256_permute2f128_ps(lo[3], hi[3], 0x20), t1 = _mm256_permute2f128_ps(lo[3], hi[3], 0x31);
-    __m256 px = _mm256_fmadd_ps(m00, x, _mm256_fmadd_ps(m01, y, _mm256_fmadd_ps(m02, z, t0)));
-    __m256 py = _mm256_fmadd_ps(m10, x, _mm256_fmadd_ps(m11, y, _mm256_fmadd_ps(m12, z, t1)));
-    __m256 pz = _mm256_fmadd_ps(r2[0], x, _mm256_fmadd_ps(r2[1], y, _mm256_fmadd_ps(r2[2], z, r2[3])));
-    __m256 qx = _mm256_fmadd_ps(m00, nx, _mm256_fmadd_ps(m01, ny, _mm256_mul_ps(m02, nz)));
-    __m256 qy = _mm256_fmadd_ps(m10, nx, _mm256_fmadd_ps(m11, ny, _mm256_mul_ps(m12, nz)));
-    __m256 qz = _mm256_fmadd_ps(r2[0], nx, _mm256_fmadd_ps(r2[1], ny, _mm256_mul_ps(r2[2], nz)));
+    for (uint32_t j = 0; j < 4; j++) {
+        m[j] = _mm256_permute2f128_ps(lo[j], hi[j], 0x20);
+        m[4 + j] = _mm256_permute2f128_ps(lo[j], hi[j], 0x31);
+        m[8 + j] = r2[j];
+    }
+}
+
+/* Transforms the 8 vertices at lanes [l, l + 8) of `rows` with the SoA matrices m (blend8). */
+AI void transform8(const float *rows, const __m256 *m, uint32_t l, float *op, float *on, int stream)
+{
+    __m256 x = _mm256_load_ps(rows + l), y = _mm256_load_ps(rows + SKIN_B + l);
+    __m256 z = _mm256_load_ps(rows + 2 * SKIN_B + l);
+    __m256 nx = _mm256_load_ps(rows + 3 * SKIN_B + l), ny = _mm256_load_ps(rows + 4 * SKIN_B + l);
+    __m256 nz = _mm256_load_ps(rows + 5 * SKIN_B + l);
+    __m256 px = _mm256_fmadd_ps(m[2], z, _mm256_fmadd_ps(m[1], y, _mm256_fmadd_ps(m[0], x, m[3])));
+    __m256 py = _mm256_fmadd_ps(m[6], z, _mm256_fmadd_ps(m[5], y, _mm256_fmadd_ps(m[4], x, m[7])));
+    __m256 pz = _mm256_fmadd_ps(m[10], z, _mm256_fmadd_ps(m[9], y, _mm256_fmadd_ps(m[8], x, m[11])));
+    __m256 qx = _mm256_fmadd_ps(m[2], nz, _mm256_fmadd_ps(m[1], ny, _mm256_mul_ps(m[0], nx)));
+    __m256 qy = _mm256_fmadd_ps(m[6], nz, _mm256_fmadd_ps(m[5], ny, _mm256_mul_ps(m[4], nx)));
+    __m256 qz = _mm256_fmadd_ps(m[10], nz, _mm256_fmadd_ps(m[9], ny, _mm256_mul_ps(m[8], nx)));
     normalize8(&qx, &qy, &qz);
     store_aos8(op, px, py, pz, stream);
     store_aos8(on, qx, qy, qz, stream);
 }
 
-AI void run_k(const skin_range *r, uint32_t k_count, int stream)
+/* Vertices without influences: position as stored (morphed), normal renormalised. */
+AI void copy8(const float *rows, uint32_t l, float *op, float *on, int stream)
+{
+    __m256 nx = _mm256_load_ps(rows + 3 * SKIN_B + l), ny = _mm256_load_ps(rows + 4 * SKIN_B + l);
+    __m256 nz = _mm256_load_ps(rows + 5 * SKIN_B + l);
+    normalize8(&nx, &ny, &nz);
+    store_aos8(op, _mm256_load_ps(rows + l), _mm256_load_ps(rows + SKIN_B + l),
+               _mm256_load_ps(rows + 2 * SKIN_B + l), stream);
+    store_aos8(on, nx, ny, nz, stream);
+}
+
+/* Skins output vertices [r->lo, r->hi) of a group with K >= 1 influences. */
+AI void run_k(const skin_range *r, uint32_t k_count, const float *pal, uint32_t stride, int stream)
 {
     const skin_group_data *g = &r->mesh->groups[r->group];
     float scratch[SKIN_ROWS] __attribute__((aligned(64)));
+    /* software prefetch a few blocks ahead only for ranges much larger than the caches */
+    int prefetch = (size_t)(r->hi - r->lo) / SKIN_B * g->stride > PREFETCH_MIN_BYTES;
     for (uint32_t o = r->lo; o < r->hi;) {
         uint32_t local = o - g->begin, blk = local / SKIN_B;
         uint32_t stop = g->begin + (blk + 1) * SKIN_B;
         if (stop > r->hi)
             stop = r->hi;
         const float *block = skin_block_ptr(g, blk);
-        _mm_prefetch((const char *)block + 8 * (size_t)g->stride, _MM_HINT_T0);
+        if (prefetch)
+            for (uint32_t off = 0; off < g->stride; off += 64)
+                _mm_prefetch((const char *)block + PREFETCH_BLOCKS * (size_t)g->stride + off,
+                             _MM_HINT_T0);
         const float *rows = ossa_skin_block_rows(r, block, o / SKIN_B, scratch);
         const float *w = block + SKIN_ROWS;
         const uint16_t *b = (const uint16_t *)(const void *)(w + k_count * SKIN_B);
+        if (stream && o % SKIN_B == 0 && stop - o == SKIN_B) {
+            /* a whole block: stage it, then stream 3 full lines per output, one stream at a
+             * time (interleaving half-filled lines of two streams defeats write combining) */
+            float tp[3 * SKIN_B] __attribute__((aligned(64)));
+            float tn[3 * SKIN_B] __attribute__((aligned(64)));
+            for (uint32_t l = 0; l < SKIN_B; l += 8) {
+                __m256 m[12];
+                blend8(w, b, k_count, l, pal, stride, m);
+                transform8(rows, m, l, tp + 3 * l, tn + 3 * l, 0);
+            }
+            float *op = r->out_pos + 3 * (size_t)o, *on = r->out_nrm + 3 * (size_t)o;
+            for (uint32_t i = 0; i < 3 * SKIN_B; i += 8)
+                _mm256_stream_ps(op + i, _mm256_load_ps(tp + i));
+            for (uint32_t i = 0; i < 3 * SKIN_B; i += 8)
+                _mm256_stream_ps(on + i, _mm256_load_ps(tn + i));
+            o = stop;
+            continue;
+        }
         while (o < stop) {
             uint32_t l = o % SKIN_B;
             float *op = r->out_pos + 3 * (size_t)o, *on = r->out_nrm + 3 * (size_t)o;
             if ((l & 7u) == 0 && o + 8 <= stop) {
-                skin8(rows, w, b, k_count, l, r->palette, op, on, stream);
+                __m256 m[12];
+                blend8(w, b, k_count, l, pal, stride, m);
+                transform8(rows, m, l, op, on, stream);
                 o += 8;
             } else {
+                /* unaligned head or tail of a range: the reference-form scalar path */
                 ossa_skin_vertex_scalar(rows, w, b, k_count, l, r->palette, op, on);
                 o++;
             }
@@ -152,12 +253,64 @@ AI void run_k(const skin_range *r, uint32_t k_count, int stream)
         _mm_sfence();
 }
 
-#define CASE_K(K) case K: if (r->stream) run_k(r, K, 1); else run_k(r, K, 0); break;
+AI void run_0(const skin_range *r, int stream)
+{
+    const skin_group_data *g = &r->mesh->groups[r->group];
+    float scratch[SKIN_ROWS] __attribute__((aligned(64)));
+    for (uint32_t o = r->lo; o < r->hi;) {
+        uint32_t local = o - g->begin, blk = local / SKIN_B;
+        uint32_t stop = g->begin + (blk + 1) * SKIN_B;
+        if (stop > r->hi)
+            stop = r->hi;
+        const float *block = skin_block_ptr(g, blk);
+        const float *rows = ossa_skin_block_rows(r, block, o / SKIN_B, scratch);
+        while (o < stop) {
+            uint32_t l = o % SKIN_B;
+            float *op = r->out_pos + 3 * (size_t)o, *on = r->out_nrm + 3 * (size_t)o;
+            if ((l & 7u) == 0 && o + 8 <= stop) {
+                copy8(rows, l, op, on, stream);
+                o += 8;
+            } else {
+                ossa_skin_vertex_scalar(rows, NULL, NULL, 0, l, r->palette, op, on);
+                o++;
+            }
+        }
+    }
+    if (stream)
+        _mm_sfence();
+}
+
+#define CASE_K(K)                                                                                  \
+    case K:                                                                                        \
+        if (wide)                                                                                  \
+            r->stream ? run_k(r, K, pal, PAL_WIDE, 1) : run_k(r, K, pal, PAL_WIDE, 0);             \
+        else                                                                                       \
+            r->stream ? run_k(r, K, pal, 12, 1) : run_k(r, K, pal, 12, 0);                         \
+        break;
 
 void ossa_skin_kernel_avx2(const skin_range *r)
 {
-    switch (r->mesh->groups[r->group].influences) {
-    CASE_K(0) CASE_K(1) CASE_K(2) CASE_K(3) CASE_K(4) CASE_K(5) CASE_K(6) CASE_K(7) CASE_K(8)
+    uint32_t k_count = r->mesh->groups[r->group].influences;
+    if (k_count == 0) {
+        if (r->stream)
+            run_0(r, 1);
+        else
+            run_0(r, 0);
+        return;
+    }
+    /* The copy costs about 2 cycles a bone and saves more than that a vertex. */
+    uint32_t bones = r->mesh->palette_size;
+    float copy[PAL_COPY_MAX * PAL_WIDE] __attribute__((aligned(64)));
+    const float *pal = r->palette;
+    int wide = bones <= PAL_COPY_MAX && r->hi - r->lo >= bones;
+    if (wide) {
+        for (uint32_t i = 0; i < bones; i++)
+            for (uint32_t j = 0; j < 12; j += 4)
+                _mm_store_ps(copy + PAL_WIDE * i + j, _mm_loadu_ps(r->palette + 12 * (size_t)i + j));
+        pal = copy;
+    }
+    switch (k_count) {
+    CASE_K(1) CASE_K(2) CASE_K(3) CASE_K(4) CASE_K(5) CASE_K(6) CASE_K(7) CASE_K(8)
     default: ossa_skin_kernel_scalar(r); break;
     }
 }
@@ -182,7 +335,7 @@ void ossa_normalize3_avx2(float *v, size_t count)
     for (; i + 8 <= count; i += 8) {
         __m256 x, y, z;
         load_aos8(v + 3 * i, &x, &y, &z);
-        normalize8(&x, &y, &z);
+        normalize8_exact(&x, &y, &z);
         store_aos8(v + 3 * i, x, y, z, 0);
     }
     ossa_normalize3_scalar(v + 3 * i, count - i);

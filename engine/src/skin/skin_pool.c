@@ -1,11 +1,23 @@
-/* Persistent pthread pool: workers are created once and sleep on a condition variable; a dispatch
- * publishes one range function under the mutex, bumps a generation counter and waits until every
- * worker has finished its slice. No allocation after create. */
+/* Persistent pthread pool: workers are created once. A dispatch publishes one range function,
+ * bumps an atomic generation counter and runs slice 0 itself; workers run theirs and count down
+ * `pending`. Waiting is spin-then-block on both sides: a worker that has just finished a slice
+ * spins for at most POOL_SPIN_NS waiting for the next dispatch (frames and benchmarks dispatch
+ * back to back, and a condition-variable wake-up costs tens of microseconds on a VM), then sleeps
+ * on a condition variable; the caller likewise spins at most POOL_SPIN_NS for the workers to
+ * finish before sleeping. So an idle pool sleeps (no CPU) at most POOL_SPIN_NS after its last
+ * dispatch. Sleepers are counted so a dispatch only takes the mutex when someone sleeps; the
+ * counter and the generation (or pending) are sequentially consistent, so a waker and a
+ * would-be sleeper cannot miss each other. No allocation after create. */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
+#include <time.h>
 #include "skin_internal.h"
 
 #define POOL_MAX_THREADS 256u
+#ifndef POOL_SPIN_NS
+#define POOL_SPIN_NS 20000 /* tens of microseconds, and only right after a dispatch */
+#endif
 
 typedef struct pool_worker {
     struct ossa_skin_pool *pool;
@@ -17,16 +29,62 @@ struct ossa_skin_pool {
     uint32_t threads;
     pthread_mutex_t lock;
     pthread_cond_t wake, done;
-    uint64_t generation;
-    uint32_t pending;  /* workers still running the current dispatch */
-    int quit;
-    /* the current dispatch */
+    atomic_uint_fast64_t generation;
+    atomic_uint pending;       /* workers still running the current dispatch */
+    atomic_uint sleepers;      /* workers blocked (or about to block) on `wake` */
+    atomic_int caller_waiting; /* the caller blocked (or about to block) on `done` */
+    atomic_int quit;
+    /* the current dispatch: written before the generation is bumped */
     ossa_skin_range_fn fn;
     void *ctx;
     uint32_t begin, end, align;
     uint32_t started; /* workers successfully created */
     pool_worker *workers;
 };
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+static int64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Spins at most POOL_SPIN_NS for a generation other than `seen` (or quit); 1 when one came. */
+static int spin_for_generation(struct ossa_skin_pool *p, uint64_t seen)
+{
+    int64_t start = now_ns();
+    for (;;) {
+        for (int i = 0; i < 64; i++) {
+            if (atomic_load_explicit(&p->generation, memory_order_acquire) != seen ||
+                atomic_load_explicit(&p->quit, memory_order_relaxed))
+                return 1;
+            cpu_relax();
+        }
+        if (now_ns() - start > POOL_SPIN_NS)
+            return 0;
+    }
+}
+
+static int spin_for_done(struct ossa_skin_pool *p)
+{
+    int64_t start = now_ns();
+    for (;;) {
+        for (int i = 0; i < 64; i++) {
+            if (atomic_load_explicit(&p->pending, memory_order_acquire) == 0)
+                return 1;
+            cpu_relax();
+        }
+        if (now_ns() - start > POOL_SPIN_NS)
+            return 0;
+    }
+}
 
 /* Slice i of n over [begin, end), bounds rounded to multiples of align (relative to 0). */
 static void slice(uint32_t begin, uint32_t end, uint32_t align, uint32_t i, uint32_t n,
@@ -53,32 +111,38 @@ static void *worker_main(void *arg)
     pool_worker *w = arg;
     struct ossa_skin_pool *p = w->pool;
     uint64_t seen = 0;
-    pthread_mutex_lock(&p->lock);
+    int spin = 0; /* no dispatch yet: sleep straight away */
     for (;;) {
-        while (!p->quit && p->generation == seen)
-            pthread_cond_wait(&p->wake, &p->lock);
-        if (p->quit)
+        if (!spin || !spin_for_generation(p, seen)) {
+            pthread_mutex_lock(&p->lock);
+            atomic_fetch_add(&p->sleepers, 1);
+            while (!atomic_load(&p->quit) && atomic_load(&p->generation) == seen)
+                pthread_cond_wait(&p->wake, &p->lock);
+            atomic_fetch_sub(&p->sleepers, 1);
+            pthread_mutex_unlock(&p->lock);
+        }
+        if (atomic_load(&p->quit))
             break;
-        seen = p->generation;
-        ossa_skin_range_fn fn = p->fn;
-        void *ctx = p->ctx;
+        seen = atomic_load_explicit(&p->generation, memory_order_acquire);
         uint32_t b, e;
         slice(p->begin, p->end, p->align, w->index, p->threads, &b, &e);
-        pthread_mutex_unlock(&p->lock);
         if (b < e)
-            fn(ctx, b, e);
-        pthread_mutex_lock(&p->lock);
-        if (--p->pending == 0)
+            p->fn(p->ctx, b, e);
+        /* the last one out wakes the caller if it went to sleep */
+        if (atomic_fetch_sub(&p->pending, 1) == 1 && atomic_load(&p->caller_waiting)) {
+            pthread_mutex_lock(&p->lock);
             pthread_cond_signal(&p->done);
+            pthread_mutex_unlock(&p->lock);
+        }
+        spin = 1;
     }
-    pthread_mutex_unlock(&p->lock);
     return NULL;
 }
 
 static void pool_stop(struct ossa_skin_pool *p)
 {
     pthread_mutex_lock(&p->lock);
-    p->quit = 1;
+    atomic_store(&p->quit, 1);
     pthread_cond_broadcast(&p->wake);
     pthread_mutex_unlock(&p->lock);
     for (uint32_t i = 0; i < p->started; i++)
@@ -160,26 +224,32 @@ void ossa_skin_pool_for(ossa_skin_pool *p, uint32_t begin, uint32_t end, uint32_
         fn(ctx, begin, end);
         return;
     }
-    pthread_mutex_lock(&p->lock);
     p->fn = fn;
     p->ctx = ctx;
     p->begin = begin;
     p->end = end;
     p->align = align;
-    p->pending = p->threads - 1;
-    p->generation++;
-    pthread_cond_broadcast(&p->wake);
-    pthread_mutex_unlock(&p->lock);
+    atomic_store(&p->pending, p->threads - 1);
+    atomic_fetch_add(&p->generation, 1); /* publishes the fields above */
+    if (atomic_load(&p->sleepers)) {
+        pthread_mutex_lock(&p->lock);
+        pthread_cond_broadcast(&p->wake);
+        pthread_mutex_unlock(&p->lock);
+    }
 
     uint32_t b, e;
     slice(begin, end, align, 0, p->threads, &b, &e);
     if (b < e)
         fn(ctx, b, e);
 
-    pthread_mutex_lock(&p->lock);
-    while (p->pending)
-        pthread_cond_wait(&p->done, &p->lock);
-    pthread_mutex_unlock(&p->lock);
+    if (!spin_for_done(p)) {
+        pthread_mutex_lock(&p->lock);
+        atomic_store(&p->caller_waiting, 1);
+        while (atomic_load(&p->pending))
+            pthread_cond_wait(&p->done, &p->lock);
+        atomic_store(&p->caller_waiting, 0);
+        pthread_mutex_unlock(&p->lock);
+    }
 }
 
 static void run_slice(void *ctx, uint32_t begin, uint32_t end)

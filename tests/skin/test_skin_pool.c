@@ -1,0 +1,86 @@
+/* The thread pool: every index of every dispatch is run exactly once, whether the workers are
+ * still spinning from the previous dispatch (back to back) or asleep (after a pause longer than
+ * the spin window), with 2 to 4 participants and odd alignments; and an idle pool sleeps: its
+ * workers use (next to) no CPU while nothing is dispatched. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "ossa/skin.h"
+#include "test_common.h"
+
+#define POOL_N 5000u
+
+typedef struct count_ctx {
+    atomic_uint hits[POOL_N];
+    atomic_uint calls;
+} count_ctx;
+
+static void count_range(void *p, uint32_t begin, uint32_t end)
+{
+    count_ctx *c = p;
+    atomic_fetch_add(&c->calls, 1);
+    for (uint32_t i = begin; i < end; i++)
+        atomic_fetch_add_explicit(&c->hits[i], 1, memory_order_relaxed);
+}
+
+static void sleep_us(long us)
+{
+    struct timespec ts = {us / 1000000, (us % 1000000) * 1000};
+    nanosleep(&ts, NULL);
+}
+
+static double process_cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int main(void)
+{
+    static count_ctx c;
+    for (uint32_t threads = 2; threads <= 4; threads++) {
+        ossa_skin_pool *pool = NULL;
+        CHECK(ossa_skin_pool_create(threads, &pool) == OSSA_OK);
+        if (!pool)
+            break;
+        CHECK(ossa_skin_pool_threads(pool) == threads);
+        uint32_t bad = 0;
+        for (uint32_t d = 0; d < 300; d++) {
+            uint32_t begin = d % 7, end = POOL_N - (d % 13), align = 1 + d % 16;
+            for (uint32_t i = 0; i < POOL_N; i++)
+                atomic_store(&c.hits[i], 0);
+            ossa_skin_pool_for(pool, begin, end, align, count_range, &c);
+            for (uint32_t i = 0; i < POOL_N; i++)
+                bad += atomic_load(&c.hits[i]) != (i >= begin && i < end ? 1u : 0u);
+            /* now and then, pause past the spin window so workers go to sleep */
+            if (d % 50 == 49)
+                sleep_us(2000);
+        }
+        CHECKF(bad == 0, "%u threads: %u indices not run exactly once", threads, bad);
+
+        /* idle: after the spin window the workers sleep (checked with the most workers) */
+        if (threads == 4) {
+            sleep_us(5000);
+            double t0 = process_cpu_s();
+            sleep_us(50000);
+            double idle = process_cpu_s() - t0;
+            CHECKF(idle < 0.01, "%u threads: idle pool used %.3f s of CPU in 0.05 s", threads, idle);
+        }
+        ossa_skin_pool_destroy(pool);
+    }
+    /* one participant runs on the caller; an empty range runs nothing */
+    ossa_skin_pool *one = NULL;
+    CHECK(ossa_skin_pool_create(1, &one) == OSSA_OK);
+    atomic_store(&c.calls, 0);
+    ossa_skin_pool_for(one, 0, 10, 4, count_range, &c);
+    ossa_skin_pool_for(one, 5, 5, 4, count_range, &c);
+    CHECK(atomic_load(&c.calls) == 1);
+    ossa_skin_pool_destroy(one);
+    ossa_skin_pool *none = NULL;
+    CHECK(ossa_skin_pool_create(0, &none) == OSSA_ERR_INVALID_ARGUMENT && none == NULL);
+    return test_finish("skin-pool");
+}
