@@ -3,6 +3,8 @@
  * one skinned quad with a spring, a material with two maps, a morph track; classic v1000, the
  * v1200 CAF (plain and quantised) and IMVU v919 (node lights, vertex colours, a morph target). */
 #include "fuzz_seeds.h"
+#include "seeds_c3s.h"
+#include "seeds_cff.h"
 #include "seeds_skm.h"
 
 #include <stdlib.h>
@@ -340,7 +342,8 @@ size_t fuzz_seeds_make(fuzz_seed **out)
         {"seed.xaf", OSSA_FORMAT_XAF}, {"seed.xmf", OSSA_FORMAT_XMF},
         {"seed.xrf", OSSA_FORMAT_XRF}, {"seed.xpf", OSSA_FORMAT_XPF}};
     *out = NULL;
-    fuzz_seed *seeds = calloc(SEED_COUNT + FUZZ_SKM_SEED_COUNT, sizeof *seeds);
+    enum { TOTAL = SEED_COUNT + FUZZ_SKM_SEED_COUNT + FUZZ_C3S_SEED_COUNT + FUZZ_CFF_SEED_COUNT };
+    fuzz_seed *seeds = calloc(TOTAL, sizeof *seeds);
     if (!seeds)
         return 0;
     for (int i = 0; i < SEED_COUNT; i++) {
@@ -356,12 +359,14 @@ size_t fuzz_seeds_make(fuzz_seed **out)
         seeds[i].data = w.data;
         seeds[i].size = w.size;
     }
-    if (!fuzz_seeds_skm(seeds + SEED_COUNT)) {
-        fuzz_seeds_free(seeds, SEED_COUNT + FUZZ_SKM_SEED_COUNT);
+    if (!fuzz_seeds_skm(seeds + SEED_COUNT) ||
+        !fuzz_seeds_c3s(seeds + SEED_COUNT + FUZZ_SKM_SEED_COUNT) ||
+        !fuzz_seeds_cff(seeds + SEED_COUNT + FUZZ_SKM_SEED_COUNT + FUZZ_C3S_SEED_COUNT)) {
+        fuzz_seeds_free(seeds, TOTAL);
         return 0;
     }
     *out = seeds;
-    return SEED_COUNT + FUZZ_SKM_SEED_COUNT;
+    return TOTAL;
 }
 
 void fuzz_seeds_free(fuzz_seed *seeds, size_t count)
