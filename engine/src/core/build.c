@@ -90,6 +90,29 @@ ossa_status ossa_fail_line(ossa_build *b, ossa_status s, int line, const char *f
     return s;
 }
 
+ossa_status ossa_fail_context(ossa_build *b, ossa_status st, const char *fmt, ...)
+{
+    /* Only the error this call site just saw is annotated, never an older, unrelated one. */
+    if (st == OSSA_OK || !b->err || b->err->status != st)
+        return st;
+    char where[96];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(where, sizeof where, fmt, ap);
+    va_end(ap);
+    char *msg = b->err->message;
+    size_t cap = sizeof b->err->message - 1, wl = strlen(where), ml = strlen(msg);
+    if (wl + 2 >= cap)
+        return st;
+    if (ml > cap - wl - 2)
+        ml = cap - wl - 2;
+    memmove(msg + wl + 2, msg, ml);
+    msg[wl + 2 + ml] = '\0';
+    memcpy(msg, where, wl);
+    memcpy(msg + wl, ": ", 2);
+    return st;
+}
+
 void ossa_warn(ossa_build *b, const char *fmt, ...)
 {
     ossa_model *m = b->model;

@@ -51,6 +51,11 @@ ossa_status ossa_fail(ossa_build *b, ossa_status s, int64_t offset, const char *
     OSSA_PRINTF(4, 5);
 ossa_status ossa_fail_line(ossa_build *b, ossa_status s, int line, const char *fmt, ...)
     OSSA_PRINTF(4, 5);
+/* Prefixes the message of the error just raised (when st is that error) with where it happened,
+ * "where: message", so nested readers build "mesh 2: vertex 17: ..." from the outside in. The
+ * prefix is cut at 95 characters and the message at the buffer's end. Returns st. */
+ossa_status ossa_fail_context(ossa_build *b, ossa_status st, const char *fmt, ...)
+    OSSA_PRINTF(3, 4);
 /* Adds a warning ("file: text") to the model. */
 void ossa_warn(ossa_build *b, const char *fmt, ...) OSSA_PRINTF(2, 3);
 

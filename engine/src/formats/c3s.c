@@ -558,24 +558,6 @@ static ossa_status parse_texvert(parse_ctx *p)
     return OSSA_OK;
 }
 
-/* Prefixes the message of the error just raised with the subchunk it happened in. */
-static ossa_status in_subchunk(ossa_build *b, ossa_status st, const c3s_smdl *md, int kind,
-                               uint32_t index)
-{
-    if (st == OSSA_OK || !b->err || b->err->status != st)
-        return st;
-    char where[160];
-    snprintf(where, sizeof where, "model '%.60s' %s %u: ", md->name, kind_ids[kind], index + 1);
-    char *msg = b->err->message;
-    size_t cap = sizeof b->err->message - 1, wl = strlen(where), ml = strlen(msg);
-    if (ml > cap - wl)
-        ml = cap - wl;
-    memmove(msg + wl, msg, ml);
-    msg[wl + ml] = '\0';
-    memcpy(msg, where, wl);
-    return st;
-}
-
 static ossa_status parse_smdl(c3s_scene *sc, c3s_smdl *md, size_t at, size_t end)
 {
     ossa_build *b = sc->b;
@@ -631,7 +613,9 @@ static ossa_status parse_smdl(c3s_scene *sc, c3s_smdl *md, size_t at, size_t end
             ossa_reader_init(&p.r, b, sc->data, md->subs[kind][i].end);
             p.r.pos = md->subs[kind][i].at;
             p.index = i;
-            OSSA_TRY(in_subchunk(b, order[o].fn(&p), md, kind, i));
+            /* The message names the subchunk: "model 'x' VRTX 3: ...". */
+            OSSA_TRY(ossa_fail_context(b, order[o].fn(&p), "model '%.60s' %s %u", md->name,
+                                       kind_ids[kind], i + 1));
         }
     }
     size_t *weights_at = NULL;
@@ -641,7 +625,8 @@ static ossa_status parse_smdl(c3s_scene *sc, c3s_smdl *md, size_t at, size_t end
         ossa_reader_init(&p.r, b, sc->data, md->subs[C3S_VRTX][i].end);
         p.r.pos = md->subs[C3S_VRTX][i].at;
         p.index = i;
-        OSSA_TRY(in_subchunk(b, parse_vertex(&p, &weights_at[i]), md, C3S_VRTX, i));
+        OSSA_TRY(ossa_fail_context(b, parse_vertex(&p, &weights_at[i]), "model '%.60s' %s %u",
+                                   md->name, kind_ids[C3S_VRTX], i + 1));
     }
     return load_weights(sc, md, weights_at);
 }

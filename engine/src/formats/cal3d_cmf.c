@@ -3,7 +3,6 @@
  * go through the skeleton's file-id mapping; the classic/upstream winding auto-flip is applied
  * (Decision 7) but not for IMVU files, whose reader never flipped. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "core/checked.h"
@@ -21,30 +20,6 @@ typedef struct cmf_layout {
     uint32_t dropped_lod; /* out-of-range LOD fields replaced, reported once per submesh */
     size_t first_dropped_at;
 } cmf_layout;
-
-/* Prefixes the error just raised with where it happened ("submesh 2: vertex 17: ..."). Each
- * nesting level adds its own part, so messages read from the outside in. */
-static ossa_status OSSA_PRINTF(3, 4) in_context(ossa_build *b, ossa_status st, const char *fmt, ...)
-{
-    if (st == OSSA_OK || !b->err || b->err->status != st)
-        return st;
-    char where[96];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(where, sizeof where, fmt, ap);
-    va_end(ap);
-    char *msg = b->err->message;
-    size_t cap = sizeof b->err->message - 1, wl = strlen(where), ml = strlen(msg);
-    if (wl + 2 >= cap)
-        return st;
-    if (ml > cap - wl - 2)
-        ml = cap - wl - 2;
-    memmove(msg + wl + 2, msg, ml);
-    msg[wl + 2 + ml] = '\0';
-    memcpy(msg, where, wl);
-    memcpy(msg + wl, ": ", 2);
-    return st;
-}
 
 /* Bytes of one vertex before its influence list. */
 static size_t vertex_head_bytes(const cmf_layout *l)
@@ -66,7 +41,7 @@ static ossa_status count_influences(ossa_reader scan, const cmf_layout *l, uint3
         if (st == OSSA_OK)
             st = ossa_rd_skip(&scan, (size_t)n * 8 + (l->springs ? 4 : 0), "influences");
         if (st != OSSA_OK)
-            return in_context(scan.b, st, "vertex %u", v);
+            return ossa_fail_context(scan.b, st, "vertex %u", v);
         sum += n; /* at most OSSA_MAX_VERTICES * OSSA_MAX_INFLUENCES: no overflow */
     }
     *total = sum;
@@ -116,8 +91,8 @@ static ossa_status read_vertex(ossa_reader *r, cmf_layout *l, ossa_submesh *sm, 
         at = r->pos;
         int32_t id;
         OSSA_TRY(ossa_rd_i32(r, &id, "influence bone id"));
-        OSSA_TRY(in_context(b, ossa_build_map_bone(b, id, (int64_t)at, 0, &inf[k].bone),
-                            "influence %u", k));
+        OSSA_TRY(ossa_fail_context(b, ossa_build_map_bone(b, id, (int64_t)at, 0, &inf[k].bone),
+                                   "influence %u", k));
         OSSA_TRY(ossa_rd_f32(r, &inf[k].weight, "influence weight"));
     }
     *next_influence += n;
@@ -360,24 +335,26 @@ static ossa_status read_submesh(ossa_reader *r, cmf_layout l, ossa_submesh *sm, 
 
     uint32_t next_influence = 0;
     for (uint32_t v = 0; v < vcount; v++)
-        OSSA_TRY(in_context(b, read_vertex(r, &l, sm, v, &next_influence), "vertex %u", v));
+        OSSA_TRY(ossa_fail_context(b, read_vertex(r, &l, sm, v, &next_influence), "vertex %u",
+                                   v));
     if (l.dropped_lod)
         ossa_warn(b, "submesh %u: %u vertices have a collapse id outside -1..%d or a negative "
                   "face collapse count (first at offset %zu); their LOD data is ignored",
                   index, l.dropped_lod, (int)vcount - 1, l.first_dropped_at);
     for (uint32_t s = 0; s < scount; s++)
-        OSSA_TRY(in_context(b, read_spring(r, &l, (ossa_spring *)&sm->springs[s]), "spring %u",
-                            s));
+        OSSA_TRY(ossa_fail_context(b, read_spring(r, &l, (ossa_spring *)&sm->springs[s]),
+                                   "spring %u", s));
     if (morphs) {
         ossa_morph_target *targets;
         OSSA_TRY(ossa_build_array(b, &targets, morphs, sizeof *targets));
         for (uint32_t t = 0; t < morphs; t++)
-            OSSA_TRY(in_context(b, read_morph(r, &l, sm, &targets[t]), "morph target %u", t));
+            OSSA_TRY(ossa_fail_context(b, read_morph(r, &l, sm, &targets[t]), "morph target %u",
+                                       t));
         sm->morphs = targets;
     }
     for (uint32_t f = 0; f < fcount; f++)
-        OSSA_TRY(in_context(b, read_face(r, &l, (uint32_t *)sm->indices + 3 * (size_t)f),
-                            "face %u", f));
+        OSSA_TRY(ossa_fail_context(b, read_face(r, &l, (uint32_t *)sm->indices + 3 * (size_t)f),
+                                   "face %u", f));
     apply_winding_rule(b, &l, sm, index);
     return OSSA_OK;
 }
@@ -408,7 +385,8 @@ ossa_status ossa_read_cmf(ossa_build *b, const uint8_t *data, size_t size)
     ossa_submesh *submeshes;
     OSSA_TRY(ossa_build_array(b, &submeshes, count ? count : 1, sizeof *submeshes));
     for (uint32_t i = 0; i < count; i++)
-        OSSA_TRY(in_context(b, read_submesh(&r, layout, &submeshes[i], i), "submesh %u", i));
+        OSSA_TRY(ossa_fail_context(b, read_submesh(&r, layout, &submeshes[i], i), "submesh %u",
+                                   i));
     if (ossa_rd_left(&r))
         ossa_warn(b, "%zu bytes after the last submesh ignored", ossa_rd_left(&r));
 

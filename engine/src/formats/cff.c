@@ -28,7 +28,6 @@
  *    faces (area weighted) in the mesh's own space;
  *  - one material per texture name, with that file as its only map. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -81,33 +80,10 @@ typedef struct cff_part {
     const float *times, *translations, *rotations, *extra;
 } cff_part;
 
-/* Prefixes the error just raised with where it happened, outermost first. */
 /* Frames play at the load option's rate (validated by the loader), else Decision 11's 25. */
 static float cff_frame_rate(const ossa_build *b)
 {
     return b->opt.frame_rate > 0.0f ? b->opt.frame_rate : OSSA_CFF_FRAME_RATE;
-}
-
-static ossa_status OSSA_PRINTF(3, 4) in_context(ossa_build *b, ossa_status st, const char *fmt, ...)
-{
-    if (st == OSSA_OK || !b->err || b->err->status != st)
-        return st;
-    char where[96];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(where, sizeof where, fmt, ap);
-    va_end(ap);
-    char *msg = b->err->message;
-    size_t cap = sizeof b->err->message - 1, wl = strlen(where), ml = strlen(msg);
-    if (wl + 2 >= cap)
-        return st;
-    if (ml > cap - wl - 2)
-        ml = cap - wl - 2;
-    memmove(msg + wl + 2, msg, ml);
-    msg[wl + 2 + ml] = '\0';
-    memcpy(msg, where, wl);
-    memcpy(msg + wl, ": ", 2);
-    return st;
 }
 
 /* An unsigned count with a hard cap; each element needs at least min_bytes_each of what is left. */
@@ -281,7 +257,7 @@ static ossa_status skip_materials(cff_file *f)
         if (st == OSSA_OK)
             st = ossa_rd_skip(&f->r, (size_t)entries * CFF_MATERIAL_ENTRY_BYTES,
                               "material entries");
-        OSSA_TRY(in_context(f->b, st, "material %u", i));
+        OSSA_TRY(ossa_fail_context(f->b, st, "material %u", i));
     }
     return OSSA_OK;
 }
@@ -349,11 +325,11 @@ static ossa_status scan_lods(cff_file *f, ossa_reader scan)
                                       (size_t)h.face_count * 3 * index_bytes(h.vertex_count) +
                                       (size_t)h.frame_count * CFF_FRAME_BYTES,
                                   "mesh data");
-            st = in_context(f->b, st, "mesh %u", i);
+            st = ossa_fail_context(f->b, st, "mesh %u", i);
             if (st == OSSA_OK && h.frame_count > f->max_frames)
                 f->max_frames = h.frame_count;
         }
-        OSSA_TRY(in_context(f->b, st, "LOD %u", l));
+        OSSA_TRY(ossa_fail_context(f->b, st, "LOD %u", l));
         f->mesh_total += meshes;
     }
     return OSSA_OK;
@@ -458,11 +434,11 @@ static ossa_status read_faces(cff_file *f, const cff_mesh_head *h, ossa_submesh 
             index = v8;
         }
         if (index >= h->vertex_count)
-            return in_context(f->b,
-                              ossa_fail(f->b, OSSA_ERR_RANGE, (int64_t)at,
-                                        "index %u not in the mesh's %u vertices", index,
-                                        h->vertex_count),
-                              "face %zu", i / 3);
+            return ossa_fail_context(f->b,
+                                     ossa_fail(f->b, OSSA_ERR_RANGE, (int64_t)at,
+                                               "index %u not in the mesh's %u vertices", index,
+                                               h->vertex_count),
+                                     "face %zu", i / 3);
         idx[i] = index;
     }
     return OSSA_OK;
@@ -495,7 +471,7 @@ static ossa_status read_frames(cff_file *f, const cff_mesh_head *h, cff_part *pa
                 st = ossa_fail(f->b, OSSA_ERR_VALUE, (int64_t)at + 4 * c,
                                "translation %g is beyond %g", (double)tr[3 * k + c],
                                CFF_MAX_COORD);
-        OSSA_TRY(in_context(f->b, st, "frame %u", k));
+        OSSA_TRY(ossa_fail_context(f->b, st, "frame %u", k));
         frame_rotation(angles, rot + 4 * k);
         times[k] = (float)k / cff_frame_rate(f->b);
     }
@@ -695,9 +671,9 @@ static ossa_status read_cff(ossa_build *b, const uint8_t *data, size_t size, cff
             OSSA_TRY(ossa_rd_u32(&f->r, &meshes, "mesh count"));
             OSSA_TRY(ossa_rd_skip(&f->r, 4, "LOD reserved word"));
             for (uint32_t i = 0; i < meshes; i++, next++)
-                OSSA_TRY(in_context(b, in_context(b, read_mesh(f, l, next, &parts[next]),
-                                                  "mesh %u", i),
-                                    "LOD %u", l));
+                OSSA_TRY(ossa_fail_context(
+                    b, ossa_fail_context(b, read_mesh(f, l, next, &parts[next]), "mesh %u", i),
+                    "LOD %u", l));
         }
         OSSA_TRY(build_skeleton(f, parts));
         OSSA_TRY(build_clip(f, parts));

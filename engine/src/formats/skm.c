@@ -24,7 +24,6 @@
  * finds the .skp for files. */
 #include <ctype.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,29 +36,6 @@
 /* Model coordinates beyond this are rejected here, with the vertex's offset, before the
  * validation pass would reject them without one. */
 #define SKM_MAX_COORD 1e15
-
-/* Prefixes the error just raised with where it happened ("mesh 2: vertex 17: ..."). */
-static ossa_status OSSA_PRINTF(3, 4) in_context(ossa_build *b, ossa_status st, const char *fmt, ...)
-{
-    if (st == OSSA_OK || !b->err || b->err->status != st)
-        return st;
-    char where[96];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(where, sizeof where, fmt, ap);
-    va_end(ap);
-    char *msg = b->err->message;
-    size_t cap = sizeof b->err->message - 1, wl = strlen(where), ml = strlen(msg);
-    if (wl + 2 >= cap)
-        return st;
-    if (ml > cap - wl - 2)
-        ml = cap - wl - 2;
-    memmove(msg + wl + 2, msg, ml);
-    msg[wl + 2 + ml] = '\0';
-    memcpy(msg, where, wl);
-    memcpy(msg + wl, ": ", 2);
-    return st;
-}
 
 /* "SKM1", type 2 and the file size field; r is then limited to the size the header gives. */
 static ossa_status read_file_header(ossa_reader *r, const char *kind, size_t header_bytes)
@@ -226,8 +202,8 @@ static ossa_status set_skeleton_from_frame0(ossa_reader *r, skp_layout *l, ossa_
     ossa_build *b = r->b;
     r->pos = frame0->ofs;
     for (uint32_t j = 0; j < l->bones; j++)
-        OSSA_TRY(in_context(b, read_pose(r, l, bones[j].rest_r, bones[j].rest_t),
-                            "frame 0 ('%s'): bone %u", frame0->name, j));
+        OSSA_TRY(ossa_fail_context(b, read_pose(r, l, bones[j].rest_r, bones[j].rest_t),
+                                   "frame 0 ('%s'): bone %u", frame0->name, j));
     float bind_t[SKM_MAX_BONES][3], bind_r[SKM_MAX_BONES][4];
     bind_poses(bones, l->bones, bind_t, bind_r);
     for (uint32_t j = 0; j < l->bones; j++) {
@@ -331,8 +307,8 @@ static ossa_status read_frame_poses(ossa_reader *r, skp_layout *l, const skp_fra
             const ossa_track *tr = &clip->tracks[j];
             float *q = (float *)tr->rotations + 4 * (size_t)fr->key;
             float *t = (float *)tr->translations + 3 * (size_t)fr->key;
-            OSSA_TRY(in_context(b, read_pose(r, l, q, t), "frame %u ('%s'): bone %u", f,
-                                fr->name, j));
+            OSSA_TRY(ossa_fail_context(b, read_pose(r, l, q, t), "frame %u ('%s'): bone %u",
+                                       f, fr->name, j));
             if (fr->key == 0) {
                 memcpy((float *)tr->rotations + 4 * (size_t)n, q, 4 * sizeof *q);
                 memcpy((float *)tr->translations + 3 * (size_t)n, t, 3 * sizeof *t);
@@ -404,18 +380,18 @@ ossa_status ossa_read_skp(ossa_build *b, const uint8_t *data, size_t size)
     for (uint32_t j = 0; j < l.bones; j++) {
         ossa_bone *bn = &bones[j];
         char name[SKM_NAME_BYTES + 1];
-        OSSA_TRY(in_context(b, read_name(&r, name, "bone name"), "bone %u", j));
+        OSSA_TRY(ossa_fail_context(b, read_name(&r, name, "bone name"), "bone %u", j));
         OSSA_TRY(ossa_build_strndup(b, &bn->name, name, strlen(name)));
         size_t at = r.pos;
         uint32_t flags;
-        OSSA_TRY(in_context(b, ossa_rd_i32(&r, &bn->parent, "parent"), "bone %u", j));
+        OSSA_TRY(ossa_fail_context(b, ossa_rd_i32(&r, &bn->parent, "parent"), "bone %u", j));
         /* The format requires parents before children; Qfusion rejects other files. */
         if (bn->parent < -1 || bn->parent >= (int32_t)j)
             return ossa_fail(b, OSSA_ERR_RANGE, (int64_t)at,
                              "bone %u ('%s') has parent %d: a parent must be -1 or an earlier "
                              "bone",
                              j, bn->name, bn->parent);
-        OSSA_TRY(in_context(b, ossa_rd_u32(&r, &flags, "flags"), "bone %u", j));
+        OSSA_TRY(ossa_fail_context(b, ossa_rd_u32(&r, &flags, "flags"), "bone %u", j));
         if (flags & ~SKM_BONEFLAG_ATTACH)
             odd_flags++;
         bn->flags = flags & SKM_BONEFLAG_ATTACH ? OSSA_BONE_ATTACH : 0;
@@ -493,7 +469,7 @@ static ossa_status count_influences(ossa_reader scan, uint32_t verts, uint32_t *
         if (st == OSSA_OK)
             st = ossa_rd_skip(&scan, (size_t)n * SKM_BONEVERT_BYTES, "influences");
         if (st != OSSA_OK)
-            return in_context(scan.b, st, "vertex %u", v);
+            return ossa_fail_context(scan.b, st, "vertex %u", v);
         sum += n; /* at most SKM_MAX_VERTS * OSSA_MAX_INFLUENCES: no overflow */
     }
     *total = sum;
@@ -641,8 +617,8 @@ static ossa_status read_mesh_data(ossa_reader *r, const skm_record *rec, skm_pos
 
     uint32_t next = 0;
     for (uint32_t v = 0; v < rec->verts; v++)
-        OSSA_TRY(in_context(b, read_vertex(r, p0, referenced, sm, v, &next, unlisted),
-                            "vertex %u", v));
+        OSSA_TRY(ossa_fail_context(b, read_vertex(r, p0, referenced, sm, v, &next, unlisted),
+                                   "vertex %u", v));
     r->pos = rec->ofs_texcoords;
     for (uint32_t v = 0; v < rec->verts; v++) {
         OSSA_TRY(ossa_rd_f32v(r, uv + 2 * (size_t)v, 2, "texture coordinate"));
@@ -715,12 +691,12 @@ ossa_status ossa_read_skm(ossa_build *b, const uint8_t *data, size_t size)
     OSSA_TRY(ossa_build_array(b, &subs, num_meshes, sizeof *subs));
     for (uint32_t i = 0; i < num_meshes; i++) {
         r.pos = ofs_meshes + (size_t)i * SKM_MESH_BYTES;
-        OSSA_TRY(in_context(b, read_record(&r, &recs[i]), "mesh %u", i));
+        OSSA_TRY(ossa_fail_context(b, read_record(&r, &recs[i]), "mesh %u", i));
     }
     for (uint32_t i = 0; i < num_meshes; i++) {
         uint32_t unlisted = 0;
-        OSSA_TRY(in_context(b, read_mesh_data(&r, &recs[i], p0, &subs[i], &unlisted),
-                            "mesh %u ('%s')", i, recs[i].name));
+        OSSA_TRY(ossa_fail_context(b, read_mesh_data(&r, &recs[i], p0, &subs[i], &unlisted),
+                                   "mesh %u ('%s')", i, recs[i].name));
         OSSA_TRY(shader_material(b, recs[i].shader, &subs[i].material));
         if (unlisted)
             ossa_warn(b, "mesh %u ('%s'): %u influences use bones its reference list does not "
