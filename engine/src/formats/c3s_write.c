@@ -35,108 +35,39 @@
 #include "ossa/anim.h"
 #include "ossa/vertex_anim.h"
 #include "ossa/write.h"
-
-#define TRY(expr)                         \
-    do {                                  \
-        ossa_status try_status_ = (expr); \
-        if (try_status_ != OSSA_OK)       \
-            return try_status_;           \
-    } while (0)
+#include "core/build.h"
+#include "formats/write_buf.h"
 
 /* ---- output buffer ---- */
 
-typedef struct out_buf {
-    uint8_t *data;
-    size_t size, cap;
-    bool failed;
-} out_buf;
-
-static uint8_t *grow(out_buf *o, size_t n)
-{
-    if (o->failed)
-        return NULL;
-    if (n > SIZE_MAX / 2 - o->size) {
-        o->failed = true;
-        return NULL;
-    }
-    if (o->size + n > o->cap) {
-        size_t cap = o->cap ? o->cap : 65536;
-        while (cap < o->size + n)
-            cap *= 2;
-        uint8_t *p = realloc(o->data, cap);
-        if (!p) {
-            o->failed = true;
-            return NULL;
-        }
-        o->data = p;
-        o->cap = cap;
-    }
-    uint8_t *at = o->data + o->size;
-    o->size += n;
-    return at;
-}
-
-static void put_bytes(out_buf *o, const void *src, size_t n)
-{
-    uint8_t *p = grow(o, n);
-    if (p && n)
-        memcpy(p, src, n);
-}
-
-static void set_u32(uint8_t *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static void put_u32(out_buf *o, uint32_t v)
-{
-    uint8_t *p = grow(o, 4);
-    if (p)
-        set_u32(p, v);
-}
-
-static void put_f32(out_buf *o, float f)
-{
-    uint32_t v;
-    memcpy(&v, &f, 4);
-    put_u32(o, v);
-}
-
-static void put_f32v(out_buf *o, const float *v, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        put_f32(o, v[i]);
-}
-
-static void put_cdw(out_buf *o, uint32_t v)
+static void put_cdw(ossa_wbuf *o, uint32_t v)
 {
     uint8_t bytes[OSSA_C3S_COMPDWORD_MAX];
-    put_bytes(o, bytes, ossa_c3s_encode_compdword(v, bytes));
+    ossa_wbuf_put(o, bytes, ossa_c3s_encode_compdword(v, bytes));
 }
 
-static void put_stringz(out_buf *o, const char *s)
+static void put_stringz(ossa_wbuf *o, const char *s)
 {
-    put_bytes(o, s ? s : "", (s ? strlen(s) : 0) + 1);
+    ossa_wbuf_put(o, s ? s : "", (s ? strlen(s) : 0) + 1);
 }
 
-static void put_ocs(out_buf *o, const float s[3], const float q[4], const float t[3])
+static void put_ocs(ossa_wbuf *o, const float s[3], const float q[4], const float t[3])
 {
-    put_f32v(o, s, 3);
-    put_f32v(o, q, 4);
-    put_f32v(o, t, 3);
+    ossa_wbuf_f32v(o, s, 3);
+    ossa_wbuf_f32v(o, q, 4);
+    ossa_wbuf_f32v(o, t, 3);
 }
 
 /* A chunk: id and a length patched by end_chunk, which also adds the pad byte. */
-static size_t begin_chunk(out_buf *o, const char id[4])
+static size_t begin_chunk(ossa_wbuf *o, const char id[4])
 {
-    put_bytes(o, id, 4);
+    ossa_wbuf_put(o, id, 4);
     size_t at = o->size;
-    put_u32(o, 0);
+    ossa_wbuf_u32(o, 0);
     return at;
 }
 
-static void end_chunk(out_buf *o, size_t at)
+static void end_chunk(ossa_wbuf *o, size_t at)
 {
     if (o->failed)
         return;
@@ -145,13 +76,13 @@ static void end_chunk(out_buf *o, size_t at)
         o->failed = true;
         return;
     }
-    set_u32(o->data + at, (uint32_t)len);
+    ossa_le32_store(o->data + at, (uint32_t)len);
     if (len & 1u)
-        put_bytes(o, "", 1);
+        ossa_wbuf_put(o, "", 1);
 }
 
 /* A subchunk with its common start: version 1, name, flags. */
-static size_t begin_sub(out_buf *o, const char id[4], const char *name, uint32_t flags)
+static size_t begin_sub(ossa_wbuf *o, const char id[4], const char *name, uint32_t flags)
 {
     size_t at = begin_chunk(o, id);
     put_cdw(o, 1);
@@ -216,7 +147,7 @@ typedef struct writer {
     float rate;
     const char *path;
     ossa_error *err;
-    out_buf o;
+    ossa_wbuf o;
     /* first VRTX / TVRT / TRIF (0-based) of each submesh, in mesh-major order */
     uint32_t *vertex_base, *tex_base, *face_base;
     uint32_t submesh_total, vertex_total, tex_total, face_total;
@@ -339,7 +270,7 @@ static ossa_status plan(writer *w)
 static void put_textures_and_materials(writer *w)
 {
     const ossa_model *m = w->m;
-    out_buf *o = &w->o;
+    ossa_wbuf *o = &w->o;
     uint32_t written = 0, at = 0;
     for (uint32_t i = 0; i < m->material_count; i++)
         for (uint32_t k = 0; k < m->materials[i].map_count; k++, at++) {
@@ -357,7 +288,7 @@ static void put_textures_and_materials(writer *w)
         const ossa_material *mt = &m->materials[i];
         size_t c = begin_sub(o, "MATR", mt->name, 0);
         float transparency = 1.0f - mt->diffuse[3];
-        put_f32(o, transparency < 0.0f ? 0.0f : transparency > 1.0f ? 1.0f : transparency);
+        ossa_wbuf_f32(o, transparency < 0.0f ? 0.0f : transparency > 1.0f ? 1.0f : transparency);
         put_cdw(o, mt->map_count);
         for (uint32_t k = 0; k < mt->map_count; k++)
             put_cdw(o, w->texture_of_map[at++]);
@@ -369,13 +300,13 @@ static void put_textures_and_materials(writer *w)
 static void put_vertices(writer *w)
 {
     const ossa_model *m = w->m;
-    out_buf *o = &w->o;
+    ossa_wbuf *o = &w->o;
     for (uint32_t i = 0; i < m->mesh_count; i++)
         for (uint32_t j = 0; j < m->meshes[i].submesh_count; j++) {
             const ossa_submesh *sm = &m->meshes[i].submeshes[j];
             for (uint32_t v = 0; v < sm->vertex_count; v++) {
                 size_t c = begin_sub(o, "VRTX", "", 0);
-                put_f32(o, 0.0f); /* lodDeathLevel: always active */
+                ossa_wbuf_f32(o, 0.0f); /* lodDeathLevel: always active */
                 put_cdw(o, 0);    /* edge links */
                 put_cdw(o, 0);    /* triface links */
                 uint32_t a = sm->influence_start[v], e = sm->influence_start[v + 1];
@@ -387,8 +318,8 @@ static void put_vertices(writer *w)
                     quat_rotate(bn->inv_bind_r, sm->positions + 3 * (size_t)v, offset);
                     for (int c2 = 0; c2 < 3; c2++)
                         offset[c2] += bn->inv_bind_t[c2];
-                    put_f32(o, in->weight);
-                    put_f32v(o, offset, 3);
+                    ossa_wbuf_f32(o, in->weight);
+                    ossa_wbuf_f32v(o, offset, 3);
                     put_cdw(o, in->bone + 1);
                 }
                 end_chunk(o, c);
@@ -396,7 +327,7 @@ static void put_vertices(writer *w)
         }
 }
 
-static void put_frame(out_buf *o, uint32_t group, const float *pos, uint32_t count,
+static void put_frame(ossa_wbuf *o, uint32_t group, const float *pos, uint32_t count,
                       const char *name)
 {
     float lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
@@ -409,13 +340,13 @@ static void put_frame(out_buf *o, uint32_t group, const float *pos, uint32_t cou
     static const float one[3] = {1, 1, 1}, zero[3] = {0, 0, 0};
     size_t c = begin_sub(o, "VFRM", name, 0);
     put_cdw(o, group);
-    put_f32v(o, lo, 3);
-    put_f32v(o, hi, 3);
-    put_f32v(o, one, 3);
-    put_f32v(o, zero, 3);
+    ossa_wbuf_f32v(o, lo, 3);
+    ossa_wbuf_f32v(o, hi, 3);
+    ossa_wbuf_f32v(o, one, 3);
+    ossa_wbuf_f32v(o, zero, 3);
     put_cdw(o, 0); /* no compressed positions */
     put_cdw(o, count);
-    put_f32v(o, pos, 3 * (size_t)count);
+    ossa_wbuf_f32v(o, pos, 3 * (size_t)count);
     end_chunk(o, c);
 }
 
@@ -423,7 +354,7 @@ static void put_frame(out_buf *o, uint32_t group, const float *pos, uint32_t cou
 static ossa_status put_static_group(writer *w)
 {
     const ossa_model *m = w->m;
-    out_buf *o = &w->o;
+    ossa_wbuf *o = &w->o;
     if (!w->unweighted)
         return OSSA_OK;
     float *pos = malloc((size_t)w->unweighted * 3 * sizeof *pos);
@@ -479,7 +410,7 @@ static void pose_at(writer *w, const ossa_clip *clip, float time)
 static ossa_status put_frame_groups(writer *w)
 {
     const ossa_model *m = w->m;
-    out_buf *o = &w->o;
+    ossa_wbuf *o = &w->o;
     uint32_t s = 0;
     for (uint32_t i = 0; i < m->mesh_count; i++)
         for (uint32_t j = 0; j < m->meshes[i].submesh_count; j++, s++) {
@@ -502,7 +433,7 @@ static ossa_status put_frame_groups(writer *w)
             s = 0;
             for (uint32_t i = 0; i < m->mesh_count; i++)
                 for (uint32_t j = 0; j < m->meshes[i].submesh_count; j++, s++) {
-                    TRY(pose_submesh(w, clip, time, i, j));
+                    OSSA_TRY(pose_submesh(w, clip, time, i, j));
                     put_frame(o, s + 1, w->positions, m->meshes[i].submeshes[j].vertex_count,
                               clip ? clip->name : "bind");
                 }
@@ -514,7 +445,7 @@ static ossa_status put_frame_groups(writer *w)
 static void put_faces(writer *w)
 {
     const ossa_model *m = w->m;
-    out_buf *o = &w->o;
+    ossa_wbuf *o = &w->o;
     /* EDGEs: three per triangle, edge i from ring vertex i (tail) to ring vertex i + 1. */
     uint32_t s = 0;
     for (uint32_t i = 0; i < m->mesh_count; i++)
@@ -525,7 +456,7 @@ static void put_faces(writer *w)
                 uint32_t ring[3] = {t[0], t[2], t[1]}; /* clockwise */
                 for (int e = 0; e < 3; e++) {
                     size_t c = begin_sub(o, "EDGE", "", 0);
-                    put_f32(o, 0.0f);
+                    ossa_wbuf_f32(o, 0.0f);
                     put_cdw(o, w->vertex_base[s] + ring[(e + 1) % 3] + 1); /* head */
                     put_cdw(o, w->vertex_base[s] + ring[e] + 1);           /* tail */
                     put_cdw(o, 0);
@@ -545,7 +476,7 @@ static void put_faces(writer *w)
                 uint32_t ring[3] = {t[0], t[2], t[1]};
                 uint32_t edge = 3 * (w->face_base[s] + f);
                 size_t c = begin_sub(o, "TRIF", "", flags);
-                put_f32(o, 0.0f);
+                ossa_wbuf_f32(o, 0.0f);
                 put_cdw(o, sm->material >= 0 ? (uint32_t)sm->material + 1 : 0);
                 for (uint32_t e = 0; e < 3; e++)
                     put_cdw(o, edge + e + 1);
@@ -558,14 +489,14 @@ static void put_faces(writer *w)
 }
 
 /* One frame (TFRM) of a textured submesh's first UV set. */
-static void put_uv_frame(out_buf *o, uint32_t group, const float *uvs, uint32_t stride,
+static void put_uv_frame(ossa_wbuf *o, uint32_t group, const float *uvs, uint32_t stride,
                          uint32_t count, const char *name)
 {
     size_t c = begin_sub(o, "TFRM", name, 0);
     put_cdw(o, group);
     put_cdw(o, count);
     for (uint32_t v = 0; v < count; v++)
-        put_f32v(o, uvs + 2 * (size_t)v * stride, 2);
+        ossa_wbuf_f32v(o, uvs + 2 * (size_t)v * stride, 2);
     end_chunk(o, c);
 }
 
@@ -575,7 +506,7 @@ static void put_uv_frame(out_buf *o, uint32_t group, const float *uvs, uint32_t 
 static ossa_status put_texture_vertices(writer *w)
 {
     const ossa_model *m = w->m;
-    out_buf *o = &w->o;
+    ossa_wbuf *o = &w->o;
     for (uint32_t t = 0; t < w->tex_total; t++) {
         size_t c = begin_sub(o, "TVRT", "", 0);
         end_chunk(o, c);
@@ -612,7 +543,7 @@ static ossa_status put_texture_vertices(writer *w)
                     if (!sm->uv_set_count)
                         continue;
                     /* w->positions holds 3 floats per vertex: room for the 2 of a UV. */
-                    TRY(ossa_uv_clip_eval(m, clip, i, j, time, OSSA_TIME_LOOP, w->positions));
+                    OSSA_TRY(ossa_uv_clip_eval(m, clip, i, j, time, OSSA_TIME_LOOP, w->positions));
                     put_uv_frame(o, ++group, w->positions, 1, sm->vertex_count, clip->name);
                 }
         }
@@ -623,7 +554,7 @@ static ossa_status put_texture_vertices(writer *w)
 static void put_bones(writer *w)
 {
     const ossa_model *m = w->m;
-    out_buf *o = &w->o;
+    ossa_wbuf *o = &w->o;
     for (uint32_t i = 0; i < m->bone_count; i++) {
         const ossa_bone *bn = &m->bones[i];
         float q[4];
@@ -677,7 +608,7 @@ static ossa_status put_bone_key(writer *w, uint32_t bone)
 static ossa_status put_sequences(writer *w)
 {
     const ossa_model *m = w->m;
-    out_buf *o = &w->o;
+    ossa_wbuf *o = &w->o;
     uint32_t frames_before = 1; /* frame form: the bind frames come first */
     uint32_t uv_keys_before = 0;
     bool *animated = calloc(m->bone_count ? m->bone_count : 1, sizeof *animated);
@@ -695,7 +626,7 @@ static ossa_status put_sequences(writer *w)
                 animated_count++;
             }
         size_t ch = begin_sub(o, "ASEQ", clip->name, 0);
-        put_f32(o, (float)keys / clip->duration);
+        ossa_wbuf_f32(o, (float)keys / clip->duration);
         put_stringz(o, clip->group);
         put_cdw(o, keys);
         bool uv = clip->uv_track_count && w->textured;
@@ -725,14 +656,14 @@ static ossa_status put_sequences(writer *w)
             uint32_t command = tg->command;
             if (!command && tg->name && tg->name[0])
                 command = C3S_TRIG_COMMAND;
-            put_f32(o, tg->time / clip->duration);
-            put_u32(o, command);
+            ossa_wbuf_f32(o, tg->time / clip->duration);
+            ossa_wbuf_u32(o, command);
             if (command == C3S_TRIG_COMMAND && !tg->param_size) {
                 put_cdw(o, (uint32_t)strlen(tg->name) + 1);
                 put_stringz(o, tg->name);
             } else {
                 put_cdw(o, tg->param_size);
-                put_bytes(o, tg->params, tg->param_size);
+                ossa_wbuf_put(o, tg->params, tg->param_size);
             }
         }
         put_cdw(o, clip->link_count);
@@ -747,7 +678,7 @@ static ossa_status put_sequences(writer *w)
 static void put_mounts(writer *w)
 {
     const ossa_model *m = w->m;
-    out_buf *o = &w->o;
+    ossa_wbuf *o = &w->o;
     for (uint32_t i = 0; i < m->mount_count; i++) {
         const ossa_mount *mt = &m->mounts[i];
         float q[4];
@@ -758,7 +689,7 @@ static void put_mounts(writer *w)
         put_cdw(o, w->face_base[sub_index(w, mt->mesh, mt->submesh)] + mt->face + 1);
         /* The ring is the model's triangle turned (V0, V2, V1). */
         const float bary[3] = {mt->barycentric[0], mt->barycentric[2], mt->barycentric[1]};
-        put_f32v(o, bary, 3);
+        ossa_wbuf_f32v(o, bary, 3);
         end_chunk(o, c);
     }
 }
@@ -766,13 +697,13 @@ static void put_mounts(writer *w)
 static ossa_status build_file(writer *w)
 {
     const ossa_model *m = w->m;
-    out_buf *o = &w->o;
-    TRY(plan(w));
-    put_bytes(o, "RIFF", 4);
-    put_u32(o, 0);
-    put_bytes(o, "C3SB", 4);
+    ossa_wbuf *o = &w->o;
+    OSSA_TRY(plan(w));
+    ossa_wbuf_put(o, "RIFF", 4);
+    ossa_wbuf_u32(o, 0);
+    ossa_wbuf_put(o, "C3SB", 4);
     size_t c = begin_chunk(o, "SHDR");
-    put_u32(o, 0x10000u);
+    ossa_wbuf_u32(o, 0x10000u);
     const char *name = m->mesh_count && m->meshes[0].name ? m->meshes[0].name : "model";
     put_stringz(o, name);
     put_stringz(o, "Ossa");
@@ -780,28 +711,28 @@ static ossa_status build_file(writer *w)
     end_chunk(o, c);
 
     size_t model = begin_chunk(o, "SMDL");
-    put_u32(o, 0x10000u);
+    ossa_wbuf_u32(o, 0x10000u);
     put_stringz(o, name);
     if ((strlen(name) + 1) & 1u)
-        put_bytes(o, "", 1);
+        ossa_wbuf_put(o, "", 1);
     put_textures_and_materials(w);
     put_vertices(w);
     if (w->frames)
-        TRY(put_frame_groups(w));
+        OSSA_TRY(put_frame_groups(w));
     else
-        TRY(put_static_group(w));
+        OSSA_TRY(put_static_group(w));
     put_faces(w);
-    TRY(put_texture_vertices(w));
+    OSSA_TRY(put_texture_vertices(w));
     if (!w->frames)
         put_bones(w);
-    TRY(put_sequences(w));
+    OSSA_TRY(put_sequences(w));
     put_mounts(w);
     end_chunk(o, model);
     if (!o->failed) {
         if (o->size - 8 > UINT32_MAX)
             o->failed = true;
         else
-            set_u32(o->data + 4, (uint32_t)(o->size - 8));
+            ossa_le32_store(o->data + 4, (uint32_t)(o->size - 8));
     }
     if (o->failed)
         return fail(w->err, OSSA_ERR_NOMEM, w->path, "out of memory building the file");

@@ -30,77 +30,29 @@
 
 /* ---- buffer ---- */
 
-void cw_put(cw_buf *b, const void *p, size_t n)
+void cw_puts(ossa_wbuf *b, const char *s)
 {
-    if (b->nomem || n == 0)
-        return;
-    size_t need;
-    if (!ossa_add_size(b->len, n, &need)) {
-        b->nomem = true;
-        return;
-    }
-    if (need > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap < need) {
-            if (!ossa_mul_size(cap, 2, &cap)) {
-                b->nomem = true;
-                return;
-            }
-        }
-        uint8_t *grown = realloc(b->data, cap);
-        if (!grown) {
-            b->nomem = true;
-            return;
-        }
-        b->data = grown;
-        b->cap = cap;
-    }
-    memcpy(b->data + b->len, p, n);
-    b->len = need;
+    ossa_wbuf_put(b, s, strlen(s));
 }
 
-void cw_puts(cw_buf *b, const char *s)
+static void put_i32(ossa_wbuf *b, int32_t v)
 {
-    cw_put(b, s, strlen(s));
-}
-
-static void put_u32(cw_buf *b, uint32_t v)
-{
-    uint8_t p[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
-    cw_put(b, p, 4);
-}
-
-static void put_i32(cw_buf *b, int32_t v)
-{
-    put_u32(b, (uint32_t)v);
-}
-
-static void put_f32(cw_buf *b, float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    put_u32(b, u);
-}
-
-static void put_f32v(cw_buf *b, const float *f, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        put_f32(b, f[i]);
+    ossa_wbuf_u32(b, (uint32_t)v);
 }
 
 /* A.2: length including the NUL, then the bytes and the NUL. */
-static void put_string(cw_buf *b, const char *s)
+static void put_string(ossa_wbuf *b, const char *s)
 {
     size_t n = strlen(s);
-    put_u32(b, (uint32_t)(n + 1));
-    cw_put(b, s, n + 1);
+    ossa_wbuf_u32(b, (uint32_t)(n + 1));
+    ossa_wbuf_put(b, s, n + 1);
 }
 
-static void put_cal3d_quat(cw_buf *b, const float q[4])
+static void put_cal3d_quat(ossa_wbuf *b, const float q[4])
 {
     float c[4];
     cw_cal3d_quat(q, c);
-    put_f32v(b, c, 4);
+    ossa_wbuf_f32v(b, c, 4);
 }
 
 uint32_t cw_children(const ossa_model *m, uint32_t i, uint32_t *ids)
@@ -122,164 +74,164 @@ uint32_t cw_children(const ossa_model *m, uint32_t i, uint32_t *ids)
 
 /* ---- binary forms ---- */
 
-static void put_magic(cw_buf *b, const char *magic, const cw_layout *l)
+static void put_magic(ossa_wbuf *b, const char *magic, const cw_layout *l)
 {
-    cw_put(b, magic, 4); /* three letters and the NUL */
-    put_u32(b, l->version);
+    ossa_wbuf_put(b, magic, 4); /* three letters and the NUL */
+    ossa_wbuf_u32(b, l->version);
 }
 
-static void bin_skeleton(cw_buf *b, const ossa_model *m, const cw_layout *l, uint32_t *ids)
+static void bin_skeleton(ossa_wbuf *b, const ossa_model *m, const cw_layout *l, uint32_t *ids)
 {
     put_magic(b, "CSF", l);
-    put_u32(b, m->bone_count);
+    ossa_wbuf_u32(b, m->bone_count);
     if (l->extras)
-        put_f32v(b, m->scene_ambient, 3);
+        ossa_wbuf_f32v(b, m->scene_ambient, 3);
     for (uint32_t i = 0; i < m->bone_count; i++) {
         const ossa_bone *bone = &m->bones[i];
         put_string(b, bone->name);
-        put_f32v(b, bone->rest_t, 3);
+        ossa_wbuf_f32v(b, bone->rest_t, 3);
         put_cal3d_quat(b, bone->rest_r);
-        put_f32v(b, bone->inv_bind_t, 3);
+        ossa_wbuf_f32v(b, bone->inv_bind_t, 3);
         put_cal3d_quat(b, bone->inv_bind_r);
         put_i32(b, bone->parent);
         if (l->extras) {
             put_i32(b, bone->light_type);
-            put_f32v(b, bone->light_color, 3);
+            ossa_wbuf_f32v(b, bone->light_color, 3);
         }
         uint32_t n = cw_children(m, i, ids);
-        put_u32(b, n);
+        ossa_wbuf_u32(b, n);
         for (uint32_t c = 0; c < n; c++)
-            put_u32(b, ids[c]);
+            ossa_wbuf_u32(b, ids[c]);
     }
 }
 
 /* Absolute blend vertices, ascending ids, ended by vertex_count + 1 as Cal3D's saver does. */
-static void bin_morph(cw_buf *b, const ossa_submesh *sm, const ossa_morph_target *mt)
+static void bin_morph(ossa_wbuf *b, const ossa_submesh *sm, const ossa_morph_target *mt)
 {
     put_string(b, mt->name);
     for (uint32_t k = 0; k < mt->count; k++) {
         size_t v = mt->vertex[k];
-        put_u32(b, (uint32_t)v);
+        ossa_wbuf_u32(b, (uint32_t)v);
         for (int c = 0; c < 3; c++)
-            put_f32(b, sm->positions[3 * v + c] + mt->d_position[3 * k + c]);
+            ossa_wbuf_f32(b, sm->positions[3 * v + c] + mt->d_position[3 * k + c]);
         for (int c = 0; c < 3; c++)
-            put_f32(b, sm->normals[3 * v + c] + mt->d_normal[3 * k + c]);
+            ossa_wbuf_f32(b, sm->normals[3 * v + c] + mt->d_normal[3 * k + c]);
         for (uint32_t s = 0; s < sm->uv_set_count; s++)
             for (int c = 0; c < 2; c++) {
                 float base = sm->uvs[2 * ((size_t)sm->uv_set_count * v + s) + c];
                 float d = mt->d_uv ? mt->d_uv[2 * ((size_t)sm->uv_set_count * k + s) + c] : 0.0f;
-                put_f32(b, base + d);
+                ossa_wbuf_f32(b, base + d);
             }
     }
-    put_u32(b, sm->vertex_count + 1);
+    ossa_wbuf_u32(b, sm->vertex_count + 1);
 }
 
-static void bin_submesh(cw_buf *b, const ossa_submesh *sm, const cw_layout *l)
+static void bin_submesh(ossa_wbuf *b, const ossa_submesh *sm, const cw_layout *l)
 {
     put_i32(b, sm->material);
-    put_u32(b, sm->vertex_count);
-    put_u32(b, sm->face_count);
-    put_u32(b, sm->lod_count);
-    put_u32(b, sm->spring_count);
-    put_u32(b, sm->uv_set_count);
+    ossa_wbuf_u32(b, sm->vertex_count);
+    ossa_wbuf_u32(b, sm->face_count);
+    ossa_wbuf_u32(b, sm->lod_count);
+    ossa_wbuf_u32(b, sm->spring_count);
+    ossa_wbuf_u32(b, sm->uv_set_count);
     if (l->extras)
-        put_u32(b, sm->morph_count);
+        ossa_wbuf_u32(b, sm->morph_count);
     for (uint32_t v = 0; v < sm->vertex_count; v++) {
-        put_f32v(b, sm->positions + 3 * (size_t)v, 3);
-        put_f32v(b, sm->normals + 3 * (size_t)v, 3);
+        ossa_wbuf_f32v(b, sm->positions + 3 * (size_t)v, 3);
+        ossa_wbuf_f32v(b, sm->normals + 3 * (size_t)v, 3);
         if (l->extras)
-            put_f32v(b, cw_color(sm, v), 3);
+            ossa_wbuf_f32v(b, cw_color(sm, v), 3);
         put_i32(b, sm->collapse_id ? sm->collapse_id[v] : -1);
-        put_u32(b, sm->face_collapse_count ? sm->face_collapse_count[v] : 0);
+        ossa_wbuf_u32(b, sm->face_collapse_count ? sm->face_collapse_count[v] : 0);
         if (sm->uv_set_count)
-            put_f32v(b, sm->uvs + 2 * (size_t)sm->uv_set_count * v, 2 * (size_t)sm->uv_set_count);
+            ossa_wbuf_f32v(b, sm->uvs + 2 * (size_t)sm->uv_set_count * v, 2 * (size_t)sm->uv_set_count);
         uint32_t first = sm->influence_start[v], end = sm->influence_start[v + 1];
-        put_u32(b, end - first);
+        ossa_wbuf_u32(b, end - first);
         for (uint32_t k = first; k < end; k++) {
-            put_u32(b, sm->influences[k].bone);
-            put_f32(b, sm->influences[k].weight);
+            ossa_wbuf_u32(b, sm->influences[k].bone);
+            ossa_wbuf_f32(b, sm->influences[k].weight);
         }
         if (sm->spring_count)
-            put_f32(b, sm->physique_weights ? sm->physique_weights[v] : 0.0f);
+            ossa_wbuf_f32(b, sm->physique_weights ? sm->physique_weights[v] : 0.0f);
     }
     for (uint32_t s = 0; s < sm->spring_count; s++) {
         const ossa_spring *sp = &sm->springs[s];
-        put_u32(b, sp->vertex[0]);
-        put_u32(b, sp->vertex[1]);
-        put_f32(b, sp->coefficient);
-        put_f32(b, sp->idle_length);
+        ossa_wbuf_u32(b, sp->vertex[0]);
+        ossa_wbuf_u32(b, sp->vertex[1]);
+        ossa_wbuf_f32(b, sp->coefficient);
+        ossa_wbuf_f32(b, sp->idle_length);
     }
     if (l->extras)
         for (uint32_t t = 0; t < sm->morph_count; t++)
             bin_morph(b, sm, &sm->morphs[t]);
     for (size_t f = 0; f < 3 * (size_t)sm->face_count; f++)
-        put_u32(b, sm->indices[f]);
+        ossa_wbuf_u32(b, sm->indices[f]);
 }
 
-static void bin_mesh(cw_buf *b, const ossa_mesh *mesh, const cw_layout *l)
+static void bin_mesh(ossa_wbuf *b, const ossa_mesh *mesh, const cw_layout *l)
 {
     put_magic(b, "CMF", l);
-    put_u32(b, mesh->submesh_count);
+    ossa_wbuf_u32(b, mesh->submesh_count);
     for (uint32_t s = 0; s < mesh->submesh_count; s++)
         bin_submesh(b, &mesh->submeshes[s], l);
 }
 
-static void bin_clip(cw_buf *b, const ossa_clip *clip, const cw_layout *l)
+static void bin_clip(ossa_wbuf *b, const ossa_clip *clip, const cw_layout *l)
 {
     put_magic(b, "CAF", l);
     if (l->caf_flag_word)
-        put_u32(b, 0); /* not compressed */
-    put_f32(b, clip->duration);
-    put_u32(b, clip->track_count);
+        ossa_wbuf_u32(b, 0); /* not compressed */
+    ossa_wbuf_f32(b, clip->duration);
+    ossa_wbuf_u32(b, clip->track_count);
     if (l->caf_flags)
-        put_u32(b, 0); /* plain keyframes */
+        ossa_wbuf_u32(b, 0); /* plain keyframes */
     for (uint32_t t = 0; t < clip->track_count; t++) {
         const ossa_track *tr = &clip->tracks[t];
-        put_u32(b, tr->bone);
-        put_u32(b, tr->key_count);
+        ossa_wbuf_u32(b, tr->bone);
+        ossa_wbuf_u32(b, tr->key_count);
         for (uint32_t k = 0; k < tr->key_count; k++) {
-            put_f32(b, tr->times[k]);
-            put_f32v(b, tr->translations + 3 * (size_t)k, 3);
+            ossa_wbuf_f32(b, tr->times[k]);
+            ossa_wbuf_f32v(b, tr->translations + 3 * (size_t)k, 3);
             put_cal3d_quat(b, tr->rotations + 4 * (size_t)k);
         }
     }
 }
 
-static void bin_morph_clip(cw_buf *b, const ossa_morph_clip *clip, const cw_layout *l)
+static void bin_morph_clip(ossa_wbuf *b, const ossa_morph_clip *clip, const cw_layout *l)
 {
     put_magic(b, "CPF", l);
-    put_f32(b, clip->duration);
-    put_u32(b, clip->track_count);
+    ossa_wbuf_f32(b, clip->duration);
+    ossa_wbuf_u32(b, clip->track_count);
     for (uint32_t t = 0; t < clip->track_count; t++) {
         const ossa_morph_track *tr = &clip->tracks[t];
         put_string(b, tr->morph_name);
-        put_u32(b, tr->key_count);
+        ossa_wbuf_u32(b, tr->key_count);
         for (uint32_t k = 0; k < tr->key_count; k++) {
-            put_f32(b, tr->times[k]);
-            put_f32(b, tr->weights[k]);
+            ossa_wbuf_f32(b, tr->times[k]);
+            ossa_wbuf_f32(b, tr->weights[k]);
         }
     }
 }
 
 /* Colours are stored as bytes 0..255 (the readers divide by 255). */
-static void put_color_bytes(cw_buf *b, const float c[4])
+static void put_color_bytes(ossa_wbuf *b, const float c[4])
 {
     uint8_t rgba[4];
     for (int k = 0; k < 4; k++) {
         float v = c[k] < 0.0f ? 0.0f : c[k] > 1.0f ? 1.0f : c[k];
         rgba[k] = (uint8_t)lrintf(v * 255.0f);
     }
-    cw_put(b, rgba, 4);
+    ossa_wbuf_put(b, rgba, 4);
 }
 
-static void bin_material(cw_buf *b, const ossa_material *mat, const cw_layout *l)
+static void bin_material(ossa_wbuf *b, const ossa_material *mat, const cw_layout *l)
 {
     put_magic(b, "CRF", l);
     put_color_bytes(b, mat->ambient);
     put_color_bytes(b, mat->diffuse);
     put_color_bytes(b, mat->specular);
-    put_f32(b, mat->shininess);
-    put_u32(b, mat->map_count);
+    ossa_wbuf_f32(b, mat->shininess);
+    ossa_wbuf_u32(b, mat->map_count);
     for (uint32_t i = 0; i < mat->map_count; i++) {
         put_string(b, mat->maps[i].file);
         if (l->extras)
@@ -515,9 +467,9 @@ static const char *file_name_of(const char *path)
     return slash ? slash + 1 : path;
 }
 
-static ossa_status write_file(cw_writer *w, const char *path, const cw_buf *b)
+static ossa_status write_file(cw_writer *w, const char *path, const ossa_wbuf *b)
 {
-    if (b->nomem)
+    if (b->failed)
         return cw_fail(w, OSSA_ERR_NOMEM, path, "out of memory while serialising");
     char *copy = strdup(path);
     if (!copy)
@@ -528,16 +480,16 @@ static ossa_status write_file(cw_writer *w, const char *path, const cw_buf *b)
         return cw_fail(w, OSSA_ERR_IO, path, "cannot create: %s", strerror(errno));
     }
     w->created[w->created_count++] = copy; /* from here on it is removed on failure */
-    size_t put = b->len ? fwrite(b->data, 1, b->len, f) : 0;
+    size_t put = b->size ? fwrite(b->data, 1, b->size, f) : 0;
     int failed = ferror(f);
-    if (fclose(f) != 0 || failed || put != b->len)
-        return cw_fail(w, OSSA_ERR_IO, path, "write failed after %zu of %zu bytes", put, b->len);
+    if (fclose(f) != 0 || failed || put != b->size)
+        return cw_fail(w, OSSA_ERR_IO, path, "write failed after %zu of %zu bytes", put, b->size);
     return OSSA_OK;
 }
 
 /* The .cfg: one key=file line per file, relative to the .cfg's folder. Data is already scaled,
  * so no scale= line is written. */
-static void put_cfg(cw_buf *b, const cw_writer *w)
+static void put_cfg(ossa_wbuf *b, const cw_writer *w)
 {
     cw_puts(b, "# Cal3D model set written by Ossa\n");
     for (size_t f = 0; f < w->file_count; f++) {
@@ -571,7 +523,7 @@ static ossa_status layout_for(cw_writer *w, uint32_t version)
     return OSSA_OK;
 }
 
-static ossa_status serialise(cw_writer *w, size_t f, cw_buf *b, uint32_t *ids, size_t *next_mesh,
+static ossa_status serialise(cw_writer *w, size_t f, ossa_wbuf *b, uint32_t *ids, size_t *next_mesh,
                              size_t *next_clip, size_t *next_morph, size_t *next_mat)
 {
     const ossa_model *m = w->m;
@@ -667,7 +619,7 @@ ossa_status ossa_write_cal3d(const ossa_model *m, const char *dir, const char *b
     w.files = calloc(total, sizeof *w.files);
     w.created = calloc(total, sizeof *w.created);
     uint32_t *ids = calloc(ids_count, sizeof *ids);
-    cw_buf b = {NULL, 0, 0, false};
+    ossa_wbuf b = {NULL, 0, 0, false};
     ossa_status st = w.files && w.created && ids ? OSSA_OK
                                                   : cw_fail(&w, OSSA_ERR_NOMEM, NULL, "out of memory");
     if (st == OSSA_OK)
@@ -675,7 +627,7 @@ ossa_status ossa_write_cal3d(const ossa_model *m, const char *dir, const char *b
 
     size_t next_mesh = 0, next_clip = 0, next_morph = 0, next_mat = 0;
     for (size_t f = 0; f < w.file_count && st == OSSA_OK; f++) {
-        b.len = 0;
+        b.size = 0;
         st = serialise(&w, f, &b, ids, &next_mesh, &next_clip, &next_morph, &next_mat);
         if (st == OSSA_OK)
             st = write_file(&w, w.files[f].path, &b);

@@ -7,16 +7,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "formats/write_buf.h"
 #include "ossa/model.h"
 
-typedef struct cw_buf {
-    uint8_t *data;
-    size_t len, cap;
-    bool nomem; /* set by the first failed growth; later appends are dropped */
-} cw_buf;
 
-void cw_put(cw_buf *b, const void *p, size_t n);
-void cw_puts(cw_buf *b, const char *s);
+void cw_puts(ossa_wbuf *b, const char *s);
 
 /* What the chosen version's layout can hold (FORMAT-NOTES Decision 1, A.3-A.6). */
 typedef struct cw_layout {
@@ -48,10 +43,10 @@ static inline void cw_cal3d_quat(const float q[4], float out[4])
 }
 
 /* XML forms (cal3d_write_xml.c). Each returns false when the C locale cannot be set up. */
-bool cw_xml_skeleton(cw_buf *b, const ossa_model *m, const cw_layout *l);
-bool cw_xml_mesh(cw_buf *b, const ossa_mesh *mesh, const cw_layout *l);
-bool cw_xml_clip(cw_buf *b, const ossa_clip *clip, const cw_layout *l);
-bool cw_xml_morph_clip(cw_buf *b, const ossa_morph_clip *clip, const cw_layout *l);
-bool cw_xml_material(cw_buf *b, const ossa_material *mat, const cw_layout *l);
+bool cw_xml_skeleton(ossa_wbuf *b, const ossa_model *m, const cw_layout *l);
+bool cw_xml_mesh(ossa_wbuf *b, const ossa_mesh *mesh, const cw_layout *l);
+bool cw_xml_clip(ossa_wbuf *b, const ossa_clip *clip, const cw_layout *l);
+bool cw_xml_morph_clip(ossa_wbuf *b, const ossa_morph_clip *clip, const cw_layout *l);
+bool cw_xml_material(ossa_wbuf *b, const ossa_material *mat, const cw_layout *l);
 
 #endif

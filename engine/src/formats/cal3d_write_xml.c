@@ -11,12 +11,12 @@
 #include "formats/cal3d_write.h"
 
 typedef struct cw_xml {
-    cw_buf *b;
+    ossa_wbuf *b;
     locale_t c_locale, previous;
 } cw_xml;
 
 /* Numbers must not depend on the caller's locale: switch this thread to "C" while writing. */
-static bool xml_begin(cw_xml *x, cw_buf *b, const char *magic, uint32_t version)
+static bool xml_begin(cw_xml *x, ossa_wbuf *b, const char *magic, uint32_t version)
 {
     x->b = b;
     x->c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
@@ -77,7 +77,7 @@ static void put_text(cw_xml *x, const char *s)
         case '\t': cw_puts(x->b, "&#9;"); break;
         case '\n': cw_puts(x->b, "&#10;"); break;
         case '\r': cw_puts(x->b, "&#13;"); break;
-        default: cw_put(x->b, s, 1); break;
+        default: ossa_wbuf_put(x->b, s, 1); break;
         }
     }
 }
@@ -144,11 +144,11 @@ static void cal3d_quat(cw_xml *x, const char *indent, const char *name, const fl
 
 /* ---- XSF ---- */
 
-bool cw_xml_skeleton(cw_buf *b, const ossa_model *m, const cw_layout *l)
+bool cw_xml_skeleton(ossa_wbuf *b, const ossa_model *m, const cw_layout *l)
 {
     uint32_t *ids = malloc((m->bone_count ? m->bone_count : 1) * sizeof *ids);
     if (!ids) {
-        b->nomem = true; /* reported as out of memory by the caller */
+        b->failed = true; /* reported as out of memory by the caller */
         return true;
     }
     cw_xml x;
@@ -192,7 +192,7 @@ bool cw_xml_skeleton(cw_buf *b, const ossa_model *m, const cw_layout *l)
 
 static void xml_vertex(cw_xml *x, const ossa_submesh *sm, uint32_t v, bool colors)
 {
-    cw_buf *b = x->b;
+    ossa_wbuf *b = x->b;
     uint32_t first = sm->influence_start[v], end = sm->influence_start[v + 1];
     cw_puts(b, "        <VERTEX");
     attr_int(x, "ID", v);
@@ -231,7 +231,7 @@ static void xml_vertex(cw_xml *x, const ossa_submesh *sm, uint32_t v, bool color
 /* Blend vertices hold absolute values; the model keeps deltas. */
 static void xml_morph(cw_xml *x, const ossa_submesh *sm, const ossa_morph_target *mt)
 {
-    cw_buf *b = x->b;
+    ossa_wbuf *b = x->b;
     cw_puts(b, "        <MORPH");
     attr_text(x, "NAME", mt->name);
     attr_int(x, "NUMBLENDVERTS", mt->count);
@@ -265,7 +265,7 @@ static void xml_morph(cw_xml *x, const ossa_submesh *sm, const ossa_morph_target
     cw_puts(b, "        </MORPH>\n");
 }
 
-bool cw_xml_mesh(cw_buf *b, const ossa_mesh *mesh, const cw_layout *l)
+bool cw_xml_mesh(ossa_wbuf *b, const ossa_mesh *mesh, const cw_layout *l)
 {
     cw_xml x;
     if (!xml_begin(&x, b, "XMF", l->version))
@@ -321,7 +321,7 @@ bool cw_xml_mesh(cw_buf *b, const ossa_mesh *mesh, const cw_layout *l)
 
 /* ---- XAF ---- */
 
-bool cw_xml_clip(cw_buf *b, const ossa_clip *clip, const cw_layout *l)
+bool cw_xml_clip(ossa_wbuf *b, const ossa_clip *clip, const cw_layout *l)
 {
     cw_xml x;
     if (!xml_begin(&x, b, "XAF", l->version))
@@ -356,7 +356,7 @@ bool cw_xml_clip(cw_buf *b, const ossa_clip *clip, const cw_layout *l)
 
 /* ---- XPF ---- */
 
-bool cw_xml_morph_clip(cw_buf *b, const ossa_morph_clip *clip, const cw_layout *l)
+bool cw_xml_morph_clip(ossa_wbuf *b, const ossa_morph_clip *clip, const cw_layout *l)
 {
     cw_xml x;
     if (!xml_begin(&x, b, "XPF", l->version))
@@ -402,7 +402,7 @@ static void xml_color(cw_xml *x, const char *name, const float c[4])
     cw_puts(x->b, ">\n");
 }
 
-bool cw_xml_material(cw_buf *b, const ossa_material *mat, const cw_layout *l)
+bool cw_xml_material(ossa_wbuf *b, const ossa_material *mat, const cw_layout *l)
 {
     cw_xml x;
     if (!xml_begin(&x, b, "XRF", l->version))

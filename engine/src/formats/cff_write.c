@@ -32,61 +32,10 @@
 #include "formats/cff.h"
 #include "ossa/anim.h"
 #include "ossa/write.h"
+#include "formats/write_buf.h"
 
 #define NO_BONE UINT32_MAX
 #define PART_MAX_VERTICES 65536u
-
-typedef struct out_buf {
-    uint8_t *data;
-    size_t size, cap;
-    bool failed;
-} out_buf;
-
-static void put(out_buf *o, const void *p, size_t n)
-{
-    if (o->failed)
-        return;
-    if (n > o->cap - o->size) {
-        size_t cap = o->cap ? o->cap : 4096;
-        while (cap - o->size < n) {
-            if (cap > SIZE_MAX / 2) {
-                o->failed = true;
-                return;
-            }
-            cap *= 2;
-        }
-        uint8_t *grown = realloc(o->data, cap);
-        if (!grown) {
-            o->failed = true;
-            return;
-        }
-        o->data = grown;
-        o->cap = cap;
-    }
-    memcpy(o->data + o->size, p, n);
-    o->size += n;
-}
-
-static void put_u8(out_buf *o, uint8_t v) { put(o, &v, 1); }
-
-static void put_u16(out_buf *o, uint16_t v)
-{
-    uint8_t b[2] = {(uint8_t)v, (uint8_t)(v >> 8)};
-    put(o, b, 2);
-}
-
-static void put_u32(out_buf *o, uint32_t v)
-{
-    uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
-    put(o, b, 4);
-}
-
-static void put_f32(out_buf *o, float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    put_u32(o, u);
-}
 
 
 /* Fills err (the first failure only) with a message naming the file; returns s. */
@@ -485,7 +434,7 @@ static int16_t quantise(double v, double origin, double scale)
     return (int16_t)raw;
 }
 
-static ossa_status write_part(cff_writer *w, out_buf *o, const part *pt, const double origin[3],
+static ossa_status write_part(cff_writer *w, ossa_wbuf *o, const part *pt, const double origin[3],
                               const double scale[3])
 {
     const ossa_model *m = w->m;
@@ -528,15 +477,15 @@ static ossa_status write_part(cff_writer *w, out_buf *o, const part *pt, const d
     uint32_t texture = pt->material >= 0 ? (uint32_t)pt->material : 0;
 
     for (int k = 0; k < 3; k++)
-        put_f32(o, (float)center[k]);
-    put_f32(o, (float)divisor);
-    put_f32(o, (float)radius);
-    put_u32(o, m->material_count ? texture : 0);
-    put_u32(o, (uint32_t)pt->vertex_count);
-    put_u32(o, (uint32_t)pt->tri_count);
-    put_u32(o, 1); /* always 1 in the game's files */
-    put_u32(o, frames);
-    put(o, pt->name, 4);
+        ossa_wbuf_f32(o, (float)center[k]);
+    ossa_wbuf_f32(o, (float)divisor);
+    ossa_wbuf_f32(o, (float)radius);
+    ossa_wbuf_u32(o, m->material_count ? texture : 0);
+    ossa_wbuf_u32(o, (uint32_t)pt->vertex_count);
+    ossa_wbuf_u32(o, (uint32_t)pt->tri_count);
+    ossa_wbuf_u32(o, 1); /* always 1 in the game's files */
+    ossa_wbuf_u32(o, frames);
+    ossa_wbuf_put(o, pt->name, 4);
 
     for (size_t i = 0; i < pt->vertex_count; i++) {
         const ossa_submesh *sm;
@@ -544,40 +493,40 @@ static ossa_status write_part(cff_writer *w, out_buf *o, const part *pt, const d
         vertex_of(w, w->vertex_list[pt->first_vertex + i], &sm, &v);
         const float *p = w->local + 3 * (pt->first_vertex + i);
         for (int k = 0; k < 3; k++)
-            put_u16(o, (uint16_t)quantise(p[k], origin[k], scale[k]));
+            ossa_wbuf_u16(o, (uint16_t)quantise(p[k], origin[k], scale[k]));
         for (int k = 0; k < 2; k++) {
             double u = sm->uv_set_count ? sm->uvs[2 * (size_t)sm->uv_set_count * v + (size_t)k]
                                         : 0.0;
-            put_u16(o, (uint16_t)(int16_t)floor(u * divisor + 0.5));
+            ossa_wbuf_u16(o, (uint16_t)(int16_t)floor(u * divisor + 0.5));
         }
         for (int k = 0; k < 3; k++) {
             double c = sm->colors ? floor(sm->colors[3 * (size_t)v + (size_t)k] * 127.0 + 0.5)
                                   : 127.0;
-            put_u8(o, (uint8_t)(c < 0.0 ? 0.0 : c > 255.0 ? 255.0 : c));
+            ossa_wbuf_u8(o, (uint8_t)(c < 0.0 ? 0.0 : c > 255.0 ? 255.0 : c));
         }
     }
     bool wide = pt->vertex_count > 256;
     for (size_t i = 0; i < 3 * pt->tri_count; i++) {
         uint32_t index = w->face_list[3 * pt->first_tri + i];
         if (wide)
-            put_u16(o, (uint16_t)index);
+            ossa_wbuf_u16(o, (uint16_t)index);
         else
-            put_u8(o, (uint8_t)index);
+            ossa_wbuf_u8(o, (uint8_t)index);
     }
     size_t nb = m->bone_count;
     for (uint32_t k = 0; k < frames; k++) {
         const float *t = w->frame_t + 3 * ((size_t)k * nb + pt->bone);
         const float *a = w->frame_a + 3 * ((size_t)k * nb + pt->bone);
         for (int c = 0; c < 3; c++)
-            put_f32(o, t[c]);
+            ossa_wbuf_f32(o, t[c]);
         for (int c = 0; c < 3; c++)
-            put_f32(o, a[c]);
-        put_f32(o, (float)k);
+            ossa_wbuf_f32(o, a[c]);
+        ossa_wbuf_f32(o, (float)k);
     }
     return OSSA_OK;
 }
 
-static ossa_status write_all(cff_writer *w, out_buf *o)
+static ossa_status write_all(cff_writer *w, ossa_wbuf *o)
 {
     const ossa_model *m = w->m;
     OSSA_TRY(sample_frames(w));
@@ -622,14 +571,14 @@ static ossa_status write_all(cff_writer *w, out_buf *o)
         if (w->parts[p].lod + 1 > lods)
             lods = w->parts[p].lod + 1;
     for (int k = 0; k < 3; k++)
-        put_f32(o, (float)origin[k]);
+        ossa_wbuf_f32(o, (float)origin[k]);
     for (int k = 0; k < 3; k++)
-        put_f32(o, (float)scale[k]);
-    put_u32(o, m->material_count);
-    put_u32(o, 0); /* material blocks */
-    put_u32(o, lods);
-    put_u32(o, 0); /* no BSP section */
-    put_f32(o, 0.0f);
+        ossa_wbuf_f32(o, (float)scale[k]);
+    ossa_wbuf_u32(o, m->material_count);
+    ossa_wbuf_u32(o, 0); /* material blocks */
+    ossa_wbuf_u32(o, lods);
+    ossa_wbuf_u32(o, 0); /* no BSP section */
+    ossa_wbuf_f32(o, 0.0f);
     for (uint32_t i = 0; i < m->material_count; i++) {
         const ossa_material *mat = &m->materials[i];
         const char *name = mat->map_count && mat->maps[0].file && mat->maps[0].file[0]
@@ -638,16 +587,16 @@ static ossa_status write_all(cff_writer *w, out_buf *o)
         size_t len = strlen(name);
         if (len > 255)
             len = 255;
-        put_u8(o, (uint8_t)len);
-        put(o, name, len);
+        ossa_wbuf_u8(o, (uint8_t)len);
+        ossa_wbuf_put(o, name, len);
     }
     size_t p = 0;
     for (uint32_t l = 0; l < lods; l++) {
         size_t first = p;
         while (p < w->part_count && w->parts[p].lod == l)
             p++;
-        put_u32(o, (uint32_t)(p - first));
-        put_u32(o, 0);
+        ossa_wbuf_u32(o, (uint32_t)(p - first));
+        ossa_wbuf_u32(o, 0);
         for (size_t q = first; q < p; q++)
             OSSA_TRY(write_part(w, o, &w->parts[q], origin, scale));
     }
@@ -678,7 +627,7 @@ ossa_status ossa_write_cff(const ossa_model *m, const char *path, float frame_ra
     w.path = path;
     w.err = err;
     w.fps = fps;
-    out_buf o = {0};
+    ossa_wbuf o = {0};
     st = write_all(&w, &o);
     if (st == OSSA_OK) {
         FILE *f = fopen(path, "wb");

@@ -27,75 +27,15 @@
 #include "formats/skm_format.h"
 #include "ossa/anim.h"
 #include "ossa/write.h"
+#include "core/build.h"
+#include "formats/write_buf.h"
 
 #define SKM_NAME_MAX (SKM_NAME_BYTES - 1u)
 
-#define TRY(expr)                         \
-    do {                                  \
-        ossa_status try_status_ = (expr); \
-        if (try_status_ != OSSA_OK)       \
-            return try_status_;           \
-    } while (0)
-
-typedef struct out_buf {
-    uint8_t *data;
-    size_t size, cap;
-    bool failed;
-} out_buf;
-
-static uint8_t *grow(out_buf *o, size_t n)
-{
-    if (o->failed)
-        return NULL;
-    if (o->size + n > o->cap) {
-        size_t cap = o->cap ? o->cap : 4096;
-        while (cap < o->size + n)
-            cap *= 2;
-        uint8_t *p = realloc(o->data, cap);
-        if (!p) {
-            o->failed = true;
-            return NULL;
-        }
-        o->data = p;
-        o->cap = cap;
-    }
-    uint8_t *at = o->data + o->size;
-    o->size += n;
-    return at;
-}
-
-static void set_u32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-    p[2] = (uint8_t)(v >> 16);
-    p[3] = (uint8_t)(v >> 24);
-}
-
-static void put_u32(out_buf *o, uint32_t v)
-{
-    uint8_t *p = grow(o, 4);
-    if (p)
-        set_u32(p, v);
-}
-
-static void put_f32(out_buf *o, float f)
-{
-    uint32_t v;
-    memcpy(&v, &f, 4);
-    put_u32(o, v);
-}
-
-static void patch_u32(out_buf *o, size_t at, uint32_t v)
-{
-    if (!o->failed)
-        set_u32(o->data + at, v);
-}
-
 /* A 64-byte zero-padded name (the caller checked the length). */
-static void put_name(out_buf *o, const char *s)
+static void put_name(ossa_wbuf *o, const char *s)
 {
-    uint8_t *p = grow(o, SKM_NAME_BYTES);
+    uint8_t *p = ossa_wbuf_grow(o, SKM_NAME_BYTES);
     if (!p)
         return;
     memset(p, 0, SKM_NAME_BYTES);
@@ -205,20 +145,20 @@ static ossa_status plan_skp(const ossa_model *m, skp_plan *p, const char *path, 
 }
 
 /* One frame's parent-relative poses of every bone. */
-static void put_poses(out_buf *o, const ossa_model *m, const float *lt, const float *lr)
+static void put_poses(ossa_wbuf *o, const ossa_model *m, const float *lt, const float *lr)
 {
     for (uint32_t j = 0; j < m->bone_count; j++) {
         float q[4];
         memcpy(q, lr + 4 * (size_t)j, sizeof q);
         normalise(q);
         for (int k = 0; k < 4; k++)
-            put_f32(o, q[k]);
+            ossa_wbuf_f32(o, q[k]);
         for (int k = 0; k < 3; k++)
-            put_f32(o, lt[3 * (size_t)j + k]);
+            ossa_wbuf_f32(o, lt[3 * (size_t)j + k]);
     }
 }
 
-static ossa_status build_skp(const ossa_model *m, const skp_plan *p, out_buf *o, float *work,
+static ossa_status build_skp(const ossa_model *m, const skp_plan *p, ossa_wbuf *o, float *work,
                              const char *path, ossa_error *err)
 {
     uint32_t nb = m->bone_count;
@@ -234,29 +174,29 @@ static ossa_status build_skp(const ossa_model *m, const skp_plan *p, out_buf *o,
                     "%u frames of %u bones take %zu bytes; SKP files hold at most %u", p->frames,
                     nb, total, SKM_MAX_FILESIZE);
 
-    grow(o, 4);
+    ossa_wbuf_grow(o, 4);
     if (!o->failed)
         memcpy(o->data, SKM_ID, 4);
-    put_u32(o, SKM_MODELTYPE);
-    put_u32(o, (uint32_t)total);
-    put_u32(o, nb);
-    put_u32(o, p->frames);
-    put_u32(o, ofs_bones);
-    put_u32(o, ofs_frames);
+    ossa_wbuf_u32(o, SKM_MODELTYPE);
+    ossa_wbuf_u32(o, (uint32_t)total);
+    ossa_wbuf_u32(o, nb);
+    ossa_wbuf_u32(o, p->frames);
+    ossa_wbuf_u32(o, ofs_bones);
+    ossa_wbuf_u32(o, ofs_frames);
     for (uint32_t j = 0; j < nb; j++) {
         put_name(o, m->bones[j].name);
-        put_u32(o, (uint32_t)m->bones[j].parent);
-        put_u32(o, m->bones[j].flags & OSSA_BONE_ATTACH ? SKM_BONEFLAG_ATTACH : 0u);
+        ossa_wbuf_u32(o, (uint32_t)m->bones[j].parent);
+        ossa_wbuf_u32(o, m->bones[j].flags & OSSA_BONE_ATTACH ? SKM_BONEFLAG_ATTACH : 0u);
     }
     uint32_t f = 0;
     char name[SKM_NAME_BYTES + 16];
     put_name(o, p->bind_name);
-    put_u32(o, (uint32_t)(ofs_poses + pose_bytes * f++));
+    ossa_wbuf_u32(o, (uint32_t)(ofs_poses + pose_bytes * f++));
     for (uint32_t i = 0; i < m->clip_count; i++)
         for (uint32_t k = 0; k < p->clip_frames[i]; k++) {
             snprintf(name, sizeof name, "%s_%u", m->clips[i].name, k + 1);
             put_name(o, name);
-            put_u32(o, (uint32_t)(ofs_poses + pose_bytes * f++));
+            ossa_wbuf_u32(o, (uint32_t)(ofs_poses + pose_bytes * f++));
         }
 
     /* Frame 0: the bind pose, parent-relative. */
@@ -301,11 +241,11 @@ typedef struct skm_part {
     const ossa_submesh *sm;
 } skm_part;
 
-static ossa_status put_mesh_data(out_buf *o, const ossa_model *m, const skm_part *part,
+static ossa_status put_mesh_data(ossa_wbuf *o, const ossa_model *m, const skm_part *part,
                                  size_t record_at, bool *used, const float *bt, const float *br)
 {
     const ossa_submesh *sm = part->sm;
-    patch_u32(o, record_at + 140, (uint32_t)o->size);
+    ossa_wbuf_patch_u32(o, record_at + 140, (uint32_t)o->size);
     memset(used, 0, m->bone_count * sizeof *used);
     for (uint32_t v = 0; v < sm->vertex_count; v++) {
         const float *p = sm->positions + 3 * (size_t)v, *n = sm->normals + 3 * (size_t)v;
@@ -313,7 +253,7 @@ static ossa_status put_mesh_data(out_buf *o, const ossa_model *m, const skm_part
         const ossa_influence whole_root = {0, 1.0f};
         const ossa_influence *inf = a < e ? sm->influences + a : &whole_root;
         uint32_t count = a < e ? e - a : 1;
-        put_u32(o, count);
+        ossa_wbuf_u32(o, count);
         for (uint32_t k = 0; k < count; k++) {
             uint32_t j = inf[k].bone;
             double w = inf[k].weight;
@@ -326,49 +266,49 @@ static ossa_status put_mesh_data(out_buf *o, const ossa_model *m, const skm_part
             ossa_skm_qrot(rinv, d, bo);
             ossa_skm_qrot(rinv, nn, bn);
             for (int c = 0; c < 3; c++)
-                put_f32(o, (float)(w * bo[c]));
-            put_f32(o, (float)w);
+                ossa_wbuf_f32(o, (float)(w * bo[c]));
+            ossa_wbuf_f32(o, (float)w);
             for (int c = 0; c < 3; c++)
-                put_f32(o, (float)(w * bn[c]));
-            put_u32(o, j);
+                ossa_wbuf_f32(o, (float)(w * bn[c]));
+            ossa_wbuf_u32(o, j);
         }
     }
-    patch_u32(o, record_at + 144, (uint32_t)o->size);
+    ossa_wbuf_patch_u32(o, record_at + 144, (uint32_t)o->size);
     for (uint32_t v = 0; v < sm->vertex_count; v++) {
         const float *uv = sm->uv_set_count ? sm->uvs + 2 * (size_t)sm->uv_set_count * v : NULL;
-        put_f32(o, uv ? uv[0] : 0.0f);
-        put_f32(o, uv ? uv[1] : 0.0f);
+        ossa_wbuf_f32(o, uv ? uv[0] : 0.0f);
+        ossa_wbuf_f32(o, uv ? uv[1] : 0.0f);
     }
-    patch_u32(o, record_at + 148, (uint32_t)o->size);
+    ossa_wbuf_patch_u32(o, record_at + 148, (uint32_t)o->size);
     for (size_t i = 0; i < 3 * (size_t)sm->face_count; i++)
-        put_u32(o, sm->indices[i]);
-    patch_u32(o, record_at + 152, (uint32_t)o->size);
+        ossa_wbuf_u32(o, sm->indices[i]);
+    ossa_wbuf_patch_u32(o, record_at + 152, (uint32_t)o->size);
     uint32_t refs = 0;
     for (uint32_t j = 0; j < m->bone_count; j++)
         if (used[j]) {
-            put_u32(o, j);
+            ossa_wbuf_u32(o, j);
             refs++;
         }
-    patch_u32(o, record_at + 136, refs);
+    ossa_wbuf_patch_u32(o, record_at + 136, refs);
     return OSSA_OK;
 }
 
 static ossa_status build_skm(const ossa_model *m, const skm_part *parts, uint32_t count,
-                             out_buf *o, float *work, bool *used, const char *path,
+                             ossa_wbuf *o, float *work, bool *used, const char *path,
                              ossa_error *err)
 {
     uint32_t nb = m->bone_count;
     float *bt = work, *br = bt + 3 * (size_t)nb;
     for (uint32_t j = 0; j < nb; j++)
         bind_pose(&m->bones[j], bt + 3 * (size_t)j, br + 4 * (size_t)j);
-    grow(o, 4);
+    ossa_wbuf_grow(o, 4);
     if (!o->failed)
         memcpy(o->data, SKM_ID, 4);
-    put_u32(o, SKM_MODELTYPE);
-    put_u32(o, 0); /* file size, patched below */
-    put_u32(o, nb);
-    put_u32(o, count);
-    put_u32(o, SKM_HEADER_BYTES);
+    ossa_wbuf_u32(o, SKM_MODELTYPE);
+    ossa_wbuf_u32(o, 0); /* file size, patched below */
+    ossa_wbuf_u32(o, nb);
+    ossa_wbuf_u32(o, count);
+    ossa_wbuf_u32(o, SKM_HEADER_BYTES);
     for (uint32_t i = 0; i < count; i++) {
         const ossa_submesh *sm = parts[i].sm;
         int32_t mat = sm->material;
@@ -381,10 +321,10 @@ static ossa_status build_skm(const ossa_model *m, const skm_part *parts, uint32_
                         "characters", mesh_name, shader, SKM_NAME_MAX);
         put_name(o, shader);
         put_name(o, mesh_name);
-        put_u32(o, sm->vertex_count);
-        put_u32(o, sm->face_count);
+        ossa_wbuf_u32(o, sm->vertex_count);
+        ossa_wbuf_u32(o, sm->face_count);
         for (int k = 0; k < 5; k++)
-            put_u32(o, 0); /* reference count and offsets, patched with the data */
+            ossa_wbuf_u32(o, 0); /* reference count and offsets, patched with the data */
     }
     for (uint32_t i = 0; i < count && !o->failed; i++)
         put_mesh_data(o, m, &parts[i], SKM_HEADER_BYTES + (size_t)i * SKM_MESH_BYTES, used, bt,
@@ -395,7 +335,7 @@ static ossa_status build_skm(const ossa_model *m, const skm_part *parts, uint32_
         return fail(err, OSSA_ERR_UNSUPPORTED, path,
                     "the meshes take %zu bytes; SKM files hold at most %u", o->size,
                     SKM_MAX_FILESIZE);
-    patch_u32(o, 8, (uint32_t)o->size);
+    ossa_wbuf_patch_u32(o, 8, (uint32_t)o->size);
     return OSSA_OK;
 }
 
@@ -429,7 +369,7 @@ static ossa_status collect_parts(const ossa_model *m, uint32_t lod, skm_part *pa
     return OSSA_OK;
 }
 
-static bool write_file(const char *path, const out_buf *o)
+static bool write_file(const char *path, const ossa_wbuf *o)
 {
     FILE *f = fopen(path, "wb");
     if (!f)
@@ -443,7 +383,7 @@ static bool write_file(const char *path, const out_buf *o)
 
 typedef struct skm_files {
     char path[SKM_MAX_LODS + 2][4096];
-    out_buf data[SKM_MAX_LODS + 2];
+    ossa_wbuf data[SKM_MAX_LODS + 2];
     uint32_t count;
 } skm_files;
 
@@ -465,8 +405,8 @@ static ossa_status write_all(const ossa_model *m, const char *dir, const char *b
             return fail(err, OSSA_ERR_UNSUPPORTED, skp_path,
                         "mesh '%s' has level of detail %u; SKM files go up to _lod%u",
                         m->meshes[i].name, m->meshes[i].lod, SKM_MAX_LODS);
-    TRY(plan_skp(m, &plan, skp_path, err));
-    TRY(build_skp(m, &plan, &fs->data[fs->count], work, skp_path, err));
+    OSSA_TRY(plan_skp(m, &plan, skp_path, err));
+    OSSA_TRY(build_skp(m, &plan, &fs->data[fs->count], work, skp_path, err));
     fs->count++;
 
     skm_part parts[SKM_MAX_MESHES];
@@ -477,10 +417,10 @@ static ossa_status write_all(const ossa_model *m, const char *dir, const char *b
         if (len >= (int)sizeof fs->path[0])
             return fail(err, OSSA_ERR_INVALID_ARGUMENT, base, "the path is too long");
         uint32_t count = 0;
-        TRY(collect_parts(m, lod, parts, &count, path, err));
+        OSSA_TRY(collect_parts(m, lod, parts, &count, path, err));
         if (!count)
             continue;
-        TRY(build_skm(m, parts, count, &fs->data[fs->count], work, used, path, err));
+        OSSA_TRY(build_skm(m, parts, count, &fs->data[fs->count], work, used, path, err));
         fs->count++;
     }
 
