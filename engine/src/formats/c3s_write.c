@@ -91,24 +91,6 @@ static size_t begin_sub(ossa_wbuf *o, const char id[4], const char *name, uint32
     return at;
 }
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
-#endif
-static ossa_status fail(ossa_error *err, ossa_status st, const char *file, const char *fmt, ...)
-{
-    if (err && err->status == OSSA_OK) {
-        err->status = st;
-        err->offset = -1;
-        err->line = 0;
-        snprintf(err->file, sizeof err->file, "%s", file ? file : "");
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->message, sizeof err->message, fmt, ap);
-        va_end(ap);
-    }
-    return st;
-}
-
 /* ---- math ---- */
 
 static void quat_rotate(const float q[4], const float v[3], float out[3])
@@ -182,7 +164,7 @@ static ossa_status plan(writer *w)
     w->face_base = calloc(n, sizeof *w->face_base);
     w->keys = calloc(m->clip_count ? m->clip_count : 1, sizeof *w->keys);
     if (!w->vertex_base || !w->tex_base || !w->face_base || !w->keys)
-        return fail(w->err, OSSA_ERR_NOMEM, w->path, "out of memory");
+        return ossa_write_fail(w->err, OSSA_ERR_NOMEM, w->path, "out of memory");
     uint64_t vertices = 0, texverts = 0, faces = 0;
     uint32_t s = 0;
     for (uint32_t i = 0; i < m->mesh_count; i++)
@@ -201,12 +183,12 @@ static ossa_status plan(writer *w)
             if (!w->frames)
                 for (uint32_t k = 0; k < sm->influence_start[sm->vertex_count]; k++)
                     if (sm->influences[k].bone >= m->bone_count)
-                        return fail(w->err, OSSA_ERR_UNSUPPORTED, w->path,
+                        return ossa_write_fail(w->err, OSSA_ERR_UNSUPPORTED, w->path,
                                     "mesh '%s' uses bone %u but the model has %u bones",
                                     m->meshes[i].name, sm->influences[k].bone, m->bone_count);
         }
     if (vertices > 0x0FFFFFFFu || faces > 0x0FFFFFFFu / 3)
-        return fail(w->err, OSSA_ERR_UNSUPPORTED, w->path, "too many vertices or faces for C3S");
+        return ossa_write_fail(w->err, OSSA_ERR_UNSUPPORTED, w->path, "too many vertices or faces for C3S");
     w->vertex_total = (uint32_t)vertices;
     w->tex_total = (uint32_t)texverts;
     w->face_total = (uint32_t)faces;
@@ -216,7 +198,7 @@ static ossa_status plan(writer *w)
         w->map_total += m->materials[i].map_count;
     w->texture_of_map = calloc(w->map_total ? w->map_total : 1, sizeof *w->texture_of_map);
     if (!w->texture_of_map)
-        return fail(w->err, OSSA_ERR_NOMEM, w->path, "out of memory");
+        return ossa_write_fail(w->err, OSSA_ERR_NOMEM, w->path, "out of memory");
     uint32_t at = 0;
     for (uint32_t i = 0; i < m->material_count; i++)
         for (uint32_t k = 0; k < m->materials[i].map_count; k++, at++) {
@@ -242,11 +224,11 @@ static ossa_status plan(writer *w)
         if (keys < 1.0)
             keys = 1.0;
         if (keys > 1e6)
-            return fail(w->err, OSSA_ERR_UNSUPPORTED, w->path,
+            return ossa_write_fail(w->err, OSSA_ERR_UNSUPPORTED, w->path,
                         "clip '%s' would need %.0f key frames", clip->name, keys);
         w->keys[c] = (uint32_t)keys;
         if (!w->frames && clip->vertex_track_count)
-            return fail(w->err, OSSA_ERR_UNSUPPORTED, w->path,
+            return ossa_write_fail(w->err, OSSA_ERR_UNSUPPORTED, w->path,
                         "clip '%s' plays vertex frames: write it with vertex_frames", clip->name);
     }
     size_t nb = m->bone_count ? m->bone_count : 1;
@@ -261,7 +243,7 @@ static ossa_status plan(writer *w)
     w->normals = malloc((size_t)largest * 3 * sizeof(float));
     if (!w->lt || !w->lr || !w->ls || !w->mt || !w->mr || !w->ms || !w->palette ||
         !w->positions || !w->normals)
-        return fail(w->err, OSSA_ERR_NOMEM, w->path, "out of memory");
+        return ossa_write_fail(w->err, OSSA_ERR_NOMEM, w->path, "out of memory");
     return OSSA_OK;
 }
 
@@ -359,7 +341,7 @@ static ossa_status put_static_group(writer *w)
         return OSSA_OK;
     float *pos = malloc((size_t)w->unweighted * 3 * sizeof *pos);
     if (!pos)
-        return fail(w->err, OSSA_ERR_NOMEM, w->path, "out of memory");
+        return ossa_write_fail(w->err, OSSA_ERR_NOMEM, w->path, "out of memory");
     size_t c = begin_sub(o, "VGRP", "static", 0);
     put_cdw(o, w->unweighted);
     uint32_t n = 0, s = 0;
@@ -590,7 +572,7 @@ static ossa_status put_bone_key(writer *w, uint32_t bone)
     inv[3] = base_q[3];
     for (int k = 0; k < 3; k++) {
         if (bn->rest_s[k] == 0.0f)
-            return fail(w->err, OSSA_ERR_UNSUPPORTED, w->path,
+            return ossa_write_fail(w->err, OSSA_ERR_UNSUPPORTED, w->path,
                         "bone '%s' has a zero rest scale", bn->name);
         d[k] = t[k] - bn->rest_t[k];
     }
@@ -613,7 +595,7 @@ static ossa_status put_sequences(writer *w)
     uint32_t uv_keys_before = 0;
     bool *animated = calloc(m->bone_count ? m->bone_count : 1, sizeof *animated);
     if (!animated)
-        return fail(w->err, OSSA_ERR_NOMEM, w->path, "out of memory");
+        return ossa_write_fail(w->err, OSSA_ERR_NOMEM, w->path, "out of memory");
     ossa_status st = OSSA_OK;
     for (uint32_t c = 0; c < m->clip_count && st == OSSA_OK; c++) {
         const ossa_clip *clip = &m->clips[c];
@@ -735,7 +717,7 @@ static ossa_status build_file(writer *w)
             ossa_le32_store(o->data + 4, (uint32_t)(o->size - 8));
     }
     if (o->failed)
-        return fail(w->err, OSSA_ERR_NOMEM, w->path, "out of memory building the file");
+        return ossa_write_fail(w->err, OSSA_ERR_NOMEM, w->path, "out of memory building the file");
     return OSSA_OK;
 }
 
@@ -744,10 +726,10 @@ ossa_status ossa_write_c3s(const ossa_model *m, const char *path,
 {
     ossa_error_clear(err);
     if (!m || !path || !path[0])
-        return fail(err, OSSA_ERR_INVALID_ARGUMENT, path, "no model or path");
+        return ossa_write_fail(err, OSSA_ERR_INVALID_ARGUMENT, path, "no model or path");
     float rate = opt && opt->frame_rate > 0.0f ? opt->frame_rate : 30.0f;
     if (opt && (!(opt->frame_rate >= 0.0f) || !(opt->frame_rate <= 1000.0f)))
-        return fail(err, OSSA_ERR_INVALID_ARGUMENT, path,
+        return ossa_write_fail(err, OSSA_ERR_INVALID_ARGUMENT, path,
                     "frame rate %g is not in 0..1000 (0: 30 per second)",
                     (double)opt->frame_rate);
     ossa_status st = ossa_model_validate(m, err);
@@ -770,7 +752,7 @@ ossa_status ossa_write_c3s(const ossa_model *m, const char *path,
         if (!ok) {
             if (f)
                 remove(path);
-            st = fail(err, OSSA_ERR_IO, path, "cannot write: %s", strerror(e));
+            st = ossa_write_fail(err, OSSA_ERR_IO, path, "cannot write: %s", strerror(e));
         }
     }
     free(w.o.data);

@@ -38,25 +38,6 @@
 #define PART_MAX_VERTICES 65536u
 
 
-/* Fills err (the first failure only) with a message naming the file; returns s. */
-static ossa_status OSSA_PRINTF(4, 5) fail(ossa_error *err, ossa_status s, const char *path,
-                                     const char *fmt, ...);
-
-static ossa_status fail(ossa_error *err, ossa_status s, const char *path, const char *fmt, ...)
-{
-    if (err && err->status == OSSA_OK) {
-        err->status = s;
-        err->offset = -1;
-        err->line = 0;
-        snprintf(err->file, sizeof err->file, "%s", path ? path : "");
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->message, sizeof err->message, fmt, ap);
-        va_end(ap);
-    }
-    return s;
-}
-
 /* ---- rotations ---- */
 
 static void quat_rotate(const float q[4], const float v[3], double out[3])
@@ -167,7 +148,7 @@ typedef struct cff_writer {
 
 static ossa_status no_memory(cff_writer *w)
 {
-    return fail(w->err, OSSA_ERR_NOMEM, w->path, "out of memory while writing");
+    return ossa_write_fail(w->err, OSSA_ERR_NOMEM, w->path, "out of memory while writing");
 }
 
 static const ossa_submesh *tri_submesh(const cff_writer *w, const tri_ref *t)
@@ -370,7 +351,7 @@ static ossa_status sample_frames(cff_writer *w)
     if (count < 1.0)
         count = 1.0;
     if (count > OSSA_MAX_KEYS)
-        return fail(w->err, OSSA_ERR_RANGE, w->path,
+        return ossa_write_fail(w->err, OSSA_ERR_RANGE, w->path,
                     "clip '%s' of %g s at %g frames per second needs %.0f frames, more than %u",
                     clip->name, (double)clip->duration, (double)w->fps, count, OSSA_MAX_KEYS);
     w->frames = (uint32_t)count;
@@ -395,7 +376,7 @@ static ossa_status sample_frames(cff_writer *w)
             quat_to_angles(mr + 4 * b, w->frame_a + 3 * ((size_t)k * nb + b));
             for (int c = 0; c < 3; c++)
                 if (!isfinite(t[c]))
-                    st = fail(w->err, OSSA_ERR_VALUE, w->path,
+                    st = ossa_write_fail(w->err, OSSA_ERR_VALUE, w->path,
                               "bone '%s' at frame %u has a non-finite translation",
                               m->bones[b].name, k);
         }
@@ -460,7 +441,7 @@ static ossa_status write_part(cff_writer *w, ossa_wbuf *o, const part *pt, const
     }
     double divisor = uv_divisor(max_uv);
     if (divisor < 1e-6)
-        return fail(w->err, OSSA_ERR_RANGE, w->path,
+        return ossa_write_fail(w->err, OSSA_ERR_RANGE, w->path,
                     "texture coordinate %g is too large for CFF's 16-bit coordinates", max_uv);
     double center[3], radius = 0.0;
     for (int k = 0; k < 3; k++)
@@ -533,11 +514,11 @@ static ossa_status write_all(cff_writer *w, ossa_wbuf *o)
     OSSA_TRY(collect_triangles(w));
     make_parts(w);
     if (w->part_count > OSSA_MAX_BONES)
-        return fail(w->err, OSSA_ERR_RANGE, w->path,
+        return ossa_write_fail(w->err, OSSA_ERR_RANGE, w->path,
                     "the model needs %zu rigid parts, more than the %u a CFF may hold",
                     w->part_count, OSSA_MAX_BONES);
     if (m->material_count > OSSA_MAX_FILES)
-        return fail(w->err, OSSA_ERR_RANGE, w->path,
+        return ossa_write_fail(w->err, OSSA_ERR_RANGE, w->path,
                     "%u materials, more than the %u textures a CFF reader accepts",
                     m->material_count, OSSA_MAX_FILES);
     OSSA_TRY(local_positions(w));
@@ -562,7 +543,7 @@ static ossa_status write_all(cff_writer *w, ossa_wbuf *o)
         origin[k] = of;
         scale[k] = sf > 0.0f ? sf : 1.0f;
         if (fabs(origin[k]) + scale[k] > 1e12)
-            return fail(w->err, OSSA_ERR_RANGE, w->path,
+            return ossa_write_fail(w->err, OSSA_ERR_RANGE, w->path,
                         "positions reach %g, beyond what a CFF reader accepts", fabs(of) + half);
     }
 
@@ -610,10 +591,10 @@ ossa_status ossa_write_cff(const ossa_model *m, const char *path, float frame_ra
 {
     ossa_error_clear(err);
     if (!m || !path)
-        return fail(err, OSSA_ERR_INVALID_ARGUMENT, path, "no model or no path");
+        return ossa_write_fail(err, OSSA_ERR_INVALID_ARGUMENT, path, "no model or no path");
     float fps = frame_rate == 0.0f ? OSSA_CFF_FRAME_RATE : frame_rate;
     if (!(fps > 0.0f) || fps > 1000.0f)
-        return fail(err, OSSA_ERR_INVALID_ARGUMENT, path,
+        return ossa_write_fail(err, OSSA_ERR_INVALID_ARGUMENT, path,
                     "frame rate %g is not in (0, 1000] frames per second", (double)frame_rate);
     ossa_status st = ossa_model_validate(m, err);
     if (st != OSSA_OK) {
@@ -632,13 +613,13 @@ ossa_status ossa_write_cff(const ossa_model *m, const char *path, float frame_ra
     if (st == OSSA_OK) {
         FILE *f = fopen(path, "wb");
         if (!f) {
-            st = fail(err, OSSA_ERR_IO, path, "cannot create the file");
+            st = ossa_write_fail(err, OSSA_ERR_IO, path, "cannot create the file");
         } else {
             bool ok = fwrite(o.data, 1, o.size, f) == o.size;
             ok = fclose(f) == 0 && ok;
             if (!ok) {
                 remove(path);
-                st = fail(err, OSSA_ERR_IO, path, "cannot write the file");
+                st = ossa_write_fail(err, OSSA_ERR_IO, path, "cannot write the file");
             }
         }
     }

@@ -42,26 +42,6 @@ static void put_name(ossa_wbuf *o, const char *s)
     memcpy(p, s, strlen(s));
 }
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
-#endif
-static ossa_status fail(ossa_error *err, ossa_status st, const char *file, const char *fmt, ...);
-
-static ossa_status fail(ossa_error *err, ossa_status st, const char *file, const char *fmt, ...)
-{
-    if (err && err->status == OSSA_OK) {
-        err->status = st;
-        err->offset = -1;
-        err->line = 0;
-        snprintf(err->file, sizeof err->file, "%s", file ? file : "");
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->message, sizeof err->message, fmt, ap);
-        va_end(ap);
-    }
-    return st;
-}
-
 static void normalise(float q[4])
 {
     double n = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] +
@@ -100,7 +80,7 @@ static ossa_status plan_skp(const ossa_model *m, skp_plan *p, const char *path, 
                                              "skm_bind"};
     for (uint32_t i = 0; i < m->bone_count; i++)
         if (strlen(m->bones[i].name) > SKM_NAME_MAX)
-            return fail(err, OSSA_ERR_UNSUPPORTED, path,
+            return ossa_write_fail(err, OSSA_ERR_UNSUPPORTED, path,
                         "bone %u's name '%s' is longer than SKP's %u characters", i,
                         m->bones[i].name, SKM_NAME_MAX);
     p->bind_name[0] = '\0';
@@ -112,32 +92,32 @@ static ossa_status plan_skp(const ossa_model *m, skp_plan *p, const char *path, 
             snprintf(p->bind_name, sizeof p->bind_name, "%s", bind_names[c]);
     }
     if (!p->bind_name[0])
-        return fail(err, OSSA_ERR_UNSUPPORTED, path,
+        return ossa_write_fail(err, OSSA_ERR_UNSUPPORTED, path,
                     "the clips take every name the bind frame could have");
     uint64_t frames = 1;
     for (uint32_t i = 0; i < m->clip_count; i++) {
         const ossa_clip *c = &m->clips[i];
         double n = floor((double)c->duration * p->rate + 0.5);
         if (!(n <= SKM_MAX_FRAMES))
-            return fail(err, OSSA_ERR_UNSUPPORTED, path,
+            return ossa_write_fail(err, OSSA_ERR_UNSUPPORTED, path,
                         "clip '%s' needs %g frames at %g per second; SKP holds %u in all",
                         c->name, n, (double)p->rate, SKM_MAX_FRAMES);
         p->clip_frames[i] = n < 1.0 ? 1u : (uint32_t)n;
         char last[32];
         int digits = snprintf(last, sizeof last, "_%u", p->clip_frames[i]);
         if (strlen(c->name) + (size_t)digits > SKM_NAME_MAX)
-            return fail(err, OSSA_ERR_UNSUPPORTED, path,
+            return ossa_write_fail(err, OSSA_ERR_UNSUPPORTED, path,
                         "clip name '%s' is too long for SKP frame names of %u characters",
                         c->name, SKM_NAME_MAX);
         for (uint32_t j = 0; j < i; j++)
             if (strcmp(m->clips[j].name, c->name) == 0)
-                return fail(err, OSSA_ERR_UNSUPPORTED, path,
+                return ossa_write_fail(err, OSSA_ERR_UNSUPPORTED, path,
                             "two clips are named '%s': their SKP frames would form one clip",
                             c->name);
         frames += p->clip_frames[i];
     }
     if (frames > SKM_MAX_FRAMES)
-        return fail(err, OSSA_ERR_UNSUPPORTED, path,
+        return ossa_write_fail(err, OSSA_ERR_UNSUPPORTED, path,
                     "%llu frames at %g per second exceed SKP's limit of %u",
                     (unsigned long long)frames, (double)p->rate, SKM_MAX_FRAMES);
     p->frames = (uint32_t)frames;
@@ -170,7 +150,7 @@ static ossa_status build_skp(const ossa_model *m, const skp_plan *p, ossa_wbuf *
     size_t pose_bytes = (size_t)nb * SKP_POSE_BYTES;
     size_t total = ofs_poses + (size_t)p->frames * pose_bytes;
     if (total > SKM_MAX_FILESIZE)
-        return fail(err, OSSA_ERR_UNSUPPORTED, path,
+        return ossa_write_fail(err, OSSA_ERR_UNSUPPORTED, path,
                     "%u frames of %u bones take %zu bytes; SKP files hold at most %u", p->frames,
                     nb, total, SKM_MAX_FILESIZE);
 
@@ -231,7 +211,7 @@ static ossa_status build_skp(const ossa_model *m, const skp_plan *p, ossa_wbuf *
         }
     }
     if (o->failed)
-        return fail(err, OSSA_ERR_NOMEM, path, "out of memory building the file");
+        return ossa_write_fail(err, OSSA_ERR_NOMEM, path, "out of memory building the file");
     return OSSA_OK;
 }
 
@@ -316,7 +296,7 @@ static ossa_status build_skm(const ossa_model *m, const skm_part *parts, uint32_
                                  ? m->materials[mat].name : "";
         const char *mesh_name = parts[i].mesh->name ? parts[i].mesh->name : "";
         if (strlen(shader) > SKM_NAME_MAX || strlen(mesh_name) > SKM_NAME_MAX)
-            return fail(err, OSSA_ERR_UNSUPPORTED, path,
+            return ossa_write_fail(err, OSSA_ERR_UNSUPPORTED, path,
                         "mesh '%s' or its material '%s' has a name longer than SKM's %u "
                         "characters", mesh_name, shader, SKM_NAME_MAX);
         put_name(o, shader);
@@ -330,9 +310,9 @@ static ossa_status build_skm(const ossa_model *m, const skm_part *parts, uint32_
         put_mesh_data(o, m, &parts[i], SKM_HEADER_BYTES + (size_t)i * SKM_MESH_BYTES, used, bt,
                       br);
     if (o->failed)
-        return fail(err, OSSA_ERR_NOMEM, path, "out of memory building the file");
+        return ossa_write_fail(err, OSSA_ERR_NOMEM, path, "out of memory building the file");
     if (o->size > SKM_MAX_FILESIZE)
-        return fail(err, OSSA_ERR_UNSUPPORTED, path,
+        return ossa_write_fail(err, OSSA_ERR_UNSUPPORTED, path,
                     "the meshes take %zu bytes; SKM files hold at most %u", o->size,
                     SKM_MAX_FILESIZE);
     ossa_wbuf_patch_u32(o, 8, (uint32_t)o->size);
@@ -353,12 +333,12 @@ static ossa_status collect_parts(const ossa_model *m, uint32_t lod, skm_part *pa
             if (!sm->vertex_count || !sm->face_count)
                 continue;
             if (sm->vertex_count > SKM_MAX_VERTS || sm->face_count > SKM_MAX_TRIS)
-                return fail(err, OSSA_ERR_UNSUPPORTED, path,
+                return ossa_write_fail(err, OSSA_ERR_UNSUPPORTED, path,
                             "mesh '%s' submesh %u has %u vertices and %u triangles; SKM "
                             "allows %u and %u", mesh->name, s, sm->vertex_count,
                             sm->face_count, SKM_MAX_VERTS, SKM_MAX_TRIS);
             if (n == SKM_MAX_MESHES)
-                return fail(err, OSSA_ERR_UNSUPPORTED, path,
+                return ossa_write_fail(err, OSSA_ERR_UNSUPPORTED, path,
                             "more than %u submeshes at level of detail %u", SKM_MAX_MESHES, lod);
             parts[n].mesh = mesh;
             parts[n].sm = sm;
@@ -395,14 +375,14 @@ static ossa_status write_all(const ossa_model *m, const char *dir, const char *b
     char *skp_path = fs->path[fs->count];
     if (snprintf(skp_path, sizeof fs->path[0], "%s%s%s.skp", dir, sep, base) >=
         (int)sizeof fs->path[0])
-        return fail(err, OSSA_ERR_INVALID_ARGUMENT, base, "the path is too long");
+        return ossa_write_fail(err, OSSA_ERR_INVALID_ARGUMENT, base, "the path is too long");
     skp_plan plan = {rate, 0, clip_frames, ""};
     if (m->bone_count == 0 || m->bone_count > SKM_MAX_BONES)
-        return fail(err, OSSA_ERR_UNSUPPORTED, skp_path,
+        return ossa_write_fail(err, OSSA_ERR_UNSUPPORTED, skp_path,
                     "the model has %u bones; SKM/SKP needs 1..%u", m->bone_count, SKM_MAX_BONES);
     for (uint32_t i = 0; i < m->mesh_count; i++)
         if (m->meshes[i].lod > SKM_MAX_LODS)
-            return fail(err, OSSA_ERR_UNSUPPORTED, skp_path,
+            return ossa_write_fail(err, OSSA_ERR_UNSUPPORTED, skp_path,
                         "mesh '%s' has level of detail %u; SKM files go up to _lod%u",
                         m->meshes[i].name, m->meshes[i].lod, SKM_MAX_LODS);
     OSSA_TRY(plan_skp(m, &plan, skp_path, err));
@@ -415,7 +395,7 @@ static ossa_status write_all(const ossa_model *m, const char *dir, const char *b
         int len = lod ? snprintf(path, sizeof fs->path[0], "%s%s%s_lod%u.skm", dir, sep, base, lod)
                       : snprintf(path, sizeof fs->path[0], "%s%s%s.skm", dir, sep, base);
         if (len >= (int)sizeof fs->path[0])
-            return fail(err, OSSA_ERR_INVALID_ARGUMENT, base, "the path is too long");
+            return ossa_write_fail(err, OSSA_ERR_INVALID_ARGUMENT, base, "the path is too long");
         uint32_t count = 0;
         OSSA_TRY(collect_parts(m, lod, parts, &count, path, err));
         if (!count)
@@ -430,7 +410,7 @@ static ossa_status write_all(const ossa_model *m, const char *dir, const char *b
         int e = errno;
         for (uint32_t k = 0; k < i; k++)
             remove(fs->path[k]);
-        return fail(err, OSSA_ERR_IO, fs->path[i], "cannot write: %s", strerror(e));
+        return ossa_write_fail(err, OSSA_ERR_IO, fs->path[i], "cannot write: %s", strerror(e));
     }
     return OSSA_OK;
 }
@@ -440,9 +420,9 @@ ossa_status ossa_write_skm(const ossa_model *m, const char *dir, const char *bas
 {
     ossa_error_clear(err);
     if (!m || !dir || !base || !base[0])
-        return fail(err, OSSA_ERR_INVALID_ARGUMENT, base, "no model, folder or base name");
+        return ossa_write_fail(err, OSSA_ERR_INVALID_ARGUMENT, base, "no model, folder or base name");
     if (!(frame_rate >= 0.0f) || !(frame_rate <= 1000.0f))
-        return fail(err, OSSA_ERR_INVALID_ARGUMENT, base,
+        return ossa_write_fail(err, OSSA_ERR_INVALID_ARGUMENT, base,
                     "frame rate %g is not in 0..1000 (0: 10 per second)", (double)frame_rate);
     float rate = frame_rate > 0.0f ? frame_rate : SKP_DEFAULT_FRAME_RATE;
     size_t nb = m->bone_count ? m->bone_count : 1;
@@ -452,7 +432,7 @@ ossa_status ossa_write_skm(const ossa_model *m, const char *dir, const char *bas
     skm_files *fs = calloc(1, sizeof *fs);
     ossa_status st;
     if (!work || !used || !clip_frames || !fs)
-        st = fail(err, OSSA_ERR_NOMEM, base, "out of memory");
+        st = ossa_write_fail(err, OSSA_ERR_NOMEM, base, "out of memory");
     else
         st = write_all(m, dir, base, rate, fs, work, used, clip_frames, err);
     if (fs)

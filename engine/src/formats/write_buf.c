@@ -1,5 +1,7 @@
 /* The writers' output buffer (write_buf.h). */
 #include "formats/write_buf.h"
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,4 +81,19 @@ void ossa_wbuf_free(ossa_wbuf *o)
     free(o->data);
     o->data = NULL;
     o->size = o->cap = 0;
+}
+
+ossa_status ossa_write_fail(ossa_error *err, ossa_status st, const char *file, const char *fmt, ...)
+{
+    if (err && err->status == OSSA_OK) {
+        err->status = st;
+        err->offset = -1;
+        err->line = 0;
+        snprintf(err->file, sizeof err->file, "%s", file ? file : "");
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        va_end(ap);
+    }
+    return st;
 }
