@@ -338,14 +338,6 @@ static void cpu_model(char *out, size_t size)
 
 /* ---- the benchmark ------------------------------------------------------------------------- */
 
-static void *alloc64(size_t bytes)
-{
-    size_t rounded = (bytes + 63) & ~(size_t)63;
-    void *p = aligned_alloc(64, rounded ? rounded : 64);
-    if (p)
-        memset(p, 0, rounded ? rounded : 64);
-    return p;
-}
 
 /* Fills ctx with the model's clip 0 (or the rest pose) at time `time`, via the scalar API. */
 static int model_palette(const ossa_model *m, float time, float *palette)
@@ -426,8 +418,10 @@ static int bench_triad(const bench_opts *o, bench_report *r)
     if (n > UINT32_MAX - 64)
         n = UINT32_MAX - 64;
     r->triad_n = n;
-    triad_ctx t = {alloc64(n * sizeof(float)), alloc64(n * sizeof(float)),
-                   alloc64(n * sizeof(float)), n, 3.0f, NULL};
+    /* allocated like the mesh's streams (huge pages for large arrays), so the bound is fair */
+    triad_ctx t = {ossa_skin_buffer_alloc(n * sizeof(float)),
+                   ossa_skin_buffer_alloc(n * sizeof(float)),
+                   ossa_skin_buffer_alloc(n * sizeof(float)), n, 3.0f, NULL};
     int ok = t.a && t.b && t.c;
     if (ok) {
         for (size_t i = 0; i < n; i++) {
@@ -448,9 +442,9 @@ static int bench_triad(const bench_opts *o, bench_report *r)
         }
         ok = ok && t.a[n - 1] == t.b[n - 1] + 3.0f * t.c[n - 1];
     }
-    free(t.a);
-    free(t.b);
-    free(t.c);
+    ossa_skin_buffer_free(t.a);
+    ossa_skin_buffer_free(t.b);
+    ossa_skin_buffer_free(t.c);
     return ok;
 }
 
@@ -484,8 +478,8 @@ static int bench_skin(const bench_opts *o, const ossa_model *m, bench_report *r)
                 goto done;
             }
             size_t out = ossa_skin_mesh_output_count(s.meshes[k]);
-            s.pos[k] = alloc64(3 * sizeof(float) * out);
-            s.nrm[k] = alloc64(3 * sizeof(float) * out);
+            s.pos[k] = ossa_skin_buffer_alloc(3 * sizeof(float) * out);
+            s.nrm[k] = ossa_skin_buffer_alloc(3 * sizeof(float) * out);
             if (!s.pos[k] || !s.nrm[k]) {
                 ok = 0;
                 goto done;
@@ -612,9 +606,9 @@ done:
         if (s.meshes)
             ossa_skin_mesh_destroy(s.meshes[i]);
         if (s.pos)
-            free(s.pos[i]);
+            ossa_skin_buffer_free(s.pos[i]);
         if (s.nrm)
-            free(s.nrm[i]);
+            ossa_skin_buffer_free(s.nrm[i]);
     }
     free(s.meshes);
     free(s.pos);

@@ -31,9 +31,9 @@ static void usage(FILE *out)
           "      and its fraction of the memory-bound limit; pose time (sample + local_to_model\n"
           "      + palette) for 64 and 256 bones; libcal3d's figures on the same data and the\n"
           "      ratios when it was found at build time. Medians of R runs (default 7) after\n"
-          "      warm-up runs. --store: the skin jobs' store policy (default auto: streaming\n"
-          "      stores for large jobs). --json: one JSON document. See docs/BENCHMARKS.md.\n"
-          "  help\n"
+          "      warm-up runs. --store: the skin jobs' store policy (default auto: currently\n"
+          "      ordinary cached stores). --json: one JSON document. See docs/BENCHMARKS.md.\n"
+          "  help, --help, -h (also after a command)\n"
           "      This text.\n"
           "\n"
           "Exit status: 0 on success, 1 when a file cannot be loaded, 2 on a usage error.\n",
@@ -47,10 +47,11 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *cmd = argv[1];
-    if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
-        usage(stdout);
-        return 0;
-    }
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") || (i == 1 && !strcmp(cmd, "help"))) {
+            usage(stdout);
+            return 0;
+        }
     if (!strcmp(cmd, "info"))
         return ossa_cmd_info(argc - 2, argv + 2);
     if (!strcmp(cmd, "sample"))

@@ -7,7 +7,7 @@ Each model file under assets/<format>/ (a Cal3D .cfg, an .skm, a .c3s, a .cff) i
 `ossa info`, `ossa info --json` (which must parse), `ossa sample` (CSV with one row per vertex)
 and `ossa sample --bones`. A format whose assets are not committed yet is reported and skipped.
 The binary and XML Cal3D sets hold the same numbers, so their samples must be identical.
---frame-rate rescales the SKM and CFF clips.
+--frame-rate rescales the SKM and CFF clips. --help prints the usage after any command.
 """
 import json
 import os
@@ -109,6 +109,17 @@ def check_frame_rate(exe, assets):
                 fail(f"ossa info --frame-rate {bad}: exit {rc}, expected 2")
 
 
+def check_help(exe):
+    """--help anywhere prints the usage on stdout and exits 0; a bad option exits 2."""
+    for args in (("--help",), ("help",), ("bench", "--help"), ("info", "-h"), ("sample", "x", "--help")):
+        rc, out, _ = ossa(exe, *args)
+        if rc != 0 or not out.startswith("usage: ossa COMMAND"):
+            fail(f"ossa {' '.join(args)}: exit {rc}, stdout {out[:40]!r}")
+    rc, _, err = ossa(exe, "bench", "--no-such-option")
+    if rc != 2 or "usage" not in err:
+        fail(f"ossa bench --no-such-option: exit {rc}")
+
+
 def main():
     if len(sys.argv) != 3:
         raise SystemExit(__doc__)
@@ -131,6 +142,7 @@ def main():
     if "cal3d" in samples and "cal3d-xml" in samples and samples["cal3d"] != samples["cal3d-xml"]:
         fail("the binary and XML Cal3D sets sample differently at walk 0.4 s")
     check_frame_rate(exe, assets)
+    check_help(exe)
     if checked == 0:
         print("no committed assets at all")
         raise SystemExit(77)

@@ -102,6 +102,15 @@ ossa_status ossa_skin_mesh_create(const ossa_submesh *sm, uint32_t palette_size,
                                   ossa_skin_mesh **out, ossa_error *err);
 void ossa_skin_mesh_destroy(ossa_skin_mesh *mesh);
 
+/* A zeroed, 64-byte-aligned buffer for large streams (skin outputs, say); free it with
+ * ossa_skin_buffer_free. Buffers of OSSA_SKIN_HUGE_BYTES or more are 2 MB-aligned and advised
+ * onto transparent huge pages where the OS has them (Linux madvise): on 4 KB pages the hardware
+ * prefetcher stops at every page boundary and a 1M-vertex skin pays a TLB miss every 4 KB.
+ * The runtime mesh's own streams are allocated the same way. NULL when out of memory. */
+#define OSSA_SKIN_HUGE_BYTES ((size_t)4 << 20)
+void *ossa_skin_buffer_alloc(size_t bytes);
+void ossa_skin_buffer_free(void *buffer);
+
 uint32_t ossa_skin_mesh_vertex_count(const ossa_skin_mesh *mesh); /* file vertices */
 uint32_t ossa_skin_mesh_output_count(const ossa_skin_mesh *mesh); /* incl. padding */
 uint32_t ossa_skin_mesh_palette_size(const ossa_skin_mesh *mesh);

@@ -1,12 +1,31 @@
 /* AVX-512F kernels (built with -mavx512f -mavx512vl -mfma; called only when the CPU has them).
- * 16 vertices per step: each vertex blends its palette matrices as one masked 12-float load and
- * one FMA per influence, the 16 blended matrices are transposed to SoA (16x16 shuffle network),
- * transformed and stored as packed float3 with two-source permutes. */
+ *
+ * Skinning, 16 vertices (one block) per step:
+ *  - the palette (up to PAL_COPY_MAX bones, when the range has at least as many vertices) is
+ *    copied to the stack one bone per 64-byte line, lanes 12..15 zero, so each influence is one
+ *    aligned 512-bit load and one FMA; otherwise a masked 12-float load of the caller's palette.
+ *  - the 16 blended matrices are transposed to SoA in two steps: 128-bit rows of 4 vertices
+ *    {g, g+4, g+8, g+12} are gathered into one register per row (shuffle_f32x4), then one in-lane
+ *    4x4 transpose per row gives the elements in natural vertex order (52 shuffles, not 60).
+ *  - normals are renormalised with rsqrt14 and one Newton step (relative error about 1e-7); a
+ *    block holding a subnormal squared length is redone with sqrt and divide.
+ *  - outputs are packed float3 built with two-source permutes; large ranges prefetch every line
+ *    of the block PREFETCH_BLOCKS ahead, as the AVX2 kernel does. */
+#include <float.h>
 #include <immintrin.h>
 #include <math.h>
 #include "skin_internal.h"
 
 #define AI static inline __attribute__((always_inline))
+
+#define PAL_COPY_MAX 256u /* bones: 16 KB of stack */
+#define PAL_WIDE 16u      /* floats per bone in the stack copy */
+#ifndef PREFETCH_BLOCKS
+#define PREFETCH_BLOCKS 8u
+#endif
+#ifndef PREFETCH_MIN_BYTES
+#define PREFETCH_MIN_BYTES (16u << 20)
+#endif
 
 /* Permute indices from SoA x, y, z to packed float3: 3 output vectors of 16 floats. */
 typedef struct aos_index {
@@ -39,7 +58,8 @@ AI void store_aos16(float *dst, __m512 x, __m512 y, __m512 z, const aos_index *i
     }
 }
 
-AI void normalize16(__m512 *x, __m512 *y, __m512 *z)
+/* Exact: 1 / sqrt; a zero vector stays zero. */
+AI void normalize16_exact(__m512 *x, __m512 *y, __m512 *z)
 {
     __m512 len2 = _mm512_fmadd_ps(*x, *x, _mm512_fmadd_ps(*y, *y, _mm512_mul_ps(*z, *z)));
     __m512 one = _mm512_set1_ps(1.0f);
@@ -50,35 +70,76 @@ AI void normalize16(__m512 *x, __m512 *y, __m512 *z)
     *z = _mm512_mul_ps(*z, inv);
 }
 
-/* r[v] holds the 12 matrix floats of vertex v; out[e] = element e of all 16 vertices, e < 12. */
+/* rsqrt14 + one Newton step. Lanes with len2 < FLT_MIN get a factor 0 (a zero vector stays
+ * zero); if one of them is not zero (a subnormal squared length) the group is redone exactly. */
+AI void normalize16(__m512 *x, __m512 *y, __m512 *z)
+{
+    __m512 len2 = _mm512_fmadd_ps(*x, *x, _mm512_fmadd_ps(*y, *y, _mm512_mul_ps(*z, *z)));
+    __mmask16 normal = _mm512_cmp_ps_mask(len2, _mm512_set1_ps(FLT_MIN), _CMP_GE_OQ);
+    __mmask16 zero = _mm512_cmp_ps_mask(len2, _mm512_setzero_ps(), _CMP_EQ_OQ);
+    if (__builtin_expect((uint16_t)(normal | zero) != 0xffffu, 0)) {
+        normalize16_exact(x, y, z);
+        return;
+    }
+    __m512 r = _mm512_rsqrt14_ps(len2);
+    __m512 half_len2 = _mm512_mul_ps(len2, _mm512_set1_ps(0.5f));
+    __m512 t = _mm512_fnmadd_ps(half_len2, _mm512_mul_ps(r, r), _mm512_set1_ps(1.5f));
+    __m512 inv = _mm512_maskz_mul_ps(normal, r, t);
+    *x = _mm512_mul_ps(*x, inv);
+    *y = _mm512_mul_ps(*y, inv);
+    *z = _mm512_mul_ps(*z, inv);
+}
+
+/* r[v] = [row 0 | row 1 | row 2 | unused] of vertex v; out[e] = element e (row-major 3x4) of the
+ * 16 vertices, lane v = vertex v. */
 AI void transpose16x12(const __m512 r[16], __m512 out[12])
 {
-    __m512 t[16], u[16];
-    for (int i = 0; i < 8; i++) {
-        t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
-        t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+    /* q[j][g] = [row j of vertices g, g + 4, g + 8, g + 12] */
+    __m512 q[3][4];
+    for (int g = 0; g < 4; g++) {
+        __m512 a = r[g], b = r[g + 4], c = r[g + 8], d = r[g + 12];
+        __m512 ab01 = _mm512_shuffle_f32x4(a, b, _MM_SHUFFLE(1, 0, 1, 0));
+        __m512 cd01 = _mm512_shuffle_f32x4(c, d, _MM_SHUFFLE(1, 0, 1, 0));
+        __m512 ab2 = _mm512_shuffle_f32x4(a, b, _MM_SHUFFLE(3, 2, 3, 2));
+        __m512 cd2 = _mm512_shuffle_f32x4(c, d, _MM_SHUFFLE(3, 2, 3, 2));
+        q[0][g] = _mm512_shuffle_f32x4(ab01, cd01, _MM_SHUFFLE(2, 0, 2, 0));
+        q[1][g] = _mm512_shuffle_f32x4(ab01, cd01, _MM_SHUFFLE(3, 1, 3, 1));
+        q[2][g] = _mm512_shuffle_f32x4(ab2, cd2, _MM_SHUFFLE(2, 0, 2, 0));
     }
-    for (int j = 0; j < 4; j++) {
-        __m512d a = _mm512_castps_pd(t[4 * j]), b = _mm512_castps_pd(t[4 * j + 2]);
-        __m512d c = _mm512_castps_pd(t[4 * j + 1]), d = _mm512_castps_pd(t[4 * j + 3]);
-        u[4 * j] = _mm512_castpd_ps(_mm512_unpacklo_pd(a, b));
-        u[4 * j + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(a, b));
-        u[4 * j + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(c, d));
-        u[4 * j + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(c, d));
+    /* in-lane 4x4 transpose of each row: lane 4i + g of element c = vertex g + 4i */
+    for (int j = 0; j < 3; j++) {
+        __m512 t0 = _mm512_unpacklo_ps(q[j][0], q[j][1]), t1 = _mm512_unpackhi_ps(q[j][0], q[j][1]);
+        __m512 t2 = _mm512_unpacklo_ps(q[j][2], q[j][3]), t3 = _mm512_unpackhi_ps(q[j][2], q[j][3]);
+        __m512d a = _mm512_castps_pd(t0), b = _mm512_castps_pd(t2);
+        __m512d c = _mm512_castps_pd(t1), d = _mm512_castps_pd(t3);
+        out[4 * j] = _mm512_castpd_ps(_mm512_unpacklo_pd(a, b));
+        out[4 * j + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(a, b));
+        out[4 * j + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(c, d));
+        out[4 * j + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(c, d));
     }
-    for (int q = 0; q < 4; q++) {
-        __m512 va = _mm512_shuffle_f32x4(u[q], u[4 + q], _MM_SHUFFLE(2, 0, 2, 0));
-        __m512 vb = _mm512_shuffle_f32x4(u[q], u[4 + q], _MM_SHUFFLE(3, 1, 3, 1));
-        __m512 wa = _mm512_shuffle_f32x4(u[8 + q], u[12 + q], _MM_SHUFFLE(2, 0, 2, 0));
-        __m512 wb = _mm512_shuffle_f32x4(u[8 + q], u[12 + q], _MM_SHUFFLE(3, 1, 3, 1));
-        out[q] = _mm512_shuffle_f32x4(va, wa, _MM_SHUFFLE(2, 0, 2, 0));
-        out[8 + q] = _mm512_shuffle_f32x4(va, wa, _MM_SHUFFLE(3, 1, 3, 1));
-        out[4 + q] = _mm512_shuffle_f32x4(vb, wb, _MM_SHUFFLE(2, 0, 2, 0));
+}
+
+/* Blends the palette matrices of a block's 16 vertices: wide = the 64-byte-stride stack copy. */
+AI void blend16(const float *w, const uint16_t *b, uint32_t k_count, const float *pal, int wide,
+                __m512 r[16])
+{
+#pragma GCC unroll 16
+    for (uint32_t v = 0; v < 16; v++) {
+        __m512 acc = _mm512_setzero_ps();
+#pragma GCC unroll 8
+        for (uint32_t k = 0; k < k_count; k++) {
+            uint32_t bone = b[k * SKIN_B + v];
+            __m512 row = wide ? _mm512_load_ps(pal + PAL_WIDE * bone)
+                              : _mm512_maskz_loadu_ps(0x0fff, pal + 12u * bone);
+            __m512 wv = _mm512_set1_ps(w[k * SKIN_B + v]);
+            acc = k == 0 ? _mm512_mul_ps(wv, row) : _mm512_fmadd_ps(wv, row, acc);
+        }
+        r[v] = acc;
     }
 }
 
 AI void skin16(const float *rows, const float *w, const uint16_t *b, uint32_t k_count,
-               const float *pal, float *op, float *on, const aos_index *ix, int stream)
+               const float *pal, int wide, float *op, float *on, const aos_index *ix, int stream)
 {
     __m512 x = _mm512_load_ps(rows), y = _mm512_load_ps(rows + SKIN_B);
     __m512 z = _mm512_load_ps(rows + 2 * SKIN_B);
@@ -91,48 +152,46 @@ AI void skin16(const float *rows, const float *w, const uint16_t *b, uint32_t k_
         return;
     }
     __m512 r[16], m[12];
-    for (uint32_t v = 0; v < 16; v++) {
-        __m512 acc = _mm512_mul_ps(_mm512_set1_ps(w[v]),
-                                   _mm512_maskz_loadu_ps(0x0fff, pal + 12u * b[v]));
-        for (uint32_t k = 1; k < k_count; k++)
-            acc = _mm512_fmadd_ps(_mm512_set1_ps(w[k * SKIN_B + v]),
-                                  _mm512_maskz_loadu_ps(0x0fff, pal + 12u * b[k * SKIN_B + v]), acc);
-        r[v] = acc;
-    }
+    blend16(w, b, k_count, pal, wide, r);
     transpose16x12(r, m);
-    __m512 px = _mm512_fmadd_ps(m[0], x, _mm512_fmadd_ps(m[1], y, _mm512_fmadd_ps(m[2], z, m[3])));
-    __m512 py = _mm512_fmadd_ps(m[4], x, _mm512_fmadd_ps(m[5], y, _mm512_fmadd_ps(m[6], z, m[7])));
-    __m512 pz = _mm512_fmadd_ps(m[8], x, _mm512_fmadd_ps(m[9], y, _mm512_fmadd_ps(m[10], z, m[11])));
-    __m512 qx = _mm512_fmadd_ps(m[0], nx, _mm512_fmadd_ps(m[1], ny, _mm512_mul_ps(m[2], nz)));
-    __m512 qy = _mm512_fmadd_ps(m[4], nx, _mm512_fmadd_ps(m[5], ny, _mm512_mul_ps(m[6], nz)));
-    __m512 qz = _mm512_fmadd_ps(m[8], nx, _mm512_fmadd_ps(m[9], ny, _mm512_mul_ps(m[10], nz)));
+    __m512 px = _mm512_fmadd_ps(m[2], z, _mm512_fmadd_ps(m[1], y, _mm512_fmadd_ps(m[0], x, m[3])));
+    __m512 py = _mm512_fmadd_ps(m[6], z, _mm512_fmadd_ps(m[5], y, _mm512_fmadd_ps(m[4], x, m[7])));
+    __m512 pz = _mm512_fmadd_ps(m[10], z, _mm512_fmadd_ps(m[9], y, _mm512_fmadd_ps(m[8], x, m[11])));
+    __m512 qx = _mm512_fmadd_ps(m[2], nz, _mm512_fmadd_ps(m[1], ny, _mm512_mul_ps(m[0], nx)));
+    __m512 qy = _mm512_fmadd_ps(m[6], nz, _mm512_fmadd_ps(m[5], ny, _mm512_mul_ps(m[4], nx)));
+    __m512 qz = _mm512_fmadd_ps(m[10], nz, _mm512_fmadd_ps(m[9], ny, _mm512_mul_ps(m[8], nx)));
     normalize16(&qx, &qy, &qz);
     store_aos16(op, px, py, pz, ix, stream);
     store_aos16(on, qx, qy, qz, ix, stream);
 }
 
-AI void run_k(const skin_range *r, uint32_t k_count, int stream)
+AI void run_k(const skin_range *r, uint32_t k_count, const float *pal, int wide, int stream)
 {
     const skin_group_data *g = &r->mesh->groups[r->group];
     float scratch[SKIN_ROWS] __attribute__((aligned(64)));
     aos_index ix;
     aos_index_init(&ix);
+    int prefetch = (size_t)(r->hi - r->lo) / SKIN_B * g->stride > PREFETCH_MIN_BYTES;
     for (uint32_t o = r->lo; o < r->hi;) {
         uint32_t local = o - g->begin, blk = local / SKIN_B;
         uint32_t stop = g->begin + (blk + 1) * SKIN_B;
         if (stop > r->hi)
             stop = r->hi;
         const float *block = skin_block_ptr(g, blk);
-        _mm_prefetch((const char *)block + 8 * (size_t)g->stride, _MM_HINT_T0);
+        if (prefetch)
+            for (uint32_t off = 0; off < g->stride; off += 64)
+                _mm_prefetch((const char *)block + PREFETCH_BLOCKS * (size_t)g->stride + off,
+                             _MM_HINT_T0);
         const float *rows = ossa_skin_block_rows(r, block, o / SKIN_B, scratch);
         const float *w = block + SKIN_ROWS;
         const uint16_t *b = (const uint16_t *)(const void *)(w + k_count * SKIN_B);
         if (o % SKIN_B == 0 && stop - o == SKIN_B) {
-            skin16(rows, w, b, k_count, r->palette, r->out_pos + 3 * (size_t)o,
+            skin16(rows, w, b, k_count, pal, wide, r->out_pos + 3 * (size_t)o,
                    r->out_nrm + 3 * (size_t)o, &ix, stream);
             o = stop;
             continue;
         }
+        /* unaligned head or tail of a range: the reference-form scalar path */
         for (; o < stop; o++)
             ossa_skin_vertex_scalar(rows, w, b, k_count, o % SKIN_B, r->palette,
                                     r->out_pos + 3 * (size_t)o, r->out_nrm + 3 * (size_t)o);
@@ -141,16 +200,34 @@ AI void run_k(const skin_range *r, uint32_t k_count, int stream)
         _mm_sfence();
 }
 
-#define CASE_K(K) case K: if (r->stream) run_k(r, K, 1); else run_k(r, K, 0); break;
+#define CASE_K(K)                                                                                  \
+    case K:                                                                                        \
+        if (wide)                                                                                  \
+            r->stream ? run_k(r, K, pal, 1, 1) : run_k(r, K, pal, 1, 0);                           \
+        else                                                                                       \
+            r->stream ? run_k(r, K, pal, 0, 1) : run_k(r, K, pal, 0, 0);                           \
+        break;
 
 void ossa_skin_kernel_avx512(const skin_range *r)
 {
-    switch (r->mesh->groups[r->group].influences) {
-    CASE_K(0) CASE_K(1) CASE_K(2) CASE_K(3) CASE_K(4) CASE_K(5) CASE_K(6) CASE_K(7) CASE_K(8)
+    uint32_t bones = r->mesh->palette_size;
+    uint32_t k_count = r->mesh->groups[r->group].influences;
+    float copy[PAL_COPY_MAX * PAL_WIDE] __attribute__((aligned(64)));
+    const float *pal = r->palette;
+    /* The copy costs a few cycles a bone and saves more than that a vertex. */
+    int wide = k_count > 0 && k_count <= 8 && bones <= PAL_COPY_MAX && r->hi - r->lo >= bones;
+    if (wide) {
+        for (uint32_t i = 0; i < bones; i++)
+            _mm512_store_ps(copy + PAL_WIDE * i,
+                            _mm512_maskz_loadu_ps(0x0fff, r->palette + 12 * (size_t)i));
+        pal = copy;
+    }
+    switch (k_count) {
+    case 0: r->stream ? run_k(r, 0, pal, 0, 1) : run_k(r, 0, pal, 0, 0); break;
+    CASE_K(1) CASE_K(2) CASE_K(3) CASE_K(4) CASE_K(5) CASE_K(6) CASE_K(7) CASE_K(8)
     default: ossa_skin_kernel_scalar(r); break;
     }
 }
-
 void ossa_lerp_floats_avx512(const float *a, const float *b, float t, size_t n, float *out)
 {
     __m512 tv = _mm512_set1_ps(t);

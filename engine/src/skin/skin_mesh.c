@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 #include "skin_internal.h"
 
 #define SKIN_MAX_VERTICES (1u << 26)
@@ -34,11 +37,34 @@ static uint32_t group_of(uint32_t k)
     return k <= OSSA_SKIN_MAX_GROUPED ? k : SKIN_GENERAL;
 }
 
+void *ossa_skin_buffer_alloc(size_t bytes)
+{
+    const size_t huge = (size_t)2 << 20;
+    size_t align = bytes >= OSSA_SKIN_HUGE_BYTES ? huge : 64;
+    if (bytes > SIZE_MAX - huge)
+        return NULL;
+    size_t rounded = bytes ? (bytes + align - 1) & ~(align - 1) : align;
+    void *p = NULL;
+    if (posix_memalign(&p, align, rounded) != 0)
+        return NULL;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (align == huge)
+        (void)madvise(p, rounded, MADV_HUGEPAGE); /* advice only: failure keeps 4 KB pages */
+#endif
+    memset(p, 0, rounded);
+    return p;
+}
+
+void ossa_skin_buffer_free(void *buffer)
+{
+    free(buffer);
+}
+
 void ossa_skin_mesh_destroy(ossa_skin_mesh *m)
 {
     if (!m)
         return;
-    free(m->storage);
+    ossa_skin_buffer_free(m->storage);
     free(m->remap);
     free(m->source);
     free(m->indices);
@@ -185,12 +211,8 @@ ossa_status ossa_skin_mesh_create(const ossa_submesh *sm, uint32_t palette_size,
     m->morph_start = alloc_array((size_t)m->output_count / SKIN_B + 1, sizeof *m->morph_start, &failed);
     m->movable = alloc_array(m->output_count, 1, &failed);
     if (!failed && storage_bytes) {
-        void *p = NULL;
-        if (posix_memalign(&p, 64, storage_bytes) != 0)
-            failed = 1;
-        else
-            memset(p, 0, storage_bytes);
-        m->storage = p;
+        m->storage = ossa_skin_buffer_alloc(storage_bytes);
+        failed = m->storage == NULL;
     }
     if (failed) {
         ossa_skin_mesh_destroy(m);
