@@ -128,7 +128,7 @@ static const view_help_row help_rows[] = {
     {"N", "vertex normals on / off"},
     {"P", "bind pose on / off"},
     {"G", "ground grid on / off"},
-    {"K", "skinning on the CPU or the GPU"},
+    {"K", "skinning on the CPU or the GPU (morphs, springs: CPU)"},
     {"F", "frame the model"},
     {"R", "reset the camera"},
     {"I", "information (HUD) on / off"},

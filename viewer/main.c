@@ -323,6 +323,11 @@ typedef struct view_app {
     /* The clip a fade leaves and its time, for its vertex tracks (the mixer blends bones only). */
     uint32_t fade_from;
     float fade_from_time;
+    /* Morph clips and springs (scene.h): the morph clock of a model without skeletal clips
+     * (else the current clip's time is used), and whether time jumped (seek, frame step, clip
+     * change) since the last tick, which puts the cloth back at rest. */
+    float morph_clock;
+    bool time_jumped;
 } view_app;
 
 static void set_message(view_app *app, const char *text)
@@ -461,6 +466,8 @@ static void start_model(view_app *app, uint32_t clip, float time)
     view_playback_seek(&app->playback, time);
     if (app->opt.paused)
         app->playback.playing = false;
+    app->morph_clock = time;
+    app->time_jumped = true;
     view_camera_init(&app->camera);
     app->camera.up = app->opt.up != VIEW_UP_AUTO
                          ? app->opt.up
@@ -471,11 +478,20 @@ static void start_model(view_app *app, uint32_t clip, float time)
     update_title(app);
 }
 
+/* Morph clips run on the current clip's clock (so they follow pauses, seeks and reverse), or on
+ * the morph clock when the model has no skeletal clip. */
+static void update_morphs(view_app *app)
+{
+    const view_playback *p = &app->playback;
+    view_scene_set_morph_time(&app->cur.scene, p->clip_count ? p->time : app->morph_clock);
+}
+
 /* Poses the scene for the current time: from the cross-fade's blended pose while one runs,
  * else from the current clip. dt moves the fade on. */
 static void update_pose(view_app *app, float dt)
 {
     view_playback *p = &app->playback;
+    update_morphs(app);
     const ossa_soa_pose *blend = view_crossfade_update(&app->cur.fade, dt, p->time);
     if (blend) {
         view_scene_pose_local(&app->cur.scene, blend);
@@ -506,6 +522,7 @@ static void switch_clip(view_app *app, uint32_t to)
         return;
     app->fade_from = p->clip;
     app->fade_from_time = p->time;
+    app->time_jumped = true;
     view_crossfade_start(&app->cur.fade, p->clip, p->time, to);
     view_playback_set_clip(p, to, app->cur.durations);
     rebuild_ticks(app);
@@ -519,9 +536,18 @@ static void apply_action(view_app *app, view_action a)
     case VIEW_ACT_NONE: return;
     case VIEW_ACT_QUIT: app->quit = true; break;
     case VIEW_ACT_PLAY_PAUSE: view_playback_toggle(p); break;
-    case VIEW_ACT_STEP: view_playback_step_frames(p, a.arg); break;
-    case VIEW_ACT_FIRST_FRAME: view_playback_first_frame(p); break;
-    case VIEW_ACT_LAST_FRAME: view_playback_last_frame_seek(p); break;
+    case VIEW_ACT_STEP:
+        view_playback_step_frames(p, a.arg);
+        app->time_jumped = true;
+        break;
+    case VIEW_ACT_FIRST_FRAME:
+        view_playback_first_frame(p);
+        app->time_jumped = true;
+        break;
+    case VIEW_ACT_LAST_FRAME:
+        view_playback_last_frame_seek(p);
+        app->time_jumped = true;
+        break;
     case VIEW_ACT_SPEED: view_playback_speed_step(p, a.arg); break;
     case VIEW_ACT_REVERSE: view_playback_reverse(p); break;
     case VIEW_ACT_CYCLE_MODE: view_playback_cycle_mode(p); break;
@@ -567,6 +593,7 @@ static void scrub_to(view_app *app, float x)
     if (p->mode == OSSA_WRAP_LOOP && p->duration > 0.0f && t >= p->duration)
         t = nextafterf(p->duration, 0.0f);
     view_playback_seek(p, t);
+    app->time_jumped = true;
 }
 
 static void app_button(view_app *app, int button, bool down, float x, float y)
@@ -986,6 +1013,9 @@ static void print_state(view_app *app)
             (double)p->duration, (double)p->speed, p->playing ? "true" : "false",
             view_wrap_mode_name(p->mode), app->cur.fade.active ? "true" : "false");
     json_string(out, skinning_name(app));
+    const view_scene *sc = &app->cur.scene;
+    fprintf(out, ",\"morph_parts\":%u,\"morph_time\":%.6f,\"spring_parts\":%u",
+            sc->morph_part_count, (double)sc->morph_time, sc->spring_part_count);
     fputs(",\"model\":", out);
     json_string(out, app->cur.name);
     fputs(",\"message\":", out);
@@ -994,12 +1024,22 @@ static void print_state(view_app *app)
     fflush(out);
 }
 
-/* One step of simulated time: playback, fade and pose. */
+/* One step of simulated time: playback, fade, pose (morphs included) and springs. Springs
+ * step by the playback time that passed (dt times |speed|, none while paused), so slow motion
+ * slows the cloth too; a jump in time puts it back at rest first. */
 static void tick(view_app *app, float dt)
 {
+    view_playback *p = &app->playback;
     app->clock += dt;
-    view_playback_advance(&app->playback, dt);
+    view_playback_advance(p, dt);
+    float played = p->playing && isfinite(dt) && dt > 0.0f ? dt * fabsf(p->speed) : 0.0f;
+    if (!p->clip_count && p->playing && isfinite(dt))
+        app->morph_clock += dt * p->speed;
     update_pose(app, dt);
+    if (app->time_jumped)
+        view_scene_springs_reset(&app->cur.scene);
+    app->time_jumped = false;
+    view_scene_springs_step(&app->cur.scene, played);
 }
 
 /* ---- benchmark ---------------------------------------------------------------------------- */

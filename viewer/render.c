@@ -282,13 +282,22 @@ static bool build_draws(view_renderer *r, const view_scene *s, const uint32_t *m
         d->flip_v = view_texture_origin_bottom(m->meshes[p->mesh].format);
         d->uv_tracked = p->uv_tracked;
         d->cpu_only = max_influences[i] > GPU_MAX_INFLUENCES;
-        if (d->cpu_only && r->mesh_gpu.id) {
-            r->cpu_only_parts++;
+        if (d->cpu_only && r->mesh_gpu.id)
             fprintf(stderr,
                     "ossa-view: note: mesh %u submesh %u has vertices with %u influences (the "
                     "GPU path takes %d): it is skinned on the CPU in GPU mode too\n",
                     p->mesh, p->submesh_index, max_influences[i], GPU_MAX_INFLUENCES);
-        }
+        /* mesh.vert has no morph targets or spring system: such parts stay on the CPU. */
+        if (!d->cpu_only && (p->morph_weights || p->spring) && r->mesh_gpu.id)
+            fprintf(stderr,
+                    "ossa-view: note: mesh %u submesh %u has %s: it is skinned on the CPU in GPU "
+                    "mode too\n",
+                    p->mesh, p->submesh_index,
+                    p->morph_weights && p->spring ? "morph targets and springs"
+                    : p->morph_weights            ? "morph targets played by morph clips"
+                                                  : "springs");
+        d->cpu_only |= p->morph_weights != NULL || p->spring != NULL;
+        r->cpu_only_parts += d->cpu_only && r->mesh_gpu.id;
         memcpy(indices + at, p->indices, p->index_count * sizeof *indices);
         at += p->index_count;
     }

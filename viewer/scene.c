@@ -168,12 +168,79 @@ static bool build_pose(view_scene *s)
     return true;
 }
 
+/* Spring states and morph weight buffers for the parts that need them, and the morph mixer with
+ * every morph clip as a looping cycle of weight 1. A mixer or spring state that cannot be made
+ * only costs that feature (a warning); false when out of memory. */
+static bool build_morphs_springs(view_scene *s)
+{
+    const ossa_model *m = s->model;
+    bool morphs = false;
+    for (uint32_t i = 0; i < s->part_count; i++) {
+        view_scene_part *p = &s->parts[i];
+        if (!p->skin)
+            continue;
+        morphs |= p->submesh->morph_count > 0;
+        if (!p->submesh->spring_count || !p->submesh->physique_weights)
+            continue;
+        ossa_status st = ossa_spring_state_create(p->skin, &p->spring);
+        if (st == OSSA_ERR_NOMEM)
+            return false;
+        if (st != OSSA_OK) {
+            fprintf(stderr, "ossa-view: warning: mesh %u submesh %u: its springs do not run\n",
+                    p->mesh, p->submesh_index);
+            p->spring = NULL;
+            continue;
+        }
+        p->spring_positions = calloc(3 * (size_t)(p->vertex_count ? p->vertex_count : 1),
+                                     sizeof(float));
+        if (!p->spring_positions)
+            return false;
+        s->spring_part_count++;
+    }
+    if (!morphs || !m->morph_clip_count || !m->bone_count)
+        return true;
+    ossa_mixer_desc desc = {
+        .max_cycles = m->morph_clip_count < 4096 ? m->morph_clip_count : 4096,
+        .max_actions = 1,
+    };
+    ossa_error err;
+    ossa_status st = ossa_mixer_create(m, &desc, &s->morph_mixer, &err);
+    if (st != OSSA_OK) {
+        char text[512];
+        if (st == OSSA_ERR_NOMEM)
+            return false;
+        fprintf(stderr, "ossa-view: warning: morph clips do not play: %s\n",
+                ossa_error_format(&err, text, sizeof text));
+        s->morph_mixer = NULL;
+        return true;
+    }
+    for (uint32_t c = 0; c < m->morph_clip_count; c++)
+        if (!ossa_mixer_blend_cycle(s->morph_mixer, ossa_mixer_morph_id(s->morph_mixer, c), 1.0f,
+                                    0.0f)) {
+            /* Only past the mixer's capacity: one line, not one per clip. */
+            fprintf(stderr, "ossa-view: warning: morph clips %u and later do not play\n", c);
+            break;
+        }
+    ossa_mixer_update(s->morph_mixer, 0.0f); /* weights reach their targets (no delay) */
+    for (uint32_t i = 0; i < s->part_count; i++) {
+        view_scene_part *p = &s->parts[i];
+        if (!p->skin || !p->submesh->morph_count)
+            continue;
+        p->morph_weights = calloc(p->submesh->morph_count, sizeof(float));
+        if (!p->morph_weights)
+            return false;
+        s->morph_part_count++;
+    }
+    return true;
+}
+
 bool view_scene_init(view_scene *s, const ossa_model *m)
 {
     memset(s, 0, sizeof *s);
     s->model = m;
     s->kernel = ossa_skin_kernel_resolve(OSSA_SKIN_KERNEL_AUTO, stderr);
-    if (!build_parts(s) || !build_pose(s) || !build_frame_scratch(s)) {
+    if (!build_parts(s) || !build_pose(s) || !build_frame_scratch(s) ||
+        !build_morphs_springs(s)) {
         view_scene_free(s);
         return false;
     }
@@ -190,14 +257,22 @@ bool view_scene_init(view_scene *s, const ossa_model *m)
         ossa_skin_pool_create(threads, &s->pool) != OSSA_OK)
         s->pool = NULL; /* skinning on one thread is still right */
     view_scene_pose(s, NULL, 0.0f);
+    view_scene_set_morph_time(s, 0.0f);
+    view_scene_springs_reset(s);
     return true;
 }
 
 void view_scene_free(view_scene *s)
 {
-    for (uint32_t i = 0; i < s->part_count; i++)
+    for (uint32_t i = 0; i < s->part_count; i++) {
+        /* The spring state refers to the skin mesh: it goes first. */
+        ossa_spring_state_destroy(s->parts[i].spring);
+        free(s->parts[i].spring_positions);
+        free(s->parts[i].morph_weights);
         ossa_skin_mesh_destroy(s->parts[i].skin);
+    }
     free(s->parts);
+    ossa_mixer_free(s->morph_mixer);
     if (s->clips)
         for (uint32_t c = 0; c < s->model->clip_count; c++)
             ossa_rt_clip_free(s->clips[c]);
@@ -315,6 +390,86 @@ static void play_frames(const view_scene *s, const view_scene_part *p, float *po
     }
 }
 
+/* A part with streams skinned (morphs applied) into its layout range, without springs. */
+static void skin_part(const view_scene *s, const view_scene_part *p, float *pos, float *nrm)
+{
+    ossa_skin_job job;
+    ossa_skin_job_init(&job, p->skin, s->palette, s->model->bone_count, pos, nrm);
+    job.kernel = s->kernel;
+    job.morph_weights = p->morph_weights;
+    if (s->pool && p->vertex_count >= PARALLEL_MIN_VERTICES)
+        ossa_skin_run_parallel(s->pool, &job);
+    else
+        ossa_skin_job_run(&job);
+}
+
+/* The spring-owned vertices (physique weight > 0) of a part from its last spring step. */
+static void apply_springs(const view_scene_part *p, float *pos)
+{
+    const uint32_t *source = ossa_skin_mesh_source(p->skin);
+    const float *phys = p->submesh->physique_weights;
+    for (uint32_t o = 0; o < p->vertex_count; o++)
+        if (source[o] != OSSA_SKIN_PAD_VERTEX && phys[source[o]] > 0.0f)
+            memcpy(pos + 3 * (size_t)o, p->spring_positions + 3 * (size_t)o, 3 * sizeof(float));
+}
+
+void view_scene_set_morph_time(view_scene *s, float time)
+{
+    if (!s->morph_mixer)
+        return;
+    float d = ossa_mixer_duration(s->morph_mixer), t = 0.0f;
+    if (d > 0.0f && isfinite(time)) {
+        t = fmodf(time, d);
+        if (t < 0.0f)
+            t += d;
+    }
+    s->morph_time = t;
+    ossa_mixer_set_time(s->morph_mixer, t);
+    for (uint32_t i = 0; i < s->part_count; i++) {
+        view_scene_part *p = &s->parts[i];
+        if (p->morph_weights)
+            ossa_mixer_morph_weights(s->morph_mixer, p->mesh, p->submesh_index, p->morph_weights);
+    }
+}
+
+void view_scene_springs_step(view_scene *s, float dt)
+{
+    if (!s->spring_part_count || !isfinite(dt) || !(dt > 0.0f))
+        return;
+    /* Verlet steps assume small, even steps: a stalled frame must not fling the cloth. */
+    if (dt > VIEW_SPRING_MAX_DT)
+        dt = VIEW_SPRING_MAX_DT;
+    for (uint32_t i = 0; i < s->part_count; i++) {
+        view_scene_part *p = &s->parts[i];
+        if (!p->spring)
+            continue;
+        /* Skinned into the scene's scratch, stepped there, then kept for view_scene_skin. */
+        float *pos = s->positions + 3 * (size_t)p->first_vertex;
+        float *nrm = s->normals + 3 * (size_t)p->first_vertex;
+        skin_part(s, p, pos, nrm);
+        ossa_spring_update(p->spring, dt, pos);
+        memcpy(p->spring_positions, pos, 3 * (size_t)p->vertex_count * sizeof(float));
+    }
+}
+
+void view_scene_springs_reset(view_scene *s)
+{
+    for (uint32_t i = 0; i < s->part_count; i++) {
+        view_scene_part *p = &s->parts[i];
+        if (!p->spring)
+            continue;
+        ossa_spring_state_reset(p->spring);
+        /* What the reset state holds: the bind positions (padding zero). */
+        const uint32_t *source = ossa_skin_mesh_source(p->skin);
+        for (uint32_t o = 0; o < p->vertex_count; o++)
+            for (int k = 0; k < 3; k++)
+                p->spring_positions[3 * (size_t)o + k] =
+                    source[o] == OSSA_SKIN_PAD_VERTEX
+                        ? 0.0f
+                        : p->submesh->positions[3 * (size_t)source[o] + k];
+    }
+}
+
 void view_scene_skin(const view_scene *s, uint32_t first_part, uint32_t end_part, float *positions,
                      float *normals)
 {
@@ -334,13 +489,9 @@ void view_scene_skin(const view_scene *s, uint32_t first_part, uint32_t end_part
             }
             continue;
         }
-        ossa_skin_job job;
-        ossa_skin_job_init(&job, p->skin, s->palette, s->model->bone_count, pos, nrm);
-        job.kernel = s->kernel;
-        if (s->pool && p->vertex_count >= PARALLEL_MIN_VERTICES)
-            ossa_skin_run_parallel(s->pool, &job);
-        else
-            ossa_skin_job_run(&job);
+        skin_part(s, p, pos, nrm);
+        if (p->spring)
+            apply_springs(p, pos);
     }
 }
 

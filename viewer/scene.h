@@ -16,7 +16,23 @@
  * part's layout order when it has skinning streams), in whichever skinning path the renderer
  * runs, so CPU and GPU modes draw the same shapes. UV tracks give the part's UV set 0 the same
  * way (view_scene_uvs). Mixer fades blend bone poses only: during one the caller names the clip
- * with the larger weight as the vertex clip (shapes are not blended between clips). */
+ * with the larger weight as the vertex clip (shapes are not blended between clips).
+ *
+ * Morph clips (Cal3D morph animations). When a skinned submesh has morph targets and the model
+ * has morph clips, the scene owns a mixer of its own in which every morph clip plays as a looping
+ * morph cycle of weight 1 (Cal3D's blendCycle: synchronised, so several morph clips share their
+ * mean length). Its clock is the caller's (view_scene_set_morph_time; ossa-view passes the
+ * current clip's time, so morphs follow play, pause, seeks and reverse). Each such part gets its
+ * weights from ossa_mixer_morph_weights into a buffer made at init and hands them to its skin job
+ * (applied before skinning, CPU only).
+ *
+ * Springs (Cal3D cloth). A skinned submesh with springs gets an ossa_spring_state at init.
+ * view_scene_springs_step skins such a part and runs one spring step on it (the caller calls it
+ * once a frame with the frame's playback dt); the spring-owned vertices (physique weight > 0)
+ * that result are kept per part and overwrite the skinned ones in view_scene_skin, so every later
+ * skin of the same frame (drawing, bounds, mounts) shows the same cloth. view_scene_springs_reset
+ * puts the cloth back in its bind shape (the engine's reset) for jumps in time. Morphs and springs
+ * only run on the CPU skinning path. */
 #ifndef OSSA_VIEW_SCENE_H
 #define OSSA_VIEW_SCENE_H
 
@@ -39,6 +55,11 @@ typedef struct view_scene_part {
     bool two_sided;                 /* OSSA_SUBMESH_TWO_SIDED */
     bool frame_tracked;             /* some clip has a vertex track for the submesh */
     bool uv_tracked;                /* some clip has a uv track for the submesh */
+    float *morph_weights;           /* submesh->morph_count weights from the morph mixer (NULL:
+                                       no morphing) */
+    ossa_spring_state *spring;      /* NULL: no springs */
+    float *spring_positions;        /* 3 per layout vertex of the part: the last spring step's
+                                       output (spring-owned vertices are read from it) */
 } view_scene_part;
 
 typedef struct view_scene {
@@ -73,6 +94,12 @@ typedef struct view_scene {
     float vertex_time;
     float *frame_positions, *frame_normals, *frame_uvs;
     uint32_t hidden_mesh_count;     /* meshes flagged OSSA_MESH_HIDDEN, for the HUD */
+
+    /* Morph clips and springs (see above). */
+    ossa_mixer *morph_mixer;        /* NULL: no morph clip plays on a part with morph targets */
+    float morph_time;               /* the morph mixer's time, wrapped into its length */
+    uint32_t morph_part_count;      /* parts with morph_weights */
+    uint32_t spring_part_count;     /* parts with a spring state */
 } view_scene;
 
 /* Builds the parts and the pose objects for a model and poses it at rest; false when out of memory
@@ -89,6 +116,15 @@ void view_scene_pose_local(view_scene *s, const ossa_soa_pose *local);
 /* The clip (one of the model's, else none) whose vertex and uv tracks play, at time (wrapped
  * into the clip, Cal3D loop); NULL: every submesh shows its bind or skinned shape. */
 void view_scene_set_vertex_clip(view_scene *s, const ossa_clip *clip, float time);
+/* The morph clips' clock: every morph cycle is shown at time (wrapped into the morph mixer's
+ * length; non-finite: 0) and each morphing part's weights are refreshed. Allocates nothing. */
+void view_scene_set_morph_time(view_scene *s, float time);
+/* One spring step of dt seconds (clamped to VIEW_SPRING_MAX_DT; dt <= 0 or not finite: nothing)
+ * for every part with springs, from the current palette and morph weights. Allocates nothing. */
+#define VIEW_SPRING_MAX_DT 0.1f
+void view_scene_springs_step(view_scene *s, float dt);
+/* Every spring system back to its bind shape, at rest (a seek, a frame step, a clip change). */
+void view_scene_springs_reset(view_scene *s);
 /* The vertex track the part plays now (from the vertex clip), NULL when it is skinned or shows
  * its bind vertices. */
 const ossa_vertex_track *view_scene_part_vertex_track(const view_scene *s, uint32_t part);
@@ -102,10 +138,11 @@ void view_scene_uvs(const view_scene *s, uint32_t part, bool bind, float *uvs);
  * points). Returns how many were placed (a mount on a degenerate triangle is left out). Uses
  * the scene's scratch; allocates nothing. */
 uint32_t view_scene_mount_lines(const view_scene *s, bool bind, float length, float *lines);
-/* Skins parts [first_part, end_part) with the current palette into positions and normals (3 floats
- * per layout vertex, indexed from layout vertex 0, so a mapped GL buffer of the whole layout can be
- * passed as it is); parts with a vertex track now get its shape, other parts without streams their
- * bind vertices. Allocates nothing. */
+/* Skins parts [first_part, end_part) with the current palette (and morph weights) into positions
+ * and normals (3 floats per layout vertex, indexed from layout vertex 0, so a mapped GL buffer of
+ * the whole layout can be passed as it is); spring-owned vertices come from the last spring step;
+ * parts with a vertex track now get its shape, other parts without streams their bind vertices.
+ * Allocates nothing. */
 void view_scene_skin(const view_scene *s, uint32_t first_part, uint32_t end_part, float *positions,
                      float *normals);
 /* Bind vertex data of the whole layout (each array may be NULL): positions and normals (3 floats),
