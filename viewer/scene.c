@@ -458,15 +458,13 @@ void view_scene_springs_reset(view_scene *s)
         view_scene_part *p = &s->parts[i];
         if (!p->spring)
             continue;
-        ossa_spring_state_reset(p->spring);
-        /* What the reset state holds: the bind positions (padding zero). */
-        const uint32_t *source = ossa_skin_mesh_source(p->skin);
-        for (uint32_t o = 0; o < p->vertex_count; o++)
-            for (int k = 0; k < 3; k++)
-                p->spring_positions[3 * (size_t)o + k] =
-                    source[o] == OSSA_SKIN_PAD_VERTEX
-                        ? 0.0f
-                        : p->submesh->positions[3 * (size_t)source[o] + k];
+        /* At rest where the current pose skins the cloth (Cal3D's resetPositions), not at the
+         * bind pose: a seek shows the cloth hanging from the posed mesh. */
+        float *pos = s->positions + 3 * (size_t)p->first_vertex;
+        float *nrm = s->normals + 3 * (size_t)p->first_vertex;
+        skin_part(s, p, pos, nrm);
+        ossa_spring_state_reset_to(p->spring, pos);
+        memcpy(p->spring_positions, pos, 3 * (size_t)p->vertex_count * sizeof(float));
     }
 }
 

@@ -31,7 +31,7 @@
  * once a frame with the frame's playback dt); the spring-owned vertices (physique weight > 0)
  * that result are kept per part and overwrite the skinned ones in view_scene_skin, so every later
  * skin of the same frame (drawing, bounds, mounts) shows the same cloth. view_scene_springs_reset
- * puts the cloth back in its bind shape (the engine's reset) for jumps in time. Morphs and springs
+ * puts the cloth at rest where the current pose skins it, for jumps in time. Morphs and springs
  * only run on the CPU skinning path. */
 #ifndef OSSA_VIEW_SCENE_H
 #define OSSA_VIEW_SCENE_H
@@ -123,7 +123,8 @@ void view_scene_set_morph_time(view_scene *s, float time);
  * for every part with springs, from the current palette and morph weights. Allocates nothing. */
 #define VIEW_SPRING_MAX_DT 0.1f
 void view_scene_springs_step(view_scene *s, float dt);
-/* Every spring system back to its bind shape, at rest (a seek, a frame step, a clip change). */
+/* Every spring system at rest where the current pose skins it (after a seek, a frame step, a
+ * clip change; call it after the pose). */
 void view_scene_springs_reset(view_scene *s);
 /* The vertex track the part plays now (from the vertex clip), NULL when it is skinned or shows
  * its bind vertices. */

@@ -145,6 +145,33 @@ int main(void)
     for (uint32_t v = 0; v < NV; v++)
         CHECK_NEAR(op[3 * remap[v] + 2], pos[3 * v + 2], 1e-5);
 
+    /* reset_to: at rest where the skin put the vertices. Both bones moved 2 along Z: a zero step
+     * from there gives the bind reset's zero step (just above) moved 2 along Z. */
+    float *at_bind = malloc(3 * sizeof(float) * ossa_skin_mesh_output_count(mesh));
+    memcpy(at_bind, op, 3 * sizeof(float) * ossa_skin_mesh_output_count(mesh));
+    float lifted[24];
+    memcpy(lifted, ident, sizeof lifted);
+    lifted[11] = lifted[23] = 2.0f;
+    ossa_skin_job_init(&job, mesh, lifted, 2, op, on);
+    CHECK(ossa_skin_job_run(&job) == OSSA_OK);
+    ossa_spring_state_reset_to(st, op);
+    CHECK(ossa_spring_update(st, 0.0f, op) == OSSA_OK);
+    for (uint32_t v = 0; v < NV; v++)
+        for (int k = 0; k < 3; k++)
+            CHECK_NEAR(op[3 * remap[v] + k], at_bind[3 * remap[v] + k] + (k == 2 ? 2.0f : 0.0f),
+                       1e-5);
+    free(at_bind);
+    /* a non-finite position starts that vertex at its bind place; the cloth stays finite */
+    CHECK(ossa_skin_job_run(&job) == OSSA_OK);
+    op[3 * remap[NV - 1] + 1] = NAN;
+    ossa_spring_state_reset_to(st, op);
+    CHECK(ossa_skin_job_run(&job) == OSSA_OK);
+    CHECK(ossa_spring_update(st, 1.0f / 30.0f, op) == OSSA_OK);
+    for (uint32_t i = 0; i < 3 * NV; i++)
+        CHECK(isfinite(op[i]));
+    ossa_spring_state_reset_to(st, NULL); /* NULL: the bind reset */
+    ossa_spring_state_reset_to(NULL, op);
+
     /* a mesh without springs has no spring state */
     sm.spring_count = 0;
     ossa_skin_mesh *plain = NULL;

@@ -193,6 +193,11 @@ ossa_status ossa_spring_state_create(const ossa_skin_mesh *mesh, ossa_spring_sta
 void ossa_spring_state_destroy(ossa_spring_state *state);
 /* Back to bind positions, at rest. */
 void ossa_spring_state_reset(ossa_spring_state *state);
+/* At rest at the given positions (output order, as the mesh's skin job wrote them): what
+ * Cal3D's CalSpringSystem::resetPositions does with the skinned vertices, for a jump in time
+ * (a seek or a new clip) without the cloth snapping back to the bind pose. A spring vertex whose
+ * given position is not finite starts at its bind position. */
+void ossa_spring_state_reset_to(ossa_spring_state *state, const float *positions);
 /* One Cal3D spring-system step, called after the full-mesh skin job has written out_positions
  * (output order): every spring vertex does a Verlet step with force (0, 0.5, 0) + (0, 0, -98.1) *
  * weight (pos += (pos - old) * 0.99 + F / weight * dt^2), then 2 relaxation passes over the

@@ -54,6 +54,24 @@ void ossa_spring_state_reset(ossa_spring_state *s)
     }
 }
 
+void ossa_spring_state_reset_to(ossa_spring_state *s, const float *positions)
+{
+    if (!s)
+        return;
+    if (!positions) {
+        ossa_spring_state_reset(s);
+        return;
+    }
+    const struct ossa_skin_mesh *m = s->mesh;
+    for (uint32_t f = 0; f < m->free_count; f++) {
+        const float *src = positions + 3 * (size_t)m->free_vertex[f];
+        if (!(isfinite(src[0]) && isfinite(src[1]) && isfinite(src[2])))
+            src = m->free_bind + 3 * (size_t)f;
+        memcpy(s->pos + 3 * (size_t)f, src, 3 * sizeof(float));
+        memcpy(s->old + 3 * (size_t)f, src, 3 * sizeof(float));
+    }
+}
+
 ossa_status ossa_spring_update(ossa_spring_state *s, float dt, float *out)
 {
     if (!s || !out || !isfinite(dt))
