@@ -63,7 +63,8 @@ static void usage(FILE *out)
 {
     fputs("usage: ossa-view [OPTIONS] [FILE...]\n"
           "Opens the files as one model (a Cal3D .cfg, or a skeleton with its meshes,\n"
-          "animations and materials, or one SKM/SKP, C3S or CFF model); with no file, the\n"
+          "animations and materials, or one SKM/SKP, C3S or CFF model; a Qfusion .cfg opens\n"
+          "the .skm of the same name); with no file, the\n"
           "built-in demo mannequin. Files and folders dropped on the window replace the model\n"
           "(a folder: its .cfg if it has one, else every file Ossa reads); a model that does not\n"
           "load leaves the current one shown, with the error in the window and on stderr.\n"

@@ -1,6 +1,6 @@
-/* `ossa info` and `ossa sample` on SKM: the demo as the writer produces it and the hand-made
- * pair (whose bind disagreement is 1.5), run through the command line (path in argv[1]) and
- * compared with the same model posed in this process. */
+/* `ossa info` and `ossa sample` on SKM: the demo as the writer produces it (also opened through
+ * a Qfusion demo.cfg) and the hand-made pair (whose bind disagreement is 1.5), run through the
+ * command line (path in argv[1]) and compared with the same model posed in this process. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +66,13 @@ static void check_info(const char *ossa, const char *dir)
     snprintf(cmd, sizeof cmd, "'%s' info '%s/hand.skm'", ossa, dir);
     out = run(cmd);
     CHECKF(out && strstr(out, "bind disagreement: 1.5 "), "%s", out ? out : "");
+    free(out);
+    /* A Qfusion cfg opened on its own is its .skm. */
+    CHECK(skt_write(dir, "demo.cfg", "import demo.skp\n", 16));
+    snprintf(cmd, sizeof cmd, "'%s' info '%s/demo.cfg'", ossa, dir);
+    out = run(cmd);
+    CHECKF(out && strstr(out, "format: SKM\n") && strstr(out, "bones: 19 (SKP v2)"), "%s",
+           out ? out : "");
     free(out);
 }
 

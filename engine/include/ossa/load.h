@@ -21,10 +21,13 @@ typedef struct ossa_load_options {
                               * format's default (SKP 10, CFF 25) */
 } ossa_load_options;
 
-/* Guesses a format from the first bytes and the file name (extension). */
+/* Guesses a format from the first bytes and the file name (extension). A .cfg is decided by
+ * its text: OSSA_FORMAT_SKM for a Qfusion model config (an import, no key=value line), which
+ * stands for the .skm of the same name, else OSSA_FORMAT_CAL3D_CFG. */
 ossa_format ossa_sniff(const void *data, size_t size, const char *name);
 
-/* One file: a Cal3D file of any kind, a .cfg model set, or any other supported format. */
+/* One file: a Cal3D file of any kind, a .cfg model set (Cal3D, or Qfusion: its .skm), or any
+ * other supported format. */
 ossa_status ossa_load_file(const char *path, const ossa_load_options *opt,
                            ossa_model **out, ossa_error *err);
 

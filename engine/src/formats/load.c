@@ -1,4 +1,4 @@
-/* Entry points: sniffing, reading files, model sets (several files, Cal3D .cfg). */
+/* Entry points: sniffing, reading files, model sets (several files, Cal3D .cfg, Qfusion .cfg). */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -65,6 +65,92 @@ static uint32_t le32(const uint8_t *p)
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+/* The next token of a Qfusion .cfg line within [*s, end): a word or "quoted text"; // starts a
+ * comment. Returns the token's length (0 at the end of the line) and moves *s past it. */
+static size_t cfg_token(const char **s, const char *end, const char **start)
+{
+    const char *p = *s;
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
+        p++;
+    if (p == end || *p == '\n' || (*p == '/' && p + 1 < end && p[1] == '/')) {
+        *s = p;
+        return 0;
+    }
+    const char *q = p;
+    if (*p == '"') {
+        *start = ++p;
+        for (q = p; q < end && *q != '"' && *q != '\n'; q++)
+            ;
+        *s = q < end && *q == '"' ? q + 1 : q;
+        return (size_t)(q - p);
+    }
+    *start = p;
+    while (q < end && !isspace((unsigned char)*q))
+        q++;
+    *s = q;
+    return (size_t)(q - p);
+}
+
+/* What a .cfg's text holds: Cal3D key=value lines and/or Qfusion's first `import` token
+ * (FORMAT-NOTES E: tokens are scanned until the first "import", any letter case; the next
+ * token on its line is the pose file). */
+typedef struct cfg_scan {
+    bool import;          /* an import token was found */
+    const char *path;     /* the token after it on the same line (path_len 0: none) */
+    size_t path_len;
+    int import_line;      /* 1-based */
+    bool key_value;       /* some line starts with word= (a Cal3D model set) */
+} cfg_scan;
+
+static void cfg_scan_text(const void *data, size_t size, cfg_scan *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!data || !size)
+        return;
+    const char *text = data;
+    /* Text ends at a NUL, as it does for the line parsers that read the file afterwards. */
+    const char *end = memchr(text, '\0', size);
+    if (!end)
+        end = text + size;
+    int line = 1;
+    for (const char *s = text; s < end; line++) {
+        const char *eol = memchr(s, '\n', (size_t)(end - s));
+        const char *line_end = eol ? eol : end;
+        const char *k = s;
+        while (k < line_end && (*k == ' ' || *k == '\t'))
+            k++;
+        const char *w = k;
+        while (w < line_end && isalpha((unsigned char)*w))
+            w++;
+        if (w > k) {
+            while (w < line_end && (*w == ' ' || *w == '\t'))
+                w++;
+            out->key_value |= w < line_end && *w == '=';
+        }
+        const char *p = s, *tok = NULL;
+        size_t n;
+        while (!out->import && (n = cfg_token(&p, line_end, &tok)) > 0) {
+            if (n == 6 && strncasecmp(tok, "import", 6) == 0) {
+                out->import = true;
+                out->import_line = line;
+                out->path_len = cfg_token(&p, line_end, &out->path);
+            }
+        }
+        s = eol ? eol + 1 : end;
+    }
+}
+
+/* A Qfusion .cfg: an import and no key=value line. Anything else stays a Cal3D model set. */
+static bool cfg_is_qfusion(const cfg_scan *sc)
+{
+    return sc->import && !sc->key_value;
+}
+
+static bool has_skm_magic(const void *data, size_t size)
+{
+    return data && size >= 4 && memcmp(data, "SKM1", 4) == 0;
+}
+
 ossa_format ossa_sniff(const void *data, size_t size, const char *name)
 {
     const uint8_t *p = data;
@@ -87,8 +173,14 @@ ossa_format ossa_sniff(const void *data, size_t size, const char *name)
     }
     if (size >= 12 && memcmp(p, "RIFF", 4) == 0 && memcmp(p + 8, "C3SB", 4) == 0)
         return OSSA_FORMAT_C3S;
+    if (strcasecmp(ext, "cfg") == 0) {
+        /* A Qfusion cfg stands for its model, <name>.skm beside it. */
+        cfg_scan sc;
+        cfg_scan_text(data, size, &sc);
+        return cfg_is_qfusion(&sc) ? OSSA_FORMAT_SKM : OSSA_FORMAT_CAL3D_CFG;
+    }
     static const struct { const char *ext; ossa_format f; } exts[] = {
-        {"cfg", OSSA_FORMAT_CAL3D_CFG}, {"xsf", OSSA_FORMAT_XSF}, {"xaf", OSSA_FORMAT_XAF},
+        {"xsf", OSSA_FORMAT_XSF}, {"xaf", OSSA_FORMAT_XAF},
         {"xmf", OSSA_FORMAT_XMF}, {"xrf", OSSA_FORMAT_XRF}, {"xpf", OSSA_FORMAT_XPF},
         {"cff", OSSA_FORMAT_CFF}};
     for (size_t k = 0; k < sizeof exts / sizeof exts[0]; k++)
@@ -311,10 +403,16 @@ ossa_status ossa_load_memory(const void *data, size_t size, const char *name,
     const char *n = name ? name : "";
     ossa_format f = b.opt.format ? b.opt.format : ossa_sniff(data, size, n);
     ossa_status st;
-    if (f == OSSA_FORMAT_CAL3D_CFG)
-        st = ossa_fail(&b, OSSA_ERR_INVALID_ARGUMENT, -1, "a .cfg names other files: load it by path");
-    else
+    /* A .cfg of either kind (a Qfusion one sniffs as SKM) names files beside it. */
+    if (f == OSSA_FORMAT_CAL3D_CFG ||
+        (!b.opt.format && f == OSSA_FORMAT_SKM && !has_skm_magic(data, size))) {
+        st = ossa_build_set_file(&b, n);
+        if (st == OSSA_OK)
+            st = ossa_fail(&b, OSSA_ERR_INVALID_ARGUMENT, -1,
+                           "a .cfg names other files: load it by path");
+    } else {
         st = read_one(&b, n, data ? data : (const void *)"", size);
+    }
     return finish(&b, st, out);
 }
 
@@ -368,14 +466,17 @@ static char *trim(char *s)
     return s;
 }
 
-static ossa_status load_cfg(ossa_build *b, const char *cfg_path)
+/* A Cal3D model set; text is the cfg's whole content (NUL-terminated), freed here. */
+static ossa_status load_cfg(ossa_build *b, const char *cfg_path, uint8_t *text)
 {
-    uint8_t *text;
-    size_t size;
-    OSSA_TRY(ossa_build_set_file(b, cfg_path));
-    OSSA_TRY(read_whole(b, cfg_path, &text, &size));
+    ossa_status set = ossa_build_set_file(b, cfg_path);
+    if (set == OSSA_OK)
+        set = ossa_build_strndup(b, &b->model->source, cfg_path, strlen(cfg_path));
+    if (set != OSSA_OK) {
+        free(text);
+        return set;
+    }
     const char *cfg_file = b->file;
-    OSSA_TRY(ossa_build_strndup(b, &b->model->source, cfg_path, strlen(cfg_path)));
     b->model->format = OSSA_FORMAT_CAL3D_CFG;
 
     /* Files named by the cfg are relative to the cfg's folder, then to path= when given. */
@@ -504,34 +605,10 @@ static ossa_format skm_kind(const char *path)
         n = fread(head, 1, sizeof head, f);
         fclose(f);
     }
+    if (!has_skm_magic(head, n))
+        return OSSA_FORMAT_UNKNOWN; /* a Qfusion .cfg sniffs as SKM too */
     ossa_format fmt = ossa_sniff(head, n, path);
     return fmt == OSSA_FORMAT_SKM || fmt == OSSA_FORMAT_SKP ? fmt : OSSA_FORMAT_UNKNOWN;
-}
-
-/* The next token of a Qfusion .cfg line: words or "quoted text"; // starts a comment. Returns
- * the token's length (0 at the end of the line) and moves *s past it. */
-static size_t cfg_token(const char **s, const char **start)
-{
-    const char *p = *s;
-    while (*p == ' ' || *p == '\t' || *p == '\r')
-        p++;
-    if (!*p || *p == '\n' || (p[0] == '/' && p[1] == '/')) {
-        *s = p;
-        return 0;
-    }
-    size_t n = 0;
-    if (*p == '"') {
-        *start = ++p;
-        while (p[n] && p[n] != '"' && p[n] != '\n')
-            n++;
-        *s = p + n + (p[n] == '"');
-        return n;
-    }
-    *start = p;
-    while (p[n] && !isspace((unsigned char)p[n]))
-        n++;
-    *s = p + n;
-    return n;
 }
 
 /* The pose file an .skm names through <model>.cfg's first `import` (extension replaced by
@@ -555,24 +632,19 @@ static ossa_status find_skm_pose(ossa_build *b, const char *skm_path, char *out,
             uint8_t *text;
             size_t size;
             OSSA_TRY(read_whole(b, cfg, &text, &size));
-            const char *s = (const char *)text, *tok = NULL, *arg = NULL;
-            size_t arg_len = 0;
-            bool found = false;
-            while (*s && !found) {
-                size_t n = cfg_token(&s, &tok);
-                if (!n) {
-                    if (*s)
-                        s = strchr(s, '\n') ? strchr(s, '\n') + 1 : s + strlen(s);
-                    continue;
-                }
-                if (n == 6 && strncasecmp(tok, "import", 6) == 0) {
-                    found = true;
-                    arg_len = cfg_token(&s, &arg);
-                }
+            cfg_scan sc;
+            cfg_scan_text(text, size, &sc);
+            if (sc.import && !sc.path_len) {
+                /* Qfusion would look for ".skp" and fail: fatal here too. */
+                free(text);
+                OSSA_TRY(ossa_build_set_file(b, cfg));
+                return ossa_fail_line(b, OSSA_ERR_FORMAT, sc.import_line,
+                                      "import without a pose file path");
             }
-            if (found && arg_len) {
+            if (sc.import) {
                 char name[4096];
-                snprintf(name, sizeof name, "%.*s", (int)arg_len, arg);
+                snprintf(name, sizeof name, "%.*s", (int)(sc.path_len < 4095 ? sc.path_len : 4095),
+                         sc.path);
                 for (char *c = name; *c; c++)
                     if (*c == '\\')
                         *c = '/';
@@ -590,8 +662,10 @@ static ossa_status find_skm_pose(ossa_build *b, const char *skm_path, char *out,
                 snprintf(out, out_size, "%.*s%s.skp", (int)dir_len, skm_path, base);
                 if (is_regular_file(out))
                     return OSSA_OK;
-                return ossa_fail(b, OSSA_ERR_IO, -1, "pose file '%s.skp' imported by %s not found",
-                                 name, cfg);
+                /* The cfg's line is where the wrong name is. */
+                OSSA_TRY(ossa_build_set_file(b, cfg));
+                return ossa_fail_line(b, OSSA_ERR_IO, sc.import_line,
+                                      "pose file '%s.skp' named by the import not found", name);
             }
             free(text);
         }
@@ -662,6 +736,38 @@ static ossa_status load_skm_lods(ossa_build *b, const char *const *paths, size_t
     return OSSA_OK;
 }
 
+/* A Qfusion .cfg stands for its model: dir/name.cfg opens dir/name.skm, whose pose file the
+ * cfg's import names (FORMAT-NOTES E's pose file lookup, reversed). *skm is arena memory. */
+static ossa_status qfusion_cfg_model(ossa_build *b, const char *cfg_path, const cfg_scan *sc,
+                                     const char **skm)
+{
+    OSSA_TRY(ossa_build_set_file(b, cfg_path));
+    if (!sc->path_len)
+        return ossa_fail_line(b, OSSA_ERR_FORMAT, sc->import_line,
+                              "Qfusion model config: import without a pose file path");
+    const char *slash = strrchr(cfg_path, '/');
+    const char *dot = strrchr(slash ? slash + 1 : cfg_path, '.');
+    size_t len = dot ? (size_t)(dot - cfg_path) : strlen(cfg_path);
+    char path[4200];
+    if (len + 5 > sizeof path)
+        return ossa_fail(b, OSSA_ERR_IO, -1, "path too long: %s", cfg_path);
+    snprintf(path, sizeof path, "%.*s.skm", (int)len, cfg_path);
+    if (!is_regular_file(path))
+        return ossa_fail(b, OSSA_ERR_IO, -1,
+                         "Qfusion model config (import line %d) without its model: %s not found",
+                         sc->import_line, path);
+    return ossa_build_strndup(b, skm, path, strlen(path));
+}
+
+static bool same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (strcmp(a, b) == 0)
+        return true;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
 ossa_status ossa_load_files(const char *const *paths, size_t count, const ossa_load_options *opt,
                             ossa_model **out, ossa_error *err)
 {
@@ -671,11 +777,20 @@ ossa_status ossa_load_files(const char *const *paths, size_t count, const ossa_l
         return finish(&b, ossa_fail(&b, OSSA_ERR_INVALID_ARGUMENT, -1, "no files given"), out);
     if (count > OSSA_MAX_FILES)
         return finish(&b, ossa_fail(&b, OSSA_ERR_RANGE, -1, "more than %u files", OSSA_MAX_FILES), out);
-    /* Rank each file by its kind (read from its first bytes and name), then load in rank order. */
+    /* Rank each file by its kind (read from its first bytes and name), then load in rank order.
+     * A Qfusion .cfg is replaced by its .skm (dropped when that .skm is given too). */
     int *ranks = calloc(count, sizeof *ranks);
-    if (!ranks)
+    const char **use = calloc(count, sizeof *use);
+    bool *from_cfg = calloc(count, sizeof *from_cfg);
+    if (!ranks || !use || !from_cfg) {
+        free(ranks);
+        free(use);
+        free(from_cfg);
         return finish(&b, ossa_fail(&b, OSSA_ERR_NOMEM, -1, "out of memory"), out);
+    }
     ossa_status st = OSSA_OK;
+    size_t used = 0;
+    uint8_t *cal3d_cfg = NULL; /* the text of a lone Cal3D .cfg */
     for (size_t i = 0; i < count && st == OSSA_OK; i++) {
         uint8_t head[4096];
         size_t n = 0;
@@ -685,30 +800,64 @@ ossa_status ossa_load_files(const char *const *paths, size_t count, const ossa_l
             fclose(f);
         }
         ossa_format fmt = ossa_sniff(head, n, paths[i]);
-        if (fmt == OSSA_FORMAT_CAL3D_CFG) {
-            if (count != 1) {
-                (void)ossa_build_set_file(&b, paths[i]);
+        const char *path = paths[i];
+        bool substituted = false;
+        if (fmt == OSSA_FORMAT_CAL3D_CFG || (fmt == OSSA_FORMAT_SKM && !has_skm_magic(head, n))) {
+            /* A .cfg of either kind: decided on its whole text (an import may come late). */
+            uint8_t *text;
+            size_t size;
+            st = ossa_build_set_file(&b, paths[i]);
+            if (st == OSSA_OK)
+                st = read_whole(&b, paths[i], &text, &size);
+            if (st != OSSA_OK)
+                break;
+            cfg_scan sc;
+            cfg_scan_text(text, size, &sc);
+            if (cfg_is_qfusion(&sc)) {
+                st = qfusion_cfg_model(&b, paths[i], &sc, &path);
+                free(text);
+                fmt = OSSA_FORMAT_SKM;
+                substituted = true;
+            } else if (!sc.key_value) {
+                /* Nothing to load: an empty, binary or foreign file named .cfg. */
+                free(text);
+                st = ossa_fail(&b, OSSA_ERR_FORMAT, -1,
+                               "neither a Cal3D model set (no key=value line) nor a Qfusion model "
+                               "config (no import line)");
+            } else if (count != 1) {
+                free(text);
                 st = ossa_fail(&b, OSSA_ERR_INVALID_ARGUMENT, -1,
                                "a .cfg is a whole model: open it on its own");
+            } else {
+                cal3d_cfg = text;
             }
-            ranks[i] = -1;
-        } else {
-            ranks[i] = load_rank(fmt);
+            if (st != OSSA_OK || cal3d_cfg)
+                break;
         }
+        bool again = false;
+        for (size_t k = 0; k < used && !again; k++)
+            again = (substituted || from_cfg[k]) && same_file(use[k], path);
+        if (again)
+            continue; /* the .skm and its cfg given together: one model */
+        use[used] = path;
+        from_cfg[used] = substituted;
+        ranks[used++] = load_rank(fmt);
     }
-    if (st == OSSA_OK && count == 1 && ranks[0] == -1) {
-        st = load_cfg(&b, paths[0]);
+    if (st == OSSA_OK && cal3d_cfg) {
+        st = load_cfg(&b, paths[0], cal3d_cfg);
     } else {
         if (st == OSSA_OK)
-            st = load_skm_pose(&b, paths, count);
+            st = load_skm_pose(&b, use, used);
         for (int rank = 0; rank <= 5 && st == OSSA_OK; rank++)
-            for (size_t i = 0; i < count && st == OSSA_OK; i++)
+            for (size_t i = 0; i < used && st == OSSA_OK; i++)
                 if (ranks[i] == rank)
-                    st = load_path(&b, paths[i]);
+                    st = load_path(&b, use[i]);
         if (st == OSSA_OK)
-            st = load_skm_lods(&b, paths, count);
+            st = load_skm_lods(&b, use, used);
     }
     free(ranks);
+    free(use);
+    free(from_cfg);
     return finish(&b, st, out);
 }
 
