@@ -129,37 +129,45 @@ AI const float *bone_at(const float *pal, uint32_t offset)
 
 /* Blends the matrices of the 8 vertices at lanes [l, l + 8) of a block with K influences (w, b:
  * the block's weights and bone indices) into SoA registers: lane i of m[e] is element e
- * (row-major 3x4) of vertex l + i. */
+ * (row-major 3x4) of vertex l + i. Vertices v and v + 4 are blended together: rows 0|1 of each
+ * in a 256-bit FMA, and their two rows 2 paired in one more (weights [w_v x4 | w_v+4 x4]), so an
+ * influence of two vertices costs 3 FMAs, not 4, and the paired rows 2 come out in the lane
+ * order the transpose wants. */
 AI void blend8(const float *w, const uint16_t *b, uint32_t k_count, uint32_t l, const float *pal,
                uint32_t stride, __m256 m[12])
 {
-    __m256 a[8];
-    __m128 c[8];
-#pragma GCC unroll 8
-    for (uint32_t v = 0; v < 8; v++) {
-        __m256 acc = _mm256_setzero_ps();
-        __m128 acc2 = _mm_setzero_ps();
+    __m256 a[8], c[4];
+#pragma GCC unroll 4
+    for (uint32_t v = 0; v < 4; v++) {
+        __m256 acc = _mm256_setzero_ps(), acc_u = _mm256_setzero_ps(), acc2 = _mm256_setzero_ps();
 #pragma GCC unroll 8
         for (uint32_t k = 0; k < k_count; k++) {
             const float *p = bone_at(pal, (uint32_t)b[k * SKIN_B + l + v] * (stride * 4u));
+            const float *q = bone_at(pal, (uint32_t)b[k * SKIN_B + l + v + 4] * (stride * 4u));
             __m256 wv = _mm256_broadcast_ss(w + k * SKIN_B + l + v);
+            __m256 wu = _mm256_broadcast_ss(w + k * SKIN_B + l + v + 4);
+            __m256 wp = _mm256_blend_ps(wv, wu, 0xf0);
+            __m256 r2 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p + 8)),
+                                             _mm_loadu_ps(q + 8), 1);
             if (k == 0) {
                 acc = _mm256_mul_ps(wv, _mm256_loadu_ps(p));
-                acc2 = _mm_mul_ps(_mm256_castps256_ps128(wv), _mm_loadu_ps(p + 8));
+                acc_u = _mm256_mul_ps(wu, _mm256_loadu_ps(q));
+                acc2 = _mm256_mul_ps(wp, r2);
             } else {
                 acc = _mm256_fmadd_ps(wv, _mm256_loadu_ps(p), acc);
-                acc2 = _mm_fmadd_ps(_mm256_castps256_ps128(wv), _mm_loadu_ps(p + 8), acc2);
+                acc_u = _mm256_fmadd_ps(wu, _mm256_loadu_ps(q), acc_u);
+                acc2 = _mm256_fmadd_ps(wp, r2, acc2);
             }
         }
         a[v] = acc;
+        a[v + 4] = acc_u;
         c[v] = acc2;
     }
-    /* a[v] = [row 0 | row 1] of vertex v, c[v] = row 2 */
+    /* a[v] = [row 0 | row 1] of vertex v, c[v] = [row 2 of v | row 2 of v + 4] */
     __m256 lo[4], hi[4], r2[4];
     transpose4(a[0], a[1], a[2], a[3], lo);
     transpose4(a[4], a[5], a[6], a[7], hi);
-    transpose4(_mm256_set_m128(c[4], c[0]), _mm256_set_m128(c[5], c[1]), _mm256_set_m128(c[6], c[2]),
-               _mm256_set_m128(c[7], c[3]), r2);
+    transpose4(c[0], c[1], c[2], c[3], r2);
     for (uint32_t j = 0; j < 4; j++) {
         m[j] = _mm256_permute2f128_ps(lo[j], hi[j], 0x20);
         m[4 + j] = _mm256_permute2f128_ps(lo[j], hi[j], 0x31);
