@@ -432,40 +432,38 @@ void view_scene_set_morph_time(view_scene *s, float time)
     }
 }
 
+/* Every part with springs skinned into the scene's scratch, then stepped by dt (reset: put at
+ * rest there instead), and the result kept for view_scene_skin. */
+static void springs_run(view_scene *s, float dt, bool reset)
+{
+    for (uint32_t i = 0; i < s->part_count; i++) {
+        view_scene_part *p = &s->parts[i];
+        if (!p->spring)
+            continue;
+        float *pos = s->positions + 3 * (size_t)p->first_vertex;
+        float *nrm = s->normals + 3 * (size_t)p->first_vertex;
+        skin_part(s, p, pos, nrm);
+        if (reset)
+            ossa_spring_state_reset_to(p->spring, pos);
+        else
+            ossa_spring_update(p->spring, dt, pos);
+        memcpy(p->spring_positions, pos, 3 * (size_t)p->vertex_count * sizeof(float));
+    }
+}
+
 void view_scene_springs_step(view_scene *s, float dt)
 {
     if (!s->spring_part_count || !isfinite(dt) || !(dt > 0.0f))
         return;
     /* Verlet steps assume small, even steps: a stalled frame must not fling the cloth. */
-    if (dt > VIEW_SPRING_MAX_DT)
-        dt = VIEW_SPRING_MAX_DT;
-    for (uint32_t i = 0; i < s->part_count; i++) {
-        view_scene_part *p = &s->parts[i];
-        if (!p->spring)
-            continue;
-        /* Skinned into the scene's scratch, stepped there, then kept for view_scene_skin. */
-        float *pos = s->positions + 3 * (size_t)p->first_vertex;
-        float *nrm = s->normals + 3 * (size_t)p->first_vertex;
-        skin_part(s, p, pos, nrm);
-        ossa_spring_update(p->spring, dt, pos);
-        memcpy(p->spring_positions, pos, 3 * (size_t)p->vertex_count * sizeof(float));
-    }
+    springs_run(s, dt > VIEW_SPRING_MAX_DT ? VIEW_SPRING_MAX_DT : dt, false);
 }
 
+/* At rest where the current pose skins the cloth (Cal3D's resetPositions), not at the bind
+ * pose: a seek shows the cloth hanging from the posed mesh. */
 void view_scene_springs_reset(view_scene *s)
 {
-    for (uint32_t i = 0; i < s->part_count; i++) {
-        view_scene_part *p = &s->parts[i];
-        if (!p->spring)
-            continue;
-        /* At rest where the current pose skins the cloth (Cal3D's resetPositions), not at the
-         * bind pose: a seek shows the cloth hanging from the posed mesh. */
-        float *pos = s->positions + 3 * (size_t)p->first_vertex;
-        float *nrm = s->normals + 3 * (size_t)p->first_vertex;
-        skin_part(s, p, pos, nrm);
-        ossa_spring_state_reset_to(p->spring, pos);
-        memcpy(p->spring_positions, pos, 3 * (size_t)p->vertex_count * sizeof(float));
-    }
+    springs_run(s, 0.0f, true);
 }
 
 void view_scene_skin(const view_scene *s, uint32_t first_part, uint32_t end_part, float *positions,
