@@ -7,7 +7,7 @@
  *    memory operand (no gathers). Bone indices are 16-bit integer loads scaled to byte offsets
  *    (a shift for the stack copy); widening 8 of them at once with vector instructions and
  *    extracting lanes measured no faster.
- *  - the palette: when it has at most PAL_COPY_MAX bones and the range has at least as many
+ *  - the palette: when it has at most SKIN_PAL_COPY_MAX bones and the range has at least as many
  *    vertices, it is copied to the stack with a 64-byte stride, so each bone is one cache line
  *    and no row load splits a line (the caller's 48-byte stride splits half of them).
  *  - the 8 blended matrices are transposed into SoA registers, positions and normals transformed
@@ -17,8 +17,8 @@
  *    (when the range asks for them) stage a whole 16-vertex block first, then write 3 full lines
  *    of positions and 3 of normals: interleaving half-filled lines of the two outputs defeated
  *    write combining (about 1.6x slower on this VM).
- *  - ranges larger than PREFETCH_MIN_BYTES of stream prefetch PREFETCH_BLOCKS blocks ahead,
- *    every line of the block: on this VM the hardware prefetcher alone left a 1M-vertex skin
+ *  - ranges larger than SKIN_PREFETCH_MIN_BYTES of stream prefetch SKIN_PREFETCH_BLOCKS blocks
+ *    ahead, every line of the block: on this VM the hardware prefetcher alone left a 1M-vertex skin
  *    about 15 % slower.
  * Tried and measured no faster here: two accumulator chains for K >= 4, row 2 of two vertices
  * paired in one 256-bit FMA, and blending a block ahead of its transform (software pipelining). */
@@ -27,16 +27,6 @@
 #include <math.h>
 #include "skin_internal.h"
 
-#define AI static inline __attribute__((always_inline))
-
-#define PAL_COPY_MAX 256u /* bones: 16 KB of stack */
-#define PAL_WIDE 16u      /* floats per bone in the stack copy */
-#ifndef PREFETCH_BLOCKS
-#define PREFETCH_BLOCKS 8u
-#endif
-#ifndef PREFETCH_MIN_BYTES
-#define PREFETCH_MIN_BYTES (16u << 20)
-#endif
 
 AI void transpose4(__m256 a0, __m256 a1, __m256 a2, __m256 a3, __m256 out[4])
 {
@@ -210,7 +200,7 @@ AI void run_k(const skin_range *r, uint32_t k_count, const float *pal, uint32_t 
     const skin_group_data *g = &r->mesh->groups[r->group];
     float scratch[SKIN_ROWS] __attribute__((aligned(64)));
     /* software prefetch a few blocks ahead only for ranges much larger than the caches */
-    int prefetch = (size_t)(r->hi - r->lo) / SKIN_B * g->stride > PREFETCH_MIN_BYTES;
+    int prefetch = (size_t)(r->hi - r->lo) / SKIN_B * g->stride > SKIN_PREFETCH_MIN_BYTES;
     for (uint32_t o = r->lo; o < r->hi;) {
         uint32_t local = o - g->begin, blk = local / SKIN_B;
         uint32_t stop = g->begin + (blk + 1) * SKIN_B;
@@ -219,7 +209,7 @@ AI void run_k(const skin_range *r, uint32_t k_count, const float *pal, uint32_t 
         const float *block = skin_block_ptr(g, blk);
         if (prefetch)
             for (uint32_t off = 0; off < g->stride; off += 64)
-                _mm_prefetch((const char *)block + PREFETCH_BLOCKS * (size_t)g->stride + off,
+                _mm_prefetch((const char *)block + SKIN_PREFETCH_BLOCKS * (size_t)g->stride + off,
                              _MM_HINT_T0);
         const float *rows = ossa_skin_block_rows(r, block, o / SKIN_B, scratch);
         const float *w = block + SKIN_ROWS;
@@ -291,7 +281,7 @@ AI void run_0(const skin_range *r, int stream)
 #define CASE_K(K)                                                                                  \
     case K:                                                                                        \
         if (wide)                                                                                  \
-            r->stream ? run_k(r, K, pal, PAL_WIDE, 1) : run_k(r, K, pal, PAL_WIDE, 0);             \
+            r->stream ? run_k(r, K, pal, SKIN_PAL_WIDE, 1) : run_k(r, K, pal, SKIN_PAL_WIDE, 0);   \
         else                                                                                       \
             r->stream ? run_k(r, K, pal, 12, 1) : run_k(r, K, pal, 12, 0);                         \
         break;
@@ -308,13 +298,14 @@ void ossa_skin_kernel_avx2(const skin_range *r)
     }
     /* The copy costs about 2 cycles a bone and saves more than that a vertex. */
     uint32_t bones = r->mesh->palette_size;
-    float copy[PAL_COPY_MAX * PAL_WIDE] __attribute__((aligned(64)));
+    float copy[SKIN_PAL_COPY_MAX * SKIN_PAL_WIDE] __attribute__((aligned(64)));
     const float *pal = r->palette;
-    int wide = bones <= PAL_COPY_MAX && r->hi - r->lo >= bones;
+    int wide = bones <= SKIN_PAL_COPY_MAX && r->hi - r->lo >= bones;
     if (wide) {
         for (uint32_t i = 0; i < bones; i++)
             for (uint32_t j = 0; j < 12; j += 4)
-                _mm_store_ps(copy + PAL_WIDE * i + j, _mm_loadu_ps(r->palette + 12 * (size_t)i + j));
+                _mm_store_ps(copy + SKIN_PAL_WIDE * i + j,
+                             _mm_loadu_ps(r->palette + 12 * (size_t)i + j));
         pal = copy;
     }
     switch (k_count) {

@@ -1,7 +1,7 @@
 /* AVX-512F kernels (built with -mavx512f -mavx512vl -mfma; called only when the CPU has them).
  *
  * Skinning, 16 vertices (one block) per step:
- *  - the palette (up to PAL_COPY_MAX bones, when the range has at least as many vertices) is
+ *  - the palette (up to SKIN_PAL_COPY_MAX bones, when the range has at least as many vertices) is
  *    copied to the stack one bone per 64-byte line, lanes 12..15 zero, so each influence is one
  *    aligned 512-bit load and one FMA; otherwise a masked 12-float load of the caller's palette.
  *  - the 16 blended matrices are transposed to SoA in two steps: 128-bit rows of 4 vertices
@@ -10,22 +10,12 @@
  *  - normals are renormalised with rsqrt14 and one Newton step (relative error about 1e-7); a
  *    block holding a subnormal squared length is redone with sqrt and divide.
  *  - outputs are packed float3 built with two-source permutes; large ranges prefetch every line
- *    of the block PREFETCH_BLOCKS ahead, as the AVX2 kernel does. */
+ *    of the block SKIN_PREFETCH_BLOCKS ahead, as the AVX2 kernel does. */
 #include <float.h>
 #include <immintrin.h>
 #include <math.h>
 #include "skin_internal.h"
 
-#define AI static inline __attribute__((always_inline))
-
-#define PAL_COPY_MAX 256u /* bones: 16 KB of stack */
-#define PAL_WIDE 16u      /* floats per bone in the stack copy */
-#ifndef PREFETCH_BLOCKS
-#define PREFETCH_BLOCKS 8u
-#endif
-#ifndef PREFETCH_MIN_BYTES
-#define PREFETCH_MIN_BYTES (16u << 20)
-#endif
 
 /* Permute indices from SoA x, y, z to packed float3: 3 output vectors of 16 floats. */
 typedef struct aos_index {
@@ -129,7 +119,7 @@ AI void blend16(const float *w, const uint16_t *b, uint32_t k_count, const float
 #pragma GCC unroll 8
         for (uint32_t k = 0; k < k_count; k++) {
             uint32_t bone = b[k * SKIN_B + v];
-            __m512 row = wide ? _mm512_load_ps(pal + PAL_WIDE * bone)
+            __m512 row = wide ? _mm512_load_ps(pal + SKIN_PAL_WIDE * bone)
                               : _mm512_maskz_loadu_ps(0x0fff, pal + 12u * bone);
             __m512 wv = _mm512_set1_ps(w[k * SKIN_B + v]);
             acc = k == 0 ? _mm512_mul_ps(wv, row) : _mm512_fmadd_ps(wv, row, acc);
@@ -171,7 +161,7 @@ AI void run_k(const skin_range *r, uint32_t k_count, const float *pal, int wide,
     float scratch[SKIN_ROWS] __attribute__((aligned(64)));
     aos_index ix;
     aos_index_init(&ix);
-    int prefetch = (size_t)(r->hi - r->lo) / SKIN_B * g->stride > PREFETCH_MIN_BYTES;
+    int prefetch = (size_t)(r->hi - r->lo) / SKIN_B * g->stride > SKIN_PREFETCH_MIN_BYTES;
     for (uint32_t o = r->lo; o < r->hi;) {
         uint32_t local = o - g->begin, blk = local / SKIN_B;
         uint32_t stop = g->begin + (blk + 1) * SKIN_B;
@@ -180,7 +170,7 @@ AI void run_k(const skin_range *r, uint32_t k_count, const float *pal, int wide,
         const float *block = skin_block_ptr(g, blk);
         if (prefetch)
             for (uint32_t off = 0; off < g->stride; off += 64)
-                _mm_prefetch((const char *)block + PREFETCH_BLOCKS * (size_t)g->stride + off,
+                _mm_prefetch((const char *)block + SKIN_PREFETCH_BLOCKS * (size_t)g->stride + off,
                              _MM_HINT_T0);
         const float *rows = ossa_skin_block_rows(r, block, o / SKIN_B, scratch);
         const float *w = block + SKIN_ROWS;
@@ -212,13 +202,13 @@ void ossa_skin_kernel_avx512(const skin_range *r)
 {
     uint32_t bones = r->mesh->palette_size;
     uint32_t k_count = r->mesh->groups[r->group].influences;
-    float copy[PAL_COPY_MAX * PAL_WIDE] __attribute__((aligned(64)));
+    float copy[SKIN_PAL_COPY_MAX * SKIN_PAL_WIDE] __attribute__((aligned(64)));
     const float *pal = r->palette;
     /* The copy costs a few cycles a bone and saves more than that a vertex. */
-    int wide = k_count > 0 && k_count <= 8 && bones <= PAL_COPY_MAX && r->hi - r->lo >= bones;
+    int wide = k_count > 0 && k_count <= 8 && bones <= SKIN_PAL_COPY_MAX && r->hi - r->lo >= bones;
     if (wide) {
         for (uint32_t i = 0; i < bones; i++)
-            _mm512_store_ps(copy + PAL_WIDE * i,
+            _mm512_store_ps(copy + SKIN_PAL_WIDE * i,
                             _mm512_maskz_loadu_ps(0x0fff, r->palette + 12 * (size_t)i));
         pal = copy;
     }

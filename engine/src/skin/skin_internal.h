@@ -78,6 +78,21 @@ typedef struct skin_range {
 
 typedef void (*skin_kernel_fn)(const skin_range *r);
 
+/* Shared by the AVX2 and AVX-512 kernels. */
+#define AI static inline __attribute__((always_inline))
+/* A palette of up to SKIN_PAL_COPY_MAX bones is copied to the stack one bone per 64-byte line
+ * (SKIN_PAL_WIDE floats, the last 4 zero) when the range has at least as many vertices. */
+#define SKIN_PAL_COPY_MAX 256u
+#define SKIN_PAL_WIDE 16u
+/* Ranges streaming more than SKIN_PREFETCH_MIN_BYTES prefetch every line of the block
+ * SKIN_PREFETCH_BLOCKS ahead. */
+#ifndef SKIN_PREFETCH_BLOCKS
+#define SKIN_PREFETCH_BLOCKS 8u
+#endif
+#ifndef SKIN_PREFETCH_MIN_BYTES
+#define SKIN_PREFETCH_MIN_BYTES (16u << 20)
+#endif
+
 static inline const float *skin_block_ptr(const skin_group_data *g, uint32_t block)
 {
     return (const float *)(const void *)(g->blocks + (size_t)block * g->stride);
