@@ -1,5 +1,7 @@
 /* C3S seeds written by the engine's own writer from a tiny model made here: one file with bone
- * weights and ASEQ bone keys, one with the clips baked into vertex frames (VFRM). The model is
+ * weights and ASEQ bone keys, one with the clips baked into vertex frames (VFRM). Both carry the
+ * sequence triggers of "bend" (a TRIG string and a raw command) and a surface mount (SMNT) on
+ * the quad, so the fuzzers start inside those parsers too. The model is
  * small on purpose (two bones, a four-vertex quad, a few keys at 4 frames per second) so that
  * the malformed suite's truncations and flips over every byte stay quick. */
 #include "seeds_c3s.h"
@@ -29,6 +31,8 @@ static const float bend_r[8] = {0, 0, 0, 1, 0, 0, 0.316228f, 0.948683f};
 static const float lift_times[2] = {0, 0.25f};
 static const float lift_t[6] = {0, 0, 0, 0, 0.5f, 0};
 static const float lift_r[8] = {0, 0, 0, 1, 0, 0, 0, 1};
+/* Parameters of the raw trigger: not a TRIG, so kept as bytes. */
+static const uint8_t thud_params[2] = {7, 0};
 
 void fuzz_tiny_model_make(fuzz_tiny_model *t, bool with_clips)
 {
@@ -91,10 +95,22 @@ void fuzz_tiny_model_make(fuzz_tiny_model *t, bool with_clips)
         {.bone = 0, .key_count = 2, .times = lift_times, .translations = lift_t,
          .rotations = lift_r}};
     memcpy(t->tracks, tracks, sizeof tracks);
+    /* Times at a quarter and three quarters of the clip: exact in the file's 0..1 fractions. */
+    t->triggers[0] = (ossa_clip_trigger){.time = 0.125f, .name = "step"};
+    t->triggers[1] = (ossa_clip_trigger){.time = 0.375f, .command = FUZZ_C3S_RAW_COMMAND,
+                                         .name = "", .param_size = sizeof thud_params,
+                                         .params = thud_params};
     t->clips[0] = (ossa_clip){.name = "bend", .duration = 0.5f, .track_count = 2,
-                              .tracks = t->tracks};
+                              .tracks = t->tracks, .trigger_count = 2,
+                              .triggers = t->triggers};
     t->clips[1] = (ossa_clip){.name = "lift", .duration = 0.25f, .track_count = 1,
                               .tracks = t->tracks + 2};
+
+    /* On the second triangle (vertices 0 2 3), lifted 0.1 along the mount's Z and turned a
+     * quarter turn around its Y (the face normal). */
+    t->mount = (ossa_mount){.name = "pin", .face = 1, .barycentric = {0.5f, 0.25f, 0.25f},
+                            .offset_t = {0, 0, 0.1f}, .offset_r = {0, 0.70710678f, 0, 0.70710678f},
+                            .offset_s = {1, 1, 1}};
 
     ossa_model *m = &t->model;
     m->source = "tiny";
@@ -108,6 +124,8 @@ void fuzz_tiny_model_make(fuzz_tiny_model *t, bool with_clips)
     m->clips = with_clips ? t->clips : NULL;
     m->material_count = 1;
     m->materials = &t->material;
+    m->mount_count = 1;
+    m->mounts = &t->mount;
 }
 
 static bool read_whole(const char *path, fuzz_seed *out)

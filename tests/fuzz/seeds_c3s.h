@@ -9,11 +9,15 @@
 
 enum { FUZZ_C3S_SEED_COUNT = 2 };
 
+/* The tiny model's second trigger command, "THUD" as the file stores it ('T' first byte). */
+#define FUZZ_C3S_RAW_COMMAND 0x44554854u
+
 /* Fills out[0 .. FUZZ_C3S_SEED_COUNT - 1]; false when out of memory or when a seed fails to
  * write or to load back (filled entries are then still owned by out and freed with the rest). */
 bool fuzz_seeds_c3s(fuzz_seed *out);
 
-/* Storage for a two-bone, one-quad, one-material model with two short clips. */
+/* Storage for a two-bone, one-quad, one-material model with two short clips, two triggers on
+ * the first clip and one surface mount on the quad (the CFF writer ignores the last two). */
 typedef struct fuzz_tiny_model {
     ossa_bone bones[2];
     uint32_t root_children[1];
@@ -23,7 +27,9 @@ typedef struct fuzz_tiny_model {
     ossa_texture_map map;
     ossa_material material;
     ossa_track tracks[3];
+    ossa_clip_trigger triggers[2];
     ossa_clip clips[2];
+    ossa_mount mount;
     ossa_model model;
 } fuzz_tiny_model;
 
