@@ -8,16 +8,54 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Whether the file name (after the last slash) has an extension: a dot that is not its first
+ * character. */
+static bool has_extension(const char *path)
+{
+    const char *base = path;
+    for (const char *p = path; *p; p++)
+        if (*p == '/' || *p == '\\')
+            base = p + 1;
+    const char *dot = strrchr(base, '.');
+    return dot && dot != base;
+}
+
+const char *view_texture_resolve(const char *path, char *buf, size_t buf_size, int *err_no)
+{
+    FILE *probe = fopen(path, "rb");
+    if (probe) {
+        fclose(probe);
+        return path;
+    }
+    *err_no = errno;
+    if (*err_no != ENOENT || has_extension(path))
+        return NULL;
+    /* Legacy formats (CFF, C3S) often name a texture without its extension. */
+    static const char *const extensions[] = {".tga", ".png", ".bmp", ".jpg"};
+    for (size_t i = 0; i < sizeof extensions / sizeof extensions[0]; i++) {
+        int n = snprintf(buf, buf_size, "%s%s", path, extensions[i]);
+        if (n < 0 || (size_t)n >= buf_size)
+            return NULL;
+        probe = fopen(buf, "rb");
+        if (probe) {
+            fclose(probe);
+            return buf;
+        }
+    }
+    return NULL;
+}
+
 unsigned view_texture_load(const char *path, char *err, size_t err_size)
 {
     /* SDL's message for a missing file repeats the path; say why in our own words. */
-    FILE *probe = fopen(path, "rb");
-    if (!probe) {
-        snprintf(err, err_size, "%s", strerror(errno));
+    char found[4096];
+    int err_no = 0;
+    const char *file = view_texture_resolve(path, found, sizeof found, &err_no);
+    if (!file) {
+        snprintf(err, err_size, "%s", strerror(err_no));
         return 0;
     }
-    fclose(probe);
-    SDL_Surface *image = IMG_Load(path);
+    SDL_Surface *image = IMG_Load(file);
     if (!image) {
         snprintf(err, err_size, "%s", IMG_GetError());
         return 0;

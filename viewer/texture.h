@@ -7,9 +7,14 @@
 #include <stddef.h>
 #include "ossa/model.h"
 
-/* Loads an image file (any format SDL2_image reads: PNG, TGA, BMP, JPEG, ...) into a new RGBA8
- * texture with mipmaps and repeat wrapping; rows are uploaded top row first. Returns the texture
- * name, or 0 with the reason in err. */
+/* The file to load for a texture named path: path itself when it can be opened; else, when it
+ * does not exist and its name has no extension, the first of path + ".tga", ".png", ".bmp",
+ * ".jpg" that can be opened, written into buf. NULL when none, with path's errno in *err_no. */
+const char *view_texture_resolve(const char *path, char *buf, size_t buf_size, int *err_no);
+
+/* Loads an image file (any format SDL2_image reads: PNG, TGA, BMP, JPEG, ...), found by
+ * view_texture_resolve, into a new RGBA8 texture with mipmaps and repeat wrapping; rows are
+ * uploaded top row first. Returns the texture name, or 0 with the reason in err. */
 unsigned view_texture_load(const char *path, char *err, size_t err_size);
 
 /* The map of a material that holds its diffuse colour: the first map whose type is empty or

@@ -5,9 +5,9 @@ usage: check_generator.py OSSA_GEN_DEMO SOURCE_ROOT
 
 Runs the generator twice into fresh folders: both runs must give the same files, byte for byte.
 Then every format the generator wrote is compared with the committed assets/<format>/ (same file
-names, same bytes). A format whose writer is not available yet, or whose assets are not
-committed yet, is reported and skipped for that format, not failed; a committed format that the
-generator can no longer write is a failure.
+names, same bytes; the C3S and CFF textures in REQUIRED must be there). A format whose writer is
+not available yet, or whose assets are not committed yet, is reported and skipped for that
+format, not failed; a committed format that the generator can no longer write is a failure.
 """
 import filecmp
 import os
@@ -16,6 +16,10 @@ import sys
 import tempfile
 
 FORMATS = ["cal3d", "cal3d-xml", "skm", "c3s", "cff"]
+# Files a format's folder must hold besides its models: the legacy formats name one texture per
+# demo material, which the generator writes next to them.
+TEXTURES = ["shirt.tga", "skin.tga", "trousers.tga"]
+REQUIRED = {"c3s": TEXTURES, "cff": TEXTURES}
 
 
 def run(gen, out):
@@ -74,6 +78,11 @@ def main():
                 else:
                     print(f"skip: {fmt}: no writer yet")
                 continue
+            written = files_of(os.path.join(first, fmt))
+            missing = [name for name in REQUIRED.get(fmt, []) if name not in written]
+            if missing:
+                print(f"FAIL: {fmt}: the generator did not write {missing}")
+                failures += 1
             problems = same_tree(os.path.join(first, fmt), os.path.join(second, fmt))
             for p in problems:
                 print(f"FAIL: {fmt}: not deterministic: {p}")
