@@ -31,12 +31,9 @@ int main(int argc, char **argv)
     ossa_model_free(m);
 
     harness h;
-    if (!harness_begin(&h, argv[1]))
-        return 1;
-    if (harness_pick_display(&h) == HARNESS_NO_DISPLAY) {
-        harness_end(&h);
-        return TEST_SKIP;
-    }
+    int open_status = harness_open(&h, argv[1]);
+    if (open_status != 0)
+        return open_status;
     char png[600], out[4096];
     harness_file(&h, "cally.png", png, sizeof png);
     const char *args[] = {"--screenshot", png, "--size", "320x240", "--time", "0.5", cfg, NULL};

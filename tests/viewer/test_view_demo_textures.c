@@ -11,7 +11,6 @@
  *  - "nothing" with no file at all: exactly one warning naming it;
  *  - "halves.bmp" (an extension, the file absent): no fallback, one warning. */
 #include <math.h>
-#include <png.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,15 +97,8 @@ static bool write_images(const harness *h)
     bool ok = tga_write_rgb(harness_file(h, "halves.tga", path, sizeof path), 16, 16, halves,
                             why, sizeof why);
     CHECKF(ok, "%s", why);
-    png_image img;
-    memset(&img, 0, sizeof img);
-    img.version = PNG_IMAGE_VERSION;
-    img.width = 16;
-    img.height = 16;
-    img.format = PNG_FORMAT_RGB;
-    bool png_ok = png_image_write_to_file(&img, harness_file(h, "halves.png", path, sizeof path),
-                                          0, blue, 0, NULL) != 0;
-    CHECKF(png_ok, "cannot write %s: %s", path, img.message);
+    bool png_ok = harness_write_png(h, "halves.png", 16, 16, blue, path, sizeof path);
+    CHECK(png_ok);
     return ok && png_ok;
 }
 
@@ -212,12 +204,9 @@ int main(int argc, char **argv)
         return TEST_SKIP;
     }
     harness h;
-    if (!harness_begin(&h, argv[1]))
-        return 1;
-    if (harness_pick_display(&h) == HARNESS_NO_DISPLAY) {
-        harness_end(&h);
-        return TEST_SKIP;
-    }
+    int open_status = harness_open(&h, argv[1]);
+    if (open_status != 0)
+        return open_status;
     check_asset(&h, root, "assets/cff/mannequin.cff", "cff.png");
     check_asset(&h, root, "assets/c3s/mannequin.c3s", "c3s.png");
     check_asset(&h, root, "assets/c3s/mannequin_frames.c3s", "c3s_frames.png");

@@ -120,6 +120,32 @@ harness_display harness_pick_display(harness *h)
     return HARNESS_NO_DISPLAY;
 }
 
+int harness_open(harness *h, const char *viewer)
+{
+    if (!harness_begin(h, viewer))
+        return 1;
+    if (harness_pick_display(h) == HARNESS_NO_DISPLAY) {
+        harness_end(h);
+        return 77;
+    }
+    return 0;
+}
+
+bool harness_write_png(const harness *h, const char *name, int width, int height,
+                       const uint8_t *rgb, char *path, size_t size)
+{
+    png_image img;
+    memset(&img, 0, sizeof img);
+    img.version = PNG_IMAGE_VERSION;
+    img.width = (png_uint_32)width;
+    img.height = (png_uint_32)height;
+    img.format = PNG_FORMAT_RGB;
+    if (png_image_write_to_file(&img, harness_file(h, name, path, size), 0, rgb, 0, NULL))
+        return true;
+    fprintf(stderr, "cannot write %s: %s\n", path, img.message);
+    return false;
+}
+
 bool harness_read_png(const char *path, harness_image *img)
 {
     memset(img, 0, sizeof *img);

@@ -25,6 +25,9 @@ void harness_end(harness *h);
 /* Finds a display that can give ossa-view an OpenGL 3.3 context; HARNESS_NO_DISPLAY (with a
  * message) when none can. */
 harness_display harness_pick_display(harness *h);
+/* harness_begin, then harness_pick_display: 0 when ossa-view can run, 77 (skip: no display; the
+ * scratch folder is removed again) or 1 (no scratch folder), the test's exit status then. */
+int harness_open(harness *h, const char *viewer);
 /* Runs ossa-view with args (NULL-terminated); returns its exit status, or 128 + signal when it
  * was killed. Its output (stdout and stderr) is copied into err (NUL-terminated, truncated). */
 int harness_run(harness *h, const char *const *args, char *err, size_t err_size);
@@ -37,6 +40,10 @@ typedef struct harness_image {
 } harness_image;
 
 bool harness_read_png(const char *path, harness_image *img);
+/* Writes width x height RGB pixels (rows top to bottom) as dir/name; its path into path. False,
+ * with a message, when it cannot. */
+bool harness_write_png(const harness *h, const char *name, int width, int height,
+                       const uint8_t *rgb, char *path, size_t size);
 void harness_image_free(harness_image *img);
 /* Pixels whose colour differs (by more than a small tolerance) from the top-left pixel, which
  * is background in every screenshot the tests take. */
