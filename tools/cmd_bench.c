@@ -452,7 +452,7 @@ static int bench_pose(const bench_opts *o, bench_report *r, size_t which)
         res->mixer_speedup = median_ratio(subs[2].samples, subs[1].samples, o->runs);
     }
     if (!ok || p.failed)
-        fprintf(stderr, "ossa bench: a pose job failed (%d bones)\n", res->bones);
+        fprintf(stderr, "ossa bench: a pose job failed (%u bones)\n", res->bones);
     ok = ok && !p.failed;
     pose_ctx_release(&p);
     ossa_model_free(m);

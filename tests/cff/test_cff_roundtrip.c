@@ -301,6 +301,18 @@ int main(void)
     ossa_model *still = NULL;
     if (ossa_demo_model(&still, &err) == OSSA_OK) {
         still->clip_count = 0;
+        /* A bone named "" gets a numbered part name; a bone without a name is refused. */
+        ossa_bone *bones = malloc(still->bone_count * sizeof *bones);
+        const ossa_bone *own_bones = still->bones;
+        if (bones) {
+            memcpy(bones, still->bones, still->bone_count * sizeof *bones);
+            bones[1].name = NULL;
+            still->bones = bones;
+            char refused[4096];
+            snprintf(refused, sizeof refused, "%s/nameless.cff", dir);
+            CHECK(ossa_write_cff(still, refused, 0.0f, &err) != OSSA_OK && err.message[0]);
+            bones[1].name = "";
+        }
         char path4[4096];
         snprintf(path4, sizeof path4, "%s/still.cff", dir);
         ossa_model *rd3 = NULL;
@@ -317,6 +329,8 @@ int main(void)
             CHECK(worst <= 1e-5);
         }
         ossa_model_free(rd3);
+        still->bones = own_bones;
+        free(bones);
         ossa_model_free(still);
     }
 

@@ -316,7 +316,8 @@ static void name_parts(cff_writer *w)
         size_t n = 0;
         while (src && n < 4 && src[n])
             n++;
-        memcpy(base, src, n);
+        if (n) /* memcpy from NULL is undefined even for 0 bytes (a nameless bone) */
+            memcpy(base, src, n);
         char cand[5];
         memcpy(cand, base, 5);
         for (unsigned number = 1;; number++) {
