@@ -151,6 +151,13 @@ static bool has_skm_magic(const void *data, size_t size)
     return data && size >= 4 && memcmp(data, "SKM1", 4) == 0;
 }
 
+/* Whether ossa_sniff's answer fmt for these first bytes means a .cfg of either kind (a Qfusion
+ * cfg sniffs as the SKM model it stands for, but has no SKM magic). */
+static bool sniffed_cfg(ossa_format fmt, const void *data, size_t size)
+{
+    return fmt == OSSA_FORMAT_CAL3D_CFG || (fmt == OSSA_FORMAT_SKM && !has_skm_magic(data, size));
+}
+
 ossa_format ossa_sniff(const void *data, size_t size, const char *name)
 {
     const uint8_t *p = data;
@@ -404,8 +411,7 @@ ossa_status ossa_load_memory(const void *data, size_t size, const char *name,
     ossa_format f = b.opt.format ? b.opt.format : ossa_sniff(data, size, n);
     ossa_status st;
     /* A .cfg of either kind (a Qfusion one sniffs as SKM) names files beside it. */
-    if (f == OSSA_FORMAT_CAL3D_CFG ||
-        (!b.opt.format && f == OSSA_FORMAT_SKM && !has_skm_magic(data, size))) {
+    if (f == OSSA_FORMAT_CAL3D_CFG || (!b.opt.format && sniffed_cfg(f, data, size))) {
         st = ossa_build_set_file(&b, n);
         if (st == OSSA_OK)
             st = ossa_fail(&b, OSSA_ERR_INVALID_ARGUMENT, -1,
@@ -606,7 +612,7 @@ static ossa_format skm_kind(const char *path)
         fclose(f);
     }
     if (!has_skm_magic(head, n))
-        return OSSA_FORMAT_UNKNOWN; /* a Qfusion .cfg sniffs as SKM too */
+        return OSSA_FORMAT_UNKNOWN; /* also a Qfusion .cfg, which sniffs as SKM */
     ossa_format fmt = ossa_sniff(head, n, path);
     return fmt == OSSA_FORMAT_SKM || fmt == OSSA_FORMAT_SKP ? fmt : OSSA_FORMAT_UNKNOWN;
 }
@@ -802,7 +808,7 @@ ossa_status ossa_load_files(const char *const *paths, size_t count, const ossa_l
         ossa_format fmt = ossa_sniff(head, n, paths[i]);
         const char *path = paths[i];
         bool substituted = false;
-        if (fmt == OSSA_FORMAT_CAL3D_CFG || (fmt == OSSA_FORMAT_SKM && !has_skm_magic(head, n))) {
+        if (sniffed_cfg(fmt, head, n)) {
             /* A .cfg of either kind: decided on its whole text (an import may come late). */
             uint8_t *text;
             size_t size;
