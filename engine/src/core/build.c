@@ -312,6 +312,49 @@ ossa_status ossa_build_map_bone(ossa_build *b, int64_t id, int64_t offset, int l
     return OSSA_OK;
 }
 
+/* A key's time with its file position, so that qsort (not stable) keeps equal times in file
+ * order. */
+typedef struct time_key {
+    float time;
+    uint32_t index;
+} time_key;
+
+static int by_time_then_index(const void *pa, const void *pb)
+{
+    const time_key *a = pa, *b = pb;
+    if (a->time != b->time)
+        return a->time < b->time ? -1 : 1;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+ossa_status ossa_build_time_order(ossa_build *b, const float *times, uint32_t n, uint32_t **order)
+{
+    *order = NULL;
+    time_key *keys = malloc((n ? n : 1) * sizeof *keys);
+    uint32_t *out = malloc((n ? n : 1) * sizeof *out);
+    if (!keys || !out) {
+        free(keys);
+        free(out);
+        return ossa_fail(b, OSSA_ERR_NOMEM, -1, "cannot allocate the order of %u keys", n);
+    }
+    for (uint32_t i = 0; i < n; i++)
+        keys[i] = (time_key){times[i], i};
+    qsort(keys, n, sizeof *keys, by_time_then_index);
+    for (uint32_t i = 0; i < n; i++)
+        out[i] = keys[i].index;
+    free(keys);
+    *order = out;
+    return OSSA_OK;
+}
+
+void ossa_permute(void *base, size_t elem, const uint32_t *order, uint32_t n, void *scratch)
+{
+    unsigned char *p = base, *s = scratch;
+    for (uint32_t k = 0; k < n; k++)
+        memcpy(s + (size_t)k * elem, p + (size_t)order[k] * elem, elem);
+    memcpy(p, s, (size_t)n * elem);
+}
+
 ossa_status ossa_build_sort_track(ossa_build *b, ossa_track *t, const char *clip_name)
 {
     uint32_t n = t->key_count;
@@ -320,30 +363,21 @@ ossa_status ossa_build_sort_track(ossa_build *b, ossa_track *t, const char *clip
         sorted = t->times[i - 1] <= t->times[i];
     if (sorted)
         return OSSA_OK;
-    /* Insertion sort keeps equal times in file order; tracks are short and this is rare. */
-    float *times = (float *)t->times, *tr = (float *)t->translations, *rot = (float *)t->rotations;
-    float *sc = (float *)t->scales;
-    for (uint32_t i = 1; i < n; i++) {
-        float kt = times[i], kv[3] = {tr[3 * i], tr[3 * i + 1], tr[3 * i + 2]};
-        float kr[4] = {rot[4 * i], rot[4 * i + 1], rot[4 * i + 2], rot[4 * i + 3]};
-        float ks[3] = {0, 0, 0};
-        if (sc)
-            memcpy(ks, sc + 3 * i, sizeof ks);
-        uint32_t j = i;
-        while (j > 0 && times[j - 1] > kt) {
-            times[j] = times[j - 1];
-            memcpy(tr + 3 * j, tr + 3 * (j - 1), 3 * sizeof(float));
-            memcpy(rot + 4 * j, rot + 4 * (j - 1), 4 * sizeof(float));
-            if (sc)
-                memcpy(sc + 3 * j, sc + 3 * (j - 1), 3 * sizeof(float));
-            j--;
-        }
-        times[j] = kt;
-        memcpy(tr + 3 * j, kv, sizeof kv);
-        memcpy(rot + 4 * j, kr, sizeof kr);
-        if (sc)
-            memcpy(sc + 3 * j, ks, sizeof ks);
+    /* An O(n log n) sort: a long track in reverse order made an insertion sort take minutes. */
+    uint32_t *order;
+    OSSA_TRY(ossa_build_time_order(b, t->times, n, &order));
+    void *scratch = malloc((size_t)n * 4 * sizeof(float)); /* the largest key: a rotation */
+    if (!scratch) {
+        free(order);
+        return ossa_fail(b, OSSA_ERR_NOMEM, -1, "cannot allocate scratch for %u keys", n);
     }
+    ossa_permute((float *)t->times, sizeof(float), order, n, scratch);
+    ossa_permute((float *)t->translations, 3 * sizeof(float), order, n, scratch);
+    ossa_permute((float *)t->rotations, 4 * sizeof(float), order, n, scratch);
+    if (t->scales)
+        ossa_permute((float *)t->scales, 3 * sizeof(float), order, n, scratch);
+    free(scratch);
+    free(order);
     ossa_warn(b, "clip '%s': keys of bone %u were out of time order and have been sorted",
               clip_name ? clip_name : "", t->bone);
     return OSSA_OK;

@@ -1,6 +1,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <strings.h>
 #include <string.h>
 #include "core/arena.h"
@@ -79,6 +80,83 @@ static int is_rotation(const float *q)
     return n >= 0.25 && n <= 4.0;
 }
 
+/* Neither the pose nor the palette renormalises (Cal3D does not), so each bone's model-space
+ * rotation carries the product of the rotation norms along its chain of parents, and its matrix
+ * the square of that times the scales. One bone's values are bounded above, but a chain of 64
+ * rotations of norm 2 makes every matrix below it Inf; this bounds the products instead (squared
+ * norm, scale and both together). With them the pose, palette and skinned vertices of bounded
+ * inputs stay inside float range. */
+#define MAX_CHAIN_GAIN 1e6
+
+static double quat_norm(const float *q)
+{
+    return sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] +
+                (double)q[3] * q[3]);
+}
+
+static double max_abs3(const float *v)
+{
+    double a = fabs((double)v[0]), b = fabs((double)v[1]), c = fabs((double)v[2]);
+    return a > b ? (a > c ? a : c) : (b > c ? b : c);
+}
+
+/* Runs after bones and clips were checked: parents come first and every track's bone exists. */
+static ossa_status validate_chains(const ossa_model *m, ossa_error *err)
+{
+    uint32_t n = m->bone_count;
+    if (!n)
+        return OSSA_OK;
+    double *rot = malloc(2 * (size_t)n * sizeof *rot);
+    if (!rot) {
+        if (err && err->status == OSSA_OK) {
+            err->status = OSSA_ERR_NOMEM;
+            err->offset = -1;
+            err->line = 0;
+            snprintf(err->message, sizeof err->message, "cannot allocate %u bone bounds", n);
+        }
+        return OSSA_ERR_NOMEM;
+    }
+    double *scale = rot + n;
+    /* Per bone, the largest rotation norm and scale it can take: at rest or in any key. */
+    for (uint32_t i = 0; i < n; i++) {
+        rot[i] = quat_norm(m->bones[i].rest_r);
+        scale[i] = max_abs3(m->bones[i].rest_s);
+    }
+    for (uint32_t c = 0; c < m->clip_count; c++)
+        for (uint32_t t = 0; t < m->clips[c].track_count; t++) {
+            const ossa_track *tr = &m->clips[c].tracks[t];
+            if (tr->bone >= n)
+                continue;
+            for (uint32_t k = 0; k < tr->key_count; k++) {
+                double r = quat_norm(tr->rotations + 4 * k);
+                if (r > rot[tr->bone])
+                    rot[tr->bone] = r;
+                if (tr->scales) {
+                    double s = max_abs3(tr->scales + 3 * k);
+                    if (s > scale[tr->bone])
+                        scale[tr->bone] = s;
+                }
+            }
+        }
+    ossa_status st = OSSA_OK;
+    for (uint32_t i = 0; i < n && st == OSSA_OK; i++) {
+        int32_t p = m->bones[i].parent;
+        if (p >= 0) {
+            rot[i] *= rot[p];
+            scale[i] *= scale[p];
+        }
+        /* The squared norm alone builds the palette's rotation, before any scale applies. */
+        double r2 = rot[i] * rot[i];
+        if (!(r2 <= MAX_CHAIN_GAIN) || !(scale[i] <= MAX_CHAIN_GAIN) ||
+            !(r2 * scale[i] <= MAX_CHAIN_GAIN))
+            st = invalid(err, "bone %u ('%s'): along its chain of parents the rotation norms "
+                         "multiply to %g and the scales to %g, beyond %g", i, m->bones[i].name,
+                         rot[i], scale[i], MAX_CHAIN_GAIN);
+    }
+    free(rot);
+    return st;
+}
+
 static int all_finite(const float *v, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -105,6 +183,9 @@ static ossa_status validate_submesh(const ossa_model *m, const ossa_mesh *mesh, 
                        "%g", mn, si, (double)MAX_COORD);
     if (s->uv_set_count && !s->uvs && nv)
         return invalid(err, "mesh '%s' submesh %u: texture coordinates missing", mn, si);
+    if (s->uv_set_count && !all_bounded(s->uvs, 2 * (size_t)s->uv_set_count * nv, MAX_COORD))
+        return invalid(err, "mesh '%s' submesh %u: a texture coordinate is not finite or beyond "
+                       "%g", mn, si, (double)MAX_COORD);
     for (size_t i = 0; i < 3 * (size_t)s->face_count; i++)
         if (s->indices[i] >= nv)
             return invalid(err, "mesh '%s' submesh %u: face %zu uses vertex %u of %zu", mn, si,
@@ -149,8 +230,12 @@ static ossa_status validate_submesh(const ossa_model *m, const ossa_mesh *mesh, 
                 return invalid(err, "mesh '%s' submesh %u: morph '%s' vertex list is bad", mn, si,
                                mt->name ? mt->name : "");
         }
+        /* A delta is the file's absolute value minus the base one: two bounded floats of
+         * opposite signs can still differ by Inf. */
         if (!all_bounded(mt->d_position, 3 * (size_t)mt->count, MAX_COORD) ||
-            !all_bounded(mt->d_normal, 3 * (size_t)mt->count, MAX_COORD))
+            !all_bounded(mt->d_normal, 3 * (size_t)mt->count, MAX_COORD) ||
+            (mt->d_uv && !all_bounded(mt->d_uv, 2 * (size_t)s->uv_set_count * mt->count,
+                                      MAX_COORD)))
             return invalid(err, "mesh '%s' submesh %u: morph '%s' has a non-finite value", mn, si,
                            mt->name ? mt->name : "");
     }
@@ -301,6 +386,9 @@ ossa_status ossa_model_validate(const ossa_model *m, ossa_error *err)
         if (st)
             return st;
     }
+    ossa_status chains = validate_chains(m, err);
+    if (chains)
+        return chains;
     if (m->mount_count && !m->mounts)
         return invalid(err, "mounts missing");
     for (uint32_t i = 0; i < m->mount_count; i++) {

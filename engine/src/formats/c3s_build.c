@@ -9,6 +9,7 @@
  * bones here. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "core/checked.h"
 #include "core/limits.h"
@@ -103,32 +104,90 @@ typedef struct model_state {
 
 /* ---- skeleton ---- */
 
-static bool name_taken(const ossa_bone *bones, uint32_t n, const char *name)
+/* The scene's bone names so far, hashed: a scene of 4096 bones that share one name made the
+ * linear look-ups (a scan per candidate, a candidate per earlier duplicate) take minutes. Each
+ * name also keeps the next "#k" suffix to try when it is taken as a prefix, so that naming every
+ * duplicate is amortised O(1). */
+typedef struct name_slot {
+    const char *name;
+    uint32_t next_suffix;
+} name_slot;
+
+typedef struct name_set {
+    name_slot *slots;
+    uint32_t mask;
+} name_set;
+
+static uint32_t name_hash(const char *s)
 {
-    for (uint32_t i = 0; i < n; i++)
-        if (strcmp(bones[i].name, name) == 0)
-            return true;
-    return false;
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (uint8_t)*s) * 16777619u;
+    return h;
 }
 
-/* A bone name unique in the scene: as written, else prefixed with its model's name. */
-static ossa_status unique_bone_name(ossa_build *b, ossa_bone *bones, uint32_t n,
-                                    const char *model, const char *name, uint32_t index,
-                                    const char **out)
+/* The slot holding name, or the empty slot where it would go (the set is never full). */
+static name_slot *name_find(const name_set *set, const char *name)
+{
+    uint32_t i = name_hash(name) & set->mask;
+    while (set->slots[i].name && strcmp(set->slots[i].name, name) != 0)
+        i = (i + 1) & set->mask;
+    return &set->slots[i];
+}
+
+/* A bone name unique in the scene: as written, else prefixed with its model's name, else that
+ * with the first free "#k" (k from 2). The name is added to the set. */
+static ossa_status unique_bone_name(ossa_build *b, name_set *set, const char *model,
+                                    const char *name, uint32_t index, const char **out)
 {
     char text[512];
     if (name[0])
         snprintf(text, sizeof text, "%s", name);
     else
         snprintf(text, sizeof text, "bone%u", index + 1);
-    if (name_taken(bones, n, text)) {
-        char prefixed[600];
-        snprintf(prefixed, sizeof prefixed, "%s:%s", model, text);
-        for (uint32_t k = 2; name_taken(bones, n, prefixed) && k < 100000; k++)
-            snprintf(prefixed, sizeof prefixed, "%s:%s#%u", model, text, k);
-        return ossa_build_strndup(b, out, prefixed, strlen(prefixed));
+    name_slot *slot = name_find(set, text);
+    if (slot->name) {
+        char base[600], prefixed[640];
+        snprintf(base, sizeof base, "%s:%s", model, text);
+        snprintf(prefixed, sizeof prefixed, "%s", base);
+        slot = name_find(set, base);
+        if (slot->name) {
+            name_slot *taken = slot;
+            uint32_t k = taken->next_suffix;
+            do {
+                snprintf(prefixed, sizeof prefixed, "%s#%u", base, k++);
+                slot = name_find(set, prefixed);
+            } while (slot->name);
+            taken->next_suffix = k;
+        }
+        OSSA_TRY(ossa_build_strndup(b, out, prefixed, strlen(prefixed)));
+    } else {
+        OSSA_TRY(ossa_build_strndup(b, out, text, strlen(text)));
     }
-    return ossa_build_strndup(b, out, text, strlen(text));
+    slot->name = *out;
+    slot->next_suffix = 2;
+    return OSSA_OK;
+}
+
+/* Names every bone of the scene (fb holds total bones, in model order). */
+static ossa_status name_bones(c3s_scene *sc, ossa_bone *fb, uint32_t total)
+{
+    ossa_build *b = sc->b;
+    uint32_t cap = 16;
+    while (cap < 2 * total)
+        cap *= 2;
+    name_set set = {calloc(cap, sizeof(name_slot)), cap - 1};
+    if (!set.slots)
+        return ossa_fail(b, OSSA_ERR_NOMEM, -1, "cannot allocate the names of %u bones", total);
+    ossa_status st = OSSA_OK;
+    for (uint32_t k = 0; k < sc->model_count && st == OSSA_OK; k++) {
+        c3s_smdl *md = &sc->models[k];
+        for (uint32_t i = 0; i < md->count[C3S_BONE] && st == OSSA_OK; i++)
+            st = unique_bone_name(b, &set, md->name, md->subs[C3S_BONE][i].name, i,
+                                  &fb[md->bone_base + i].name);
+    }
+    free(set.slots);
+    return st;
 }
 
 static ossa_status build_skeleton(c3s_scene *sc, float **wt, float **wr, float **ws)
@@ -147,14 +206,13 @@ static ossa_status build_skeleton(c3s_scene *sc, float **wt, float **wr, float *
         return OSSA_OK;
     ossa_bone *fb;
     OSSA_TRY(ossa_build_array(b, &fb, total, sizeof *fb));
+    OSSA_TRY(name_bones(sc, fb, total));
     for (uint32_t k = 0; k < sc->model_count; k++) {
         c3s_smdl *md = &sc->models[k];
         for (uint32_t i = 0; i < md->count[C3S_BONE]; i++) {
             const c3s_bone *src = &md->bones[i];
             uint32_t at = md->bone_base + i;
             ossa_bone *dst = &fb[at];
-            OSSA_TRY(unique_bone_name(b, fb, at, md->name, md->subs[C3S_BONE][i].name, i,
-                                      &dst->name));
             dst->parent = src->parent ? (int32_t)(md->bone_base + src->parent - 1) : -1;
             memcpy(dst->rest_t, src->base.t, sizeof dst->rest_t);
             memcpy(dst->rest_r, src->base.q, sizeof dst->rest_r);
@@ -1020,6 +1078,34 @@ static ossa_status bone_tracks(model_state *st, const c3s_sequence *sq, const fl
     return OSSA_OK;
 }
 
+/* Puts triggers in time order, stably and in O(n log n): a sequence may list 65536 of them in
+ * reverse, which an insertion sort took seconds over. */
+static ossa_status sort_triggers(ossa_build *b, ossa_clip_trigger *tg, uint32_t n)
+{
+    bool sorted = true;
+    for (uint32_t i = 1; i < n && sorted; i++)
+        sorted = tg[i - 1].time <= tg[i].time;
+    if (sorted)
+        return OSSA_OK;
+    float *times = malloc((size_t)n * sizeof *times);
+    ossa_clip_trigger *scratch = malloc((size_t)n * sizeof *scratch);
+    uint32_t *order = NULL;
+    ossa_status st = OSSA_OK;
+    if (!times || !scratch) {
+        st = ossa_fail(b, OSSA_ERR_NOMEM, -1, "cannot allocate scratch for %u triggers", n);
+    } else {
+        for (uint32_t i = 0; i < n; i++)
+            times[i] = tg[i].time;
+        st = ossa_build_time_order(b, times, n, &order);
+        if (st == OSSA_OK)
+            ossa_permute(tg, sizeof *tg, order, n, scratch);
+    }
+    free(order);
+    free(scratch);
+    free(times);
+    return st;
+}
+
 static ossa_status sequence_extras(model_state *st, uint32_t s, ossa_clip *clip)
 {
     c3s_smdl *md = st->md;
@@ -1042,14 +1128,9 @@ static ossa_status sequence_extras(model_state *st, uint32_t s, ossa_clip *clip)
                 size_t len = strnlen((const char *)src->params, src->param_size);
                 OSSA_TRY(ossa_build_strndup(b, &t.name, (const char *)src->params, len));
             }
-            /* Keep the list in time order (insertion: triggers are few). */
-            uint32_t j = i;
-            while (j > 0 && tg[j - 1].time > t.time) {
-                tg[j] = tg[j - 1];
-                j--;
-            }
-            tg[j] = t;
+            tg[i] = t;
         }
+        OSSA_TRY(sort_triggers(b, tg, sq->trigger_count));
         if (clamped)
             ossa_warn(b, "sequence '%s': %u trigger times outside 0..1 clamped", clip->name,
                       clamped);

@@ -3,6 +3,7 @@
  * case-insensitive; children are found by name, so their order does not matter; every count
  * attribute is only a hint checked against the elements actually present. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/checked.h"
@@ -719,22 +720,25 @@ static ossa_status read_morph_track(ossa_xml *x, const xmlNode *e, uint32_t inde
         else
             OSSA_TRY(ossa_xml_attr_float(x, kf, "WEIGHT", true, 0, &weights[k]));
     }
-    /* Keys in time order (stable insertion sort: tracks are short and usually sorted). */
+    /* Keys in time order, stably and in O(n log n): a long track may come in reverse. */
     bool sorted = true;
-    for (uint32_t i = 1; i < nk; i++) {
-        float kt = times[i], kw = weights[i];
-        uint32_t j = i;
-        while (j > 0 && times[j - 1] > kt) {
-            times[j] = times[j - 1];
-            weights[j] = weights[j - 1];
-            j--;
-            sorted = false;
+    for (uint32_t i = 1; i < nk && sorted; i++)
+        sorted = times[i - 1] <= times[i];
+    if (!sorted) {
+        uint32_t *order;
+        OSSA_TRY(ossa_build_time_order(b, times, nk, &order));
+        float *scratch = malloc((size_t)nk * sizeof *scratch);
+        if (!scratch) {
+            free(order);
+            return ossa_fail_line(b, OSSA_ERR_NOMEM, ossa_xml_line(e),
+                                  "cannot allocate scratch for %u keys", nk);
         }
-        times[j] = kt;
-        weights[j] = kw;
-    }
-    if (!sorted)
+        ossa_permute(times, sizeof *times, order, nk, scratch);
+        ossa_permute(weights, sizeof *weights, order, nk, scratch);
+        free(scratch);
+        free(order);
         ossa_warn(b, "%s: keys were out of time order and have been sorted", what);
+    }
     t->times = times;
     t->weights = weights;
     return OSSA_OK;
