@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "core/limits.h"
+#include "fuzz_seeds.h"
 #include "ossa/anim.h"
 #include "ossa/load.h"
 
@@ -27,6 +29,57 @@ static int all_finite(const float *v, size_t n)
         if (!isfinite(v[i]))
             return 0;
     return 1;
+}
+
+/* ossa_model_validate's bound on coordinates (MAX_COORD in core/model.c), restated here so the
+ * harness checks the loaders' output independently of validation. */
+#define FUZZ_MAX_COORD 1e15f
+
+static int all_bounded(const float *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!(fabsf(v[i]) <= FUZZ_MAX_COORD)) /* also false for NaN */
+            return 0;
+    return 1;
+}
+
+/* The per-vertex data that no pose touches: texture coordinates, colours, physique weights,
+ * springs, morph deltas and vertex frames. */
+static int check_vertex_data(const ossa_submesh *sm, uint32_t mi, uint32_t si, char *why,
+                             size_t why_size)
+{
+    size_t nv = sm->vertex_count;
+    if (sm->uv_set_count && nv && (!sm->uvs || !all_bounded(sm->uvs, 2 * sm->uv_set_count * nv)))
+        return fail(why, why_size, "mesh %u submesh %u: a texture coordinate is missing, not "
+                    "finite or beyond %g", mi, si, (double)FUZZ_MAX_COORD);
+    if (sm->colors && !all_finite(sm->colors, 3 * nv))
+        return fail(why, why_size, "mesh %u submesh %u: a vertex colour is not finite", mi, si);
+    if (sm->physique_weights && !all_finite(sm->physique_weights, nv))
+        return fail(why, why_size, "mesh %u submesh %u: a physique weight is not finite", mi, si);
+    if (sm->spring_count && nv && !sm->physique_weights)
+        return fail(why, why_size, "mesh %u submesh %u: springs without physique weights", mi,
+                    si);
+    for (uint32_t k = 0; k < sm->spring_count; k++)
+        if (!isfinite(sm->springs[k].coefficient) || !isfinite(sm->springs[k].idle_length))
+            return fail(why, why_size, "mesh %u submesh %u: spring %u is not finite", mi, si, k);
+    for (uint32_t t = 0; t < sm->morph_count; t++) {
+        const ossa_morph_target *mt = &sm->morphs[t];
+        size_t n = mt->count;
+        if (!all_bounded(mt->d_position, 3 * n) || !all_bounded(mt->d_normal, 3 * n))
+            return fail(why, why_size, "mesh %u submesh %u: morph %u has a position or normal "
+                        "delta not finite or beyond %g", mi, si, t, (double)FUZZ_MAX_COORD);
+        if (mt->d_uv && !all_bounded(mt->d_uv, 2 * sm->uv_set_count * n))
+            return fail(why, why_size, "mesh %u submesh %u: morph %u has a texture coordinate "
+                        "delta not finite or beyond %g", mi, si, t, (double)FUZZ_MAX_COORD);
+    }
+    if (sm->frame_count && (!all_bounded(sm->frame_positions, 3 * nv * sm->frame_count) ||
+                            !all_bounded(sm->frame_normals, 3 * nv * sm->frame_count)))
+        return fail(why, why_size, "mesh %u submesh %u: a vertex frame is not finite or beyond %g",
+                    mi, si, (double)FUZZ_MAX_COORD);
+    if (sm->uv_frame_count && !all_bounded(sm->frame_uvs, 2 * nv * sm->uv_frame_count))
+        return fail(why, why_size, "mesh %u submesh %u: a uv frame is not finite or beyond %g", mi,
+                    si, (double)FUZZ_MAX_COORD);
+    return 0;
 }
 
 /* Scratch buffers of one pose evaluation; palette covers every bone id a mesh uses. */
@@ -83,6 +136,8 @@ static int check_model(const ossa_model *m, char *why, size_t why_size)
             const ossa_submesh *sm = &m->meshes[i].submeshes[j];
             if (sm->vertex_count > max_vertices)
                 max_vertices = sm->vertex_count;
+            if (check_vertex_data(sm, i, j, why, why_size))
+                return 1;
             uint32_t ninf = sm->vertex_count ? sm->influence_start[sm->vertex_count] : 0;
             for (uint32_t k = 0; k < ninf; k++) {
                 uint32_t bone = sm->influences[k].bone;
@@ -139,40 +194,127 @@ static int check_model(const ossa_model *m, char *why, size_t why_size)
     return bad;
 }
 
-int fuzz_check_input(const uint8_t *data, size_t size, fuzz_target target, char *why,
-                     size_t why_size)
+/* The error record's contract for a failed load. */
+static int check_error(ossa_status st, const ossa_model *m, const ossa_error *err, char *why,
+                       size_t why_size)
+{
+    if (m != NULL)
+        return fail(why, why_size, "status %s but the model pointer is not NULL",
+                    ossa_status_name(st));
+    if ((unsigned)st > OSSA_ERR_UNSUPPORTED)
+        return fail(why, why_size, "status %d is not a known status", (int)st);
+    if (err->status != st)
+        return fail(why, why_size, "returned %s but the error record says %s",
+                    ossa_status_name(st), ossa_status_name(err->status));
+    if (!err->message[0])
+        return fail(why, why_size, "status %s with an empty message", ossa_status_name(st));
+    if (!err->file[0])
+        return fail(why, why_size, "status %s (\"%s\") without a file name",
+                    ossa_status_name(st), err->message);
+    return 0;
+}
+
+/* The companion files of fuzz_check.h, in load order, by seed name. */
+static const struct {
+    unsigned flag;
+    const char *seed, *file;
+} companions[] = {
+    {FUZZ_WITH_SKELETON, "seed_v1000.csf", "skeleton.csf"},
+    {FUZZ_WITH_MESH, "seed_v919.cmf", "mesh.cmf"},
+    {FUZZ_WITH_CLIP, "seed_v1000.caf", "clip.caf"},
+};
+enum { COMPANION_COUNT = sizeof companions / sizeof companions[0] };
+
+static int write_file(const char *path, const uint8_t *data, size_t size)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return 0;
+    int ok = !size || fwrite(data, 1, size, f) == size;
+    return fclose(f) == 0 && ok;
+}
+
+/* Writes the companions and the input (named as the target) into a fresh scratch folder and
+ * loads them together through the public multi-file API; the folder is removed again. Returns
+ * 0 when the files could not be set up (why says so). */
+static int load_with_companions(const uint8_t *data, size_t size, fuzz_harness h,
+                                ossa_model **m, ossa_error *err, ossa_status *st, char *why,
+                                size_t why_size)
+{
+    const char *tmp = getenv("TMPDIR");
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/ossa-fuzz-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir))
+        return !fail(why, why_size, "cannot create a scratch folder under %s",
+                     tmp && *tmp ? tmp : "/tmp");
+    char paths[COMPANION_COUNT + 1][4200];
+    const char *list[COMPANION_COUNT + 1];
+    size_t count = 0;
+    int ok = 1;
+    for (size_t i = 0; i < COMPANION_COUNT && ok; i++) {
+        if (!(h.with & companions[i].flag))
+            continue;
+        fuzz_seed seed;
+        ok = fuzz_seed_make_one(companions[i].seed, &seed);
+        snprintf(paths[count], sizeof paths[count], "%s/%s", dir, companions[i].file);
+        if (ok && !write_file(paths[count], seed.data, seed.size))
+            ok = 0;
+        free(seed.data);
+        list[count] = paths[count];
+        count++;
+    }
+    if (ok) {
+        snprintf(paths[count], sizeof paths[count], "%s/%s", dir, h.target.name);
+        list[count] = paths[count];
+        ok = write_file(paths[count++], data, size);
+    }
+    if (ok) {
+        ossa_load_options opt;
+        memset(&opt, 0, sizeof opt);
+        *st = ossa_load_files(list, count, &opt, m, err);
+    } else {
+        fail(why, why_size, "cannot write the scratch files in %s", dir);
+    }
+    for (size_t i = 0; i < count; i++)
+        remove(paths[i]);
+    rmdir(dir);
+    return ok;
+}
+
+int fuzz_check_harness(const uint8_t *data, size_t size, fuzz_harness h, ossa_status *status,
+                       char *why, size_t why_size)
 {
     /* An exact-size private copy, so that ASan reports any read past the end. */
     uint8_t *copy = malloc(size ? size : 1);
+    *status = OSSA_ERR_IO;
     if (!copy)
         return fail(why, why_size, "out of memory in the harness");
     if (size)
         memcpy(copy, data, size);
 
-    ossa_load_options opt;
-    memset(&opt, 0, sizeof opt);
-    opt.format = target.format;
     ossa_error err;
     memset(&err, 0, sizeof err);
     ossa_model sentinel;
     ossa_model *m = &sentinel; /* must come back NULL on error */
-    ossa_status st = ossa_load_memory(copy, size, target.name, &opt, &m, &err);
+    ossa_status st;
+    if (h.with) {
+        if (!load_with_companions(copy, size, h, &m, &err, &st, why, why_size)) {
+            free(copy);
+            return 1;
+        }
+    } else {
+        ossa_load_options opt;
+        memset(&opt, 0, sizeof opt);
+        opt.format = h.target.format;
+        st = ossa_load_memory(copy, size, h.target.name, &opt, &m, &err);
+    }
+    *status = st;
 
     int bad = 0;
     if (st != OSSA_OK) {
-        if (m != NULL)
-            bad = fail(why, why_size, "status %s but the model pointer is not NULL",
-                       ossa_status_name(st));
-        else if ((unsigned)st > OSSA_ERR_UNSUPPORTED)
-            bad = fail(why, why_size, "status %d is not a known status", (int)st);
-        else if (err.status != st)
-            bad = fail(why, why_size, "returned %s but the error record says %s",
-                       ossa_status_name(st), ossa_status_name(err.status));
-        else if (!err.message[0])
-            bad = fail(why, why_size, "status %s with an empty message", ossa_status_name(st));
-        else if (!err.file[0])
-            bad = fail(why, why_size, "status %s (\"%s\") without a file name",
-                       ossa_status_name(st), err.message);
+        bad = check_error(st, m, &err, why, why_size);
+        if (!bad)
+            snprintf(why, why_size, "%s: %s", err.file, err.message); /* for the caller's log */
     } else if (!m || m == &sentinel) {
         bad = fail(why, why_size, "status OK without a model");
     } else {
@@ -183,11 +325,20 @@ int fuzz_check_input(const uint8_t *data, size_t size, fuzz_target target, char 
     return bad;
 }
 
-int fuzz_run_or_abort(const uint8_t *data, size_t size, fuzz_target target)
+int fuzz_check_input(const uint8_t *data, size_t size, fuzz_target target, char *why,
+                     size_t why_size)
+{
+    fuzz_harness h = {target, 0};
+    ossa_status st;
+    return fuzz_check_harness(data, size, h, &st, why, why_size);
+}
+
+int fuzz_run_or_abort(const uint8_t *data, size_t size, fuzz_harness h)
 {
     char why[768];
-    if (fuzz_check_input(data, size, target, why, sizeof why)) {
-        fprintf(stderr, "ossa fuzz invariant violated (%s): %s\n", target.name, why);
+    ossa_status st;
+    if (fuzz_check_harness(data, size, h, &st, why, sizeof why)) {
+        fprintf(stderr, "ossa fuzz invariant violated (%s): %s\n", h.target.name, why);
         abort();
     }
     return 0;

@@ -11,24 +11,49 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* What a harness loads: the name whose extension selects the format and the forced format
- * (OSSA_FORMAT_UNKNOWN lets ossa_sniff decide). Each harness file defines it. */
+ * (OSSA_FORMAT_UNKNOWN lets ossa_sniff decide). */
 typedef struct fuzz_target {
     const char *name;
     ossa_format format;
 } fuzz_target;
-fuzz_target fuzz_target_info(void);
+
+/* Fixed, valid files a harness may load beside the fuzzed one, all seeds of fuzz_seeds.c that
+ * fit one another: the three-bone v1000 CSF, the v919 CMF (bone ids 0-2, springs, colours, a
+ * morph target "raise") and the v1000 CAF (bones 0 and 2). */
+enum {
+    FUZZ_WITH_SKELETON = 1u,
+    FUZZ_WITH_MESH = 2u,
+    FUZZ_WITH_CLIP = 4u
+};
+
+/* A harness: its target and the companions (FUZZ_WITH_*) its input is loaded beside. With
+ * companions the input is written to a scratch folder next to them and the set is loaded
+ * through ossa_load_files, which sniffs every file (skeleton first): target.format is then not
+ * forced, only the kind of seed that must load. Each harness file defines fuzz_harness_info. */
+typedef struct fuzz_harness {
+    fuzz_target target;
+    unsigned with;
+} fuzz_harness;
+fuzz_harness fuzz_harness_info(void);
 
 /* Loads data as target says and checks:
  *  - error: the model pointer is NULL, the returned status is recorded in the error with a
  *    non-empty message and the file name set;
- *  - OK: the model passes ossa_model_validate, and a scalar pose (rest, and every clip sampled
- *    at 0 and at half its duration) with a palette and skinning of every submesh yields finite
- *    numbers only.
+ *  - OK: the model passes ossa_model_validate, every per-vertex value (uvs, colours, physique
+ *    weights, springs, morph deltas, vertex frames) is finite and within validation's bound,
+ *    and a scalar pose (rest, and every clip sampled at 0 and at half its duration) with a
+ *    palette and skinning of every submesh yields finite numbers only.
  * Returns 0 when all hold, otherwise 1 with a description in why. */
 int fuzz_check_input(const uint8_t *data, size_t size, fuzz_target target, char *why,
                      size_t why_size);
 
-/* LLVMFuzzerTestOneInput's body: fuzz_check_input, and abort() with the reason on a failure. */
-int fuzz_run_or_abort(const uint8_t *data, size_t size, fuzz_target target);
+/* fuzz_check_input for a harness (companions included), also giving the load's status; after a
+ * clean failed load (0 returned, *status not OSSA_OK) why holds the error's file and message. A
+ * failure to set the load up (scratch files) counts as a failed check. */
+int fuzz_check_harness(const uint8_t *data, size_t size, fuzz_harness h, ossa_status *status,
+                       char *why, size_t why_size);
+
+/* LLVMFuzzerTestOneInput's body: fuzz_check_harness, and abort() with the reason on a failure. */
+int fuzz_run_or_abort(const uint8_t *data, size_t size, fuzz_harness h);
 
 #endif

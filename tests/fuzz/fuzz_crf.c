@@ -1,13 +1,13 @@
 /* Fuzz harness: Cal3D binary material (CRF) reader, chosen by name and forced by option. */
 #include "fuzz_check.h"
 
-fuzz_target fuzz_target_info(void)
+fuzz_harness fuzz_harness_info(void)
 {
-    fuzz_target t = {"fuzz.crf", OSSA_FORMAT_CRF};
-    return t;
+    fuzz_harness h = {{"fuzz.crf", OSSA_FORMAT_CRF}, 0};
+    return h;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    return fuzz_run_or_abort(data, size, fuzz_target_info());
+    return fuzz_run_or_abort(data, size, fuzz_harness_info());
 }

@@ -5,7 +5,8 @@
  *   fuzz-csf [--seeds] [--assets] [--write-seeds DIR] [FILE|DIR]...
  *
  * Folders are walked recursively; for a harness bound to one format only files with that
- * extension are fed (the sniffing harness gets every file). Seeds of the harness's own format
+ * extension are fed (the sniffing harness gets every file). A harness with companions
+ * (fuzz_check.h) loads each input beside its fixed files. Seeds of the harness's own format
  * must load OK. Exit status: 0 all held, 1 a check failed, 77 --assets given but the assets
  * folder is absent (after running everything else). */
 #include <dirent.h>
@@ -22,6 +23,7 @@
 #include "test_common.h"
 
 typedef struct run_stats {
+    fuzz_harness harness;
     fuzz_target target;
     unsigned inputs, loaded, failures;
 } run_stats;
@@ -45,18 +47,12 @@ static int run_one(run_stats *rs, const uint8_t *data, size_t size, const char *
 {
     char why[768];
     rs->inputs++;
-    if (fuzz_check_input(data, size, rs->target, why, sizeof why)) {
+    ossa_status st;
+    if (fuzz_check_harness(data, size, rs->harness, &st, why, sizeof why)) {
         fprintf(stderr, "FAIL %s: %s\n", label, why);
         rs->failures++;
         return 0;
     }
-    /* Load again only to learn the status, for the summary and the seed rule. */
-    ossa_load_options opt = {0};
-    opt.format = rs->target.format;
-    ossa_model *m = NULL;
-    ossa_error err;
-    ossa_status st = ossa_load_memory(data, size, rs->target.name, &opt, &m, &err);
-    ossa_model_free(m);
     if (st == OSSA_OK)
         rs->loaded++;
     return st == OSSA_OK;
@@ -172,16 +168,12 @@ static void run_seeds(run_stats *rs)
         int own = rs->target.format == seeds[i].format ||
                   (rs->target.format == OSSA_FORMAT_UNKNOWN && seeds[i].format != OSSA_FORMAT_CFF);
         if (own && !ok) {
-            ossa_load_options opt = {0};
-            opt.format = rs->target.format;
-            ossa_model *m = NULL;
-            ossa_error err;
-            ossa_status st = ossa_load_memory(seeds[i].data, seeds[i].size, rs->target.name,
-                                              &opt, &m, &err);
-            ossa_model_free(m);
-            fprintf(stderr, "FAIL seed %s: a valid %s file does not load: %s: %s\n",
-                    seeds[i].name, ossa_format_name(seeds[i].format), ossa_status_name(st),
-                    err.message);
+            char why[768];
+            ossa_status st;
+            fuzz_check_harness(seeds[i].data, seeds[i].size, rs->harness, &st, why, sizeof why);
+            fprintf(stderr, "FAIL seed %s: a valid %s file does not load%s: %s: %s\n",
+                    seeds[i].name, ossa_format_name(seeds[i].format),
+                    rs->harness.with ? " beside the fixed files" : "", ossa_status_name(st), why);
             rs->failures++;
         }
     }
@@ -209,7 +201,8 @@ static int write_seeds(const char *dir)
 
 int main(int argc, char **argv)
 {
-    run_stats rs = {fuzz_target_info(), 0, 0, 0};
+    fuzz_harness h = fuzz_harness_info();
+    run_stats rs = {h, h.target, 0, 0, 0};
     int assets_missing = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--seeds") == 0) {

@@ -331,16 +331,17 @@ static void build(wbuf *w, int index)
     }
 }
 
+static const struct { const char *name; ossa_format format; } seed_info[SEED_COUNT] = {
+    {"seed_v1000.csf", OSSA_FORMAT_CSF}, {"seed_v919.csf", OSSA_FORMAT_CSF},
+    {"seed_v1000.caf", OSSA_FORMAT_CAF}, {"seed_v1200.caf", OSSA_FORMAT_CAF},
+    {"seed_v1200_quantised.caf", OSSA_FORMAT_CAF}, {"seed_v1000.cmf", OSSA_FORMAT_CMF},
+    {"seed_v919.cmf", OSSA_FORMAT_CMF}, {"seed_v1000.crf", OSSA_FORMAT_CRF},
+    {"seed_v919.cpf", OSSA_FORMAT_CPF}, {"seed.xsf", OSSA_FORMAT_XSF},
+    {"seed.xaf", OSSA_FORMAT_XAF}, {"seed.xmf", OSSA_FORMAT_XMF},
+    {"seed.xrf", OSSA_FORMAT_XRF}, {"seed.xpf", OSSA_FORMAT_XPF}};
+
 size_t fuzz_seeds_make(fuzz_seed **out)
 {
-    static const struct { const char *name; ossa_format format; } info[SEED_COUNT] = {
-        {"seed_v1000.csf", OSSA_FORMAT_CSF}, {"seed_v919.csf", OSSA_FORMAT_CSF},
-        {"seed_v1000.caf", OSSA_FORMAT_CAF}, {"seed_v1200.caf", OSSA_FORMAT_CAF},
-        {"seed_v1200_quantised.caf", OSSA_FORMAT_CAF}, {"seed_v1000.cmf", OSSA_FORMAT_CMF},
-        {"seed_v919.cmf", OSSA_FORMAT_CMF}, {"seed_v1000.crf", OSSA_FORMAT_CRF},
-        {"seed_v919.cpf", OSSA_FORMAT_CPF}, {"seed.xsf", OSSA_FORMAT_XSF},
-        {"seed.xaf", OSSA_FORMAT_XAF}, {"seed.xmf", OSSA_FORMAT_XMF},
-        {"seed.xrf", OSSA_FORMAT_XRF}, {"seed.xpf", OSSA_FORMAT_XPF}};
     *out = NULL;
     enum { TOTAL = SEED_COUNT + FUZZ_SKM_SEED_COUNT + FUZZ_C3S_SEED_COUNT + FUZZ_CFF_SEED_COUNT };
     fuzz_seed *seeds = calloc(TOTAL, sizeof *seeds);
@@ -354,8 +355,8 @@ size_t fuzz_seeds_make(fuzz_seed **out)
             fuzz_seeds_free(seeds, SEED_COUNT);
             return 0;
         }
-        seeds[i].name = info[i].name;
-        seeds[i].format = info[i].format;
+        seeds[i].name = seed_info[i].name;
+        seeds[i].format = seed_info[i].format;
         seeds[i].data = w.data;
         seeds[i].size = w.size;
     }
@@ -376,4 +377,25 @@ void fuzz_seeds_free(fuzz_seed *seeds, size_t count)
     for (size_t i = 0; i < count; i++)
         free(seeds[i].data);
     free(seeds);
+}
+
+int fuzz_seed_make_one(const char *name, fuzz_seed *out)
+{
+    memset(out, 0, sizeof *out);
+    for (int i = 0; i < SEED_COUNT; i++) {
+        if (strcmp(seed_info[i].name, name) != 0)
+            continue;
+        wbuf w = {0};
+        build(&w, i);
+        if (w.failed) {
+            free(w.data);
+            return 0;
+        }
+        out->name = seed_info[i].name;
+        out->format = seed_info[i].format;
+        out->data = w.data;
+        out->size = w.size;
+        return 1;
+    }
+    return 0;
 }

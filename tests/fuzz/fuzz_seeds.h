@@ -18,4 +18,8 @@ typedef struct fuzz_seed {
 size_t fuzz_seeds_make(fuzz_seed **out);
 void fuzz_seeds_free(fuzz_seed *seeds, size_t count);
 
+/* Builds the Cal3D seed of this name (e.g. "seed_v1000.csf") into *out (data malloc'ed, free it);
+ * 0 for an unknown name or when out of memory. */
+int fuzz_seed_make_one(const char *name, fuzz_seed *out);
+
 #endif

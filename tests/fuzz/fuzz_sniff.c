@@ -2,13 +2,13 @@
  * extension), so every reader and the sniffer's own parsing are reachable. */
 #include "fuzz_check.h"
 
-fuzz_target fuzz_target_info(void)
+fuzz_harness fuzz_harness_info(void)
 {
-    fuzz_target t = {"fuzz", OSSA_FORMAT_UNKNOWN};
-    return t;
+    fuzz_harness h = {{"fuzz", OSSA_FORMAT_UNKNOWN}, 0};
+    return h;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    return fuzz_run_or_abort(data, size, fuzz_target_info());
+    return fuzz_run_or_abort(data, size, fuzz_harness_info());
 }

@@ -1,13 +1,13 @@
 /* Fuzz harness: Cal3D XML skeleton (XSF) reader, chosen by name and forced by option. */
 #include "fuzz_check.h"
 
-fuzz_target fuzz_target_info(void)
+fuzz_harness fuzz_harness_info(void)
 {
-    fuzz_target t = {"fuzz.xsf", OSSA_FORMAT_XSF};
-    return t;
+    fuzz_harness h = {{"fuzz.xsf", OSSA_FORMAT_XSF}, 0};
+    return h;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    return fuzz_run_or_abort(data, size, fuzz_target_info());
+    return fuzz_run_or_abort(data, size, fuzz_harness_info());
 }

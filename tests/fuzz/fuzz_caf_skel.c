@@ -1,0 +1,14 @@
+/* Fuzz harness: a CAF animation loaded after a fixed skeleton and
+ * skinned mesh, so track bone ids are checked against real bones and every sampled pose skins. */
+#include "fuzz_check.h"
+
+fuzz_harness fuzz_harness_info(void)
+{
+    fuzz_harness h = {{"fuzz.caf", OSSA_FORMAT_CAF}, FUZZ_WITH_SKELETON | FUZZ_WITH_MESH};
+    return h;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    return fuzz_run_or_abort(data, size, fuzz_harness_info());
+}
