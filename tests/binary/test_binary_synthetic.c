@@ -119,6 +119,7 @@ typedef struct cmf_marks {
     size_t face_index2;    /* face 0, corner 2 */
     size_t weight;         /* vertex 0, influence 0: weight */
     size_t morph_id;       /* first blend vertex id */
+    size_t uv;             /* vertex 0: texture coordinate u */
 } cmf_marks;
 
 /* One submesh of three vertices and one face (0, 1, 2) whose geometric normal (0, 0, -1)
@@ -143,6 +144,7 @@ static void build_cmf(buf *b, int32_t version, bool extras, cmf_marks *mk)
         PUT3(b, 1.0f, 0.0f, 0.5f);
     put_i32(b, 1);
     put_i32(b, 1);
+    mk->uv = b->n;
     put_f32(b, 0.25f);
     put_f32(b, 0.5f);
     put_i32(b, 2);
@@ -495,6 +497,17 @@ static void check_errors(void)
     m = NULL;
     st = ossa_load_memory(bad.d, bad.n, "neg.cmf", NULL, &m, &err);
     expect_error(st, m, &err, OSSA_ERR_RANGE, (int64_t)mk.influence_bone, "bone id -5");
+
+    /* A value each reader takes (finite) but validation of the whole model refuses (beyond
+     * 1e15): the error names the mesh file, not the skeleton read first. */
+    bad = cmf;
+    float huge = 1e30f;
+    memcpy(bad.d + mk.uv, &huge, 4);
+    st = load_pair(&csf, &bad, NULL, &m, &err);
+    expect_error(st, m, &err, OSSA_ERR_VALUE, -1, "texture coordinate");
+    size_t fl = strlen(err.file);
+    CHECKF(fl > 4 && strcmp(err.file + fl - 4, ".cmf") == 0, "error names '%s', not the .cmf",
+           err.file);
 
     /* A face index beyond the vertices. */
     bad = cmf;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/limits.h"
+#include "core/validate.h"
 
 bool ossa_build_init(ossa_build *b, ossa_error *err, const ossa_load_options *opt)
 {
@@ -28,16 +29,37 @@ bool ossa_build_init(ossa_build *b, ossa_error *err, const ossa_load_options *op
     return true;
 }
 
+/* The file that brought part in: the last one whose parts of that kind began at or before its
+ * index (files read later began after every part of the earlier ones). NULL when unknown. */
+static const char *part_file(const ossa_build *b, ossa_model_part part)
+{
+    if (part.kind == OSSA_PART_WHOLE || part.kind >= OSSA_PART_KIND_COUNT)
+        return NULL;
+    const char *file = NULL;
+    for (uint32_t i = 0; i < b->mark_count; i++)
+        if (b->marks[i].start[part.kind] <= part.index)
+            file = b->marks[i].file;
+    return file;
+}
+
 ossa_status ossa_build_finish(ossa_build *b, ossa_status status, ossa_model **out)
 {
     *out = NULL;
     if (status == OSSA_OK) {
-        status = ossa_model_validate(b->model, b->err);
-        /* Validation sees the whole model; the file it came from names it for the user. */
-        if (status != OSSA_OK && b->err && !b->err->file[0])
-            snprintf(b->err->file, sizeof b->err->file, "%s",
-                     b->model->source ? b->model->source : b->file);
+        ossa_model_part part;
+        status = ossa_model_validate_part(b->model, b->err, &part);
+        /* Validation sees the whole model; name the file that brought the failing part in, or
+         * else the one the model came from. */
+        if (status != OSSA_OK && b->err && !b->err->file[0]) {
+            const char *file = part_file(b, part);
+            if (!file || !file[0])
+                file = b->model->source ? b->model->source : b->file;
+            snprintf(b->err->file, sizeof b->err->file, "%s", file);
+        }
     }
+    free(b->marks);
+    b->marks = NULL;
+    b->mark_count = b->mark_cap = 0;
     if (status != OSSA_OK) {
         ossa_model_free(b->model);
         b->model = NULL;
@@ -56,7 +78,25 @@ ossa_status ossa_build_set_file(ossa_build *b, const char *path)
     size_t stem_len = dot && dot != base ? (size_t)(dot - base) : strlen(base);
     OSSA_TRY(ossa_build_strndup(b, &b->file, path, strlen(path)));
     OSSA_TRY(ossa_build_strndup(b, &b->dir, path, slash ? (size_t)(slash - path + 1) : 0));
-    return ossa_build_strndup(b, &b->stem, base, stem_len);
+    OSSA_TRY(ossa_build_strndup(b, &b->stem, base, stem_len));
+    if (b->mark_count == b->mark_cap) {
+        uint32_t cap = b->mark_cap ? 2 * b->mark_cap : 8;
+        ossa_build_mark *marks = cap > b->mark_cap ? realloc(b->marks, cap * sizeof *marks) : NULL;
+        if (!marks)
+            return ossa_fail(b, OSSA_ERR_NOMEM, -1, "cannot allocate the list of files read");
+        b->marks = marks;
+        b->mark_cap = cap;
+    }
+    const ossa_model *m = b->model;
+    ossa_build_mark *mk = &b->marks[b->mark_count++];
+    mk->file = b->file;
+    mk->start[OSSA_PART_WHOLE] = 0;
+    mk->start[OSSA_PART_BONE] = m->bone_count;
+    mk->start[OSSA_PART_MESH] = m->mesh_count;
+    mk->start[OSSA_PART_CLIP] = m->clip_count;
+    mk->start[OSSA_PART_MORPH_CLIP] = m->morph_clip_count;
+    mk->start[OSSA_PART_MATERIAL] = m->material_count;
+    return OSSA_OK;
 }
 
 static void set_error(ossa_build *b, ossa_status s, int64_t offset, int line, const char *fmt,

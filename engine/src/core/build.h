@@ -9,6 +9,7 @@
 #include "ossa/load.h"
 #include "ossa/model.h"
 #include "core/arena.h"
+#include "core/validate.h"
 
 #if defined(__GNUC__)
 #define OSSA_PRINTF(a, b) __attribute__((format(printf, a, b)))
@@ -24,6 +25,12 @@
             return try_status_;               \
     } while (0)
 
+/* Where one file's parts begin: the model's counts when the build turned to that file. */
+typedef struct ossa_build_mark {
+    const char *file;
+    uint32_t start[OSSA_PART_KIND_COUNT]; /* indexed by ossa_model_part_kind */
+} ossa_build_mark;
+
 typedef struct ossa_build {
     ossa_model *model;             /* under construction; model->arena owns all allocations */
     ossa_error *err;
@@ -36,6 +43,10 @@ typedef struct ossa_build {
     uint32_t bone_from_file_count;
     uint32_t last_version;         /* every reader stores the version it read here */
     uint32_t mesh_cap, clip_cap, morph_clip_cap, material_cap, warning_cap;
+    /* One mark per ossa_build_set_file, so that a failure of the whole-model validation names
+     * the file that brought the failing part in (malloc'ed; freed by ossa_build_finish). */
+    ossa_build_mark *marks;
+    uint32_t mark_count, mark_cap;
 } ossa_build;
 
 /* Starts a build with a fresh model; false when out of memory. */

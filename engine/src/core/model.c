@@ -5,6 +5,7 @@
 #include <strings.h>
 #include <string.h>
 #include "core/arena.h"
+#include "core/validate.h"
 #include "ossa/model.h"
 
 const char *ossa_format_name(ossa_format f)
@@ -353,38 +354,57 @@ static ossa_status validate_clip(const ossa_model *m, const ossa_clip *c, ossa_e
     return OSSA_OK;
 }
 
-ossa_status ossa_model_validate(const ossa_model *m, ossa_error *err)
+static ossa_status validate_bone(const ossa_model *m, uint32_t i, ossa_error *err)
 {
+    const ossa_bone *bn = &m->bones[i];
+    if (!bn->name)
+        return invalid(err, "bone %u has no name", i);
+    if (bn->parent < -1 || bn->parent >= (int32_t)i)
+        return invalid(err, "bone %u ('%s'): parent %d does not come before it", i, bn->name,
+                       bn->parent);
+    if (!all_bounded(bn->rest_t, 3, MAX_COORD) || !all_bounded(bn->rest_s, 3, MAX_COORD) ||
+        !all_bounded(bn->inv_bind_t, 3, MAX_COORD))
+        return invalid(err, "bone %u ('%s'): a rest value is not finite or beyond %g", i,
+                       bn->name, (double)MAX_COORD);
+    if (!is_rotation(bn->rest_r) || !is_rotation(bn->inv_bind_r))
+        return invalid(err, "bone %u ('%s'): a rest rotation is not a unit quaternion", i,
+                       bn->name);
+    for (uint32_t c = 0; c < bn->child_count; c++)
+        if (bn->children[c] >= m->bone_count)
+            return invalid(err, "bone %u ('%s'): child out of range", i, bn->name);
+    return OSSA_OK;
+}
+
+/* Records where validation failed and passes the status on. */
+static ossa_status at_part(ossa_model_part *part, ossa_model_part_kind kind, uint32_t index,
+                           ossa_status st)
+{
+    if (st != OSSA_OK && part)
+        *part = (ossa_model_part){kind, index};
+    return st;
+}
+
+ossa_status ossa_model_validate_part(const ossa_model *m, ossa_error *err, ossa_model_part *part)
+{
+    if (part)
+        *part = (ossa_model_part){OSSA_PART_WHOLE, 0};
     if (!m)
         return invalid(err, "no model");
     for (uint32_t i = 0; i < m->bone_count; i++) {
-        const ossa_bone *bn = &m->bones[i];
-        if (!bn->name)
-            return invalid(err, "bone %u has no name", i);
-        if (bn->parent < -1 || bn->parent >= (int32_t)i)
-            return invalid(err, "bone %u ('%s'): parent %d does not come before it", i, bn->name,
-                           bn->parent);
-        if (!all_bounded(bn->rest_t, 3, MAX_COORD) || !all_bounded(bn->rest_s, 3, MAX_COORD) ||
-            !all_bounded(bn->inv_bind_t, 3, MAX_COORD))
-            return invalid(err, "bone %u ('%s'): a rest value is not finite or beyond %g", i,
-                           bn->name, (double)MAX_COORD);
-        if (!is_rotation(bn->rest_r) || !is_rotation(bn->inv_bind_r))
-            return invalid(err, "bone %u ('%s'): a rest rotation is not a unit quaternion", i,
-                           bn->name);
-        for (uint32_t c = 0; c < bn->child_count; c++)
-            if (bn->children[c] >= m->bone_count)
-                return invalid(err, "bone %u ('%s'): child out of range", i, bn->name);
+        ossa_status st = validate_bone(m, i, err);
+        if (st)
+            return at_part(part, OSSA_PART_BONE, i, st);
     }
     for (uint32_t i = 0; i < m->mesh_count; i++)
         for (uint32_t s = 0; s < m->meshes[i].submesh_count; s++) {
             ossa_status st = validate_submesh(m, &m->meshes[i], s, err);
             if (st)
-                return st;
+                return at_part(part, OSSA_PART_MESH, i, st);
         }
     for (uint32_t i = 0; i < m->clip_count; i++) {
         ossa_status st = validate_clip(m, &m->clips[i], err);
         if (st)
-            return st;
+            return at_part(part, OSSA_PART_CLIP, i, st);
     }
     ossa_status chains = validate_chains(m, err);
     if (chains)
@@ -399,20 +419,29 @@ ossa_status ossa_model_validate(const ossa_model *m, ossa_error *err)
     for (uint32_t i = 0; i < m->morph_clip_count; i++) {
         const ossa_morph_clip *c = &m->morph_clips[i];
         if (!(c->duration > 0.0f) || !isfinite(c->duration))
-            return invalid(err, "morph clip '%s': duration is not positive", c->name);
+            return at_part(part, OSSA_PART_MORPH_CLIP, i,
+                           invalid(err, "morph clip '%s': duration is not positive", c->name));
         for (uint32_t t = 0; t < c->track_count; t++) {
             const ossa_morph_track *tr = &c->tracks[t];
             for (uint32_t k = 0; k < tr->key_count; k++)
                 if (!isfinite(tr->times[k]) || !(fabsf(tr->weights[k]) <= MAX_WEIGHT) ||
                     (k && tr->times[k] < tr->times[k - 1]))
-                    return invalid(err, "morph clip '%s': track %u keys are bad", c->name, t);
+                    return at_part(part, OSSA_PART_MORPH_CLIP, i,
+                                   invalid(err, "morph clip '%s': track %u keys are bad", c->name,
+                                           t));
         }
     }
     for (uint32_t i = 0; i < m->material_count; i++) {
         const ossa_material *mt = &m->materials[i];
         if (!all_finite(mt->ambient, 4) || !all_finite(mt->diffuse, 4) ||
             !all_finite(mt->specular, 4) || !isfinite(mt->shininess))
-            return invalid(err, "material %u has a non-finite value", i);
+            return at_part(part, OSSA_PART_MATERIAL, i,
+                           invalid(err, "material %u has a non-finite value", i));
     }
     return OSSA_OK;
+}
+
+ossa_status ossa_model_validate(const ossa_model *m, ossa_error *err)
+{
+    return ossa_model_validate_part(m, err, NULL);
 }
