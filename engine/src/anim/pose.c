@@ -2,6 +2,20 @@
 #include <string.h>
 #include "ossa/anim.h"
 
+/* q v q* without renormalising q, as Cal3D rotates vectors (a blended, non-unit q also scales v
+ * by |q|^2); the same arithmetic as pose_soa.c's rotate(). */
+static void rotate_as_is(const float *q, const float *v, float *out)
+{
+    float qx = q[0], qy = q[1], qz = q[2], qw = q[3];
+    float uv2 = 2.0f * (qx * v[0] + qy * v[1] + qz * v[2]);
+    float ss = qw * qw - (qx * qx + qy * qy + qz * qz);
+    float w2 = 2.0f * qw;
+    float cx = qy * v[2] - qz * v[1], cy = qz * v[0] - qx * v[2], cz = qx * v[1] - qy * v[0];
+    out[0] = uv2 * qx + ss * v[0] + w2 * cx;
+    out[1] = uv2 * qy + ss * v[1] + w2 * cy;
+    out[2] = uv2 * qz + ss * v[2] + w2 * cz;
+}
+
 void ossa_local_to_model(const ossa_model *m, const float *lt, const float *lr, const float *ls,
                          float *mt, float *mr, float *ms)
 {
@@ -15,7 +29,7 @@ void ossa_local_to_model(const ossa_model *m, const float *lt, const float *lr, 
         }
         vec3 scaled, rotated;
         glm_vec3_mul((float *)(ms + 3 * p), (float *)(lt + 3 * i), scaled);
-        glm_quat_rotatev((float *)(mr + 4 * p), scaled, rotated);
+        rotate_as_is(mr + 4 * p, scaled, rotated);
         glm_vec3_add(rotated, (float *)(mt + 3 * p), mt + 3 * i);
         glm_quat_mul((float *)(mr + 4 * p), (float *)(lr + 4 * i), mr + 4 * i);
         glm_vec3_mul((float *)(ms + 3 * p), (float *)(ls + 3 * i), ms + 3 * i);
@@ -45,7 +59,7 @@ void ossa_skin_palette(const ossa_model *m, const float *mt, const float *mr, co
         float rot[3][3];
         float ibt[3] = {bn->inv_bind_t[0] * s[0], bn->inv_bind_t[1] * s[1], bn->inv_bind_t[2] * s[2]};
         vec3 t;
-        glm_quat_rotatev((float *)(mr + 4 * i), ibt, t);
+        rotate_as_is(mr + 4 * i, ibt, t);
         if (s[0] == 1.0f && s[1] == 1.0f && s[2] == 1.0f) {
             versor q;
             glm_quat_mul((float *)(mr + 4 * i), (float *)bn->inv_bind_r, q);

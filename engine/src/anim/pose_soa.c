@@ -1,7 +1,6 @@
 /* Runtime skeleton, local-to-model and skinning palette over SoA poses. The math is the
- * composition of pose.c (ossa_local_to_model, ossa_skin_palette): vectors are rotated by the
- * normalised quaternion (as cglm's glm_quat_rotatev), matrices are built from the quaternion as
- * it is (as Cal3D). */
+ * composition of pose.c (ossa_local_to_model, ossa_skin_palette): vectors are rotated and
+ * matrices built by the quaternion as it is, without renormalising it, as Cal3D does. */
 #include <stdlib.h>
 #include <string.h>
 #include "rt_internal.h"
@@ -109,20 +108,18 @@ int ossa_ltm_job_validate(const ossa_ltm_job *job)
            pose_fits(job->model, job->skeleton) && job->local->block != job->model->block;
 }
 
-/* v rotated by q / |q| (cglm's glm_quat_rotatev, which normalises q first):
- * (2 (u.v) u + (w^2 - u.u) v + 2 w (u x v)) / |q|^2. */
+/* q v q* without renormalising q, as Cal3D's CalVector *= CalQuaternion (a blended, non-unit q
+ * also scales v by |q|^2): 2 (u.v) u + (w^2 - u.u) v + 2 w (u x v). */
 static inline void rotate(float qx, float qy, float qz, float qw, float vx, float vy, float vz,
                           float *ox, float *oy, float *oz)
 {
-    float n2 = qx * qx + qy * qy + qz * qz + qw * qw;
-    float inv = n2 > 0.0f ? 1.0f / n2 : 0.0f;
     float uv2 = 2.0f * (qx * vx + qy * vy + qz * vz);
     float ss = qw * qw - (qx * qx + qy * qy + qz * qz);
     float w2 = 2.0f * qw;
     float cx = qy * vz - qz * vy, cy = qz * vx - qx * vz, cz = qx * vy - qy * vx;
-    *ox = (uv2 * qx + ss * vx + w2 * cx) * inv;
-    *oy = (uv2 * qy + ss * vy + w2 * cy) * inv;
-    *oz = (uv2 * qz + ss * vz + w2 * cz) * inv;
+    *ox = uv2 * qx + ss * vx + w2 * cx;
+    *oy = uv2 * qy + ss * vy + w2 * cy;
+    *oz = uv2 * qz + ss * vz + w2 * cz;
 }
 
 /* Nonzero when every scale of pose (padding included) is exactly 1. */
@@ -210,16 +207,13 @@ int ossa_ltm_job_run(const ossa_ltm_job *job)
             vz = vz * (v4f){m->sz[pi[0]], m->sz[pi[1]], m->sz[pi[2]], m->sz[pi[3]]};
         }
         /* rotate() on four lanes. */
-        v4f n2 = qx * qx + qy * qy + qz * qz + qw * qw;
-        v4i pos = n2 > 0.0f;
-        v4f inv = (v4f)(pos & (v4i)(1.0f / v4_select(pos, n2, (v4f){1, 1, 1, 1})));
         v4f uv2 = 2.0f * (qx * vx + qy * vy + qz * vz);
         v4f ss = qw * qw - (qx * qx + qy * qy + qz * qz);
         v4f w2 = 2.0f * qw;
         v4f cx = qy * vz - qz * vy, cy = qz * vx - qx * vz, cz = qx * vy - qy * vx;
-        v4_store(m->tx + i, v4_select(root, lx, (uv2 * qx + ss * vx + w2 * cx) * inv));
-        v4_store(m->ty + i, v4_select(root, ly, (uv2 * qy + ss * vy + w2 * cy) * inv));
-        v4_store(m->tz + i, v4_select(root, lz, (uv2 * qz + ss * vz + w2 * cz) * inv));
+        v4_store(m->tx + i, v4_select(root, lx, (uv2 * qx + ss * vx + w2 * cx)));
+        v4_store(m->ty + i, v4_select(root, ly, (uv2 * qy + ss * vy + w2 * cy)));
+        v4_store(m->tz + i, v4_select(root, lz, (uv2 * qz + ss * vz + w2 * cz)));
     }
     float tx = 0.0f, ty = 0.0f, tz = 0.0f;
     for (uint32_t i = 0; i < n; i++) {
@@ -303,16 +297,13 @@ static void palette_four(const ossa_rt_skeleton *sk, const ossa_soa_pose *m, uin
         bw = v4_load(sk->ib_qw + i);
     v4f vx = v4_load(sk->ib_tx + i), vy = v4_load(sk->ib_ty + i), vz = v4_load(sk->ib_tz + i);
     /* rotate(), with scale 1: v * 1 = v. */
-    v4f n2 = qx * qx + qy * qy + qz * qz + qw * qw;
-    v4i pos = n2 > 0.0f;
-    v4f inv = (v4f)(pos & (v4i)(1.0f / v4_select(pos, n2, (v4f){1, 1, 1, 1})));
     v4f uv2 = 2.0f * (qx * vx + qy * vy + qz * vz);
     v4f ss = qw * qw - (qx * qx + qy * qy + qz * qz);
     v4f w2 = 2.0f * qw;
     v4f cx = qy * vz - qz * vy, cy = qz * vx - qx * vz, cz = qx * vy - qy * vx;
-    v4f tx = (uv2 * qx + ss * vx + w2 * cx) * inv + v4_load(m->tx + i);
-    v4f ty = (uv2 * qy + ss * vy + w2 * cy) * inv + v4_load(m->ty + i);
-    v4f tz = (uv2 * qz + ss * vz + w2 * cz) * inv + v4_load(m->tz + i);
+    v4f tx = (uv2 * qx + ss * vx + w2 * cx) + v4_load(m->tx + i);
+    v4f ty = (uv2 * qy + ss * vy + w2 * cy) + v4_load(m->ty + i);
+    v4f tz = (uv2 * qz + ss * vz + w2 * cz) + v4_load(m->tz + i);
     v4f x = qw * bx + qx * bw + qy * bz - qz * by;
     v4f y = qw * by - qx * bz + qy * bw + qz * bx;
     v4f z = qw * bz + qx * by - qy * bx + qz * bw;
@@ -344,17 +335,13 @@ OSSA_ANIM_AVX2 static void palette_eight(const ossa_rt_skeleton *sk, const ossa_
     v8f bx = v8_load(sk->ib_qx + i), by = v8_load(sk->ib_qy + i), bz = v8_load(sk->ib_qz + i),
         bw = v8_load(sk->ib_qw + i);
     v8f vx = v8_load(sk->ib_tx + i), vy = v8_load(sk->ib_ty + i), vz = v8_load(sk->ib_tz + i);
-    v8f n2 = qx * qx + qy * qy + qz * qz + qw * qw;
-    v8i pos = n2 > 0.0f;
-    v8f one = {1, 1, 1, 1, 1, 1, 1, 1};
-    v8f inv = (v8f)(pos & (v8i)(1.0f / v8_select(pos, n2, one)));
     v8f uv2 = 2.0f * (qx * vx + qy * vy + qz * vz);
     v8f ss = qw * qw - (qx * qx + qy * qy + qz * qz);
     v8f w2 = 2.0f * qw;
     v8f cx = qy * vz - qz * vy, cy = qz * vx - qx * vz, cz = qx * vy - qy * vx;
-    v8f tx = (uv2 * qx + ss * vx + w2 * cx) * inv + v8_load(m->tx + i);
-    v8f ty = (uv2 * qy + ss * vy + w2 * cy) * inv + v8_load(m->ty + i);
-    v8f tz = (uv2 * qz + ss * vz + w2 * cz) * inv + v8_load(m->tz + i);
+    v8f tx = (uv2 * qx + ss * vx + w2 * cx) + v8_load(m->tx + i);
+    v8f ty = (uv2 * qy + ss * vy + w2 * cy) + v8_load(m->ty + i);
+    v8f tz = (uv2 * qz + ss * vz + w2 * cz) + v8_load(m->tz + i);
     v8f x = qw * bx + qx * bw + qy * bz - qz * by;
     v8f y = qw * by - qx * bz + qy * bw + qz * bx;
     v8f z = qw * bz + qx * by - qy * bx + qz * bw;
