@@ -103,6 +103,16 @@ void cal3d_mix_bone(cal3d_mix *mix, int bone, float t[3], float r[4])
     r[0] = q.x; r[1] = q.y; r[2] = q.z; r[3] = q.w;
 }
 
+int cal3d_mix_set_spring_forces(cal3d_mix *mix, const float gravity[3], const float force[3])
+{
+    CalSpringSystem *s = mix->model->getSpringSystem();
+    if (!s)
+        return 0;
+    s->setGravityVector(CalVector(gravity[0], gravity[1], gravity[2]));
+    s->setForceVector(CalVector(force[0], force[1], force[2]));
+    return 1;
+}
+
 long cal3d_mix_vertices(cal3d_mix *mix, float *positions, size_t capacity)
 {
     CalRenderer *r = mix->model->getRenderer();

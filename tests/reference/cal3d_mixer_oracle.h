@@ -32,6 +32,9 @@ float cal3d_mix_duration(cal3d_mix *mix);
 int cal3d_mix_bone_count(cal3d_mix *mix);
 /* Absolute (model-space) translation and rotation of a bone, Cal3D's convention. */
 void cal3d_mix_bone(cal3d_mix *mix, int bone, float t[3], float r[4]);
+/* CalSpringSystem's gravity and constant force (0.11 defaults (0, 0, -98.1) and (0, 0.5, 0)),
+ * for the spring test's check that a wrong constant is caught. 0 when there is no system. */
+int cal3d_mix_set_spring_forces(cal3d_mix *mix, const float gravity[3], const float force[3]);
 /* CalRenderer's vertices of every submesh, mesh by mesh; the count, -1 on failure. */
 long cal3d_mix_vertices(cal3d_mix *mix, float *positions, size_t capacity);
 

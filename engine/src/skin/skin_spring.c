@@ -77,7 +77,6 @@ ossa_status ossa_spring_update(ossa_spring_state *s, float dt, float *out)
     if (!s || !out || !isfinite(dt))
         return OSSA_ERR_INVALID_ARGUMENT;
     const struct ossa_skin_mesh *m = s->mesh;
-    float dt2 = dt * dt;
     /* Verlet step of every free vertex; rigid ones keep their skinned positions. */
     for (uint32_t f = 0; f < m->free_count; f++) {
         float w = m->free_weight[f];
@@ -86,7 +85,9 @@ ossa_status ossa_spring_update(ossa_spring_state *s, float dt, float *out)
         float *dst = out + 3 * (size_t)m->free_vertex[f];
         for (int c = 0; c < 3; c++) {
             float cur = p[c];
-            p[c] = cur + (cur - o[c]) * 0.99f + force[c] / w * dt2;
+            /* Cal3D's grouping, so the step is the same bits: pos += (pos - old) * 0.99 +
+             * force / weight * dt * dt. */
+            p[c] = cur + ((cur - o[c]) * 0.99f + force[c] / w * dt * dt);
             o[c] = cur;
             dst[c] = p[c];
         }
