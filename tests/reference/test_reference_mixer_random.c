@@ -21,32 +21,9 @@
 
 #include "mixer_harness.h"
 #include "test_common.h"
+#include "test_rng.h"
 
 enum { SCENARIOS = 200, MAX_OPS = 30, MINIMISE_AT_MOST = 3 };
-
-typedef struct rng {
-    uint64_t s;
-} rng;
-
-/* splitmix64 */
-static uint64_t next_u64(rng *g)
-{
-    uint64_t z = (g->s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static int below(rng *g, int n)
-{
-    return (int)(next_u64(g) % (uint64_t)n);
-}
-
-/* Uniform in [0, 1). */
-static float unit(rng *g)
-{
-    return (float)(next_u64(g) >> 40) * (1.0f / 16777216.0f);
-}
 
 /* A weight or a delay in [0, 1], with the ends drawn often. */
 static float in01(rng *g)
