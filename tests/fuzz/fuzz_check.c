@@ -31,14 +31,11 @@ static int all_finite(const float *v, size_t n)
     return 1;
 }
 
-/* ossa_model_validate's bound on coordinates (MAX_COORD in core/model.c), restated here so the
- * harness checks the loaders' output independently of validation. */
-#define FUZZ_MAX_COORD 1e15f
 
 static int all_bounded(const float *v, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (!(fabsf(v[i]) <= FUZZ_MAX_COORD)) /* also false for NaN */
+        if (!(fabsf(v[i]) <= OSSA_MAX_COORD)) /* also false for NaN */
             return 0;
     return 1;
 }
@@ -51,7 +48,7 @@ static int check_vertex_data(const ossa_submesh *sm, uint32_t mi, uint32_t si, c
     size_t nv = sm->vertex_count;
     if (sm->uv_set_count && nv && (!sm->uvs || !all_bounded(sm->uvs, 2 * sm->uv_set_count * nv)))
         return fail(why, why_size, "mesh %u submesh %u: a texture coordinate is missing, not "
-                    "finite or beyond %g", mi, si, (double)FUZZ_MAX_COORD);
+                    "finite or beyond %g", mi, si, (double)OSSA_MAX_COORD);
     if (sm->colors && !all_finite(sm->colors, 3 * nv))
         return fail(why, why_size, "mesh %u submesh %u: a vertex colour is not finite", mi, si);
     if (sm->physique_weights && !all_finite(sm->physique_weights, nv))
@@ -67,18 +64,18 @@ static int check_vertex_data(const ossa_submesh *sm, uint32_t mi, uint32_t si, c
         size_t n = mt->count;
         if (!all_bounded(mt->d_position, 3 * n) || !all_bounded(mt->d_normal, 3 * n))
             return fail(why, why_size, "mesh %u submesh %u: morph %u has a position or normal "
-                        "delta not finite or beyond %g", mi, si, t, (double)FUZZ_MAX_COORD);
+                        "delta not finite or beyond %g", mi, si, t, (double)OSSA_MAX_COORD);
         if (mt->d_uv && !all_bounded(mt->d_uv, 2 * sm->uv_set_count * n))
             return fail(why, why_size, "mesh %u submesh %u: morph %u has a texture coordinate "
-                        "delta not finite or beyond %g", mi, si, t, (double)FUZZ_MAX_COORD);
+                        "delta not finite or beyond %g", mi, si, t, (double)OSSA_MAX_COORD);
     }
     if (sm->frame_count && (!all_bounded(sm->frame_positions, 3 * nv * sm->frame_count) ||
                             !all_bounded(sm->frame_normals, 3 * nv * sm->frame_count)))
         return fail(why, why_size, "mesh %u submesh %u: a vertex frame is not finite or beyond %g",
-                    mi, si, (double)FUZZ_MAX_COORD);
+                    mi, si, (double)OSSA_MAX_COORD);
     if (sm->uv_frame_count && !all_bounded(sm->frame_uvs, 2 * nv * sm->uv_frame_count))
         return fail(why, why_size, "mesh %u submesh %u: a uv frame is not finite or beyond %g", mi,
-                    si, (double)FUZZ_MAX_COORD);
+                    si, (double)OSSA_MAX_COORD);
     return 0;
 }
 

@@ -367,58 +367,60 @@ static int by_time_then_index(const void *pa, const void *pb)
     return a->index < b->index ? -1 : a->index > b->index;
 }
 
-ossa_status ossa_build_time_order(ossa_build *b, const float *times, uint32_t n, uint32_t **order)
+static float time_at(const float *times, size_t stride, uint32_t i)
 {
-    *order = NULL;
-    time_key *keys = malloc((n ? n : 1) * sizeof *keys);
-    uint32_t *out = malloc((n ? n : 1) * sizeof *out);
-    if (!keys || !out) {
-        free(keys);
-        free(out);
-        return ossa_fail(b, OSSA_ERR_NOMEM, -1, "cannot allocate the order of %u keys", n);
-    }
-    for (uint32_t i = 0; i < n; i++)
-        keys[i] = (time_key){times[i], i};
-    qsort(keys, n, sizeof *keys, by_time_then_index);
-    for (uint32_t i = 0; i < n; i++)
-        out[i] = keys[i].index;
-    free(keys);
-    *order = out;
-    return OSSA_OK;
+    return *(const float *)(const void *)((const unsigned char *)times + (size_t)i * stride);
 }
 
-void ossa_permute(void *base, size_t elem, const uint32_t *order, uint32_t n, void *scratch)
+ossa_status ossa_build_sort_by_time(ossa_build *b, const float *times, size_t time_stride,
+                                    uint32_t n, const ossa_sort_array *arrays, int array_count,
+                                    bool *moved)
 {
-    unsigned char *p = base, *s = scratch;
-    for (uint32_t k = 0; k < n; k++)
-        memcpy(s + (size_t)k * elem, p + (size_t)order[k] * elem, elem);
-    memcpy(p, s, (size_t)n * elem);
+    *moved = false;
+    bool sorted = true;
+    for (uint32_t i = 1; i < n && sorted; i++)
+        sorted = time_at(times, time_stride, i - 1) <= time_at(times, time_stride, i);
+    if (sorted)
+        return OSSA_OK;
+    size_t widest = 0;
+    for (int a = 0; a < array_count; a++)
+        if (arrays[a].base && arrays[a].elem > widest)
+            widest = arrays[a].elem;
+    time_key *keys = malloc((size_t)n * sizeof *keys);
+    unsigned char *scratch = malloc((size_t)n * widest);
+    if (!keys || !scratch) {
+        free(keys);
+        free(scratch);
+        return ossa_fail(b, OSSA_ERR_NOMEM, -1, "cannot allocate the sort of %u keys", n);
+    }
+    for (uint32_t i = 0; i < n; i++)
+        keys[i] = (time_key){time_at(times, time_stride, i), i};
+    qsort(keys, n, sizeof *keys, by_time_then_index);
+    for (int a = 0; a < array_count; a++) {
+        unsigned char *p = arrays[a].base;
+        size_t elem = arrays[a].elem;
+        if (!p)
+            continue;
+        for (uint32_t k = 0; k < n; k++)
+            memcpy(scratch + (size_t)k * elem, p + (size_t)keys[k].index * elem, elem);
+        memcpy(p, scratch, (size_t)n * elem);
+    }
+    free(scratch);
+    free(keys);
+    *moved = true;
+    return OSSA_OK;
 }
 
 ossa_status ossa_build_sort_track(ossa_build *b, ossa_track *t, const char *clip_name)
 {
-    uint32_t n = t->key_count;
-    bool sorted = true;
-    for (uint32_t i = 1; i < n && sorted; i++)
-        sorted = t->times[i - 1] <= t->times[i];
-    if (sorted)
-        return OSSA_OK;
-    /* An O(n log n) sort: a long track in reverse order made an insertion sort take minutes. */
-    uint32_t *order;
-    OSSA_TRY(ossa_build_time_order(b, t->times, n, &order));
-    void *scratch = malloc((size_t)n * 4 * sizeof(float)); /* the largest key: a rotation */
-    if (!scratch) {
-        free(order);
-        return ossa_fail(b, OSSA_ERR_NOMEM, -1, "cannot allocate scratch for %u keys", n);
-    }
-    ossa_permute((float *)t->times, sizeof(float), order, n, scratch);
-    ossa_permute((float *)t->translations, 3 * sizeof(float), order, n, scratch);
-    ossa_permute((float *)t->rotations, 4 * sizeof(float), order, n, scratch);
-    if (t->scales)
-        ossa_permute((float *)t->scales, 3 * sizeof(float), order, n, scratch);
-    free(scratch);
-    free(order);
-    ossa_warn(b, "clip '%s': keys of bone %u were out of time order and have been sorted",
-              clip_name ? clip_name : "", t->bone);
+    const ossa_sort_array arrays[] = {{(float *)t->times, sizeof(float)},
+                                      {(float *)t->translations, 3 * sizeof(float)},
+                                      {(float *)t->rotations, 4 * sizeof(float)},
+                                      {(float *)t->scales, 3 * sizeof(float)}};
+    bool moved;
+    OSSA_TRY(ossa_build_sort_by_time(b, t->times, sizeof(float), t->key_count, arrays, 4, &moved));
+    if (moved)
+        ossa_warn(b, "clip '%s': keys of bone %u were out of time order and have been sorted",
+                  clip_name ? clip_name : "", t->bone);
     return OSSA_OK;
 }

@@ -103,11 +103,15 @@ static inline void ossa_cal3d_quat_to_hamilton(float q[4])
  * Cal3D's binary search assumes sorted keys. Mutates the arrays the track points to. */
 ossa_status ossa_build_sort_track(ossa_build *b, ossa_track *track, const char *clip_name);
 
-/* Stable ascending order of n finite times: (*order)[k] is the index of the k-th key, in
- * O(n log n) (a file may list millions of keys in reverse). *order is malloc'ed and the caller
- * frees it; fails with OSSA_ERR_NOMEM (*order NULL). */
-ossa_status ossa_build_time_order(ossa_build *b, const float *times, uint32_t n, uint32_t **order);
-/* Rearranges n elements of elem bytes at base so that element k becomes the old element
- * order[k]; scratch holds at least n * elem bytes. */
-void ossa_permute(void *base, size_t elem, const uint32_t *order, uint32_t n, void *scratch);
+/* An array sorted along with the times: n elements of elem bytes at base (NULL: none). */
+typedef struct ossa_sort_array {
+    void *base;
+    size_t elem;
+} ossa_sort_array;
+/* Sorts n entries by their finite times (one float every time_stride bytes from times, which may
+ * lie inside one of the arrays), stably and in O(n log n), since a file may list millions of
+ * keys in reverse; every array is put in the same order. *moved: they were out of order. */
+ossa_status ossa_build_sort_by_time(ossa_build *b, const float *times, size_t time_stride,
+                                    uint32_t n, const ossa_sort_array *arrays, int array_count,
+                                    bool *moved);
 #endif

@@ -18,5 +18,8 @@
 #define OSSA_MAX_MAPS        256u
 #define OSSA_MAX_STRING      65536u
 #define OSSA_MAX_FILES       4096u
+/* Largest magnitude of a position, translation, normal or texture coordinate (validation): beyond
+ * it no one authored the data, and products of such values overflow in the pose and skinning. */
+#define OSSA_MAX_COORD       1e15f
 
 #endif

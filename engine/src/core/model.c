@@ -5,6 +5,7 @@
 #include <strings.h>
 #include <string.h>
 #include "core/arena.h"
+#include "core/limits.h"
 #include "core/validate.h"
 #include "ossa/model.h"
 
@@ -62,8 +63,8 @@ static ossa_status invalid(ossa_error *err, const char *fmt, ...)
 
 /* Magnitudes beyond these are not data anyone authored, and products of them overflow to Inf in
  * the pose and skinning stages. */
-#define MAX_COORD 1e15f  /* positions, translations, normals, uvs */
-#define MAX_WEIGHT 1e6f  /* influence and morph weights */
+#define MAX_COORD OSSA_MAX_COORD /* positions, translations, normals, uvs (core/limits.h) */
+#define MAX_WEIGHT 1e6f          /* influence and morph weights */
 
 static int all_bounded(const float *v, size_t n, float limit)
 {

@@ -1078,34 +1078,6 @@ static ossa_status bone_tracks(model_state *st, const c3s_sequence *sq, const fl
     return OSSA_OK;
 }
 
-/* Puts triggers in time order, stably and in O(n log n): a sequence may list 65536 of them in
- * reverse, which an insertion sort took seconds over. */
-static ossa_status sort_triggers(ossa_build *b, ossa_clip_trigger *tg, uint32_t n)
-{
-    bool sorted = true;
-    for (uint32_t i = 1; i < n && sorted; i++)
-        sorted = tg[i - 1].time <= tg[i].time;
-    if (sorted)
-        return OSSA_OK;
-    float *times = malloc((size_t)n * sizeof *times);
-    ossa_clip_trigger *scratch = malloc((size_t)n * sizeof *scratch);
-    uint32_t *order = NULL;
-    ossa_status st = OSSA_OK;
-    if (!times || !scratch) {
-        st = ossa_fail(b, OSSA_ERR_NOMEM, -1, "cannot allocate scratch for %u triggers", n);
-    } else {
-        for (uint32_t i = 0; i < n; i++)
-            times[i] = tg[i].time;
-        st = ossa_build_time_order(b, times, n, &order);
-        if (st == OSSA_OK)
-            ossa_permute(tg, sizeof *tg, order, n, scratch);
-    }
-    free(order);
-    free(scratch);
-    free(times);
-    return st;
-}
-
 static ossa_status sequence_extras(model_state *st, uint32_t s, ossa_clip *clip)
 {
     c3s_smdl *md = st->md;
@@ -1130,7 +1102,11 @@ static ossa_status sequence_extras(model_state *st, uint32_t s, ossa_clip *clip)
             }
             tg[i] = t;
         }
-        OSSA_TRY(sort_triggers(b, tg, sq->trigger_count));
+        /* Time order, stably (a sequence may list 65536 triggers in reverse). */
+        const ossa_sort_array triggers = {tg, sizeof *tg};
+        bool moved;
+        OSSA_TRY(ossa_build_sort_by_time(b, &tg->time, sizeof *tg, sq->trigger_count,
+                                         &triggers, 1, &moved));
         if (clamped)
             ossa_warn(b, "sequence '%s': %u trigger times outside 0..1 clamped", clip->name,
                       clamped);

@@ -3,7 +3,6 @@
  * case-insensitive; children are found by name, so their order does not matter; every count
  * attribute is only a hint checked against the elements actually present. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "core/checked.h"
@@ -720,25 +719,12 @@ static ossa_status read_morph_track(ossa_xml *x, const xmlNode *e, uint32_t inde
         else
             OSSA_TRY(ossa_xml_attr_float(x, kf, "WEIGHT", true, 0, &weights[k]));
     }
-    /* Keys in time order, stably and in O(n log n): a long track may come in reverse. */
-    bool sorted = true;
-    for (uint32_t i = 1; i < nk && sorted; i++)
-        sorted = times[i - 1] <= times[i];
-    if (!sorted) {
-        uint32_t *order;
-        OSSA_TRY(ossa_build_time_order(b, times, nk, &order));
-        float *scratch = malloc((size_t)nk * sizeof *scratch);
-        if (!scratch) {
-            free(order);
-            return ossa_fail_line(b, OSSA_ERR_NOMEM, ossa_xml_line(e),
-                                  "cannot allocate scratch for %u keys", nk);
-        }
-        ossa_permute(times, sizeof *times, order, nk, scratch);
-        ossa_permute(weights, sizeof *weights, order, nk, scratch);
-        free(scratch);
-        free(order);
+    /* Keys in time order, stably: a long track may come in reverse. */
+    const ossa_sort_array arrays[] = {{times, sizeof *times}, {weights, sizeof *weights}};
+    bool moved;
+    OSSA_TRY(ossa_build_sort_by_time(b, times, sizeof *times, nk, arrays, 2, &moved));
+    if (moved)
         ossa_warn(b, "%s: keys were out of time order and have been sorted", what);
-    }
     t->times = times;
     t->weights = weights;
     return OSSA_OK;
