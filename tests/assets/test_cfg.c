@@ -102,7 +102,37 @@ int main(void)
     st = ossa_load_file(write_cfg("scale.cfg", "\n\nscale=-3\n"), NULL, &m, &err);
     CHECK(st == OSSA_ERR_VALUE && err.line == 3);
 
-    const char *names[] = {"set.cfg", "plain.cfg", "scaled.cfg", "missing.cfg", "foreign.cfg", "scale.cfg"};
+    /* morphanim= (Blender's Cal3D exporter) names a morph animation as morphanimation= does:
+     * the clip is loaded, not dropped as an unknown key, and `ossa info` lists it. */
+    snprintf(text, sizeof text,
+             "path=%s/cal3d-xml/tests-ProjectContext\nskeleton=Skeleton.xsf\nmesh=test_head.xmf\n"
+             "morphanim=talking_head.xpf\n",
+             abs_assets);
+    cfg = write_cfg("morphanim.cfg", text);
+    st = ossa_load_file(cfg, NULL, &m, &err);
+    CHECKF(st == OSSA_OK, "%s", ossa_error_format(&err, msg, sizeof msg));
+    if (st == OSSA_OK) {
+        CHECK(m->morph_clip_count == 1 && m->mesh_count == 1);
+        CHECK(m->morph_clip_count == 1 && strcmp(m->morph_clips[0].name, "talking_head") == 0);
+        CHECK(m->morph_clip_count == 1 && m->morph_clips[0].track_count == 9);
+        for (uint32_t i = 0; i < m->warning_count; i++)
+            CHECKF(strstr(m->warnings[i], "unknown key") == NULL, "%s", m->warnings[i]);
+        ossa_model_free(m);
+    }
+    const char *build_root = getenv("OSSA_BUILD_ROOT");
+    if (build_root && cfg) {
+        char cmd[2048], line[512];
+        snprintf(cmd, sizeof cmd, "%s/tools/ossa info '%s'", build_root, cfg);
+        FILE *p = popen(cmd, "r");
+        int listed = 0;
+        while (p && fgets(line, sizeof line, p))
+            listed |= strstr(line, "morph clip 0 'talking_head' (XPF v919)") != NULL;
+        CHECK(p && pclose(p) == 0);
+        CHECK(listed);
+    }
+
+    const char *names[] = {"set.cfg", "plain.cfg", "scaled.cfg", "missing.cfg", "foreign.cfg",
+                           "scale.cfg", "morphanim.cfg"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char p[512];
         snprintf(p, sizeof p, "%s/%s", tmpdir, names[i]);

@@ -516,7 +516,9 @@ static ossa_status load_cfg(ossa_build *b, const char *cfg_path, uint8_t *text)
         if (strcasecmp(key, "skeleton") == 0) rank = 0;
         else if (strcasecmp(key, "mesh") == 0) rank = 1;
         else if (strcasecmp(key, "animation") == 0) rank = 2;
-        else if (strcasecmp(key, "morphanimation") == 0) rank = 3;
+        /* Blender's Cal3D exporter writes morphanim= beside animation=. */
+        else if (strcasecmp(key, "morphanimation") == 0 || strcasecmp(key, "morphanim") == 0)
+            rank = 3;
         else if (strcasecmp(key, "material") == 0) rank = 4;
         if (strcasecmp(key, "scale") == 0) {
             char *end;
