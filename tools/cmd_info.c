@@ -136,6 +136,26 @@ static int print_cff_half(FILE *out, const char *path)
     return 0;
 }
 
+/* A C3S scene model's counts as in the file beside what is rendered: its visible mesh and the
+ * hidden mesh the reader pushes right after it (same model), vertices split at texture seams. */
+static void print_file_counts(FILE *out, const ossa_model *m, uint32_t i)
+{
+    uint64_t vertices = 0, faces = 0;
+    uint32_t last = i;
+    if (i + 1 < m->mesh_count && m->meshes[i + 1].flags & OSSA_MESH_HIDDEN &&
+        m->meshes[i + 1].format == OSSA_FORMAT_C3S && !m->meshes[i + 1].file_vertex_count)
+        last = i + 1;
+    for (uint32_t j = i; j <= last; j++)
+        for (uint32_t s = 0; s < m->meshes[j].submesh_count; s++) {
+            vertices += m->meshes[j].submeshes[s].vertex_count;
+            faces += m->meshes[j].submeshes[s].face_count;
+        }
+    fprintf(out, "    model in the file: vertices %u, faces %u; rendered: vertices %llu, faces %llu "
+                 "(split at texture seams, disabled faces dropped)\n",
+            m->meshes[i].file_vertex_count, m->meshes[i].file_face_count,
+            (unsigned long long)vertices, (unsigned long long)faces);
+}
+
 static void print_text(FILE *out, const ossa_model *m)
 {
     fprintf(out, "file: %s\n", m->source ? m->source : "");
@@ -162,6 +182,8 @@ static void print_text(FILE *out, const ossa_model *m)
         fprintf(out, "  mesh %u '%s' (%s v%u): %u submeshes%s\n", i, me->name,
                 ossa_format_name(me->format), me->version, me->submesh_count,
                 me->flags & OSSA_MESH_HIDDEN ? ", hidden" : "");
+        if (me->file_vertex_count || me->file_face_count)
+            print_file_counts(out, m, i);
         for (uint32_t s = 0; s < me->submesh_count; s++) {
             const ossa_submesh *sm = &me->submeshes[s];
             fprintf(out, "    submesh %u: vertices %u, faces %u, max influences %u, material %d, "
@@ -269,7 +291,11 @@ static void print_json(FILE *out, const ossa_model *m)
         ossa_cli_json_string(out, me->name);
         fputs(",\"format\":", out);
         ossa_cli_json_string(out, ossa_format_name(me->format));
-        fprintf(out, ",\"version\":%u,\"submeshes\":[", me->version);
+        fprintf(out, ",\"version\":%u,", me->version);
+        if (me->file_vertex_count || me->file_face_count)
+            fprintf(out, "\"file_vertices\":%u,\"file_faces\":%u,", me->file_vertex_count,
+                    me->file_face_count);
+        fputs("\"submeshes\":[", out);
         for (uint32_t s = 0; s < me->submesh_count; s++) {
             const ossa_submesh *sm = &me->submeshes[s];
             fprintf(out, "%s{\"vertices\":%u,\"faces\":%u,\"max_influences\":%u,\"material\":%d,"

@@ -105,8 +105,35 @@ int main(int argc, char **argv)
     ct_init(&b);
     ct_scene_features(&b);
     CHECK(ct_load(&b, &features, &err) == OSSA_OK);
+    char bone_path[512], frame_path[512], feat_path[512], raw_path[512];
+    /* The scene as built (7 vertices, 12 trifaces in the file; seams split vertices, disabled
+     * faces are dropped): info shows both counts. */
+    CHECK(ct_temp_path(raw_path, sizeof raw_path, "raw.c3s"));
+    FILE *raw = fopen(raw_path, "wb");
+    CHECK(raw && fwrite(b.data, 1, b.size, raw) == b.size);
+    if (raw)
+        fclose(raw);
     ct_free(&b);
-    char bone_path[512], frame_path[512], feat_path[512];
+    if (features) {
+        uint64_t vertices = 0, faces = 0;
+        for (uint32_t i = 0; i < features->mesh_count; i++)
+            for (uint32_t s = 0; s < features->meshes[i].submesh_count; s++) {
+                vertices += features->meshes[i].submeshes[s].vertex_count;
+                faces += features->meshes[i].submeshes[s].face_count;
+            }
+        CHECK(features->meshes[0].file_vertex_count == 7);
+        CHECK(features->meshes[0].file_face_count == 12);
+        CHECK(vertices != 7 && faces != 12);
+        char args[1024], want[256];
+        snprintf(args, sizeof args, "info '%s'", raw_path);
+        snprintf(want, sizeof want, "model in the file: vertices 7, faces 12; rendered: vertices "
+                                    "%llu, faces %llu",
+                 (unsigned long long)vertices, (unsigned long long)faces);
+        char *info = run(cli, args);
+        CHECKF(info && strstr(info, want), "ossa info lacks \"%s\":\n%s", want, info ? info : "");
+        free(info);
+    }
+    ct_remove_temp(raw_path);
     CHECK(ct_temp_path(bone_path, sizeof bone_path, "bones.c3s"));
     CHECK(ct_temp_path(frame_path, sizeof frame_path, "frames.c3s"));
     CHECK(ct_temp_path(feat_path, sizeof feat_path, "features.c3s"));

@@ -118,6 +118,10 @@ typedef struct ossa_mesh {
     uint32_t version;
     uint32_t lod;            /* level of detail: 0 full, 1.. coarser (SKM _lodN files) */
     uint32_t flags;          /* OSSA_MESH_* */
+    /* C3S: the counts of the scene model this mesh came from, as in the file (VRTX and TRIF
+     * records, before render vertices are split at texture seams and disabled faces dropped);
+     * set on the model's visible mesh only, 0 elsewhere and for other formats. */
+    uint32_t file_vertex_count, file_face_count;
 } ossa_mesh;
 
 enum {

@@ -724,6 +724,10 @@ static ossa_status build_meshes(model_state *st)
         mesh->format = OSSA_FORMAT_C3S;
         mesh->version = md->version;
         mesh->flags = h ? OSSA_MESH_HIDDEN : 0;
+        if (!h) {
+            mesh->file_vertex_count = nv;
+            mesh->file_face_count = md->count[C3S_TRIF];
+        }
         if (n)
             OSSA_TRY(ossa_build_array(b, &subs[h], n, sizeof(ossa_submesh)));
         mesh->submeshes = subs[h];
