@@ -91,6 +91,7 @@ static void usage(FILE *out)
           "                        the vertex shader\n"
           "  --hud                 draw the HUD into --screenshot too (scripts always do)\n"
           "  --help                this text\n"
+          "  --version             the version of ossa-view\n"
           "\n"
           "keys and mouse (F1 or H shows them in the window):\n",
           out);
@@ -166,6 +167,9 @@ static int parse_args(int argc, char **argv, view_options *o)
         bool has_value = i + 1 < argc;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             usage(stdout);
+            return -1;
+        } else if (strcmp(a, "--version") == 0) {
+            printf("ossa-view %s\n", OSSA_VERSION);
             return -1;
         } else if (strcmp(a, "--bones") == 0) {
             o->bones = true;
