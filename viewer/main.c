@@ -764,6 +764,11 @@ static void drop_clear(view_app *app)
 
 static int open_gl(view_app *app)
 {
+    /* A hidden window with no display to show it on: go straight to SDL's offscreen driver
+     * rather than let SDL probe Wayland, whose library complains about XDG_RUNTIME_DIR on
+     * stderr. SDL_VIDEODRIVER in the environment still wins over this hint. */
+    if (app->offscreen && !getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY"))
+        SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
         fprintf(stderr, "ossa-view: no display: %s\n", SDL_GetError());
         return EXIT_DISPLAY;
