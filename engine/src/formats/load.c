@@ -11,6 +11,7 @@
 
 #include "core/checked.h"
 #include "core/limits.h"
+#include "formats/folder.h"
 #include "formats/formats.h"
 #include "formats/skm_format.h"
 #include "ossa/load.h"
@@ -776,15 +777,9 @@ static bool same_file(const char *a, const char *b)
            sa.st_ino == sb.st_ino;
 }
 
-ossa_status ossa_load_files(const char *const *paths, size_t count, const ossa_load_options *opt,
-                            ossa_model **out, ossa_error *err)
+/* The files of one model in the order their kinds need (skeleton first). */
+static ossa_status load_ranked(ossa_build *b, const char *const *paths, size_t count)
 {
-    ossa_build b;
-    OSSA_TRY(begin(&b, out, err, opt));
-    if (!paths || count == 0)
-        return finish(&b, ossa_fail(&b, OSSA_ERR_INVALID_ARGUMENT, -1, "no files given"), out);
-    if (count > OSSA_MAX_FILES)
-        return finish(&b, ossa_fail(&b, OSSA_ERR_RANGE, -1, "more than %u files", OSSA_MAX_FILES), out);
     /* Rank each file by its kind (read from its first bytes and name), then load in rank order.
      * A Qfusion .cfg is replaced by its .skm (dropped when that .skm is given too). */
     int *ranks = calloc(count, sizeof *ranks);
@@ -794,7 +789,8 @@ ossa_status ossa_load_files(const char *const *paths, size_t count, const ossa_l
         free(ranks);
         free(use);
         free(from_cfg);
-        return finish(&b, ossa_fail(&b, OSSA_ERR_NOMEM, -1, "out of memory"), out);
+        ossa_status st = ossa_fail(b, OSSA_ERR_NOMEM, -1, "out of memory");
+        return st;
     }
     ossa_status st = OSSA_OK;
     size_t used = 0;
@@ -814,27 +810,27 @@ ossa_status ossa_load_files(const char *const *paths, size_t count, const ossa_l
             /* A .cfg of either kind: decided on its whole text (an import may come late). */
             uint8_t *text;
             size_t size;
-            st = ossa_build_set_file(&b, paths[i]);
+            st = ossa_build_set_file(b, paths[i]);
             if (st == OSSA_OK)
-                st = read_whole(&b, paths[i], &text, &size);
+                st = read_whole(b, paths[i], &text, &size);
             if (st != OSSA_OK)
                 break;
             cfg_scan sc;
             cfg_scan_text(text, size, &sc);
             if (cfg_is_qfusion(&sc)) {
-                st = qfusion_cfg_model(&b, paths[i], &sc, &path);
+                st = qfusion_cfg_model(b, paths[i], &sc, &path);
                 free(text);
                 fmt = OSSA_FORMAT_SKM;
                 substituted = true;
             } else if (!sc.key_value) {
                 /* Nothing to load: an empty, binary or foreign file named .cfg. */
                 free(text);
-                st = ossa_fail(&b, OSSA_ERR_FORMAT, -1,
+                st = ossa_fail(b, OSSA_ERR_FORMAT, -1,
                                "neither a Cal3D model set (no key=value line) nor a Qfusion model "
                                "config (no import line)");
             } else if (count != 1) {
                 free(text);
-                st = ossa_fail(&b, OSSA_ERR_INVALID_ARGUMENT, -1,
+                st = ossa_fail(b, OSSA_ERR_INVALID_ARGUMENT, -1,
                                "a .cfg is a whole model: open it on its own");
             } else {
                 cal3d_cfg = text;
@@ -852,20 +848,68 @@ ossa_status ossa_load_files(const char *const *paths, size_t count, const ossa_l
         ranks[used++] = load_rank(fmt);
     }
     if (st == OSSA_OK && cal3d_cfg) {
-        st = load_cfg(&b, paths[0], cal3d_cfg);
+        st = load_cfg(b, paths[0], cal3d_cfg);
     } else {
         if (st == OSSA_OK)
-            st = load_skm_pose(&b, use, used);
+            st = load_skm_pose(b, use, used);
         for (int rank = 0; rank <= 5 && st == OSSA_OK; rank++)
             for (size_t i = 0; i < used && st == OSSA_OK; i++)
                 if (ranks[i] == rank)
-                    st = load_path(&b, use[i]);
+                    st = load_path(b, use[i]);
         if (st == OSSA_OK)
-            st = load_skm_lods(&b, use, used);
+            st = load_skm_lods(b, use, used);
     }
     free(ranks);
     free(use);
     free(from_cfg);
+    return st;
+}
+
+/* Loads files (no folders) into b, which the caller finishes. */
+static ossa_status load_list(ossa_build *b, const char *const *paths, size_t count)
+{
+    if (count > OSSA_MAX_FILES)
+        return ossa_fail(b, OSSA_ERR_RANGE, -1, "more than %u files", OSSA_MAX_FILES);
+    return load_ranked(b, paths, count);
+}
+
+ossa_status ossa_load_files(const char *const *paths, size_t count, const ossa_load_options *opt,
+                            ossa_model **out, ossa_error *err)
+{
+    ossa_build b;
+    OSSA_TRY(begin(&b, out, err, opt));
+    if (!paths || count == 0)
+        return finish(&b, ossa_fail(&b, OSSA_ERR_INVALID_ARGUMENT, -1, "no files given"), out);
+    /* Folders stand for the files they hold (folder.c); files are taken as they are. */
+    ossa_path_list list = {NULL, 0, 0};
+    ossa_status st = OSSA_OK;
+    bool folders = false;
+    for (size_t i = 0; i < count && st == OSSA_OK; i++) {
+        if (paths[i] && ossa_is_folder(paths[i])) {
+            folders = true;
+            st = ossa_folder_expand(&b, paths[i], &list);
+            continue;
+        }
+        char *copy = paths[i] ? strdup(paths[i]) : NULL;
+        char **grown = list.count == list.cap
+                           ? realloc(list.paths, (list.cap ? 2 * list.cap : 16) * sizeof *grown)
+                           : list.paths;
+        if (!copy || !grown) {
+            free(copy);
+            if (grown)
+                list.paths = grown;
+            st = ossa_fail(&b, OSSA_ERR_NOMEM, -1, "out of memory");
+            break;
+        }
+        if (list.count == list.cap)
+            list.cap = list.cap ? 2 * list.cap : 16;
+        list.paths = grown;
+        list.paths[list.count++] = copy;
+    }
+    if (st == OSSA_OK)
+        st = folders ? load_list(&b, (const char *const *)list.paths, list.count)
+                     : load_list(&b, paths, count);
+    ossa_path_list_free(&list);
     return finish(&b, st, out);
 }
 
