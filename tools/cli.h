@@ -14,8 +14,12 @@ int ossa_cmd_bench(int argc, char **argv);
  * returns NULL. */
 ossa_model *ossa_cli_load(const char *const *files, size_t count, const ossa_load_options *opt);
 
-/* A JSON string literal (quotes and escapes included). */
+/* A JSON string literal (quotes and escapes included), valid UTF-8 whatever bytes s holds
+ * (cli_text.c). */
 void ossa_cli_json_string(FILE *out, const char *s);
+/* Writes text for a terminal: valid UTF-8, control characters other than newline and tab (and
+ * bytes that are not UTF-8) shown as \xNN or \uNNNN escapes. */
+void ossa_cli_write_text(FILE *out, const char *text, size_t size);
 
 /* Takes an argument that is not one of the command's options: a file name is appended to files,
  * anything else that starts with '-' is reported. Returns 0, or the exit status 2. */

@@ -57,20 +57,6 @@ ossa_model *ossa_cli_load_args(const char *usage, const char **files, size_t cou
     return m;
 }
 
-void ossa_cli_json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(out, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(out, "\\u%04x", *p);
-        else
-            fputc(*p, out);
-    }
-    fputc('"', out);
-}
-
 static uint64_t clip_keys(const ossa_clip *c)
 {
     uint64_t keys = 0;
@@ -383,12 +369,25 @@ int ossa_cmd_info(int argc, char **argv)
                                        files, count, &opt, &status);
     if (!m)
         return status;
-    if (json)
+    if (json) {
         print_json(stdout, m);
-    else
-        print_text(stdout, m);
+    } else {
+        /* Through a buffer, so that names from the file reach the terminal made safe. */
+        char *text = NULL;
+        size_t size = 0;
+        FILE *mem = open_memstream(&text, &size);
+        if (mem) {
+            print_text(mem, m);
+            fclose(mem);
+            ossa_cli_write_text(stdout, text, size);
+            free(text);
+        } else {
+            fprintf(stderr, "ossa info: out of memory\n");
+            status = 1;
+        }
+    }
     ossa_model_free(m);
-    int half_status = 0;
+    int half_status = status;
     for (int i = 0; i < argc && cff_half; i++) /* the files again: files[] is freed by now */
         if (argv[i][0] != '-' && ossa_sniff("", 0, argv[i]) == OSSA_FORMAT_CFF)
             half_status |= print_cff_half(json ? stderr : stdout, argv[i]);
