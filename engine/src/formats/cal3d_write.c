@@ -2,7 +2,8 @@
  * clip, one morph animation per morph clip, one material per material) plus a .cfg listing
  * them, in the binary forms (FORMAT-NOTES A.2-A.7) or the XML ones (section C, in
  * cal3d_write_xml.c). Binary files use plain (uncompressed) tracks in any layout that allows
- * them: classic, IMVU 911/912/919, 1200 and upstream 1300/1301.
+ * them: classic, IMVU 911/912/919, 1200, and 1300/1301 of either lineage (upstream, or the
+ * mp3butcher fork without node lights and vertex colours).
  *
  * Files are named after what they hold (mesh, clip, material names), because the readers name
  * meshes, clips and materials after their files; the skeleton and the .cfg take the base name.
@@ -25,6 +26,7 @@
 
 #define CW_DEFAULT_BINARY 1100u
 #define CW_DEFAULT_XML 1000u
+#define CW_DEFAULT_MP3BUTCHER 1301u /* the fork's LIBRARY_VERSION */
 #define CW_PATH_MAX 4096
 #define CW_NAME_MAX 100
 
@@ -84,7 +86,7 @@ static void bin_skeleton(ossa_wbuf *b, const ossa_model *m, const cw_layout *l, 
 {
     put_magic(b, "CSF", l);
     ossa_wbuf_u32(b, m->bone_count);
-    if (l->extras)
+    if (l->lights)
         ossa_wbuf_f32v(b, m->scene_ambient, 3);
     for (uint32_t i = 0; i < m->bone_count; i++) {
         const ossa_bone *bone = &m->bones[i];
@@ -94,7 +96,7 @@ static void bin_skeleton(ossa_wbuf *b, const ossa_model *m, const cw_layout *l, 
         ossa_wbuf_f32v(b, bone->inv_bind_t, 3);
         put_cal3d_quat(b, bone->inv_bind_r);
         put_i32(b, bone->parent);
-        if (l->extras) {
+        if (l->lights) {
             put_i32(b, bone->light_type);
             ossa_wbuf_f32v(b, bone->light_color, 3);
         }
@@ -139,7 +141,7 @@ static void bin_submesh(ossa_wbuf *b, const ossa_submesh *sm, const cw_layout *l
     for (uint32_t v = 0; v < sm->vertex_count; v++) {
         ossa_wbuf_f32v(b, sm->positions + 3 * (size_t)v, 3);
         ossa_wbuf_f32v(b, sm->normals + 3 * (size_t)v, 3);
-        if (l->extras)
+        if (l->colors)
             ossa_wbuf_f32v(b, cw_color(sm, v), 3);
         put_i32(b, sm->collapse_id ? sm->collapse_id[v] : -1);
         ossa_wbuf_u32(b, sm->face_collapse_count ? sm->face_collapse_count[v] : 0);
@@ -321,15 +323,19 @@ static ossa_status check_representable(cw_writer *w)
 {
     const ossa_model *m = w->m;
     const bool plain = !w->xml && !w->layout.extras;
+    const bool fork = !w->xml && w->layout.extras && !w->layout.lights; /* mp3butcher */
     const char *why = "the classic and 1200 binary layouts cannot store it; write version 919 or "
                       "1300, or XML";
+    const char *why_fork = "the mp3butcher 1300/1301 layout cannot store it; write the upstream "
+                           "lineage, or XML";
     for (uint32_t i = 0; i < m->bone_count; i++)
         if (!is_unit_scale(m->bones[i].rest_s))
             return cw_fail(w, OSSA_ERR_UNSUPPORTED, NULL,
                            "bone '%s' has a rest scale; Cal3D skeletons have none",
                            m->bones[i].name);
-    if (plain && has_lights(m))
-        return cw_fail(w, OSSA_ERR_UNSUPPORTED, NULL, "the skeleton has node lights: %s", why);
+    if ((plain || fork) && has_lights(m))
+        return cw_fail(w, OSSA_ERR_UNSUPPORTED, NULL, "the skeleton has node lights: %s",
+                       plain ? why : why_fork);
     for (uint32_t i = 0; i < m->mesh_count; i++)
         for (uint32_t s = 0; s < m->meshes[i].submesh_count; s++) {
             const ossa_submesh *sm = &m->meshes[i].submeshes[s];
@@ -337,10 +343,10 @@ static ossa_status check_representable(cw_writer *w)
                 return cw_fail(w, OSSA_ERR_UNSUPPORTED, NULL,
                                "mesh '%s' submesh %u has morph targets: %s", m->meshes[i].name, s,
                                why);
-            if (plain && has_colors(sm))
+            if ((plain || fork) && has_colors(sm))
                 return cw_fail(w, OSSA_ERR_UNSUPPORTED, NULL,
                                "mesh '%s' submesh %u has vertex colours: %s", m->meshes[i].name,
-                               s, why);
+                               s, plain ? why : why_fork);
         }
     for (uint32_t i = 0; i < m->clip_count; i++) {
         const ossa_clip *c = &m->clips[i];
@@ -502,23 +508,32 @@ static void put_cfg(ossa_wbuf *b, const cw_writer *w)
     }
 }
 
-static ossa_status layout_for(cw_writer *w, uint32_t version)
+static ossa_status layout_for(cw_writer *w, uint32_t version, bool mp3butcher)
 {
     cw_layout *l = &w->layout;
     if (version == 0)
-        version = w->xml ? CW_DEFAULT_XML : CW_DEFAULT_BINARY;
+        version = mp3butcher ? CW_DEFAULT_MP3BUTCHER : w->xml ? CW_DEFAULT_XML : CW_DEFAULT_BINARY;
     if (version < 699 || version > 1301)
         return cw_fail(w, OSSA_ERR_VERSION, NULL,
                        "Cal3D version %u is not in the supported range 699..1301", version);
+    /* The fork differs from upstream only in binary CSF and CMF files of its own versions. */
+    if (mp3butcher && (w->xml || version < 1300))
+        return cw_fail(w, OSSA_ERR_INVALID_ARGUMENT, NULL,
+                       "the mp3butcher lineage has a layout of its own only for binary 1300 and "
+                       "1301 files, not %s %u",
+                       w->xml ? "XML" : "binary", version);
     if (!w->xml && version >= 913 && version <= 918)
         return cw_fail(w, OSSA_ERR_UNSUPPORTED, NULL,
                        "Cal3D %u animations are always bit-packed, which this writer does not "
                        "produce; use 912, 919 or another version",
                        version);
-    bool imvu = version >= 911 && version <= 919, upstream = version >= 1300;
+    /* 1300/1301 (both lineages): compression flag word after the CAF version and the flags
+     * word after the track count (FORMAT-NOTES A.4), morph targets, map types. */
+    bool imvu = version >= 911 && version <= 919, v1300 = version >= 1300;
     l->version = version;
-    l->extras = imvu || upstream;
-    l->caf_flag_word = version == 919 || upstream;
+    l->extras = imvu || v1300;
+    l->lights = l->colors = imvu || (v1300 && !mp3butcher);
+    l->caf_flag_word = version == 919 || v1300;
     l->caf_flags = version >= 1200;
     return OSSA_OK;
 }
@@ -586,9 +601,13 @@ static ossa_status plan_all(cw_writer *w, const char *base)
     return plan_file(w, "cfg", base, "model", 0, "cfg");
 }
 
-ossa_status ossa_write_cal3d(const ossa_model *m, const char *dir, const char *base, bool xml,
-                             uint32_t version, ossa_error *err)
+ossa_status ossa_write_cal3d(const ossa_model *m, const char *dir, const char *base,
+                             const ossa_cal3d_write_options *opt, ossa_error *err)
 {
+    static const ossa_cal3d_write_options defaults = {false, 0, false};
+    if (!opt)
+        opt = &defaults;
+    const bool xml = opt->xml;
     ossa_error_clear(err);
     cw_writer w;
     memset(&w, 0, sizeof w);
@@ -604,7 +623,7 @@ ossa_status ossa_write_cal3d(const ossa_model *m, const char *dir, const char *b
     if (ossa_model_validate(m, &verr) != OSSA_OK)
         return cw_fail(&w, OSSA_ERR_INVALID_ARGUMENT, NULL, "the model is not valid: %s",
                        verr.message);
-    OSSA_TRY(layout_for(&w, version));
+    OSSA_TRY(layout_for(&w, opt->version, opt->mp3butcher));
     OSSA_TRY(check_representable(&w));
     if (xml)
         OSSA_TRY(check_xml_text(&w));

@@ -16,7 +16,9 @@ void cw_puts(ossa_wbuf *b, const char *s);
 /* What the chosen version's layout can hold (FORMAT-NOTES Decision 1, A.3-A.6). */
 typedef struct cw_layout {
     uint32_t version;
-    bool extras;        /* IMVU 911..919 / upstream >= 1300: lights, colours, morphs, map types */
+    bool extras;        /* IMVU 911..919 / >= 1300 (both lineages): morph targets, map types */
+    bool lights;        /* IMVU / upstream >= 1300: scene ambient colour and node lights (CSF) */
+    bool colors;        /* IMVU / upstream >= 1300: vertex colours (CMF, required in XMF) */
     bool caf_flag_word; /* IMVU 919 / upstream: compression flag after the version */
     bool caf_flags;     /* 1200..1299 / upstream: flags word after the track count */
 } cw_layout;
