@@ -44,6 +44,13 @@ static inline void cw_cal3d_quat(const float q[4], float out[4])
     out[3] = q[3] + 0.0f;
 }
 
+/* What the layout cannot hold (cal3d_write_check.c): OSSA_ERR_UNSUPPORTED with the reason in
+ * msg, else OSSA_OK. xml: the XML forms are written (they hold everything Cal3D has). */
+ossa_status cw_check_representable(const ossa_model *m, const cw_layout *l, bool xml, char *msg,
+                                   size_t cap);
+/* XML 1.0 cannot carry control characters in names. */
+ossa_status cw_check_xml_text(const ossa_model *m, char *msg, size_t cap);
+
 /* XML forms (cal3d_write_xml.c). Each returns false when the C locale cannot be set up. */
 bool cw_xml_skeleton(ossa_wbuf *b, const ossa_model *m, const cw_layout *l);
 bool cw_xml_mesh(ossa_wbuf *b, const ossa_mesh *mesh, const cw_layout *l);
