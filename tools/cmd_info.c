@@ -142,6 +142,22 @@ static void print_file_counts(FILE *out, const ossa_model *m, uint32_t i)
             (unsigned long long)vertices, (unsigned long long)faces);
 }
 
+/* The Cal3D lineage of a binary 1300/1301 skeleton or mesh (told from its data), else NULL. */
+static const char *lineage_of(ossa_format format, uint32_t version, ossa_cal3d_lineage lineage)
+{
+    if ((format != OSSA_FORMAT_CSF && format != OSSA_FORMAT_CMF) || version < 1300)
+        return NULL;
+    return ossa_cal3d_lineage_name(lineage);
+}
+
+static void json_lineage(FILE *out, const char *lineage)
+{
+    if (lineage)
+        ossa_cli_json_string(out, lineage);
+    else
+        fputs("null", out);
+}
+
 static void print_text(FILE *out, const ossa_model *m)
 {
     fprintf(out, "file: %s\n", m->source ? m->source : "");
@@ -151,8 +167,14 @@ static void print_text(FILE *out, const ossa_model *m)
     if (m->scale != 1.0f)
         fprintf(out, "scale: %g\n", (double)m->scale);
     fprintf(out, "bones: %u", m->bone_count);
-    if (m->bone_count)
-        fprintf(out, " (%s v%u)", ossa_format_name(m->skeleton_format), m->skeleton_version);
+    if (m->bone_count) {
+        const char *lineage = lineage_of(m->skeleton_format, m->skeleton_version,
+                                         m->skeleton_lineage);
+        fprintf(out, " (%s v%u", ossa_format_name(m->skeleton_format), m->skeleton_version);
+        if (lineage)
+            fprintf(out, ", %s %u", lineage, m->skeleton_version);
+        fputc(')', out);
+    }
     fputc('\n', out);
     if (m->format == OSSA_FORMAT_SKM || m->format == OSSA_FORMAT_C3S ||
         m->bind_disagreement > 0.0f)
@@ -165,8 +187,12 @@ static void print_text(FILE *out, const ossa_model *m)
     fprintf(out, "meshes: %u\n", m->mesh_count);
     for (uint32_t i = 0; i < m->mesh_count; i++) {
         const ossa_mesh *me = &m->meshes[i];
-        fprintf(out, "  mesh %u '%s' (%s v%u): %u submeshes%s\n", i, me->name,
-                ossa_format_name(me->format), me->version, me->submesh_count,
+        const char *lineage = lineage_of(me->format, me->version, me->lineage);
+        fprintf(out, "  mesh %u '%s' (%s v%u", i, me->name, ossa_format_name(me->format),
+                me->version);
+        if (lineage)
+            fprintf(out, ", %s %u", lineage, me->version);
+        fprintf(out, "): %u submeshes%s\n", me->submesh_count,
                 me->flags & OSSA_MESH_HIDDEN ? ", hidden" : "");
         if (me->file_vertex_count || me->file_face_count)
             print_file_counts(out, m, i);
@@ -259,7 +285,10 @@ static void print_json(FILE *out, const ossa_model *m)
     if (m->bone_count) {
         fputs("{\"format\":", out);
         ossa_cli_json_string(out, ossa_format_name(m->skeleton_format));
-        fprintf(out, ",\"version\":%u,\"names\":[", m->skeleton_version);
+        fprintf(out, ",\"version\":%u,\"lineage\":", m->skeleton_version);
+        json_lineage(out, lineage_of(m->skeleton_format, m->skeleton_version,
+                                     m->skeleton_lineage));
+        fputs(",\"names\":[", out);
         for (uint32_t i = 0; i < m->bone_count; i++) {
             if (i)
                 fputc(',', out);
@@ -277,11 +306,12 @@ static void print_json(FILE *out, const ossa_model *m)
         ossa_cli_json_string(out, me->name);
         fputs(",\"format\":", out);
         ossa_cli_json_string(out, ossa_format_name(me->format));
-        fprintf(out, ",\"version\":%u,", me->version);
+        fprintf(out, ",\"version\":%u,\"lineage\":", me->version);
+        json_lineage(out, lineage_of(me->format, me->version, me->lineage));
         if (me->file_vertex_count || me->file_face_count)
-            fprintf(out, "\"file_vertices\":%u,\"file_faces\":%u,", me->file_vertex_count,
+            fprintf(out, ",\"file_vertices\":%u,\"file_faces\":%u", me->file_vertex_count,
                     me->file_face_count);
-        fputs("\"submeshes\":[", out);
+        fputs(",\"submeshes\":[", out);
         for (uint32_t s = 0; s < me->submesh_count; s++) {
             const ossa_submesh *sm = &me->submeshes[s];
             fprintf(out, "%s{\"vertices\":%u,\"faces\":%u,\"max_influences\":%u,\"material\":%d,"

@@ -23,7 +23,8 @@ static bool write_set(harness *h, morph_fixture *f, const char *sub, char *cfg, 
     ossa_status st = ossa_model_validate(&f->model, &err);
     CHECKF(st == OSSA_OK, "validate: %s", err.message);
     if (st == OSSA_OK)
-        st = ossa_write_cal3d(&f->model, dir, "morph", false, 919, &err);
+        st = ossa_write_cal3d(&f->model, dir, "morph",
+                              &(ossa_cal3d_write_options){.version = 919}, &err);
     CHECKF(st == OSSA_OK, "write: %s", err.message);
     snprintf(cfg, size, "%s/morph.cfg", dir);
     return st == OSSA_OK;

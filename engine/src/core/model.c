@@ -17,6 +17,12 @@ const char *ossa_format_name(ossa_format f)
     return (unsigned)f < OSSA_FORMAT_COUNT ? names[f] : "unknown";
 }
 
+const char *ossa_cal3d_lineage_name(ossa_cal3d_lineage lineage)
+{
+    static const char *const names[] = {"classic", "imvu", "1200", "upstream", "mp3butcher"};
+    return (unsigned)lineage < sizeof names / sizeof names[0] ? names[lineage] : "unknown";
+}
+
 void ossa_model_free(ossa_model *model)
 {
     if (model)
