@@ -59,10 +59,13 @@ static void usage(FILE *out)
           "  --up auto|y|z         the world's up axis (default auto: from the model's format,\n"
           "                        Y for the demo and CFF, Z for Cal3D, SKM and C3S unless the\n"
           "                        bind pose is clearly taller along Y)\n"
-          "  --bones               show the bone overlay from the start\n"
+          "  --bones               show the bone overlay from the start (a skeleton without\n"
+          "                        a mesh always shows it)\n"
           "  --skinning cpu|gpu    skinning path: the engine's SIMD kernels (default) or\n"
           "                        the vertex shader\n"
-          "  --hud                 draw the HUD into --screenshot too (scripts always do)\n"
+          "  --hud                 draw the HUD into --screenshot too (scripts always do); the\n"
+          "                        model is then framed beside its panels, and no frame rate\n"
+          "                        is shown (one frame has none)\n"
           "  --help                this text\n"
           "\n"
           "keys and mouse (F1 or H shows them in the window):\n",
@@ -70,7 +73,7 @@ static void usage(FILE *out)
     size_t count;
     const view_help_row *rows = view_help_rows(&count);
     for (size_t i = 0; i < count; i++)
-        fprintf(out, "  %-28s %s\n", rows[i].input, rows[i].effect);
+        fprintf(out, "  %-30s %s\n", rows[i].input, rows[i].effect);
     fputs("\n"
           "script lines (times in seconds, X and Y in 0..1 of the window from its top left):\n"
           "  at T COMMAND      run COMMAND at script time T     wait S   let S seconds pass\n"
@@ -82,8 +85,12 @@ static void usage(FILE *out)
           "  screenshot F.png  the window's picture, HUD included\n"
           "  state             one JSON line on stdout: clip, clip_count, clip_name, time, frame,\n"
           "                    last_frame, duration, speed, playing, mode, fading, skinning,\n"
-          "                    model, message\n"
+          "                    model, message, view (the free view x0 y0 x1 y1), clip_rows\n"
+          "                    (first, rows, x0, x1, top, row height), font\n"
           "  quit              stop (the end of the script does too); '#' starts a comment\n"
+          "\n"
+          "The HUD's font is DejaVu Sans (fonts-dejavu-core) or another from the usual places;\n"
+          "OSSA_VIEW_FONT=FILE.ttf names one. With none the HUD has no text (a note says so).\n"
           "\n"
           "exit status: 0 success, 1 bad arguments, a file that does not load, a script\n"
           "that does not parse or a PNG that cannot be written, 3 no display or no OpenGL 3.3\n"
