@@ -85,6 +85,8 @@ typedef struct view_app {
     int fbo_w, fbo_h;
     /* Input state. */
     int drag_button;
+    bool drag_moved;                /* the left drag orbited: its release picks no joint */
+    int32_t selected_bone;          /* its name always shows; -1: none */
     bool scrubbing, play_after_scrub;
     int view_w, view_h;             /* what mouse coordinates and the HUD refer to */
     char *drop_paths[MAX_DROP_FILES];
@@ -123,5 +125,7 @@ int64_t view_app_clip_at(view_app *app, float x, float y);
 /* The wheel over the clip panel scrolls it: true when (x, y) is over it. */
 bool view_app_clip_wheel(view_app *app, float x, float y, float notches);
 const char *view_app_skinning_name(const view_app *app);
+/* Selects the joint drawn nearest (x, y), within a line's height of it; none there: no joint. */
+void view_app_pick_joint(view_app *app, float x, float y);
 
 #endif

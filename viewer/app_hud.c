@@ -138,8 +138,9 @@ void view_app_hud_prepare(view_app *app, int w, int h, bool with_hud)
     view_camera_set_viewport(&app->camera, w, h, with_hud ? &app->layout.view : NULL);
 }
 
-/* Joint name labels at the joints' window positions. */
-static size_t joint_labels(view_app *app, const float vp[16], int w, int h)
+/* Joint name labels at the joints' window positions: every joint's, or (all false) only the
+ * selected one's. */
+static size_t joint_labels(view_app *app, const float vp[16], int w, int h, bool all)
 {
     const ossa_model *m = app->cur.model;
     const float *joints = app->display.bind_pose ? app->cur.scene.bind_joints
@@ -154,6 +155,8 @@ static size_t joint_labels(view_app *app, const float vp[16], int w, int h)
             clip[r] = vp[r] * p[0] + vp[4 + r] * p[1] + vp[8 + r] * p[2] + vp[12 + r];
         if (!(clip[3] > 1e-6f) || !m->bones[i].name)
             continue; /* behind the eye */
+        if (!all && (int32_t)i != app->selected_bone)
+            continue;
         float nx = clip[0] / clip[3], ny = clip[1] / clip[3];
         if (fabsf(nx) > 1.2f || fabsf(ny) > 1.2f)
             continue;
@@ -161,16 +164,33 @@ static size_t joint_labels(view_app *app, const float vp[16], int w, int h)
         l->x = (nx * 0.5f + 0.5f) * (float)w;
         l->y = (0.5f - ny * 0.5f) * (float)h;
         l->name = m->bones[i].name;
+        l->bone = i;
     }
     return n;
+}
+
+void view_app_pick_joint(view_app *app, float x, float y)
+{
+    float vp[16];
+    view_app_hud_prepare(app, app->view_w, app->view_h, app->hud_ready);
+    view_camera_view_proj(&app->camera, vp);
+    size_t n = joint_labels(app, vp, app->view_w, app->view_h, true);
+    size_t hit = view_joint_pick(app->cur.labels, n, x, y, 0.8f * app->layout.line_height);
+    app->selected_bone = hit < n ? (int32_t)app->cur.labels[hit].bone : -1;
 }
 
 void view_app_hud_build(view_app *app, const float view_proj[16])
 {
     view_hud_info *info = &app->hud_info;
     info->labels = app->cur.labels;
-    info->label_count =
-        app->display.joint_names ? joint_labels(app, view_proj, info->width, info->height) : 0;
+    bool all = app->display.joint_names;
+    info->label_count = all || app->selected_bone >= 0
+                            ? joint_labels(app, view_proj, info->width, info->height, all)
+                            : 0;
+    info->selected_label = SIZE_MAX;
+    for (size_t i = 0; i < info->label_count; i++)
+        if ((int32_t)app->cur.labels[i].bone == app->selected_bone)
+            info->selected_label = i;
     view_hud_begin(&app->hud);
     view_hud_build(&app->hud, info, &app->layout);
 }

@@ -367,7 +367,22 @@ static void build_labels(view_hud *h, const view_hud_info *in, const view_layout
     for (size_t i = 0; i < n; i++)
         if (h->label_keep[i])
             view_hud_text(h, h->label_boxes[i].x0, h->label_boxes[i].y0, in->labels[i].name,
-                          label);
+                          i == in->selected_label ? accent : label);
+}
+
+size_t view_joint_pick(const view_joint_label *labels, size_t count, float x, float y,
+                       float radius)
+{
+    size_t best = SIZE_MAX;
+    float best_d2 = radius * radius;
+    for (size_t i = 0; i < count; i++) {
+        float dx = labels[i].x - x, dy = labels[i].y - y, d2 = dx * dx + dy * dy;
+        if (d2 <= best_d2) { /* NaN positions never pass */
+            best = i;
+            best_d2 = d2;
+        }
+    }
+    return best;
 }
 
 /* Long messages (paths) are wrapped into lines that fit the window. */

@@ -63,7 +63,12 @@ void view_ticks_add(view_ticks *t, const float *times, uint32_t key_count, float
 typedef struct view_joint_label {
     float x, y;           /* window pixels */
     const char *name;
+    uint32_t bone;
 } view_joint_label;
+
+/* The label whose joint lies nearest (x, y) and within radius pixels of it; SIZE_MAX: none. */
+size_t view_joint_pick(const view_joint_label *labels, size_t count, float x, float y,
+                       float radius);
 
 typedef struct view_hud_info {
     int width, height;            /* window pixels */
@@ -86,7 +91,7 @@ typedef struct view_hud_info {
     const char *message;          /* NULL or a line shown in the middle (load errors) */
     const view_joint_label *labels;
     size_t label_count;
-    size_t selected_label;        /* always drawn; SIZE_MAX: none */
+    size_t selected_label;        /* always drawn, highlighted; SIZE_MAX: none */
 } view_hud_info;
 
 #define VIEW_HUD_INFO_LINES 8

@@ -135,6 +135,7 @@ static const view_help_row help_rows[] = {
     {"F1 / H", "this help on / off"},
     {"Esc", "quit"},
     {"left drag", "orbit"},
+    {"left click on a joint", "select it: its name always shows (elsewhere: none)"},
     {"right or middle drag", "pan"},
     {"wheel", "zoom"},
     {"click or drag the timeline", "scrub"},

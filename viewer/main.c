@@ -86,7 +86,7 @@ static void usage(FILE *out)
           "  state             one JSON line on stdout: clip, clip_count, clip_name, time, frame,\n"
           "                    last_frame, duration, speed, playing, mode, fading, skinning,\n"
           "                    model, message, view (the free view x0 y0 x1 y1), clip_rows\n"
-          "                    (first, rows, x0, x1, top, row height), font\n"
+          "                    (first, rows, x0, x1, top, row height), font, selected_bone\n"
           "  quit              stop (the end of the script does too); '#' starts a comment\n"
           "\n"
           "The HUD's font is DejaVu Sans (fonts-dejavu-core) or another from the usual places;\n"
@@ -408,6 +408,7 @@ static void start_model(view_app *app, uint32_t clip, float time)
         app->display.bones = true;
     app->clip_first = 0;
     app->clip_followed = UINT32_MAX; /* the list shows the first clip played */
+    app->selected_bone = -1;
     update_title(app);
 }
 
@@ -558,8 +559,12 @@ static void app_button(view_app *app, int button, bool down, float x, float y)
             scrub_to(app, x);
         } else {
             app->drag_button = button;
+            app->drag_moved = false;
         }
     } else {
+        /* A left click that did not orbit picks the joint under it (or none). */
+        if (button == VIEW_BUTTON_LEFT && app->drag_button == VIEW_BUTTON_LEFT && !app->drag_moved)
+            view_app_pick_joint(app, x, y);
         if (button == VIEW_BUTTON_LEFT && app->scrubbing) {
             app->scrubbing = false;
             app->playback.playing = app->play_after_scrub;
@@ -573,8 +578,10 @@ static void app_motion(view_app *app, float x, float dx, float dy)
 {
     if (app->scrubbing)
         scrub_to(app, x);
-    else if (app->drag_button == VIEW_BUTTON_LEFT)
+    else if (app->drag_button == VIEW_BUTTON_LEFT) {
         view_camera_orbit(&app->camera, dx, dy);
+        app->drag_moved |= dx != 0.0f || dy != 0.0f;
+    }
     else if (app->drag_button == VIEW_BUTTON_RIGHT || app->drag_button == VIEW_BUTTON_MIDDLE)
         view_camera_pan(&app->camera, dx, dy);
 }
@@ -900,6 +907,7 @@ static void print_state(view_app *app)
             app->clip_first, l->clip_rows, (double)l->clips.x0, (double)l->clips.x1,
             (double)l->rows_y0, (double)l->line_height);
     json_string(out, app->font.path);
+    fprintf(out, ",\"selected_bone\":%d", (int)app->selected_bone);
     fputs("}\n", out);
     fflush(out);
 }

@@ -2,7 +2,8 @@
  * glyph, packed without overlap, dirty rows, restart when full) on a fake rasteriser, the font
  * size for the DPI, the information lines (no frame rate before one is measured; the note of a
  * skeleton without mesh), the panel layout and the view it leaves free, the clip panel's rows
- * (scroll, follow, hit tests), joint labels that never overlap, and the camera framing the model
+ * (scroll, follow, hit tests), joint labels that never overlap (the selected one always
+ * shows), picking a joint, and the camera framing the model
  * inside the free view. */
 #include <math.h>
 #include <stdlib.h>
@@ -268,7 +269,7 @@ static void check_hud_build(void)
     }
     view_joint_label labels[40];
     for (int i = 0; i < 40; i++)
-        labels[i] = (view_joint_label){400.0f + 0.5f * (float)i, 300.0f, "joint"};
+        labels[i] = (view_joint_label){400.0f + 0.5f * (float)i, 300.0f, "joint", (uint32_t)i};
     view_hud_info info = {.width = 800, .height = 600, .show_info = true, .show_help = true,
                           .model_name = "demo", .clip_name = "fly", .clip = 11, .clip_count = 12,
                           .clips = clips, .time = 0.5f, .duration = 1.0f, .speed = 1.0f,
@@ -285,11 +286,20 @@ static void check_hud_build(void)
         in_window &= h.vertices[i].x >= 0.0f && h.vertices[i].x <= 800.0f &&
                      h.vertices[i].y >= 0.0f && h.vertices[i].y <= 600.0f;
     CHECK(in_window);
-    CHECK(h.labels_drawn == 1);
+    CHECK(h.labels_drawn == 1 && h.label_keep[0]);
+    /* A selected joint's name shows instead, in the pile. */
+    info.selected_label = 17;
+    view_hud_begin(&h);
+    view_hud_build(&h, &info, &l);
+    CHECK(h.labels_drawn == 1 && h.label_keep[17]);
+    info.selected_label = SIZE_MAX;
+    /* Picking: the nearest joint within the radius, none beyond it. */
+    CHECK(view_joint_pick(labels, 40, 409.9f, 303.0f, 5.0f) == 20);
+    CHECK(view_joint_pick(labels, 40, 400.0f, 320.0f, 5.0f) == SIZE_MAX);
     /* Spread apart: every name shows; kept boxes never overlap. */
     for (int i = 0; i < 40; i++)
-        labels[i] = (view_joint_label){300.0f + 60.0f * (float)(i % 8), 40.0f * (float)(i / 8) +
-                                                                          60.0f, "joint"};
+        labels[i] = (view_joint_label){300.0f + 60.0f * (float)(i % 8),
+                                       40.0f * (float)(i / 8) + 60.0f, "joint", (uint32_t)i};
     view_hud_begin(&h);
     view_hud_build(&h, &info, &l);
     size_t shown = 0, overlaps = 0;

@@ -2,7 +2,7 @@
  * descenders reach lower than lines without), the model is drawn only in the view the panels
  * leave free (an orbit changes pixels there and nowhere else), a set of twelve clips is listed
  * whole in the clip panel and a click on the twelfth row plays it through a cross-fade, a
- * skeleton alone shows its bones, and with no font the viewer says so in one line and draws its
+ * skeleton alone shows its bones, a click on a joint shows its name, and with no font the viewer says so in one line and draws its
  * picture anyway. */
 #include <stdlib.h>
 #include <string.h>
@@ -257,6 +257,16 @@ static void check_clip_panel(harness *h)
     }
 }
 
+static bool yellow(const uint8_t *p)
+{
+    return p[0] > 150 && p[1] > 150 && p[2] < 100;
+}
+
+static bool orange(const uint8_t *p)
+{
+    return p[0] > 200 && p[1] > 110 && p[1] < 190 && p[2] < 90;
+}
+
 static void check_skeleton_only(harness *h)
 {
     const char *assets = test_assets_dir();
@@ -273,14 +283,69 @@ static void check_skeleton_only(harness *h)
     harness_image img = {0};
     if (rc == 0 && harness_read_png(png, &img)) {
         /* The bone overlay is yellow. */
-        size_t yellow = 0;
+        size_t bone_pixels = 0;
         for (int y = 0; y < img.height; y++)
-            for (int x = 0; x < img.width; x++) {
-                const uint8_t *p = px(&img, x, y);
-                yellow += p[0] > 150 && p[1] > 150 && p[2] < 100;
+            for (int x = 0; x < img.width; x++)
+                bone_pixels += yellow(px(&img, x, y));
+        fprintf(stderr, "skeleton alone: %zu bone pixels\n", bone_pixels);
+        CHECK(bone_pixels > 150);
+        harness_image_free(&img);
+    }
+}
+
+static size_t count_in_view(const harness_image *img, const double view[4],
+                            bool (*match)(const uint8_t *))
+{
+    size_t n = 0;
+    for (int y = (int)view[1]; y < (int)view[3] && y < img->height; y++)
+        for (int x = (int)view[0]; x < (int)view[2] && x < img->width; x++)
+            n += match(px(img, x, y));
+    return n;
+}
+
+/* A click on a joint selects it and its name shows (in the accent colour) with the names
+ * otherwise off; a click on empty space selects none. The topmost point of the bone overlay is
+ * a joint (bones are drawn joint to joint). */
+static void check_joint_pick(harness *h)
+{
+    static char out[32768];
+    char st[MAX_STATES][2048], bones[600], picked[600], script[1600];
+    size_t n;
+    harness_file(h, "bones.png", bones, sizeof bones);
+    snprintf(script, sizeof script, "key Space\nkey B\nstate\nscreenshot %s\n", bones);
+    int rc = run_script(h, "bones.txt", script, "640x480", NULL, st, &n, out, sizeof out);
+    double view[4];
+    harness_image img = {0};
+    if (rc != 0 || n != 1 || !json_numbers(st[0], "view", view, 4) ||
+        !harness_read_png(bones, &img)) {
+        CHECKF(false, "exit %d: %s", rc, out);
+        return;
+    }
+    int jx = -1, jy = -1;
+    for (int y = (int)view[1]; y < (int)view[3] && jy < 0; y++)
+        for (int x = (int)view[0]; x < (int)view[2] && jx < 0; x++)
+            if (yellow(px(&img, x, y))) {
+                jx = x;
+                jy = y;
             }
-        fprintf(stderr, "skeleton alone: %zu bone pixels\n", yellow);
-        CHECK(yellow > 150);
+    size_t orange_before = count_in_view(&img, view, orange);
+    harness_image_free(&img);
+    CHECK(jx >= 0 && orange_before == 0);
+    CHECK(json_number(st[0], "selected_bone") == -1.0);
+    harness_file(h, "picked.png", picked, sizeof picked);
+    snprintf(script, sizeof script,
+             "key Space\nkey B\nclick %.5f %.5f\nstate\nscreenshot %s\nclick %.5f 0.02\nstate\n",
+             (jx + 0.5) / 640.0, (jy + 0.5) / 480.0, picked, (view[2] - 4.0) / 640.0);
+    rc = run_script(h, "pick.txt", script, "640x480", NULL, st, &n, out, sizeof out);
+    CHECKF(rc == 0 && n == 2, "exit %d: %s", rc, out);
+    if (n == 2) {
+        CHECKF(json_number(st[0], "selected_bone") >= 0.0, "%s", st[0]);
+        CHECK(json_number(st[1], "selected_bone") == -1.0);
+    }
+    if (rc == 0 && harness_read_png(picked, &img)) {
+        size_t name = count_in_view(&img, view, orange);
+        fprintf(stderr, "pick: joint at %d,%d; its name %zu pixels\n", jx, jy, name);
+        CHECK(name > 15);
         harness_image_free(&img);
     }
 }
@@ -315,6 +380,7 @@ int main(int argc, char **argv)
     check_text_and_view(&h);
     check_clip_panel(&h);
     check_skeleton_only(&h);
+    check_joint_pick(&h);
     check_no_font(&h);
     harness_end(&h);
     return test_finish("view-hud");
