@@ -4,8 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 PACKAGES=(meson ninja-build pkg-config gcc g++ python3 libxml2-dev libcglm-dev libsdl2-dev
-          libsdl2-image-dev python3-glad libpng-dev libcal3d12-dev libgl-dev libegl-dev
-          libgl1-mesa-dri libegl-mesa0 xvfb xauth)
+          libsdl2-image-dev libsdl2-ttf-dev fonts-dejavu-core python3-glad libpng-dev
+          libcal3d12-dev libgl-dev libegl-dev libgl1-mesa-dri libegl-mesa0 xvfb xauth)
 
 as_root() {
     if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
