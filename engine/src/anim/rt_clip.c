@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "extrap.h"
 #include "interp.h"
 #include "rt_internal.h"
 #include "simd4.h"
@@ -411,6 +412,25 @@ static inline uint32_t locate(const ossa_rt_clip *c, const ossa_rt_track *tr,
     return a;
 }
 
+/* The factor track tr blends its pair record rec with when the shared factor f extrapolates:
+ * f limited by this pair's own values (extrap.h), as ossa_sample_clip limits it. */
+static float rt_extrap_factor(const ossa_rt_clip *c, const ossa_rt_track *tr, const float *rec,
+                              float f, int nlerp)
+{
+    const float *sa = NULL, *sb = NULL;
+    if (tr->scale_first != UINT32_MAX) {
+        size_t a = (size_t)(rec - c->pairs) / OSSA_RT_PAIR_FLOATS - tr->pair_first;
+        sa = c->scales + 3 * ((size_t)tr->scale_first + a);
+        sb = sa + 3;
+    }
+    ossa_pair_view pair = {
+        .ta = rec, .tb = rec + 8, .sa = sa, .sb = sb, .qa = rec + 4, .qb = rec + 12,
+        .theta = rec[3], .inv_sin = rec[11],
+        .rot = nlerp ? OSSA_PAIR_NLERP : rec[3] == 0.0f ? OSSA_PAIR_LINEAR : OSSA_PAIR_SLERP,
+    };
+    return ossa_extrap_factor(&pair, f);
+}
+
 int ossa_sample_job_run(const ossa_sample_job *job)
 {
     if (!ossa_sample_job_validate(job))
@@ -440,6 +460,8 @@ int ossa_sample_job_run(const ossa_sample_job *job)
                                loop, &f_all, &copy_all);
         const float *rec0 = c->pairs + OSSA_RT_PAIR_FLOATS * (size_t)pair;
         size_t stride = OSSA_RT_PAIR_FLOATS * (size_t)c->tracks[0].key_count;
+        /* Outside the keys each track limits the shared factor by its own pair (rare). */
+        int extrap = ossa_factor_extrapolates(f_all);
         float fl[2 * OSSA_RT_LANES];
         int copies[OSSA_RT_LANES];
         for (uint32_t j = 0; j < 2 * OSSA_RT_LANES; j++)
@@ -454,8 +476,12 @@ int ossa_sample_job_run(const ossa_sample_job *job)
                 uint32_t gb = c->group_bone[base / OSSA_RT_LANES];
                 if (gb != UINT32_MAX &&
                     c->group_bone[base / OSSA_RT_LANES + 1] == gb + OSSA_RT_LANES) {
-                    for (uint32_t j = 0; j < 2 * OSSA_RT_LANES; j++)
+                    for (uint32_t j = 0; j < 2 * OSSA_RT_LANES; j++) {
                         rec[j] = rec0 + (base + j) * stride;
+                        if (__builtin_expect(extrap, 0))
+                            fl[j] = rt_extrap_factor(c, c->tracks + base + j, rec[j], f_all,
+                                                     nlerp);
+                    }
                     interp8(rec, fl, dst, gb);
                     base += 2 * OSSA_RT_LANES;
                     continue;
@@ -463,8 +489,11 @@ int ossa_sample_job_run(const ossa_sample_job *job)
             }
 #endif
             uint32_t lanes = left < OSSA_RT_LANES ? left : OSSA_RT_LANES;
-            for (uint32_t j = 0; j < lanes; j++)
+            for (uint32_t j = 0; j < lanes; j++) {
                 rec[j] = rec0 + (base + j) * stride;
+                if (__builtin_expect(extrap, 0))
+                    fl[j] = rt_extrap_factor(c, c->tracks + base + j, rec[j], f_all, nlerp);
+            }
             interp_group(c, base, lanes, rec, fl, copies, copy_all, nlerp, o);
             base += OSSA_RT_LANES;
         }
@@ -478,20 +507,25 @@ int ossa_sample_job_run(const ossa_sample_job *job)
     int copy_block[BLOCK];
     uint32_t a = 0;
     float f = 0.0f;
-    int copy = 0;
+    int copy = 0, extrap = 0;
     for (uint32_t start = 0; start < c->track_count; start += BLOCK) {
         uint32_t end = c->track_count - start < BLOCK ? c->track_count : start + BLOCK;
         int any_copy = 0;
         for (uint32_t i = start; i < end; i++) {
             const ossa_rt_track *tr = c->tracks + i;
             uint32_t *cursor = cache ? &cache->cursor[i] : NULL;
-            /* The same key times as the track before give the same pair, factor and copy. */
-            if (!tr->same_times)
+            /* The same key times as the track before give the same pair, factor and copy
+             * (the factor before each track's own extrapolation limit). */
+            if (!tr->same_times) {
                 a = locate(c, tr, cursor, time, clamp, loop, &f, &copy);
-            else if (cursor)
+                extrap = ossa_factor_extrapolates(f);
+            } else if (cursor) {
                 *cursor = a;
-            rec_block[i - start] = c->pairs + OSSA_RT_PAIR_FLOATS * (size_t)(tr->pair_first + a);
-            f_block[i - start] = f;
+            }
+            const float *rec = c->pairs + OSSA_RT_PAIR_FLOATS * (size_t)(tr->pair_first + a);
+            rec_block[i - start] = rec;
+            f_block[i - start] =
+                __builtin_expect(extrap, 0) ? rt_extrap_factor(c, tr, rec, f, nlerp) : f;
             copy_block[i - start] = copy;
             any_copy |= copy;
         }
