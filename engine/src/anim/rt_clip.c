@@ -384,10 +384,12 @@ static inline void interp_group(const ossa_rt_clip *c, uint32_t base, uint32_t l
 
 /* Where track tr is sampled at time: the pair record and factor, or (copy set) key `pair`
  * alone (the first half of its record). Same decisions, in the same order, as
- * ossa_sample_clip. */
+ * ossa_sample_clip. A factor outside [0, 1] (or NaN) sets *extrap, which is never cleared
+ * here: the caller limits it per track (rt_extrap_factor; NaN becomes 0 as in
+ * ossa_key_factor). */
 static inline uint32_t locate(const ossa_rt_clip *c, const ossa_rt_track *tr,
                                   uint32_t *cursor, float time, int clamp, int loop, float *f,
-                                  int *copy)
+                                  int *copy, int *extrap)
 {
     const float *times = c->times + tr->first;
     uint32_t n = tr->key_count, a;
@@ -395,7 +397,9 @@ static inline uint32_t locate(const ossa_rt_clip *c, const ossa_rt_track *tr,
     *copy = 0;
     if (loop && time >= times[n - 1]) {
         a = n - 1; /* from the last key to the loop key */
-        *f = ossa_key_factor(time, times[a], times[n]);
+        *f = ossa_key_factor_raw(time, times[a], times[n]);
+        if (__builtin_expect(ossa_factor_extrapolates(*f), 0))
+            *extrap = 1;
     } else if (n == 1 || (clamp && time <= times[0])) {
         a = 0;
         *copy = 1;
@@ -407,7 +411,9 @@ static inline uint32_t locate(const ossa_rt_clip *c, const ossa_rt_track *tr,
                    : ossa_key_search(times, n, time);
         if (cursor)
             *cursor = a;
-        *f = ossa_key_factor(time, times[a], times[a + 1]);
+        *f = ossa_key_factor_raw(time, times[a], times[a + 1]);
+        if (__builtin_expect(ossa_factor_extrapolates(*f), 0))
+            *extrap = 1;
     }
     return a;
 }
@@ -451,17 +457,19 @@ int ossa_sample_job_run(const ossa_sample_job *job)
     int wide = !nlerp && !c->has_scales && ossa_anim_has_avx2();
     float *const dst[7] = {o->tx, o->ty, o->tz, o->qx, o->qy, o->qz, o->qw};
 #endif
-    if (c->uniform) {
-        /* One key search for all tracks (only the first track's cursor is kept: a cache
-         * serving this clip always comes here); track i's pair is a fixed stride further. */
-        float f_all;
-        int copy_all;
-        uint32_t pair = locate(c, c->tracks, cache ? &cache->cursor[0] : NULL, time, clamp,
-                               loop, &f_all, &copy_all);
+    /* Uniform clips: one key search for all tracks (only the first track's cursor is kept: a
+     * cache serving this clip always comes here); track i's pair is a fixed stride further.
+     * Outside the keys each track limits the factor by its own pair: the general path below
+     * does that (rare; it finds the same pair again). */
+    float f_all = 0.0f;
+    int copy_all = 0, extrap = 0;
+    uint32_t pair = 0;
+    if (c->uniform)
+        pair = locate(c, c->tracks, cache ? &cache->cursor[0] : NULL, time, clamp, loop, &f_all,
+                      &copy_all, &extrap);
+    if (c->uniform && __builtin_expect(!extrap, 1)) {
         const float *rec0 = c->pairs + OSSA_RT_PAIR_FLOATS * (size_t)pair;
         size_t stride = OSSA_RT_PAIR_FLOATS * (size_t)c->tracks[0].key_count;
-        /* Outside the keys each track limits the shared factor by its own pair (rare). */
-        int extrap = ossa_factor_extrapolates(f_all);
         float fl[2 * OSSA_RT_LANES];
         int copies[OSSA_RT_LANES];
         for (uint32_t j = 0; j < 2 * OSSA_RT_LANES; j++)
@@ -476,12 +484,8 @@ int ossa_sample_job_run(const ossa_sample_job *job)
                 uint32_t gb = c->group_bone[base / OSSA_RT_LANES];
                 if (gb != UINT32_MAX &&
                     c->group_bone[base / OSSA_RT_LANES + 1] == gb + OSSA_RT_LANES) {
-                    for (uint32_t j = 0; j < 2 * OSSA_RT_LANES; j++) {
+                    for (uint32_t j = 0; j < 2 * OSSA_RT_LANES; j++)
                         rec[j] = rec0 + (base + j) * stride;
-                        if (__builtin_expect(extrap, 0))
-                            fl[j] = rt_extrap_factor(c, c->tracks + base + j, rec[j], f_all,
-                                                     nlerp);
-                    }
                     interp8(rec, fl, dst, gb);
                     base += 2 * OSSA_RT_LANES;
                     continue;
@@ -489,11 +493,8 @@ int ossa_sample_job_run(const ossa_sample_job *job)
             }
 #endif
             uint32_t lanes = left < OSSA_RT_LANES ? left : OSSA_RT_LANES;
-            for (uint32_t j = 0; j < lanes; j++) {
+            for (uint32_t j = 0; j < lanes; j++)
                 rec[j] = rec0 + (base + j) * stride;
-                if (__builtin_expect(extrap, 0))
-                    fl[j] = rt_extrap_factor(c, c->tracks + base + j, rec[j], f_all, nlerp);
-            }
             interp_group(c, base, lanes, rec, fl, copies, copy_all, nlerp, o);
             base += OSSA_RT_LANES;
         }
@@ -507,28 +508,30 @@ int ossa_sample_job_run(const ossa_sample_job *job)
     int copy_block[BLOCK];
     uint32_t a = 0;
     float f = 0.0f;
-    int copy = 0, extrap = 0;
+    int copy = 0;
     for (uint32_t start = 0; start < c->track_count; start += BLOCK) {
         uint32_t end = c->track_count - start < BLOCK ? c->track_count : start + BLOCK;
-        int any_copy = 0;
+        int any_copy = 0, any_extrap = 0;
         for (uint32_t i = start; i < end; i++) {
             const ossa_rt_track *tr = c->tracks + i;
             uint32_t *cursor = cache ? &cache->cursor[i] : NULL;
-            /* The same key times as the track before give the same pair, factor and copy
-             * (the factor before each track's own extrapolation limit). */
-            if (!tr->same_times) {
-                a = locate(c, tr, cursor, time, clamp, loop, &f, &copy);
-                extrap = ossa_factor_extrapolates(f);
-            } else if (cursor) {
+            /* The same key times as the track before give the same pair, factor and copy. */
+            if (!tr->same_times)
+                a = locate(c, tr, cursor, time, clamp, loop, &f, &copy, &any_extrap);
+            else if (cursor)
                 *cursor = a;
-            }
-            const float *rec = c->pairs + OSSA_RT_PAIR_FLOATS * (size_t)(tr->pair_first + a);
-            rec_block[i - start] = rec;
-            f_block[i - start] =
-                __builtin_expect(extrap, 0) ? rt_extrap_factor(c, tr, rec, f, nlerp) : f;
+            rec_block[i - start] = c->pairs + OSSA_RT_PAIR_FLOATS * (size_t)(tr->pair_first + a);
+            f_block[i - start] = f;
             copy_block[i - start] = copy;
             any_copy |= copy;
         }
+        /* Factors outside their pairs, each limited by its own track's pair (rare; kept out
+         * of the loop above, which stays free of calls). */
+        if (__builtin_expect(any_extrap, 0))
+            for (uint32_t i = start; i < end; i++)
+                if (ossa_factor_extrapolates(f_block[i - start]))
+                    f_block[i - start] = rt_extrap_factor(c, c->tracks + i, rec_block[i - start],
+                                                          f_block[i - start], nlerp);
         for (uint32_t base = start; base < end;) {
 #ifdef OSSA_ANIM_HAVE_AVX2
             /* Eight tracks of eight bones in order at once. */
