@@ -333,7 +333,7 @@ static void test_runtime_equals_scalar(void)
         CHECK(ossa_rt_clip_create(&sc.m, &sc.clips[c], &rc, &err) == OSSA_OK);
         CHECK(ossa_sample_cache_create(BONES, &cache, &err) == OSSA_OK);
         float times[] = {-5.0f, -1.0f, -0.2f, 0.0f, 0.3f, 0.49999f, 0.5f, 0.6f, 1.5f, 1.99f,
-                         2.0f, 2.5f, 7.0f, 3e5f, -3e5f, 1e30f, -1e30f};
+                         2.0f, 2.5f, 7.0f, 3e5f, -3e5f, 1e30f, -1e30f, NAN};
         for (int mode = OSSA_TIME_EXTRAPOLATE; mode <= OSSA_TIME_LOOP; mode++)
             for (size_t k = 0; k < sizeof times / sizeof times[0]; k++) {
                 ossa_pose_rest(&sc.m, t, r, s);
