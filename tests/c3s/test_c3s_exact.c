@@ -13,7 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
 #include "c3s_test_util.h"
+#include "ossa/write.h"
 #include "exact_check.h"
 #include "test_common.h"
 
@@ -247,6 +250,82 @@ static double model_size(double (*bind)[3])
     return s;
 }
 
+/* A model written from the fixture and read back: its submesh 0 matches the formula at the
+ * bind pose and at keys [0, keys) of "wave" (vertices matched by their bind positions). */
+static void verify_copy(const ossa_model *m, const fixture *f, const char *what, int want_exact,
+                        double tol, int keys)
+{
+    int wave = ossa_model_find_clip(m, "wave");
+    CHECKF(wave >= 0 && m->mesh_count >= 1, "%s: no clip 'wave' or no mesh", what);
+    if (wave < 0 || !m->mesh_count)
+        return;
+    const ossa_submesh *sm = &m->meshes[0].submeshes[0];
+    CHECKF(sm->vertex_count == VERTS && sm->influence_points, "%s: %u vertices", what,
+           sm->vertex_count);
+    if (sm->vertex_count != VERTS)
+        return;
+    uint32_t vrtx[VERTS];
+    for (uint32_t r = 0; r < VERTS; r++) {
+        vrtx[r] = VERTS;
+        for (uint32_t v = 0; v < VERTS; v++) {
+            double e[3];
+            expected_vertex(f, v, -1, e, NULL);
+            const float *p = sm->positions + 3 * r;
+            if (fabs(p[0] - e[0]) + fabs(p[1] - e[1]) + fabs(p[2] - e[2]) <= 3 * tol)
+                vrtx[r] = v;
+        }
+        CHECKF(vrtx[r] < VERTS, "%s: vertex %u's bind position matches no vertex", what, r);
+        if (vrtx[r] == VERTS)
+            return;
+    }
+    for (int key = -1; key < keys; key++) {
+        double expect[VERTS][3];
+        for (uint32_t r = 0; r < VERTS; r++)
+            expected_vertex(f, vrtx[r], key, expect[r], NULL);
+        float *pal = ex_palette(m, key < 0 ? NULL : &m->clips[wave], key < 0 ? 0.0f : (float)key / RATE);
+        char label[200];
+        snprintf(label, sizeof label, "%s, key %d", what, key);
+        ex_check_submesh(sm, m->bone_count, pal, &expect[0][0], tol, want_exact, label);
+        free(pal);
+    }
+}
+
+/* Written as C3S (and, without bone scale, which SKM cannot hold, as SKM) and read back: each
+ * weight keeps its own offset, so the vertices stay exact. */
+static void round_trips(const ossa_model *m, const fixture *f, const char *what, int want_exact,
+                        double tol)
+{
+    char path[512], label[200];
+    ossa_error err;
+    CHECK(ct_temp_path(path, sizeof path, "copy.c3s"));
+    ossa_c3s_write_options opt = {false, RATE};
+    CHECKF(ossa_write_c3s(m, path, &opt, &err) == OSSA_OK, "%s: %s", what, err.message);
+    ossa_model *back = NULL;
+    CHECKF(ossa_load_file(path, NULL, &back, &err) == OSSA_OK, "%s: %s", what, err.message);
+    snprintf(label, sizeof label, "%s, C3S copy", what);
+    if (back)
+        verify_copy(back, f, label, want_exact, tol, KEYS);
+    ossa_model_free(back);
+    ct_remove_temp(path);
+    if (f->upper_scale != 1.0f)
+        return;
+    char dir[400];
+    CHECK(ct_temp_path(dir, sizeof dir, "skm"));
+    CHECK(mkdir(dir, 0700) == 0);
+    CHECKF(ossa_write_skm(m, dir, "copy", 10.0f, &err) == OSSA_OK, "%s: %s", what, err.message);
+    snprintf(path, sizeof path, "%s/copy.skm", dir);
+    back = NULL;
+    CHECKF(ossa_load_file(path, NULL, &back, &err) == OSSA_OK, "%s: %s", what, err.message);
+    snprintf(label, sizeof label, "%s, SKM copy", what);
+    if (back) /* key 0 only: later keys scale the bone "lower", which SKM cannot hold */
+        verify_copy(back, f, label, want_exact, tol, 1);
+    ossa_model_free(back);
+    remove(path);
+    snprintf(path, sizeof path, "%s/copy.skp", dir);
+    remove(path);
+    ct_remove_temp(dir);
+}
+
 static void run_fixture(const char *cli, float upper_scale, int agree, int want_exact)
 {
     fixture f = {upper_scale, agree, {{{0}}}};
@@ -337,6 +416,27 @@ static void run_fixture(const char *cli, float upper_scale, int agree, int want_
         CHECKF(worst_old > 0.01 * size, "%s: the old reading is only %g off", what, worst_old);
     else
         CHECKF(worst_old <= tol, "%s: agreeing offsets, old reading %g off", what, worst_old);
+    round_trips(m, &f, what, want_exact, tol);
+
+    /* ossa bench skins the file through the same path and says which */
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "'%s' bench --model '%s' --runs 1 --threads 2 --json", cli, path);
+    FILE *pipe = popen(cmd, "r");
+    char text[1 << 14];
+    size_t len = pipe ? fread(text, 1, sizeof text - 1, pipe) : 0;
+    text[len] = 0;
+    CHECKF(pipe && pclose(pipe) == 0, "%s: %s failed", what, cmd);
+    char want[64];
+    snprintf(want, sizeof want, "\"skinning\": \"%s\"", want_exact ? "exact" : "blend");
+    CHECKF(strstr(text, want) != NULL, "%s: bench output lacks %s", what, want);
+    uint32_t errors = 0;
+    for (const char *at = strstr(text, "\"max_error_vs_scalar\": "); at;
+         at = strstr(at + 1, "\"max_error_vs_scalar\": ")) {
+        double e = strtod(at + strlen("\"max_error_vs_scalar\": "), NULL);
+        CHECKF(e <= 1e-5, "%s: bench kernel error %g", what, e);
+        errors++;
+    }
+    CHECKF(errors >= 2, "%s: bench reported %u kernels", what, errors);
     ct_remove_temp(path);
     ossa_model_free(m);
     ct_free(&b);
