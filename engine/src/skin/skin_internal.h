@@ -127,7 +127,9 @@ void ossa_skin_vertex_exact_scalar(const float *rows, const float *weights, cons
 void ossa_skin_kernel_scalar(const skin_range *r);
 /* Exact meshes, groups with K >= 1 (group 0 is the same in both forms). */
 void ossa_skin_kernel_exact_scalar(const skin_range *r);
+void ossa_skin_kernel_exact_sse2(const skin_range *r);
 void ossa_skin_kernel_exact_avx2(const skin_range *r);
+void ossa_skin_kernel_exact_avx512(const skin_range *r);
 void ossa_skin_kernel_sse2(const skin_range *r);
 void ossa_skin_kernel_avx2(const skin_range *r);
 void ossa_skin_kernel_avx512(const skin_range *r);

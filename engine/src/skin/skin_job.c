@@ -290,17 +290,17 @@ ossa_skin_kernel ossa_skin_job_kernel(const ossa_skin_job *job)
     return job->kernel == OSSA_SKIN_KERNEL_AUTO ? job->mesh->auto_kernel : job->kernel;
 }
 
-/* Exact meshes have two kernels: AVX2 + FMA (also what an AVX-512 job runs; CPUs with AVX-512
- * have AVX2) and the scalar stream kernel (also what an SSE2 job runs). */
+/* Exact meshes: the same four kernels in their exact form. */
 static skin_kernel_fn exact_kernel_fn(ossa_skin_kernel k)
 {
+    switch (k) {
 #ifdef OSSA_SKIN_X86
-    if ((k == OSSA_SKIN_KERNEL_AVX2 || k == OSSA_SKIN_KERNEL_AVX512) &&
-        ossa_skin_kernel_available(OSSA_SKIN_KERNEL_AVX2))
-        return ossa_skin_kernel_exact_avx2;
+    case OSSA_SKIN_KERNEL_SSE2: return ossa_skin_kernel_exact_sse2;
+    case OSSA_SKIN_KERNEL_AVX2: return ossa_skin_kernel_exact_avx2;
+    case OSSA_SKIN_KERNEL_AVX512: return ossa_skin_kernel_exact_avx512;
 #endif
-    (void)k;
-    return ossa_skin_kernel_exact_scalar;
+    default: return ossa_skin_kernel_exact_scalar;
+    }
 }
 
 static skin_kernel_fn kernel_fn(ossa_skin_kernel k)
