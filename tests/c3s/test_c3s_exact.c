@@ -40,7 +40,8 @@ static const float odd_offsets[VERTS][3][3] = {
     {{0.3f, 0.5f, 0}},
     {{0.2f, 0.2f, 0.2f}, {-0.3f, 0, 0.1f}}};
 /* bind positions the agreeing offsets are made from */
-static const double targets[VERTS][3] = {{0.5, 0.4, 0.1}, {1.2, 1.1, 0.3}, {0.8, 2.0, -0.2}, {1.0, 1.5, 0.4}};
+static const double targets[VERTS][3] = {
+    {0.5, 0.4, 0.1}, {1.2, 1.1, 0.3}, {0.8, 2.0, -0.2}, {1.0, 1.5, 0.4}};
 
 static void axis_quat(double angle_deg, int axis, float q[4])
 {
@@ -282,7 +283,8 @@ static void verify_copy(const ossa_model *m, const fixture *f, const char *what,
         double expect[VERTS][3];
         for (uint32_t r = 0; r < VERTS; r++)
             expected_vertex(f, vrtx[r], key, expect[r], NULL);
-        float *pal = ex_palette(m, key < 0 ? NULL : &m->clips[wave], key < 0 ? 0.0f : (float)key / RATE);
+        float *pal = ex_palette(m, key < 0 ? NULL : &m->clips[wave],
+                                key < 0 ? 0.0f : (float)key / RATE);
         char label[200];
         snprintf(label, sizeof label, "%s, key %d", what, key);
         ex_check_submesh(sm, m->bone_count, pal, &expect[0][0], tol, want_exact, label);
@@ -357,10 +359,12 @@ static void run_fixture(const char *cli, float upper_scale, int agree, int want_
         vrtx[r] = VERTS;
         for (uint32_t v = 0; v < VERTS; v++) {
             const float *p = sm->positions + 3 * r;
-            if (fabs(p[0] - bind[v][0]) + fabs(p[1] - bind[v][1]) + fabs(p[2] - bind[v][2]) <= 3 * tol)
+            if (fabs(p[0] - bind[v][0]) + fabs(p[1] - bind[v][1]) + fabs(p[2] - bind[v][2]) <=
+                3 * tol)
                 vrtx[r] = v;
         }
-        CHECKF(vrtx[r] < VERTS, "%s: render vertex %u's bind position matches no vertex's sum", what, r);
+        CHECKF(vrtx[r] < VERTS, "%s: render vertex %u's bind position matches no vertex's sum",
+               what, r);
     }
     if (test_failures) {
         ossa_model_free(m);

@@ -31,7 +31,8 @@ static const float odd_origins[VERTS][3][3] = {
     {{0.5f, 0, 0}, {0, 0.15f, 0.1f}, {0.06f, 0.03f, -0.12f}},
     {{0.3f, 0.5f, 0}},
     {{0.12f, 0.12f, 0.12f}, {-0.3f, 0, 0.1f}}};
-static const double targets[VERTS][3] = {{0.5, 0.4, 0.1}, {1.2, 1.1, 0.3}, {0.8, 2.0, -0.2}, {1.0, 1.5, 0.4}};
+static const double targets[VERTS][3] = {
+    {0.5, 0.4, 0.1}, {1.2, 1.1, 0.3}, {0.8, 2.0, -0.2}, {1.0, 1.5, 0.4}};
 
 typedef struct pose {
     float q[4], t[3];
@@ -119,7 +120,8 @@ static void make_origins(fixture *fx)
             /* w R0^-1 (p - T0): every influence says p */
             uint32_t j = infl_bone[v][k];
             double inv[4] = {-q[j][0], -q[j][1], -q[j][2], q[j][3]};
-            double d[3] = {targets[v][0] - t[j][0], targets[v][1] - t[j][1], targets[v][2] - t[j][2]};
+            double d[3] = {targets[v][0] - t[j][0], targets[v][1] - t[j][1],
+                           targets[v][2] - t[j][2]};
             double o[3];
             qrot(inv, d, o);
             for (int c = 0; c < 3; c++)

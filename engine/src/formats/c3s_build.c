@@ -390,7 +390,8 @@ static ossa_status base_positions(model_state *st)
                 continue;
             float p[3];
             bone_apply(st, model_bone(st, w->bone), w->offset, p);
-            float d = sqrtf((p[0] - mean[0]) * (p[0] - mean[0]) + (p[1] - mean[1]) * (p[1] - mean[1]) +
+            float d = sqrtf((p[0] - mean[0]) * (p[0] - mean[0]) +
+                            (p[1] - mean[1]) * (p[1] - mean[1]) +
                             (p[2] - mean[2]) * (p[2] - mean[2]));
             if (d > worst)
                 worst = d;

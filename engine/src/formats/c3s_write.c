@@ -10,10 +10,11 @@
  * Bone-weighted (the default): every bone is a BONE whose base OCS is its rest pose; every
  * influence a VRTX weight whose offsetPos is the bind vertex taken into the bone's space by its
  * inverse bind (a model with per-influence points, C3S or SKM, gives each weight its own point,
- * influence_points / weight, so the sum of Decision 9 reads back the same). Vertices without influences keep their place through a vertex group "static"
- * and one frame. Each clip is an ASEQ sampled as a cycle (OSSA_TIME_LOOP) at the frame rate:
- * n = round(duration x rate) keys at k x duration / n (playRate n / duration, so the duration
- * is kept), each with a key for every bone the clip animates (animOCS = base^-1 x pose).
+ * influence_points / weight, so the sum of Decision 9 reads back the same). Vertices without
+ * influences keep their place through a vertex group "static" and one frame. Each clip is an
+ * ASEQ sampled as a cycle (OSSA_TIME_LOOP) at the frame rate: n = round(duration x rate) keys at
+ * k x duration / n (playRate n / duration, so the duration is kept), each with a key for every
+ * bone the clip animates (animOCS = base^-1 x pose).
  *
  * Vertex frames (opt->vertex_frames): no bones; one vertex group per submesh whose first frame
  * holds the bind positions, then one frame per group per key of every clip, skinned (or, for a

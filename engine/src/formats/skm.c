@@ -514,7 +514,8 @@ static ossa_status read_vertex(ossa_reader *r, skm_pose0 *p0, const bool *refere
             double term = ro[c] + (double)inf[k].weight * p0->t[j][c];
             if (!(fabs(term) <= SKM_MAX_COORD))
                 return ossa_fail(b, OSSA_ERR_VALUE, (int64_t)vertex_at,
-                                 "influence %u's bind term %g is beyond %g", k, term, SKM_MAX_COORD);
+                                 "influence %u's bind term %g is beyond %g", k, term,
+                                 SKM_MAX_COORD);
             points[3 * k + (uint32_t)c] = (float)term;
             pos[c] += term;
             nrm[c] += rn[c];

@@ -314,7 +314,7 @@ void ossa_skin_kernel_avx2(const skin_range *r)
     }
 }
 
-/* ---- exact meshes (skin_internal.h): blended matrix on q plus each influence's rotated gap ---- */
+/* ---- exact meshes (skin_internal.h): the blended matrix on q plus each rotated gap ---- */
 
 /* As blend8, and also the gaps: g[0..2] get sum_i R_i d_i (x, y, z) of the 8 vertices. Rows 0|1
  * of a bone times [d | d] and the paired rows 2 times [d_v | d_v+4] (d's fourth component is 0,

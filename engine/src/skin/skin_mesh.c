@@ -179,8 +179,8 @@ static ossa_status check_submesh(const ossa_submesh *sm, uint32_t palette_size, 
                 return skin_fail(err, OSSA_ERR_VALUE, "skin mesh: vertex %u: weight not finite", v);
             for (int c = 0; sm->influence_points && c < 3; c++)
                 if (!(fabsf(sm->influence_points[3 * (size_t)k + c]) <= 1e15f))
-                    return skin_fail(err, OSSA_ERR_VALUE,
-                                     "skin mesh: vertex %u: influence point not finite or beyond 1e15", v);
+                    return skin_fail(err, OSSA_ERR_VALUE, "skin mesh: vertex %u: influence "
+                                     "point not finite or beyond 1e15", v);
         }
         for (int c = 0; c < 3; c++)
             if (!isfinite(sm->positions[3 * (size_t)v + c]) || !isfinite(sm->normals[3 * (size_t)v + c]))
@@ -267,7 +267,8 @@ ossa_status ossa_skin_mesh_create(const ossa_submesh *sm, uint32_t palette_size,
         gd->end = next + counts[g];
         gd->padded_end = next + ((counts[g] + SKIN_B - 1) / SKIN_B) * SKIN_B;
         gd->stride = block_stride(gd->influences, m->exact);
-        gd->points = m->exact ? (uint32_t)(SKIN_ROWS * sizeof(float)) + gd->influences * SKIN_B * 6u : 0;
+        gd->points = m->exact ? (uint32_t)(SKIN_ROWS * sizeof(float)) + gd->influences * SKIN_B * 6u
+                              : 0;
         next = gd->padded_end;
         storage_bytes += (size_t)(gd->padded_end - gd->begin) / SKIN_B * gd->stride;
     }
