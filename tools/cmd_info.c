@@ -178,8 +178,9 @@ static void print_text(FILE *out, const ossa_model *m)
     fputc('\n', out);
     if (m->format == OSSA_FORMAT_SKM || m->format == OSSA_FORMAT_C3S ||
         m->bind_disagreement > 0.0f)
-        fprintf(out, "bind disagreement: %g (largest distance between a vertex from its "
-                     "pre-weighted bone-space origins and the bind vertex)\n",
+        fprintf(out, "bind disagreement: %g (largest distance between the position one "
+                     "influence implies and the vertex's one bind position: how far skinning one "
+                     "bind vertex would be off; submeshes marked 'exact' avoid it)\n",
                 (double)m->bind_disagreement);
     if (m->has_scene_ambient)
         fprintf(out, "scene ambient: %g %g %g\n", (double)m->scene_ambient[0],
@@ -214,6 +215,10 @@ static void print_text(FILE *out, const ossa_model *m)
                 fprintf(out, ", uv frames %u", sm->uv_frame_count);
             if (sm->flags & OSSA_SUBMESH_TWO_SIDED)
                 fprintf(out, ", two-sided");
+            if (sm->influence_points) /* C3S, SKM: which skinning path the runtime takes */
+                fprintf(out, ", %s", ossa_skin_submesh_exact(sm)
+                                         ? "skinned exactly (per-influence points)"
+                                         : "per-influence points agree (blend path)");
             fputc('\n', out);
         }
     }
@@ -315,10 +320,11 @@ static void print_json(FILE *out, const ossa_model *m)
         for (uint32_t s = 0; s < me->submesh_count; s++) {
             const ossa_submesh *sm = &me->submeshes[s];
             fprintf(out, "%s{\"vertices\":%u,\"faces\":%u,\"max_influences\":%u,\"material\":%d,"
-                         "\"uv_sets\":%u,\"springs\":%u,\"morph_targets\":%u,\"colors\":%s}",
+                         "\"uv_sets\":%u,\"springs\":%u,\"morph_targets\":%u,\"colors\":%s,"
+                         "\"exact_skinning\":%s}",
                     s ? "," : "", sm->vertex_count, sm->face_count, sm->max_influences,
                     sm->material, sm->uv_set_count, sm->spring_count, sm->morph_count,
-                    sm->colors ? "true" : "false");
+                    sm->colors ? "true" : "false", ossa_skin_submesh_exact(sm) ? "true" : "false");
         }
         fputs("]}", out);
     }
