@@ -9,7 +9,8 @@ PACKAGES=(meson ninja-build pkg-config gcc g++ python3 libxml2-dev libcglm-dev l
           valgrind clang libclang-rt-14-dev)
 
 # What `./run.sh test` runs beyond the two full test runs (see there).
-VALGRIND_SUITES="--suite unit --suite xml --suite binary --suite skm --suite c3s --suite cff"
+VALGRIND_SUITES="--suite unit --suite xml --suite binary --suite skm --suite c3s --suite cff --suite anim
+    --suite skin --suite fuzz --suite bench --suite assets --suite layouts"
 FUZZ_SECONDS=${OSSA_FUZZ_SECONDS:-20}
 
 as_root() {
