@@ -2,7 +2,8 @@
  * one folder per format under OUTDIR, the way assets/ holds them:
  *   cal3d/      mannequin.cfg + CSF, CMF, CAF, CRF (binary, version 1100)
  *   cal3d-xml/  mannequin.cfg + XSF, XMF, XAF, XRF (version 1000)
- *   skm/        mannequin.skm + mannequin.skp (clips as 10 frames per second)
+ *   skm/        mannequin.skm + mannequin.skp (clips as 10 frames per second, the bind pose last)
+ *               and a TGA texture per shader name
  *   c3s/        mannequin.c3s (bone-animated) and mannequin_frames.c3s (vertex frames)
  *   cff/        mannequin.cff (rigid parts, 25 frames per second)
  * These two legacy formats hold no material colours, only texture file names, so c3s/ and cff/
@@ -64,8 +65,9 @@ static bool make_dir(const char *path)
 /* The model the C3S scenes are written from: a shallow copy of the demo whose every material has
  * one map, "<material name>.tga" (the texture write_textures puts next to the scene), and whose
  * submeshes without UVs get one UV set, each quad of four vertices (the demo is made of boxes,
- * two triangles a face) spanning the texture once. The demo itself has neither, so the Cal3D,
- * SKM and CFF files stay as they were. */
+ * two triangles a face) spanning the texture once. The SKM files are written from it too (their
+ * shader names find the textures); the demo itself has neither, so the Cal3D and CFF files stay
+ * as they were. */
 typedef struct textured_model {
     ossa_model model;
     ossa_material *materials;
@@ -198,7 +200,18 @@ static ossa_status write_one(const ossa_model *m, int format, const char *dir, o
         ossa_cal3d_write_options xml = {.xml = true};
         return ossa_write_cal3d(m, dir, GEN_BASE, &xml, err);
     }
-    case 2: return ossa_write_skm(m, dir, GEN_BASE, 0.0f, err);
+    case 2: {
+        /* Shader names are the materials' names; the textures beside them give the colours. */
+        textured_model textured;
+        if (!textured_copy(m, &textured)) {
+            err->status = OSSA_ERR_NOMEM;
+            snprintf(err->message, sizeof err->message, "out of memory for the textured copy");
+            return OSSA_ERR_NOMEM;
+        }
+        ossa_status st = ossa_write_skm(&textured.model, dir, GEN_BASE, 0.0f, err);
+        textured_free(&textured);
+        return st;
+    }
     case 3: {
         ossa_c3s_write_options opt = {false, 0.0f};
         textured_model textured;
@@ -242,7 +255,7 @@ static gen_result generate(const ossa_model *m, const char *out, int format)
     ossa_error err;
     ossa_error_clear(&err);
     ossa_status st = write_one(m, format, dir, &err);
-    if (st == OSSA_OK && (format == 3 || format == 4) && !write_textures(m, dir)) {
+    if (st == OSSA_OK && format >= 2 && !write_textures(m, dir)) {
         printf("%-10s FAILED: textures\n", gen_formats[format].folder);
         return GEN_FAILED;
     }

@@ -53,7 +53,7 @@ static void check_info(const char *ossa, const char *dir)
     CHECK(out != NULL);
     if (out) {
         CHECKF(strstr(out, "format: SKM\n") && strstr(out, "bones: 19 (SKP v2)") &&
-                   strstr(out, "bind disagreement: ") && strstr(out, "clip 2 'wave' (SKP v2): "
+                   strstr(out, "bind disagreement: ") && strstr(out, "clip 1 'wave' (SKP v2): "
                                                                   "duration 2.000 s, tracks 19") &&
                    strstr(out, "submesh 0: vertices 192") && strstr(out, "warnings: 0"),
                "%s", out);

@@ -1,8 +1,8 @@
 /* Textures of the legacy demo assets and the viewer's extension fallback.
  *
- * The committed CFF and C3S mannequins (assets/, found through OSSA_SOURCE_ROOT) name one TGA per
- * material: ossa-view draws them with no "cannot be loaded" warning, and the screenshot has
- * pixels of the shirt's and the trousers' hues (the untextured scenes are grey: C3S and CFF keep
+ * The committed CFF, C3S and SKM mannequins (assets/, found through OSSA_SOURCE_ROOT) name one TGA
+ * per material (SKM: per shader name): ossa-view draws them with no "cannot be loaded" warning, and the screenshot has
+ * pixels of the shirt's and the trousers' hues (untextured they are grey: C3S, CFF and SKM keep
  * no material colours).
  *
  * Then the demo written as C3S into a scratch folder with every material naming one texture:
@@ -208,6 +208,7 @@ int main(int argc, char **argv)
     if (open_status != 0)
         return open_status;
     check_asset(&h, root, "assets/cff/mannequin.cff", "cff.png");
+    check_asset(&h, root, "assets/skm/mannequin.skm", "skm.png");
     check_asset(&h, root, "assets/c3s/mannequin.c3s", "c3s.png");
     check_asset(&h, root, "assets/c3s/mannequin_frames.c3s", "c3s_frames.png");
     check_fallback(&h);

@@ -21,7 +21,8 @@
  * Coordinates and texture coordinates are kept as stored (Qfusion models are Z up; no axes are
  * changed). One .skm becomes one ossa_mesh per run of records with the same mesh name (each
  * record one submesh); a "_lodN" suffix of the file or mesh name sets ossa_mesh.lod. Shader
- * names become materials. An .skm read with no .skp before it (ossa_load_memory) gets a stand-in
+ * names become materials, each with one texture map: the shader's last path part beside the
+ * model. An .skm read with no .skp before it (ossa_load_memory) gets a stand-in
  * skeleton of unposed roots, with a warning, so that the mesh can still be inspected; load.c
  * finds the .skp for files. */
 #include <ctype.h>
@@ -320,6 +321,23 @@ static ossa_status read_frame_poses(ossa_reader *r, skp_layout *l, const skp_fra
     return OSSA_OK;
 }
 
+/* Whether the last frame is a bind frame as the writer names it: one of its names, and no
+ * other frame in the same clip. */
+static bool is_bind_frame(const skp_frame *last, const skp_frame *frames, uint32_t count)
+{
+    static const char *const names[] = {"bind", "bind_pose", "bindpose", "base_pose", "skm_bind"};
+    bool named = false;
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+        named |= strcmp(last->name, names[k]) == 0;
+    if (!named)
+        return false;
+    for (uint32_t f = 0; f + 1 < count; f++)
+        if (frames[f].prefix_len == last->prefix_len &&
+            memcmp(frames[f].name, last->name, last->prefix_len) == 0)
+            return false;
+    return true;
+}
+
 static ossa_status read_skp_frames(ossa_reader *r, skp_layout *l, ossa_bone *bones,
                                    uint32_t ofs_frames, skp_frame *frames, skp_frame **sorted,
                                    skp_group *groups)
@@ -340,7 +358,15 @@ static ossa_status read_skp_frames(ossa_reader *r, skp_layout *l, ossa_bone *bon
         fr->index = f;
         fr->prefix_len = clip_prefix(fr->name);
     }
-    OSSA_TRY(set_skeleton_from_frame0(r, l, bones, &frames[0]));
+    /* Frame 0 is the base pose, unless the last frame is the bind pose Ossa's writer stores
+     * last (named "bind", or an alternative when a clip has that name, and a clip of its own):
+     * then that frame is the base and not a clip, so clip indices match the other formats. */
+    const skp_frame *base = &frames[0];
+    if (l->frames > 1 && is_bind_frame(&frames[l->frames - 1], frames, l->frames)) {
+        base = &frames[l->frames - 1];
+        l->frames--;
+    }
+    OSSA_TRY(set_skeleton_from_frame0(r, l, bones, base));
     ossa_clip **clips;
     uint32_t ng;
     OSSA_TRY(make_clips(b, l, frames, sorted, groups, &clips, &ng));
@@ -575,6 +601,20 @@ static ossa_status shader_material(ossa_build *b, const char *shader, int32_t *o
     mat->specular[3] = 1.0f;
     mat->format = OSSA_FORMAT_SKM;
     mat->version = SKM_MODELTYPE;
+    /* Qfusion names a shader or texture by its path in the game's folders, without an
+     * extension; beside the model is where a skin of its own lies, so the map looks there for
+     * the path's last part (the viewer tries the usual image extensions). */
+    ossa_texture_map *map;
+    OSSA_TRY(ossa_build_array(b, &map, 1, sizeof *map));
+    const char *last = strrchr(shader, '/');
+    last = last ? last + 1 : shader;
+    char path[8192];
+    snprintf(path, sizeof path, "%s%s", b->dir ? b->dir : "", last);
+    OSSA_TRY(ossa_build_strndup(b, &map->file, shader, strlen(shader)));
+    OSSA_TRY(ossa_build_strndup(b, &map->path, path, strlen(path)));
+    map->type = "";
+    mat->maps = map;
+    mat->map_count = 1;
     *out = (int32_t)(m->material_count - 1);
     return OSSA_OK;
 }

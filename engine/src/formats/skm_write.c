@@ -1,11 +1,12 @@
 /* Qfusion SKM/SKP type 2 writer (the reader is skm.c; layout in skm_format.h).
  *
- * base.skp holds the skeleton and the frames: frame 0, named "bind", is the bind pose (the
- * inverse of every bone's inverse bind, made parent-relative), because SKM vertices are stored
- * relative to frame 0; then each clip sampled as a cycle (OSSA_TIME_LOOP) at frame_rate, frames
- * clip_1, clip_2, ... at times 0, 1/rate, ... up to but not including the duration (the reader
- * adds the loop back to the first frame). Reading it back therefore gives one more clip, "bind",
- * of one frame (renamed when a clip already has that name).
+ * base.skp holds the skeleton and the frames: each clip sampled as a cycle (OSSA_TIME_LOOP) at
+ * frame_rate, frames clip_1, clip_2, ... at times 0, 1/rate, ... up to but not including the
+ * duration (the reader adds the loop back to the first frame), then a last frame named "bind"
+ * (another name when a clip already has that one) holding the bind pose (the inverse of every
+ * bone's inverse bind, made parent-relative). Qfusion takes no bind pose from the file, but
+ * Ossa's reader takes such a last frame as the base pose instead of frame 0, so a written model
+ * reads back with the same clips at the same indices and the same rest pose.
  *
  * base.skm holds the meshes of level of detail 0, base_lodN.skm those of level N: one record per
  * submesh, named after its mesh, with its material's name as the shader name. Each influence
@@ -171,16 +172,26 @@ static ossa_status build_skp(const ossa_model *m, const skp_plan *p, ossa_wbuf *
     }
     uint32_t f = 0;
     char name[SKM_NAME_BYTES + 16];
-    put_name(o, p->bind_name);
-    ossa_wbuf_u32(o, (uint32_t)(ofs_poses + pose_bytes * f++));
     for (uint32_t i = 0; i < m->clip_count; i++)
         for (uint32_t k = 0; k < p->clip_frames[i]; k++) {
             snprintf(name, sizeof name, "%s_%u", m->clips[i].name, k + 1);
             put_name(o, name);
             ossa_wbuf_u32(o, (uint32_t)(ofs_poses + pose_bytes * f++));
         }
+    put_name(o, p->bind_name);
+    ossa_wbuf_u32(o, (uint32_t)(ofs_poses + pose_bytes * f++));
 
-    /* Frame 0: the bind pose, parent-relative. */
+    /* Every clip as a cycle, one frame per 1/rate seconds. */
+    for (uint32_t i = 0; i < m->clip_count; i++) {
+        const ossa_clip *c = &m->clips[i];
+        for (uint32_t k = 0; k < p->clip_frames[i]; k++) {
+            ossa_pose_rest(m, lt, lr, ls);
+            ossa_sample_clip(m, c, (float)k / p->rate, OSSA_TIME_LOOP, lt, lr, ls);
+            put_poses(o, m, lt, lr);
+        }
+    }
+
+    /* The last frame: the bind pose, parent-relative. */
     for (uint32_t j = 0; j < nb; j++)
         bind_pose(&m->bones[j], bt + 3 * (size_t)j, br + 4 * (size_t)j);
     for (uint32_t j = 0; j < nb; j++) {
@@ -201,16 +212,6 @@ static ossa_status build_skp(const ossa_model *m, const skp_plan *p, ossa_wbuf *
         ossa_skm_qmul(pinv, r, olr);
     }
     put_poses(o, m, lt, lr);
-
-    /* Every clip as a cycle, one frame per 1/rate seconds. */
-    for (uint32_t i = 0; i < m->clip_count; i++) {
-        const ossa_clip *c = &m->clips[i];
-        for (uint32_t k = 0; k < p->clip_frames[i]; k++) {
-            ossa_pose_rest(m, lt, lr, ls);
-            ossa_sample_clip(m, c, (float)k / p->rate, OSSA_TIME_LOOP, lt, lr, ls);
-            put_poses(o, m, lt, lr);
-        }
-    }
     if (o->failed)
         return ossa_write_fail(err, OSSA_ERR_NOMEM, path, "out of memory building the file");
     return OSSA_OK;
