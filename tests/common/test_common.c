@@ -61,3 +61,30 @@ double test_time_factor(void)
     double f = v ? atof(v) : 1.0;
     return f >= 1.0 ? f : 1.0;
 }
+
+char *test_run(const char *cmd, int *status)
+{
+    *status = -1;
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return NULL;
+    size_t cap = 1 << 16, n = 0, got;
+    char *out = malloc(cap);
+    while (out && (got = fread(out + n, 1, cap - n - 1, p)) > 0) {
+        n += got;
+        if (n + 1 == cap) {
+            char *grown = realloc(out, cap * 2);
+            if (!grown) {
+                free(out);
+                out = NULL;
+                break;
+            }
+            out = grown;
+            cap *= 2;
+        }
+    }
+    *status = pclose(p);
+    if (out)
+        out[n] = 0;
+    return out;
+}

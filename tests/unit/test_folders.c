@@ -26,21 +26,6 @@ static bool move(const char *from_rel, const char *to_rel)
     return rename(at(a, sizeof a, from_rel), at(b, sizeof b, to_rel)) == 0;
 }
 
-static char *run(const char *cmd, int *status)
-{
-    FILE *p = popen(cmd, "r");
-    if (!p)
-        return NULL;
-    size_t cap = 1 << 20, n = 0, got;
-    char *out = malloc(cap);
-    while (out && n + 1 < cap && (got = fread(out + n, 1, cap - n - 1, p)) > 0)
-        n += got;
-    *status = pclose(p);
-    if (out)
-        out[n] = 0;
-    return out;
-}
-
 static bool has_clip(const ossa_model *m, const char *name)
 {
     return ossa_model_find_clip(m, name) >= 0;
@@ -108,15 +93,15 @@ int main(int argc, char **argv)
     /* The CLI: info, sample and bench take the folder as they take a file. */
     int status = -1;
     snprintf(cmd, sizeof cmd, "'%s' info '%s'", argv[1], root);
-    char *out = run(cmd, &status);
+    char *out = test_run(cmd, &status);
     CHECKF(status == 0 && out && strstr(out, "clips: 3") && strstr(out, "'walk'"), "%s", out);
     free(out);
     snprintf(cmd, sizeof cmd, "'%s' sample '%s' --clip walk --time 0.3", argv[1], root);
-    out = run(cmd, &status);
+    out = test_run(cmd, &status);
     CHECKF(status == 0 && out && strlen(out) > 1000, "ossa sample DIR: %d", status);
     free(out);
     snprintf(cmd, sizeof cmd, "'%s' bench --model '%s' --runs 1 --threads 1 --json", argv[1], root);
-    out = run(cmd, &status);
+    out = test_run(cmd, &status);
     CHECKF(status == 0 && out && out[0] == '{', "ossa bench --model DIR: %d", status);
     free(out);
 
@@ -147,7 +132,7 @@ int main(int argc, char **argv)
     CHECKF(strstr(err.file, "empty") && strstr(err.message, "no file Ossa reads"), "%s: %s",
            err.file, err.message);
     snprintf(cmd, sizeof cmd, "'%s' info '%s' 2>&1", argv[1], at(p, sizeof p, "empty"));
-    out = run(cmd, &status);
+    out = test_run(cmd, &status);
     CHECKF(status != 0 && out && strstr(out, "no file Ossa reads"), "%s", out ? out : "");
     free(out);
 

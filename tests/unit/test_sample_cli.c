@@ -9,32 +9,6 @@
 #include "ossa/ossa.h"
 #include "test_common.h"
 
-static char *run(const char *cmd, int *status)
-{
-    FILE *p = popen(cmd, "r");
-    if (!p)
-        return NULL;
-    size_t cap = 1 << 16, n = 0, got;
-    char *out = malloc(cap);
-    while (out && (got = fread(out + n, 1, cap - n - 1, p)) > 0) {
-        n += got;
-        if (n + 1 == cap) {
-            char *grown = realloc(out, cap * 2);
-            if (!grown) {
-                free(out);
-                out = NULL;
-                break;
-            }
-            out = grown;
-            cap *= 2;
-        }
-    }
-    *status = pclose(p);
-    if (out)
-        out[n] = 0;
-    return out;
-}
-
 /* The model-space translations the CLI printed (--bones CSV), bone_count rows. */
 static bool parse_bones(const char *out, uint32_t bones, float *mt)
 {
@@ -94,7 +68,7 @@ int main(int argc, char **argv)
             snprintf(cmd, sizeof cmd, "'%s' sample '%s' --bones --clip 0 --time %.9g%s", argv[1],
                      model_path, (double)times[ti], flags[k]);
             int status = -1;
-            char *out = run(cmd, &status);
+            char *out = test_run(cmd, &status);
             CHECKF(status == 0 && parse_bones(out, nb, cli[k]), "%s", cmd);
             free(out);
             float t = modes[k] == OSSA_TIME_LOOP ? ossa_clip_wrap_time(c, times[ti]) : times[ti];
@@ -129,7 +103,7 @@ int main(int argc, char **argv)
         char cmd[8192];
         snprintf(cmd, sizeof cmd, "'%s' sample '%s' %s 2>&1", argv[1], model_path, bad[i][0]);
         int status = -1;
-        char *out = run(cmd, &status);
+        char *out = test_run(cmd, &status);
         CHECKF(WIFEXITED(status) && WEXITSTATUS(status) == 2 && out && strstr(out, bad[i][1]),
                "%s: status %d: %s", bad[i][0], status, out ? out : "");
         free(out);
