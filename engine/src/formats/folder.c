@@ -145,7 +145,8 @@ ossa_status ossa_folder_expand(ossa_build *b, const char *dir, ossa_path_list *o
     if (st == OSSA_OK && w.truncated)
         ossa_warn(b, "the folder holds more than %u entries or %u model files; the rest were "
                   "not looked at", FOLDER_MAX_ENTRIES, OSSA_MAX_FILES);
-    qsort(w.files, w.count, sizeof *w.files, by_path);
+    if (w.count)
+        qsort(w.files, w.count, sizeof *w.files, by_path);
     /* The shallowest whole-model file, the first by name at that level. */
     size_t whole = w.count;
     unsigned others = 0;
