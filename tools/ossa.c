@@ -24,6 +24,22 @@ static void usage(FILE *out)
           "      it blends back to the first. --bones prints bone,name,tx,ty,tz,qx,qy,qz,qw in\n"
           "      model space instead. --clamp holds the first and last keys; --extrapolate\n"
           "      continues along the first/last key pair (Cal3D's sampler without the loop key).\n"
+          "  export MODEL... -o OUT.glb|OUT.gltf [--fps N] [--up y|z] [--embed] [--verbose]\n"
+          "                 [--frame-rate FPS]\n"
+          "  export (MODEL|FOLDER)... -o OUTDIR [--gltf] [the same options]\n"
+          "      glTF 2.0: bones as nodes with a skin, meshes (one primitive per submesh, UVs,\n"
+          "      vertex colours, morph targets), every clip as an animation, morph clips and\n"
+          "      C3S vertex frames as weight animations, materials (PBR reading of the colours)\n"
+          "      and textures (embedded in .glb; beside a .gltf, or in it with --embed; TGA and\n"
+          "      BMP become PNG). Y up: --up names the source's up axis (default: from the\n"
+          "      format, as ossa-view). Stretches glTF cannot say as Cal3D does (extrapolation\n"
+          "      before a first or after a last key) are resampled at --fps (default 30), with\n"
+          "      a warning, as is everything else glTF cannot hold. With -o OUTDIR (or a folder\n"
+          "      given) every model is exported on its own: a folder is walked for every .cfg,\n"
+          "      else a folder with one Cal3D skeleton is one model, else each loose model;\n"
+          "      one progress line per model on stderr, then a summary; exit status 1 if any\n"
+          "      failed. --gltf writes .gltf files in a batch (default .glb). --verbose lists\n"
+          "      each model's warnings in a batch. docs/FORMATS.md, glTF export, has details.\n"
           "  bench [--vertices N] [--influences K] [--bones B] [--threads T] [--runs R]\n"
           "        [--model FILE]... [--store auto|cached|stream] [--json]\n"
           "      Skinning throughput (vertices/s, positions + normals) of every kernel this CPU\n"
@@ -58,6 +74,8 @@ int main(int argc, char **argv)
         return ossa_cmd_info(argc - 2, argv + 2);
     if (!strcmp(cmd, "sample"))
         return ossa_cmd_sample(argc - 2, argv + 2);
+    if (!strcmp(cmd, "export"))
+        return ossa_cmd_export(argc - 2, argv + 2);
     if (!strcmp(cmd, "bench"))
         return ossa_cmd_bench(argc - 2, argv + 2);
     fprintf(stderr, "ossa: unknown command '%s'\n\n", cmd);
