@@ -8,7 +8,10 @@ cd "$(dirname "$0")"
 
 PACKAGES=(meson ninja-build pkg-config gcc g++ python3 libxml2-dev libcglm-dev libsdl2-dev
           libsdl2-image-dev python3-glad libpng-dev libcal3d12-dev libgl-dev libegl-dev
-          libgl1-mesa-dri libegl-mesa0 xvfb xauth)
+          libgl1-mesa-dri libegl-mesa0 xvfb xauth libjansson-dev)
+# The glTF export test validates with the Khronos glTF-Validator, an npm package installed into
+# the build folder; Debian's nodejs and npm are installed only when node or npm is missing.
+GLTF_VALIDATOR_VERSION=2.0.0-dev.3.10
 
 as_root() {
     if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
@@ -16,8 +19,11 @@ as_root() {
 }
 
 install_deps() {
-    local missing=()
-    for p in "${PACKAGES[@]}"; do
+    local missing=() wanted=("${PACKAGES[@]}")
+    if [ "$cmd" = test ] && { ! command -v node >/dev/null || ! command -v npm >/dev/null; }; then
+        wanted+=(nodejs npm)
+    fi
+    for p in "${wanted[@]}"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
     done
     [ ${#missing[@]} -eq 0 ] && return 0
@@ -26,6 +32,19 @@ install_deps() {
     as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 update -qq
     as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq \
         --no-install-recommends "${missing[@]}"
+}
+
+# gltf-validator into build/gltf-validator (once); the gltf-validator test skips when npm cannot
+# reach its registry.
+install_gltf_validator() {
+    local dir=$PWD/build/gltf-validator
+    export OSSA_GLTF_VALIDATOR=$dir
+    [ -f "$dir/node_modules/gltf-validator/package.json" ] && return 0
+    command -v npm >/dev/null || return 0
+    echo "run.sh: installing gltf-validator@$GLTF_VALIDATOR_VERSION into $dir"
+    mkdir -p "$dir"
+    npm install --no-audit --no-fund --prefix "$dir" "gltf-validator@$GLTF_VALIDATOR_VERSION" \
+        >"$dir.log" 2>&1 || echo "run.sh: npm could not install gltf-validator (see $dir.log)"
 }
 
 build() { # build DIR [meson options...]
@@ -78,6 +97,7 @@ case "$cmd" in
     test)
         install_deps
         build build
+        install_gltf_validator
         run_suite build "release build"
         build build-asan -Db_sanitize=address,undefined -Db_lundef=false
         ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} run_suite build-asan "ASan + UBSan build"
