@@ -10,6 +10,7 @@ int ossa_cmd_info(int argc, char **argv);
 int ossa_cmd_sample(int argc, char **argv);
 int ossa_cmd_bench(int argc, char **argv);
 int ossa_cmd_export(int argc, char **argv);
+int ossa_cmd_convert(int argc, char **argv);
 
 /* Loads the model named by files (one or several) with opt (may be NULL); prints the error and
  * returns NULL. */

@@ -23,8 +23,9 @@ static void usage(FILE *out)
           "      plays as a Cal3D cycle: a time past its duration wraps, and after the last key\n"
           "      it blends back to the first. --bones prints bone,name,tx,ty,tz,qx,qy,qz,qw in\n"
           "      model space instead. --clamp holds the first and last keys; --extrapolate\n"
-          "      continues along the first/last key pair (Cal3D's sampler without the loop key).\n"
-          "  export MODEL... -o OUT.glb|OUT.gltf [--fps N] [--up y|z] [--embed] [--verbose]\n"
+          "      continues along the first/last key pair (Cal3D's sampler without the loop key).\n",
+          out);
+    fputs("  export MODEL... -o OUT.glb|OUT.gltf [--fps N] [--up y|z] [--embed] [--verbose]\n"
           "                 [--frame-rate FPS]\n"
           "  export (MODEL|FOLDER)... -o OUTDIR [--gltf] [the same options]\n"
           "      glTF 2.0: bones as nodes with a skin, meshes (one primitive per submesh, UVs,\n"
@@ -39,8 +40,24 @@ static void usage(FILE *out)
           "      else a folder with one Cal3D skeleton is one model, else each loose model;\n"
           "      one progress line per model on stderr, then a summary; exit status 1 if any\n"
           "      failed. --gltf writes .gltf files in a batch (default .glb). --verbose lists\n"
-          "      each model's warnings in a batch. docs/FORMATS.md, glTF export, has details.\n"
-          "  bench [--vertices N] [--influences K] [--bones B] [--threads T] [--runs R]\n"
+          "      each model's warnings in a batch. docs/FORMATS.md, glTF export, has details.\n",
+          out);
+    fputs("  convert MODEL... -o OUT [--version N] [--xml] [--fps N] [--vertex-frames]\n"
+          "                  [--up y|z] [--embed] [--frame-rate FPS]\n"
+          "  convert (MODEL|FOLDER)... -o OUTDIR --to cfg|xml|skm|c3s|cff|glb|gltf [options]\n"
+          "      Writes the model in the format of OUT's extension: .cfg a Cal3D set (binary;\n"
+          "      --xml for XML) beside OUT; .csf .cmf .caf .crf .cpf (.xsf ... .xpf as XML) the\n"
+          "      one file of that kind (refused when the model makes several); .skm (+ .skp),\n"
+          "      .c3s (--vertex-frames bakes every clip into vertex frames), .cff, and .glb or\n"
+          "      .gltf (as ossa export; --up, --embed). --version: the Cal3D version, 699..1301\n"
+          "      (default 1100 binary, 1000 XML; libcal3d 0.11 reads 1100). --fps: frames per\n"
+          "      second of the SKM, C3S and CFF clips written (defaults 10, 30, 25) and of\n"
+          "      glTF's resampled stretches (30). What the target cannot hold is refused with\n"
+          "      an error or named in a warning before it is dropped. A batch writes OUTDIR/\n"
+          "      <path>/<name>.<ext> (a Cal3D set: OUTDIR/<path>/<name>/<name>.cfg), walking\n"
+          "      folders and reporting as ossa export does.\n",
+          out);
+    fputs("  bench [--vertices N] [--influences K] [--bones B] [--threads T] [--runs R]\n"
           "        [--model FILE]... [--store auto|cached|stream] [--json]\n"
           "      Skinning throughput (vertices/s, positions + normals) of every kernel this CPU\n"
           "      runs, on 1 and T threads (default: every core), on a seeded random mesh (N =\n"
@@ -74,6 +91,8 @@ int main(int argc, char **argv)
         return ossa_cmd_info(argc - 2, argv + 2);
     if (!strcmp(cmd, "sample"))
         return ossa_cmd_sample(argc - 2, argv + 2);
+    if (!strcmp(cmd, "convert"))
+        return ossa_cmd_convert(argc - 2, argv + 2);
     if (!strcmp(cmd, "export"))
         return ossa_cmd_export(argc - 2, argv + 2);
     if (!strcmp(cmd, "bench"))
