@@ -1,8 +1,5 @@
 #!/usr/bin/env bash
 # Ossa's one entry point: installs what is missing (Debian 12), builds, then views or tests.
-#   ./run.sh view [FILE...]   build and open ossa-view (the demo model with no FILE)
-#   ./run.sh test             build, run every test, rebuild with ASan+UBSan and run them again
-#   ./run.sh build            install and build only
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -47,12 +44,39 @@ install_gltf_validator() {
         >"$dir.log" 2>&1 || echo "run.sh: npm could not install gltf-validator (see $dir.log)"
 }
 
-build() { # build DIR [meson options...]
+usage() {
+    cat <<'EOF'
+usage: ./run.sh COMMAND
+  view [FILE...]      install what is missing, build the viewer and what it links (not the
+                      tests), open ossa-view on FILE (no FILE: the demo mannequin)
+  test                install (and nodejs/npm when missing, and the Khronos glTF validator from
+                      npm into build/gltf-validator), build everything, run every test, then
+                      again under ASan+UBSan; ends with "N passed, N failed, N skipped"
+  build               install and build everything into build/ (build/tools/ossa,
+                      build/viewer/ossa-view)
+  install PREFIX      build, then install ossa, ossa-view, libossa, its headers and ossa.pc
+                      under PREFIX (then: pkg-config --cflags --libs ossa with
+                      PKG_CONFIG_PATH=PREFIX/lib/<arch>/pkgconfig)
+EOF
+}
+
+# OSSA_RUN_DRY=1 prints the build commands instead of running them (tests check what is built).
+run() { if [ -n "${OSSA_RUN_DRY:-}" ]; then echo "+ $*"; else "$@"; fi; }
+
+build() { # build DIR [TARGET...] [-- meson options...]
     local dir=$1; shift
+    local targets=() opts=()
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do targets+=("$1"); shift; done
+    [ $# -gt 0 ] && shift
+    opts=("$@")
     if [ ! -f "$dir/build.ninja" ]; then
-        meson setup "$dir" "$@" >"$dir.setup.log" 2>&1 || { cat "$dir.setup.log"; return 1; }
+        if [ -n "${OSSA_RUN_DRY:-}" ]; then
+            echo "+ meson setup $dir ${opts[*]}"
+        else
+            meson setup "$dir" "${opts[@]}" >"$dir.setup.log" 2>&1 || { cat "$dir.setup.log"; return 1; }
+        fi
     fi
-    ninja -C "$dir"
+    run ninja -C "$dir" "${targets[@]}"
 }
 
 # Runs one build's tests; prints meson's report and adds its counts to the totals.
@@ -87,25 +111,40 @@ case "$cmd" in
         ;;
     view)
         install_deps
-        build build
+        # Only the viewer and what it links: the first view does not wait for the test build.
+        build build viewer/ossa-view
+        if [ -n "${OSSA_RUN_DRY:-}" ]; then
+            echo "+ build/viewer/ossa-view $*"
+            exit 0
+        fi
         if [ -x build/viewer/ossa-view ]; then
             exec build/viewer/ossa-view "$@"
         fi
         echo "run.sh: ossa-view was not built (SDL2/GL missing?)" >&2
         exit 1
         ;;
+    install)
+        [ $# -eq 1 ] || { usage >&2; exit 2; }
+        install_deps
+        build build
+        run meson configure build "--prefix=$(realpath -m "$1")"
+        run meson install -C build
+        ;;
     test)
         install_deps
         build build
         install_gltf_validator
         run_suite build "release build"
-        build build-asan -Db_sanitize=address,undefined -Db_lundef=false
+        build build-asan -- -Db_sanitize=address,undefined -Db_lundef=false
         ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} run_suite build-asan "ASan + UBSan build"
         echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
         [ "$FAILED" -eq 0 ]
         ;;
+    help|-h|--help)
+        usage
+        ;;
     *)
-        sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'
-        [ "$cmd" = help ] || exit 2
+        usage >&2
+        exit 2
         ;;
 esac

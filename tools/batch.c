@@ -15,6 +15,13 @@ bool ossa_batch_is_dir(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* A folder met while walking: links to folders are not followed (no loops). */
+static bool is_real_dir(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 int ossa_batch_mkdirs(const char *path)
 {
     char *p = strdup(path);
@@ -217,7 +224,7 @@ static int gather_cal3d(const char *dir, char ***files, size_t *n, size_t *cap)
         char *path = join(dir, names[i]);
         if (!path) {
             rc = 1;
-        } else if (ossa_batch_is_dir(path)) {
+        } else if (is_real_dir(path)) {
             rc = gather_cal3d(path, files, n, cap);
         } else if (is_cal3d(names[i])) {
             if (*n == *cap) {
@@ -276,7 +283,7 @@ static int walk(ossa_batch *b, const char *dir, const char *rel, const char *out
             rc = 1;
             break;
         }
-        if (ossa_batch_is_dir(path)) {
+        if (is_real_dir(path)) {
             if (!one_set) {
                 char *sub = join(rel, names[i]);
                 rc = !sub || walk(b, path, sub, outdir, ext);

@@ -353,10 +353,9 @@ int ossa_cmd_convert(int argc, char **argv)
         fprintf(stderr, "usage: %s\n", CONVERT_USAGE);
         goto usage;
     }
-    bool any_dir = false, xml_file;
-    for (size_t i = 0; i < count; i++)
-        any_dir |= ossa_batch_is_dir(files[i]);
-    bool single = !to && target_of(out, &xml_file) != T_NONE && !any_dir;
+    bool xml_file;
+    /* -o a file: the inputs are one model (a folder: the model ossa_load_files finds in it) */
+    bool single = !to && target_of(out, &xml_file) != T_NONE;
     int rc;
     if (single) {
         ossa_cli_warnings w = {0};

@@ -134,14 +134,8 @@ int ossa_cmd_export(int argc, char **argv)
         fprintf(stderr, "usage: %s\n", EXPORT_USAGE);
         goto usage;
     }
-    bool any_dir = false;
-    for (size_t i = 0; i < count; i++)
-        any_dir |= ossa_batch_is_dir(files[i]);
+    /* -o a file: the inputs are one model (a folder: the model ossa_load_files finds in it) */
     bool single = ends_with(out, ".glb") || ends_with(out, ".gltf");
-    if (single && any_dir) {
-        fprintf(stderr, "ossa export: a folder exports into a folder: -o OUTDIR, not a file\n");
-        goto usage;
-    }
     int rc;
     if (single) {
         ossa_cli_warnings w = {0};

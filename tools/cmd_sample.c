@@ -34,10 +34,12 @@ static int sample(const ossa_model *m, int clip, float time, ossa_time_mode mode
         goto done;
     }
     ossa_pose_rest(m, lt, lr, ls);
-    if (clip >= 0) {
-        const ossa_clip *c = &m->clips[clip];
-        ossa_sample_clip(m, c, ossa_clip_wrap_time(c, time), mode, lt, lr, ls);
-    }
+    /* Only a cycle wraps the time into the clip; --clamp and --extrapolate act on the time as
+     * given, so they differ from the cycle before the clip's start and past its end. */
+    const ossa_clip *c = clip >= 0 ? &m->clips[clip] : NULL;
+    float t_clip = c && mode == OSSA_TIME_LOOP ? ossa_clip_wrap_time(c, time) : time;
+    if (c)
+        ossa_sample_clip(m, c, t_clip, mode, lt, lr, ls);
     ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
     ossa_skin_palette(m, mt, mr, ms, pal);
     if (bones) {
@@ -62,9 +64,8 @@ static int sample(const ossa_model *m, int clip, float time, ossa_time_mode mode
                 rc = 1;
                 goto done;
             }
-            const ossa_clip *c = clip >= 0 ? &m->clips[clip] : NULL;
             if (c && ossa_clip_vertex_track(c, i, s)) { /* C3S vertex frames: lerped */
-                ossa_vertex_clip_eval(m, c, i, s, ossa_clip_wrap_time(c, time), mode, pos, nrm);
+                ossa_vertex_clip_eval(m, c, i, s, t_clip, mode, pos, nrm);
             } else if (m->bone_count) {
                 ossa_skin_submesh_scalar(sm, pal, pos, nrm);
             } else { /* a mesh without its skeleton: the bind pose as stored */
@@ -90,6 +91,7 @@ int ossa_cmd_sample(int argc, char **argv)
     float time = 0.0f;
     int bones = 0;
     ossa_time_mode mode = OSSA_TIME_LOOP; /* a clip plays as a Cal3D cycle */
+    const char *mode_arg = NULL, *time_arg = NULL;
     ossa_load_options opt = {0};
     int taken;
     const char **files = calloc((size_t)argc + 1, sizeof *files);
@@ -106,7 +108,8 @@ int ossa_cmd_sample(int argc, char **argv)
             clip_arg = argv[++i];
         } else if (!strcmp(argv[i], "--time") && i + 1 < argc) {
             char *end;
-            time = strtof(argv[++i], &end);
+            time_arg = argv[++i];
+            time = strtof(time_arg, &end);
             if (*end || !isfinite(time)) {
                 fprintf(stderr, "ossa sample: --time needs a number, not '%s'\n", argv[i]);
                 free(files);
@@ -114,14 +117,27 @@ int ossa_cmd_sample(int argc, char **argv)
             }
         } else if (!strcmp(argv[i], "--bones")) {
             bones = 1;
-        } else if (!strcmp(argv[i], "--clamp")) {
-            mode = OSSA_TIME_CLAMP;
-        } else if (!strcmp(argv[i], "--extrapolate")) {
-            mode = OSSA_TIME_EXTRAPOLATE;
+        } else if (!strcmp(argv[i], "--clamp") || !strcmp(argv[i], "--extrapolate")) {
+            if (mode_arg && strcmp(mode_arg, argv[i])) {
+                fprintf(stderr, "ossa sample: %s and %s contradict each other: a time outside the "
+                                "clip either holds its end keys or continues past them\n",
+                        mode_arg, argv[i]);
+                free(files);
+                return 2;
+            }
+            mode_arg = argv[i];
+            mode = !strcmp(argv[i], "--clamp") ? OSSA_TIME_CLAMP : OSSA_TIME_EXTRAPOLATE;
         } else if (ossa_cli_take_file("sample", argv[i], files, &count)) {
             free(files);
             return 2;
         }
+    }
+    if (!clip_arg && (time_arg || mode_arg)) {
+        fprintf(stderr, "ossa sample: %s needs --clip: without a clip the model is sampled in its "
+                        "bind pose, where time does not apply\n",
+                time_arg ? "--time" : mode_arg);
+        free(files);
+        return 2;
     }
     int status;
     ossa_model *m = ossa_cli_load_args("ossa sample MODEL... [--clip NAME|INDEX] [--time SECONDS] "

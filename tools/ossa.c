@@ -1,77 +1,146 @@
-/* ossa: command-line front end of the engine. */
+/* ossa: command-line front end of the engine. Each command has one entry in the table below:
+ * its synopsis and description are what `ossa --help` lists and `ossa COMMAND --help` prints. */
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
 
+#ifndef OSSA_VERSION
+#define OSSA_VERSION "unknown"
+#endif
+
+typedef struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *synopsis; /* the arguments, one or more lines */
+    const char *text;     /* what it does and what each option means */
+} command;
+
+static const command commands[] = {
+    {"info", ossa_cmd_info,
+     "info MODEL... [--json] [--cff-half] [--frame-rate FPS]\n",
+     "Format, version, bones, meshes (vertices, faces and maximum influences of each\n"
+     "submesh; a C3S scene model's own counts as in the file), clips (duration, tracks,\n"
+     "keys), morph clips, materials, warnings. Several files form one model; a .cfg names\n"
+     "a whole Cal3D model (key=value lines), or a Qfusion one (an import line) stands for\n"
+     "the .skm of its name.\n"
+     "--json: the same as one JSON document.\n"
+     "--cff-half: also shows CFF positions read as half floats (docs/FORMATS.md, CFF).\n"
+     "--frame-rate FPS: frames per second of SKP and CFF frame lists (default 10, 25).\n"},
+    {"sample", ossa_cmd_sample,
+     "sample MODEL... [--clip NAME|INDEX [--time SECONDS] [--clamp | --extrapolate]]\n"
+     "       [--bones] [--frame-rate FPS]\n",
+     "CSV of the posed and skinned mesh, every vertex in file order:\n"
+     "mesh,submesh,vertex,px,py,pz,nx,ny,nz. Without --clip, the bind pose.\n"
+     "--clip: the clip by name or index, played as a Cal3D cycle: a time past its\n"
+     "duration wraps, and after the last key it blends back to the first.\n"
+     "--time SECONDS: when in the clip (default 0).\n"
+     "--clamp: the time as given, holding the first and last keys outside them.\n"
+     "--extrapolate: the time as given, continuing along the first/last key pair\n"
+     "outside them (Cal3D's sampler without the loop key).\n"
+     "--bones: bone,name,tx,ty,tz,qx,qy,qz,qw in model space instead of the mesh.\n"
+     "--frame-rate FPS: frames per second of SKP and CFF frame lists (default 10, 25).\n"},
+    {"export", ossa_cmd_export,
+     "export MODEL... -o OUT.glb|OUT.gltf [--fps N] [--up y|z] [--embed] [--frame-rate FPS]\n"
+     "export (MODEL|FOLDER)... -o OUTDIR [--gltf] [--verbose] [the options above]\n",
+     "glTF 2.0: bones as nodes with a skin and inverse binds, one mesh per mesh with one\n"
+     "primitive per submesh (normals, UV sets, vertex colours, morph targets), every clip\n"
+     "as an animation named as the clip, morph clips and C3S vertex frames as weight\n"
+     "animations, materials as a PBR reading of the colours, textures (TGA and BMP\n"
+     "become PNG). What glTF cannot say as the source does is changed as little as it\n"
+     "can be, with a warning on stderr saying what and how far (docs/FORMATS.md, glTF\n"
+     "export). Several files form one model, as for info.\n"
+     "-o OUT.glb: one binary file, textures inside.\n"
+     "-o OUT.gltf: JSON, with OUT.bin and the textures written beside it.\n"
+     "-o OUTDIR: a batch: every MODEL on its own, every FOLDER walked (every .cfg, else a\n"
+     "folder with one Cal3D skeleton as one model, else each loose model file), each\n"
+     "written to OUTDIR/<path>/<name>.glb with one progress line on stderr and a summary\n"
+     "(written, with warnings, failed); it goes on past a model that fails and exits 1\n"
+     "if any failed.\n"
+     "--fps N: rate of the stretches resampled because glTF holds where Cal3D\n"
+     "extrapolates (before a track's first key, after its last) (default 30).\n"
+     "--up y|z: the source's up axis (default: from the format, as ossa-view: Y for the\n"
+     "demo and CFF, Z for Cal3D, SKM and C3S unless the model plainly stands along Y).\n"
+     "--embed: a .gltf with its buffer and textures inside as data: URIs.\n"
+     "--gltf: a batch writes .gltf files (default .glb).\n"
+     "--verbose: a batch lists each model's warnings under its progress line.\n"
+     "--frame-rate FPS: frames per second of SKP and CFF frame lists (default 10, 25).\n"},
+    {"convert", ossa_cmd_convert,
+     "convert MODEL... -o OUT [--version N] [--xml] [--fps N] [--vertex-frames]\n"
+     "        [--up y|z] [--embed] [--frame-rate FPS]\n"
+     "convert (MODEL|FOLDER)... -o OUTDIR --to cfg|xml|skm|c3s|cff|glb|gltf [--verbose]\n"
+     "        [the options above]\n",
+     "Writes the model in the format of OUT's extension. What the target cannot hold is\n"
+     "refused (an error naming it) or dropped with a warning naming it.\n"
+     "-o OUT.cfg: a Cal3D set, its files beside OUT (binary; --xml: XML).\n"
+     "-o OUT.csf|cmf|caf|crf|cpf (or .xsf|xmf|xaf|xrf|xpf, XML): the one file of that\n"
+     "kind (refused when the model makes several).\n"
+     "-o OUT.skm: SKM with its .skp. -o OUT.c3s: a C3S scene. -o OUT.cff: CFF.\n"
+     "-o OUT.glb|OUT.gltf: glTF, as ossa export.\n"
+     "-o OUTDIR --to KIND: a batch as ossa export's (a Cal3D set goes into a folder of\n"
+     "its own, OUTDIR/<path>/<name>/<name>.cfg; --to xml for XML sets).\n"
+     "--version N: Cal3D version, 699..1301 but 913..918 (default 1100 binary, which\n"
+     "libcal3d 0.11 and older tools read; 1000 XML).\n"
+     "--xml: a Cal3D set as XML.\n"
+     "--fps N: frames per second of the SKM, C3S and CFF clips written (defaults 10, 30,\n"
+     "25), and of glTF's resampled stretches (30).\n"
+     "--vertex-frames: C3S with every clip baked into vertex frames, no bones.\n"
+     "--up y|z, --embed: as ossa export, for glTF.\n"
+     "--verbose: a batch lists each model's warnings.\n"
+     "--frame-rate FPS: frames per second of SKP and CFF frame lists read (default 10, 25).\n"},
+    {"bench", ossa_cmd_bench,
+     "bench [--vertices N] [--influences K] [--bones B] [--threads T] [--runs R]\n"
+     "      [--model FILE]... [--store auto|cached|stream] [--json]\n",
+     "Skinning throughput (vertices/s, positions + normals) of every kernel this CPU\n"
+     "runs, on 1 and T threads, a STREAM triad on arrays as large as the mesh's streams,\n"
+     "each kernel's bytes per vertex and its fraction of the memory-bound limit, pose\n"
+     "time (sample + local_to_model + palette) for 64 and 256 bones, and libcal3d's\n"
+     "figures on the same data with the ratios when it was found at build time. Subjects\n"
+     "run in interleaved rounds; figures are medians. See docs/BENCHMARKS.md.\n"
+     "--vertices N: vertices of the seeded random mesh (default 100000).\n"
+     "--influences K: influences per vertex of that mesh (default 4).\n"
+     "--bones B: bones of that mesh's palette (default 64).\n"
+     "--model FILE...: skin a loaded model's submeshes instead.\n"
+     "--threads T: the second thread count (default: every core).\n"
+     "--runs R: timed rounds (default 7), each after untimed warm-up runs.\n"
+     "--store auto|cached|stream: the skin jobs' store policy (default auto: currently\n"
+     "ordinary cached stores).\n"
+     "--json: one JSON document.\n"},
+};
+#define COMMAND_COUNT (sizeof commands / sizeof commands[0])
+
+static void indent(FILE *out, const char *text, const char *pad)
+{
+    while (*text) {
+        const char *nl = strchr(text, '\n');
+        size_t n = nl ? (size_t)(nl - text) : strlen(text);
+        fprintf(out, "%s%.*s\n", pad, (int)n, text);
+        text += n + (nl ? 1 : 0);
+    }
+}
+
 static void usage(FILE *out)
 {
-    fputs("usage: ossa COMMAND [ARGS]\n"
-          "\n"
-          "Commands:\n"
-          "  info FILE... [--json] [--cff-half] [--frame-rate FPS]\n"
-          "      Format, version, bones, meshes (vertices, faces and maximum influences of each\n"
-          "      submesh), clips (duration, tracks, keys), morph clips, materials, warnings.\n"
-          "      Several files form one model; a .cfg names a whole Cal3D model (key=value\n"
-          "      lines), or a Qfusion one (an import line) stands for the .skm of its name.\n"
-          "      --cff-half also shows CFF positions read as half floats (FORMAT-NOTES\n"
-          "      Decision 8).\n"
-          "      --frame-rate: frames per second of SKP and CFF frame lists (default 10, 25).\n"
-          "  sample MODEL... [--clip NAME|INDEX] [--time SECONDS] [--bones]\n"
-          "                 [--clamp | --extrapolate] [--frame-rate FPS]\n"
-          "      CSV of the posed and skinned mesh, every vertex in file order:\n"
-          "      mesh,submesh,vertex,px,py,pz,nx,ny,nz. Without --clip, the bind pose. The clip\n"
-          "      plays as a Cal3D cycle: a time past its duration wraps, and after the last key\n"
-          "      it blends back to the first. --bones prints bone,name,tx,ty,tz,qx,qy,qz,qw in\n"
-          "      model space instead. --clamp holds the first and last keys; --extrapolate\n"
-          "      continues along the first/last key pair (Cal3D's sampler without the loop key).\n",
-          out);
-    fputs("  export MODEL... -o OUT.glb|OUT.gltf [--fps N] [--up y|z] [--embed] [--verbose]\n"
-          "                 [--frame-rate FPS]\n"
-          "  export (MODEL|FOLDER)... -o OUTDIR [--gltf] [the same options]\n"
-          "      glTF 2.0: bones as nodes with a skin, meshes (one primitive per submesh, UVs,\n"
-          "      vertex colours, morph targets), every clip as an animation, morph clips and\n"
-          "      C3S vertex frames as weight animations, materials (PBR reading of the colours)\n"
-          "      and textures (embedded in .glb; beside a .gltf, or in it with --embed; TGA and\n"
-          "      BMP become PNG). Y up: --up names the source's up axis (default: from the\n"
-          "      format, as ossa-view). Stretches glTF cannot say as Cal3D does (extrapolation\n"
-          "      before a first or after a last key) are resampled at --fps (default 30), with\n"
-          "      a warning, as is everything else glTF cannot hold. With -o OUTDIR (or a folder\n"
-          "      given) every model is exported on its own: a folder is walked for every .cfg,\n"
-          "      else a folder with one Cal3D skeleton is one model, else each loose model;\n"
-          "      one progress line per model on stderr, then a summary; exit status 1 if any\n"
-          "      failed. --gltf writes .gltf files in a batch (default .glb). --verbose lists\n"
-          "      each model's warnings in a batch. docs/FORMATS.md, glTF export, has details.\n",
-          out);
-    fputs("  convert MODEL... -o OUT [--version N] [--xml] [--fps N] [--vertex-frames]\n"
-          "                  [--up y|z] [--embed] [--frame-rate FPS]\n"
-          "  convert (MODEL|FOLDER)... -o OUTDIR --to cfg|xml|skm|c3s|cff|glb|gltf [options]\n"
-          "      Writes the model in the format of OUT's extension: .cfg a Cal3D set (binary;\n"
-          "      --xml for XML) beside OUT; .csf .cmf .caf .crf .cpf (.xsf ... .xpf as XML) the\n"
-          "      one file of that kind (refused when the model makes several); .skm (+ .skp),\n"
-          "      .c3s (--vertex-frames bakes every clip into vertex frames), .cff, and .glb or\n"
-          "      .gltf (as ossa export; --up, --embed). --version: the Cal3D version, 699..1301\n"
-          "      (default 1100 binary, 1000 XML; libcal3d 0.11 reads 1100). --fps: frames per\n"
-          "      second of the SKM, C3S and CFF clips written (defaults 10, 30, 25) and of\n"
-          "      glTF's resampled stretches (30). What the target cannot hold is refused with\n"
-          "      an error or named in a warning before it is dropped. A batch writes OUTDIR/\n"
-          "      <path>/<name>.<ext> (a Cal3D set: OUTDIR/<path>/<name>/<name>.cfg), walking\n"
-          "      folders and reporting as ossa export does.\n",
-          out);
-    fputs("  bench [--vertices N] [--influences K] [--bones B] [--threads T] [--runs R]\n"
-          "        [--model FILE]... [--store auto|cached|stream] [--json]\n"
-          "      Skinning throughput (vertices/s, positions + normals) of every kernel this CPU\n"
-          "      runs, on 1 and T threads (default: every core), on a seeded random mesh (N =\n"
-          "      100000 vertices, K = 4 influences, B = 64 bones) or a loaded model; a STREAM\n"
-          "      triad on arrays as large as the mesh's streams, each kernel's bytes per vertex\n"
-          "      and its fraction of the memory-bound limit; pose time (sample + local_to_model\n"
-          "      + palette) for 64 and 256 bones; libcal3d's figures on the same data and the\n"
-          "      ratios when it was found at build time. Medians of R runs (default 7) after\n"
-          "      warm-up runs. --store: the skin jobs' store policy (default auto: currently\n"
-          "      ordinary cached stores). --json: one JSON document. See docs/BENCHMARKS.md.\n"
-          "  help, --help, -h (also after a command)\n"
-          "      This text.\n"
+    fputs("usage: ossa COMMAND [ARGS]\n\nCommands:\n", out);
+    for (size_t i = 0; i < COMMAND_COUNT; i++) {
+        indent(out, commands[i].synopsis, "  ");
+        indent(out, commands[i].text, "      ");
+    }
+    fputs("  help, --help, -h\n"
+          "      This text; `ossa COMMAND --help` shows one command.\n"
+          "  --version\n"
+          "      The version of ossa.\n"
           "\n"
           "Exit status: 0 on success, 1 when a file cannot be loaded, 2 on a usage error.\n",
+          out);
+}
+
+static void command_usage(FILE *out, const command *c)
+{
+    fputs("usage: ossa ", out);
+    indent(out, c->synopsis, "");
+    fputc('\n', out);
+    indent(out, c->text, "");
+    fputs("\nExit status: 0 on success, 1 when a file cannot be loaded, 2 on a usage error.\n",
           out);
 }
 
@@ -81,23 +150,28 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    const char *cmd = argv[1];
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") || (i == 1 && !strcmp(cmd, "help"))) {
-            usage(stdout);
+    const char *name = argv[1];
+    if (!strcmp(name, "--version")) {
+        printf("ossa %s\n", OSSA_VERSION);
+        return 0;
+    }
+    if (!strcmp(name, "help") || !strcmp(name, "--help") || !strcmp(name, "-h")) {
+        usage(stdout);
+        return 0;
+    }
+    const command *c = NULL;
+    for (size_t i = 0; i < COMMAND_COUNT; i++)
+        if (!strcmp(name, commands[i].name))
+            c = &commands[i];
+    if (!c) {
+        fprintf(stderr, "ossa: unknown command '%s'\n\n", name);
+        usage(stderr);
+        return 2;
+    }
+    for (int i = 2; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            command_usage(stdout, c);
             return 0;
         }
-    if (!strcmp(cmd, "info"))
-        return ossa_cmd_info(argc - 2, argv + 2);
-    if (!strcmp(cmd, "sample"))
-        return ossa_cmd_sample(argc - 2, argv + 2);
-    if (!strcmp(cmd, "convert"))
-        return ossa_cmd_convert(argc - 2, argv + 2);
-    if (!strcmp(cmd, "export"))
-        return ossa_cmd_export(argc - 2, argv + 2);
-    if (!strcmp(cmd, "bench"))
-        return ossa_cmd_bench(argc - 2, argv + 2);
-    fprintf(stderr, "ossa: unknown command '%s'\n\n", cmd);
-    usage(stderr);
-    return 2;
+    return c->run(argc - 2, argv + 2);
 }

@@ -5,7 +5,6 @@
  * input.c, hud.c, crossfade.c, script.c); this file ties them to SDL and GL. */
 #include <glad/gl.h>
 #include <SDL.h>
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -61,13 +60,14 @@ typedef struct view_options {
 
 static void usage(FILE *out)
 {
-    fputs("usage: ossa-view [OPTIONS] [FILE...]\n"
+    fputs("usage: ossa-view [OPTIONS] [FILE|FOLDER...]\n"
           "Opens the files as one model (a Cal3D .cfg, or a skeleton with its meshes,\n"
           "animations and materials, or one SKM/SKP, C3S or CFF model; a Qfusion .cfg opens\n"
-          "the .skm of the same name); with no file, the\n"
-          "built-in demo mannequin. Files and folders dropped on the window replace the model\n"
-          "(a folder: its .cfg if it has one, else every file Ossa reads); a model that does not\n"
-          "load leaves the current one shown, with the error in the window and on stderr.\n"
+          "the .skm of the same name); with no file, the built-in demo mannequin. A folder\n"
+          "opens its .cfg, C3S or CFF model (the first by name, with a note), else every model\n"
+          "file in it and its subfolders. Files and folders dropped on the window replace the\n"
+          "model the same way; a model that does not load leaves the current one shown, with\n"
+          "the error in the window and on stderr.\n"
           "\n"
           "options:\n"
           "  --screenshot OUT.png  render one frame offscreen into OUT.png and exit\n"
@@ -91,6 +91,7 @@ static void usage(FILE *out)
           "                        the vertex shader\n"
           "  --hud                 draw the HUD into --screenshot too (scripts always do)\n"
           "  --help                this text\n"
+          "  --version             the version of ossa-view\n"
           "\n"
           "keys and mouse (F1 or H shows them in the window):\n",
           out);
@@ -166,6 +167,9 @@ static int parse_args(int argc, char **argv, view_options *o)
         bool has_value = i + 1 < argc;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             usage(stdout);
+            return -1;
+        } else if (strcmp(a, "--version") == 0) {
+            printf("ossa-view %s\n", OSSA_VERSION);
             return -1;
         } else if (strcmp(a, "--bones") == 0) {
             o->bones = true;
@@ -634,74 +638,9 @@ static void app_motion(view_app *app, float x, float dx, float dy)
 
 /* ---- opening dropped files and folders ------------------------------------------------ */
 
-static bool has_extension(const char *name, const char *ext)
-{
-    const char *dot = strrchr(name, '.');
-    return dot && strcasecmp(dot + 1, ext) == 0;
-}
-
-/* Whether Ossa reads a file, from its first bytes and its name. */
-static bool readable_model_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return false;
-    unsigned char head[512];
-    size_t got = fread(head, 1, sizeof head, f);
-    fclose(f);
-    return ossa_sniff(head, got, path) != OSSA_FORMAT_UNKNOWN;
-}
-
-static int compare_names(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The model files of a folder: its first .cfg (by name) alone, else every file Ossa reads.
- * Appends malloc'd paths to out (up to cap); returns how many, or -1 when out of memory. */
-static long folder_files(const char *dir, char **out, size_t cap)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return 0;
-    char *found[MAX_DROP_FILES];
-    size_t n = 0;
-    bool oom = false;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL && n < MAX_DROP_FILES) {
-        if (e->d_name[0] == '.')
-            continue;
-        size_t len = strlen(dir) + strlen(e->d_name) + 2;
-        char *path = malloc(len);
-        if (!path) {
-            oom = true;
-            break;
-        }
-        snprintf(path, len, "%s/%s", dir, e->d_name);
-        struct stat st;
-        if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && readable_model_file(path))
-            found[n++] = path;
-        else
-            free(path);
-    }
-    closedir(d);
-    qsort(found, n, sizeof found[0], compare_names);
-    size_t cfg = n;
-    for (size_t i = 0; i < n && cfg == n; i++)
-        if (has_extension(found[i], "cfg"))
-            cfg = i;
-    size_t kept = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!oom && kept < cap && (cfg == n || i == cfg))
-            out[kept++] = found[i];
-        else
-            free(found[i]);
-    }
-    return oom ? -1 : (long)kept;
-}
-
-/* Opens dropped paths as the new model; on failure the current model stays and the error is
- * shown in the window and written to stderr. */
+/* Opens dropped paths as the new model (a folder by the engine's folder rule, as on the command
+ * line); on failure the current model stays and the error is shown in the window and written
+ * to stderr. */
 static void open_paths(view_app *app, char *const *paths, size_t count)
 {
     char *files[MAX_DROP_FILES];
@@ -709,20 +648,10 @@ static void open_paths(view_app *app, char *const *paths, size_t count)
     char err[1200] = "";
     bool oom = false;
     for (size_t i = 0; i < count && n < MAX_DROP_FILES; i++) {
-        struct stat st;
-        if (stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode)) {
-            long got = folder_files(paths[i], files + n, MAX_DROP_FILES - n);
-            if (got < 0)
-                oom = true;
-            else
-                n += (size_t)got;
-            if (got == 0 && count == 1)
-                snprintf(err, sizeof err, "%s: no file Ossa reads in this folder", paths[i]);
-        } else if ((files[n] = strdup(paths[i])) != NULL) {
+        if ((files[n] = strdup(paths[i])) != NULL)
             n++;
-        } else {
+        else
             oom = true;
-        }
     }
     view_model next;
     if (oom)
@@ -760,6 +689,11 @@ static void drop_clear(view_app *app)
 
 static int open_gl(view_app *app)
 {
+    /* A hidden window with no display to show it on: go straight to SDL's offscreen driver
+     * rather than let SDL probe Wayland, whose library complains about XDG_RUNTIME_DIR on
+     * stderr. SDL_VIDEODRIVER in the environment still wins over this hint. */
+    if (app->offscreen && !getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY"))
+        SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
         fprintf(stderr, "ossa-view: no display: %s\n", SDL_GetError());
         return EXIT_DISPLAY;

@@ -94,7 +94,7 @@ int main(int argc, char **argv)
         CHECK(out[0] == '{' && strstr(out, "\"format\":\"CFF\"") && strstr(out, "\"pelv\""));
     free(out);
 
-    snprintf(cmd, sizeof cmd, "'%s' sample '%s' --time 0.3", argv[1], path);
+    snprintf(cmd, sizeof cmd, "'%s' sample '%s' --clip 0 --time 0.3", argv[1], path);
     out = run(cmd, &status);
     CHECK(out && status == 0);
     if (out) {
@@ -108,7 +108,7 @@ int main(int argc, char **argv)
     }
     free(out);
 
-    snprintf(cmd, sizeof cmd, "'%s' sample '%s' --bones --time 0.5", argv[1], path);
+    snprintf(cmd, sizeof cmd, "'%s' sample '%s' --bones --clip 0 --time 0.5", argv[1], path);
     out = run(cmd, &status);
     CHECK(out && status == 0 && out && strstr(out, "head"));
     free(out);

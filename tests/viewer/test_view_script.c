@@ -270,6 +270,28 @@ static void check_camera(harness *h)
         harness_image_free(&img[i]);
 }
 
+/* A dropped folder follows the engine's folder rule: the demo's SKM folder has no .cfg, so its
+ * .skm, .skp and LOD files open together; the project's assets/ folder holds one model per
+ * format folder and opens the first by name. */
+static void check_folder_rule_drop(harness *h)
+{
+    const char *root = getenv("OSSA_SOURCE_ROOT");
+    if (!root)
+        return;
+    static char out[32768];
+    state_line st[MAX_STATES];
+    size_t n;
+    char script[1200];
+    snprintf(script, sizeof script, "drop %s/assets/skm\nstate\ndrop %s/assets\nstate\n", root,
+             root);
+    int rc = run_script(h, "rule.txt", script, st, &n, out, sizeof out);
+    CHECKF(rc == 0 && n == 2, "exit %d: %s", rc, out);
+    if (n == 2) {
+        CHECKF(str_is(&st[0], "model", "mannequin.skm (SKM)"), "%s", st[0].text);
+        CHECKF(str_is(&st[1], "model", "mannequin.c3s (C3S)"), "%s", st[1].text);
+    }
+}
+
 /* A dropped folder opens its .cfg (with the real assets, when present). */
 static void check_folder_drop(harness *h)
 {
@@ -348,6 +370,7 @@ int main(int argc, char **argv)
     check_clip_script(&h);
     check_drop_and_pictures(&h);
     check_folder_drop(&h);
+    check_folder_rule_drop(&h);
     check_camera(&h);
     check_failures_and_bench(&h);
     harness_end(&h);

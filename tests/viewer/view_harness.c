@@ -79,6 +79,11 @@ int harness_run(harness *h, const char *const *args, char *err, size_t err_size)
             setenv("SDL_VIDEODRIVER", "offscreen", 1);
         else
             unsetenv("SDL_VIDEODRIVER");
+        if (h->display == HARNESS_BARE) {
+            unsetenv("DISPLAY");
+            unsetenv("WAYLAND_DISPLAY");
+            unsetenv("XDG_RUNTIME_DIR");
+        }
         execvp(argv[0], (char *const *)argv);
         fprintf(stderr, "cannot run %s\n", argv[0]);
         _exit(127);

@@ -10,6 +10,8 @@
 typedef enum harness_display {
     HARNESS_OFFSCREEN,   /* SDL_VIDEODRIVER=offscreen */
     HARNESS_XVFB,        /* xvfb-run -a, SDL's default (X11) driver */
+    HARNESS_BARE,        /* no DISPLAY, WAYLAND_DISPLAY, XDG_RUNTIME_DIR or SDL_VIDEODRIVER:
+                            the viewer must find its headless way alone */
     HARNESS_NO_DISPLAY
 } harness_display;
 

@@ -7,7 +7,8 @@ Each model file under assets/<format>/ (a Cal3D .cfg, an .skm, a .c3s, a .cff) i
 `ossa info`, `ossa info --json` (which must parse), `ossa sample` (CSV with one row per vertex)
 and `ossa sample --bones`. A format whose assets are not committed yet is reported and skipped.
 The binary and XML Cal3D sets hold the same numbers, so their samples must be identical.
---frame-rate rescales the SKM and CFF clips. --help prints the usage after any command.
+--frame-rate rescales the SKM and CFF clips. `ossa COMMAND --help` prints that command's own
+usage; --version the version.
 """
 import json
 import os
@@ -110,11 +111,35 @@ def check_frame_rate(exe, assets):
 
 
 def check_help(exe):
-    """--help anywhere prints the usage on stdout and exits 0; a bad option exits 2."""
-    for args in (("--help",), ("help",), ("bench", "--help"), ("info", "-h"), ("sample", "x", "--help")):
+    """`ossa --help` lists every command; `ossa COMMAND --help` (anywhere after the command)
+    prints that command's own usage and options, not the others'; --version prints the version;
+    a bad option exits 2."""
+    for args in (("--help",), ("help",), ("-h",)):
         rc, out, _ = ossa(exe, *args)
         if rc != 0 or not out.startswith("usage: ossa COMMAND"):
             fail(f"ossa {' '.join(args)}: exit {rc}, stdout {out[:40]!r}")
+        for cmd in ("info", "sample", "bench"):
+            if f"\n  {cmd} " not in out:
+                fail(f"ossa {' '.join(args)} does not list {cmd}")
+    own = {"info": ("--json", "--cff-half", "--frame-rate"),
+           "sample": ("--clip", "--time", "--clamp", "--extrapolate", "--bones", "--frame-rate"),
+           "bench": ("--vertices", "--influences", "--bones", "--threads", "--runs", "--model",
+                     "--store", "--json")}
+    for args in (("bench", "--help"), ("info", "-h"), ("sample", "x", "--help")):
+        rc, out, _ = ossa(exe, *args)
+        cmd = args[0]
+        if rc != 0 or not out.startswith(f"usage: ossa {cmd} "):
+            fail(f"ossa {' '.join(args)}: exit {rc}, stdout {out[:40]!r}")
+            continue
+        for option in own[cmd]:
+            if f"\n{option}" not in out:
+                fail(f"ossa {cmd} --help does not explain {option}")
+        for other in own:
+            if other != cmd and f"usage: ossa {other}" in out or f"\n  {other} " in out:
+                fail(f"ossa {cmd} --help also shows {other}")
+    rc, out, _ = ossa(exe, "--version")
+    if rc != 0 or not out.startswith("ossa ") or not out.strip().split()[-1][0].isdigit():
+        fail(f"ossa --version: exit {rc}, stdout {out!r}")
     rc, _, err = ossa(exe, "bench", "--no-such-option")
     if rc != 2 or "usage" not in err:
         fail(f"ossa bench --no-such-option: exit {rc}")

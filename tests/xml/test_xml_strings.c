@@ -33,6 +33,8 @@ static void expect_fail(const char *text, const char *name, ossa_status status, 
     if (needle)
         CHECKF(strstr(err.message, needle) != NULL, "%s: message '%s' lacks '%s'", name,
                err.message, needle);
+    CHECKF(strstr(err.message, "ossa-cal3d") == NULL, "%s: message names the internal wrapper: %s",
+           name, err.message);
 }
 
 static bool has_warning(const ossa_model *m, const char *needle)
@@ -211,7 +213,14 @@ static void test_skeleton_errors(void)
     /* Malformed XML: the parser's message and line. */
     expect_fail("<HEADER MAGIC=\"XSF\" VERSION=\"910\"/>\n<SKELETON>\n  <BONE NAME=\"a\">\n"
                 "</SKELETON>\n",
-                "m.xsf", OSSA_ERR_FORMAT, 4, "XML: Opening and ending tag mismatch: BONE line 3");
+                "m.xsf", OSSA_ERR_FORMAT, 4,
+                "XML: tag mismatch: <BONE> (opened on line 3) is closed by </SKELETON>");
+    /* Messages speak of the file, never of the element Ossa wraps it in. */
+    expect_fail("<HEADER MAGIC=\"XSF\" VERSION=\"910\"/>\n<SKELETON>\n  <BONE NAME=\"a\">\n",
+                "open.xsf", OSSA_ERR_FORMAT, 4,
+                "XML: the file ends inside <BONE> (opened on line 3): </BONE> is missing");
+    expect_fail("<HEADER MAGIC=\"XSF\" VERSION=\"910\"/>\n<SKELETON/>\n</BONE>\n", "close.xsf",
+                OSSA_ERR_FORMAT, 3, "XML: </BONE> closes an element that was never opened");
     /* Empty and element-less input. */
     expect_fail("", "empty.xsf", OSSA_ERR_FORMAT, -1, NULL);
     expect_fail("just text\n", "text.xsf", OSSA_ERR_FORMAT, 1, "no XML element");

@@ -337,6 +337,45 @@ static void record_error(void *data, xmlErrorPtr e)
     snprintf(fe->message, sizeof fe->message, "%s", e->message ? e->message : "malformed XML");
 }
 
+/* libxml2 names the synthetic wrapper element in tag-mismatch messages; say what it means in the
+ * file instead (a tag still open at its end, or a closing tag with no opening one). */
+static void reword_wrapper(char *message, size_t size)
+{
+    static const char mismatch[] = "Opening and ending tag mismatch: ";
+    const char *wrap = wrap_open + 1;
+    size_t wrap_len = sizeof wrap_open - 3;
+    if (strncmp(message, mismatch, sizeof mismatch - 1) == 0) {
+        char open[128], close[128];
+        long line;
+        if (sscanf(message + sizeof mismatch - 1, "%127s line %ld and %127s", open, &line,
+                   close) == 3) {
+            if (strlen(close) == wrap_len && strncmp(close, wrap, wrap_len) == 0) {
+                snprintf(message, size, "the file ends inside <%.80s> (opened on line %ld): "
+                         "</%.80s> is missing", open, line, open);
+                return;
+            }
+            if (strlen(open) == wrap_len && strncmp(open, wrap, wrap_len) == 0) {
+                snprintf(message, size, "</%.80s> closes an element that was never opened",
+                         close);
+                return;
+            }
+            snprintf(message, size, "tag mismatch: <%.80s> (opened on line %ld) is closed by "
+                     "</%.80s>", open, line, close);
+            return;
+        }
+    }
+    /* Any other message naming the wrapper: it stands for the file as a whole. */
+    char *at = strstr(message, wrap);
+    if (at) {
+        char out[300];
+        int n = snprintf(out, sizeof out, "%.*s(the file's top level)%.150s",
+                         (int)((size_t)(at - message) < 120 ? at - message : 120), message,
+                         at + wrap_len);
+        if (n > 0)
+            snprintf(message, size, "%.250s", out);
+    }
+}
+
 static ossa_status parse(ossa_xml *x, const uint8_t *data, size_t size)
 {
     ossa_build *b = x->b;
@@ -376,6 +415,7 @@ static ossa_status parse(ossa_xml *x, const uint8_t *data, size_t size)
         size_t m = strlen(fe.message);
         while (m && is_space(fe.message[m - 1]))
             fe.message[--m] = 0;
+        reword_wrapper(fe.message, sizeof fe.message);
         st = ossa_fail_line(b, fe.code == XML_ERR_NO_MEMORY ? OSSA_ERR_NOMEM : OSSA_ERR_FORMAT,
                             fe.line, "XML: %s", fe.message);
     }

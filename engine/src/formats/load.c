@@ -2,15 +2,18 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/checked.h"
 #include "core/limits.h"
+#include "formats/folder.h"
 #include "formats/formats.h"
 #include "formats/skm_format.h"
 #include "ossa/load.h"
@@ -218,19 +221,58 @@ ossa_format_reader ossa_format_reader_for(ossa_format f)
     }
 }
 
+static const char *file_kind(mode_t mode)
+{
+    return S_ISDIR(mode) ? "a folder" : S_ISFIFO(mode) ? "a FIFO" : S_ISSOCK(mode) ? "a socket"
+           : S_ISCHR(mode) || S_ISBLK(mode) ? "a device" : "not a regular file";
+}
+
+/* Opens a regular file for reading. Special files are refused before anything is read: opening
+ * is non-blocking (a FIFO with no writer would wait forever in open), and the check is made on
+ * what was opened, not on the name. */
+static ossa_status open_regular(ossa_build *b, const char *path, FILE **out, struct stat *st)
+{
+    *out = NULL;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return ossa_fail(b, OSSA_ERR_IO, -1, "cannot open: %s", strerror(errno));
+    if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode)) {
+        const char *kind = file_kind(st->st_mode);
+        close(fd);
+        return ossa_fail(b, OSSA_ERR_IO, -1, "%s, not a file Ossa can read", kind);
+    }
+    int flags = fcntl(fd, F_GETFL);
+    if (flags >= 0)
+        fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    *out = fdopen(fd, "rb");
+    if (!*out) {
+        close(fd);
+        return ossa_fail(b, OSSA_ERR_NOMEM, -1, "cannot open: %s", strerror(errno));
+    }
+    return OSSA_OK;
+}
+
+/* The first bytes of a file (up to cap), for sniffing before anything is read whole. */
+static ossa_status read_head(ossa_build *b, const char *path, uint8_t *head, size_t cap,
+                             size_t *got)
+{
+    FILE *f;
+    struct stat st;
+    *got = 0;
+    OSSA_TRY(open_regular(b, path, &f, &st));
+    *got = fread(head, 1, cap, f);
+    fclose(f);
+    return OSSA_OK;
+}
+
 /* Reads a whole file into memory (capped). */
 static ossa_status read_whole(ossa_build *b, const char *path, uint8_t **out, size_t *size)
 {
     *out = NULL;
     *size = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return ossa_fail(b, OSSA_ERR_IO, -1, "cannot open: %s", strerror(errno));
+    FILE *f;
     struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        fclose(f);
-        return ossa_fail(b, OSSA_ERR_IO, -1, "not a regular file");
-    }
+    OSSA_TRY(open_regular(b, path, &f, &st));
     if ((uint64_t)st.st_size > OSSA_MAX_FILE_SIZE) {
         fclose(f);
         return ossa_fail(b, OSSA_ERR_RANGE, -1, "file of %lld bytes exceeds the limit of %u",
@@ -278,11 +320,40 @@ static ossa_status read_one(ossa_build *b, const char *path, const uint8_t *data
     return OSSA_OK;
 }
 
+/* Whether the first bytes can begin a file of format f: a binary format's magic, or for XML
+ * (told by its extension) a '<' as the first character after white space and a byte order
+ * mark. Checked before a file is read whole, so that a large file of something else is refused
+ * from its first bytes. */
+static bool head_fits(ossa_format f, const uint8_t *p, size_t n)
+{
+    switch (f) {
+    case OSSA_FORMAT_XSF: case OSSA_FORMAT_XAF: case OSSA_FORMAT_XMF: case OSSA_FORMAT_XRF:
+    case OSSA_FORMAT_XPF: {
+        size_t i = n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF ? 3 : 0;
+        if (n >= 2 && ((p[0] == 0xFF && p[1] == 0xFE) || (p[0] == 0xFE && p[1] == 0xFF)))
+            return true; /* UTF-16: the XML reader explains why it refuses it */
+        while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
+            i++;
+        return i == n || p[i] == '<';
+    }
+    case OSSA_FORMAT_CFF:
+        return true; /* no magic: the reader checks the header against the size */
+    default:
+        return f != OSSA_FORMAT_UNKNOWN;
+    }
+}
+
 static ossa_status load_path(ossa_build *b, const char *path)
 {
-    uint8_t *data;
-    size_t size;
+    uint8_t *data, head[512];
+    size_t size, got;
     OSSA_TRY(ossa_build_set_file(b, path));
+    OSSA_TRY(read_head(b, path, head, sizeof head, &got));
+    ossa_format f = b->opt.format ? b->opt.format : ossa_sniff(head, got, path);
+    if (f == OSSA_FORMAT_UNKNOWN || !head_fits(f, head, got))
+        return ossa_fail(b, OSSA_ERR_FORMAT, 0, "not a format Ossa reads%s",
+                         f == OSSA_FORMAT_UNKNOWN ? "" : ": its first bytes are not the "
+                                                         "start of one");
     OSSA_TRY(read_whole(b, path, &data, &size));
     ossa_status st = read_one(b, path, data, size);
     free(data);
@@ -459,8 +530,13 @@ static ossa_status resolve_case(ossa_build *b, const char *path, char *out, size
 
 typedef struct cfg_entry {
     int rank; /* load_rank order */
+    int line;     /* in the .cfg, for messages */
+    char key[16]; /* as written */
     char *path;
 } cfg_entry;
+
+static const char *const cfg_kinds[5] = {"a skeleton", "a mesh", "an animation",
+                                         "a morph animation", "a material"};
 
 static char *trim(char *s)
 {
@@ -556,6 +632,8 @@ static ossa_status load_cfg(ossa_build *b, const char *cfg_path, uint8_t *text)
             else
                 snprintf(full, sizeof full, "%s%s%s", base_dir, sub_dir, value);
             entries[count].rank = rank;
+            entries[count].line = line_no;
+            snprintf(entries[count].key, sizeof entries[count].key, "%s", key);
             entries[count].path = strdup(full);
             if (!entries[count].path) {
                 st = ossa_fail(b, OSSA_ERR_NOMEM, -1, "out of memory");
@@ -582,6 +660,23 @@ static ossa_status load_cfg(ossa_build *b, const char *cfg_path, uint8_t *text)
                 ossa_warn(b, "skipped missing file %s", entries[i].path);
                 st = OSSA_OK;
                 continue;
+            }
+            /* Each key names one kind of file: an animation under skeleton= (or a .cfg
+             * naming itself) is an error on that line, not a model built from the wrong
+             * parts. */
+            uint8_t head[4096];
+            size_t got = 0;
+            if (st == OSSA_OK)
+                st = read_head(b, found, head, sizeof head, &got);
+            ossa_format kind = st == OSSA_OK ? ossa_sniff(head, got, found) : OSSA_FORMAT_UNKNOWN;
+            if (st == OSSA_OK && !b->opt.format && load_rank(kind) != rank) {
+                b->file = cfg_file;
+                st = ossa_fail_line(b, OSSA_ERR_FORMAT, entries[i].line,
+                                    "%s= names '%s', %s%s%s, not %s", entries[i].key, found,
+                                    kind == OSSA_FORMAT_UNKNOWN ? "" : "a ",
+                                    kind == OSSA_FORMAT_UNKNOWN ? "not a file Ossa reads"
+                                                                : ossa_format_name(kind),
+                                    kind == OSSA_FORMAT_UNKNOWN ? "" : " file", cfg_kinds[rank]);
             }
             if (st == OSSA_OK)
                 st = load_path(b, found);
@@ -776,15 +871,9 @@ static bool same_file(const char *a, const char *b)
            sa.st_ino == sb.st_ino;
 }
 
-ossa_status ossa_load_files(const char *const *paths, size_t count, const ossa_load_options *opt,
-                            ossa_model **out, ossa_error *err)
+/* The files of one model in the order their kinds need (skeleton first). */
+static ossa_status load_ranked(ossa_build *b, const char *const *paths, size_t count)
 {
-    ossa_build b;
-    OSSA_TRY(begin(&b, out, err, opt));
-    if (!paths || count == 0)
-        return finish(&b, ossa_fail(&b, OSSA_ERR_INVALID_ARGUMENT, -1, "no files given"), out);
-    if (count > OSSA_MAX_FILES)
-        return finish(&b, ossa_fail(&b, OSSA_ERR_RANGE, -1, "more than %u files", OSSA_MAX_FILES), out);
     /* Rank each file by its kind (read from its first bytes and name), then load in rank order.
      * A Qfusion .cfg is replaced by its .skm (dropped when that .skm is given too). */
     int *ranks = calloc(count, sizeof *ranks);
@@ -794,7 +883,8 @@ ossa_status ossa_load_files(const char *const *paths, size_t count, const ossa_l
         free(ranks);
         free(use);
         free(from_cfg);
-        return finish(&b, ossa_fail(&b, OSSA_ERR_NOMEM, -1, "out of memory"), out);
+        ossa_status st = ossa_fail(b, OSSA_ERR_NOMEM, -1, "out of memory");
+        return st;
     }
     ossa_status st = OSSA_OK;
     size_t used = 0;
@@ -802,11 +892,11 @@ ossa_status ossa_load_files(const char *const *paths, size_t count, const ossa_l
     for (size_t i = 0; i < count && st == OSSA_OK; i++) {
         uint8_t head[4096];
         size_t n = 0;
-        FILE *f = fopen(paths[i], "rb");
-        if (f) {
-            n = fread(head, 1, sizeof head, f);
-            fclose(f);
-        }
+        st = ossa_build_set_file(b, paths[i]);
+        if (st == OSSA_OK)
+            st = read_head(b, paths[i], head, sizeof head, &n);
+        if (st != OSSA_OK)
+            break;
         ossa_format fmt = ossa_sniff(head, n, paths[i]);
         const char *path = paths[i];
         bool substituted = false;
@@ -814,27 +904,27 @@ ossa_status ossa_load_files(const char *const *paths, size_t count, const ossa_l
             /* A .cfg of either kind: decided on its whole text (an import may come late). */
             uint8_t *text;
             size_t size;
-            st = ossa_build_set_file(&b, paths[i]);
+            st = ossa_build_set_file(b, paths[i]);
             if (st == OSSA_OK)
-                st = read_whole(&b, paths[i], &text, &size);
+                st = read_whole(b, paths[i], &text, &size);
             if (st != OSSA_OK)
                 break;
             cfg_scan sc;
             cfg_scan_text(text, size, &sc);
             if (cfg_is_qfusion(&sc)) {
-                st = qfusion_cfg_model(&b, paths[i], &sc, &path);
+                st = qfusion_cfg_model(b, paths[i], &sc, &path);
                 free(text);
                 fmt = OSSA_FORMAT_SKM;
                 substituted = true;
             } else if (!sc.key_value) {
                 /* Nothing to load: an empty, binary or foreign file named .cfg. */
                 free(text);
-                st = ossa_fail(&b, OSSA_ERR_FORMAT, -1,
+                st = ossa_fail(b, OSSA_ERR_FORMAT, -1,
                                "neither a Cal3D model set (no key=value line) nor a Qfusion model "
                                "config (no import line)");
             } else if (count != 1) {
                 free(text);
-                st = ossa_fail(&b, OSSA_ERR_INVALID_ARGUMENT, -1,
+                st = ossa_fail(b, OSSA_ERR_INVALID_ARGUMENT, -1,
                                "a .cfg is a whole model: open it on its own");
             } else {
                 cal3d_cfg = text;
@@ -852,20 +942,68 @@ ossa_status ossa_load_files(const char *const *paths, size_t count, const ossa_l
         ranks[used++] = load_rank(fmt);
     }
     if (st == OSSA_OK && cal3d_cfg) {
-        st = load_cfg(&b, paths[0], cal3d_cfg);
+        st = load_cfg(b, paths[0], cal3d_cfg);
     } else {
         if (st == OSSA_OK)
-            st = load_skm_pose(&b, use, used);
+            st = load_skm_pose(b, use, used);
         for (int rank = 0; rank <= 5 && st == OSSA_OK; rank++)
             for (size_t i = 0; i < used && st == OSSA_OK; i++)
                 if (ranks[i] == rank)
-                    st = load_path(&b, use[i]);
+                    st = load_path(b, use[i]);
         if (st == OSSA_OK)
-            st = load_skm_lods(&b, use, used);
+            st = load_skm_lods(b, use, used);
     }
     free(ranks);
     free(use);
     free(from_cfg);
+    return st;
+}
+
+/* Loads files (no folders) into b, which the caller finishes. */
+static ossa_status load_list(ossa_build *b, const char *const *paths, size_t count)
+{
+    if (count > OSSA_MAX_FILES)
+        return ossa_fail(b, OSSA_ERR_RANGE, -1, "more than %u files", OSSA_MAX_FILES);
+    return load_ranked(b, paths, count);
+}
+
+ossa_status ossa_load_files(const char *const *paths, size_t count, const ossa_load_options *opt,
+                            ossa_model **out, ossa_error *err)
+{
+    ossa_build b;
+    OSSA_TRY(begin(&b, out, err, opt));
+    if (!paths || count == 0)
+        return finish(&b, ossa_fail(&b, OSSA_ERR_INVALID_ARGUMENT, -1, "no files given"), out);
+    /* Folders stand for the files they hold (folder.c); files are taken as they are. */
+    ossa_path_list list = {NULL, 0, 0};
+    ossa_status st = OSSA_OK;
+    bool folders = false;
+    for (size_t i = 0; i < count && st == OSSA_OK; i++) {
+        if (paths[i] && ossa_is_folder(paths[i])) {
+            folders = true;
+            st = ossa_folder_expand(&b, paths[i], &list);
+            continue;
+        }
+        char *copy = paths[i] ? strdup(paths[i]) : NULL;
+        char **grown = list.count == list.cap
+                           ? realloc(list.paths, (list.cap ? 2 * list.cap : 16) * sizeof *grown)
+                           : list.paths;
+        if (!copy || !grown) {
+            free(copy);
+            if (grown)
+                list.paths = grown;
+            st = ossa_fail(&b, OSSA_ERR_NOMEM, -1, "out of memory");
+            break;
+        }
+        if (list.count == list.cap)
+            list.cap = list.cap ? 2 * list.cap : 16;
+        list.paths = grown;
+        list.paths[list.count++] = copy;
+    }
+    if (st == OSSA_OK)
+        st = folders ? load_list(&b, (const char *const *)list.paths, list.count)
+                     : load_list(&b, paths, count);
+    ossa_path_list_free(&list);
     return finish(&b, st, out);
 }
 
