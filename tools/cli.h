@@ -3,7 +3,9 @@
 #define OSSA_CLI_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <jansson.h>
 #include "ossa/ossa.h"
 
 int ossa_cmd_info(int argc, char **argv);
@@ -16,8 +18,11 @@ int ossa_cmd_convert(int argc, char **argv);
  * returns NULL. */
 ossa_model *ossa_cli_load(const char *const *files, size_t count, const ossa_load_options *opt);
 
-/* A JSON string literal (quotes and escapes included). */
-void ossa_cli_json_string(FILE *out, const char *s);
+/* JSON goes through jansson (reals print with 9 significant digits): a double rounded to 6
+ * significant digits (what %.6g prints), and a document printed (compact, or indented) and
+ * released. */
+double ossa_cli_json_round6(double v);
+void ossa_cli_json_print(FILE *out, json_t *doc, bool indent);
 
 /* Takes an argument that is not one of the command's options: a file name is appended to files,
  * anything else that starts with '-' is reported. Returns 0, or the exit status 2. */
