@@ -97,5 +97,8 @@ void gltf_morph_animations(gltf_ctx *c); /* gltf_anim_morph.c: morph clips, vert
 int gltf_vertex_frame_channel(gltf_ctx *c, json_t *channels, json_t *samplers,
                               const ossa_clip *clip);
 int gltf_material(gltf_ctx *c, int32_t material, bool two_sided); /* gltf_material.c */
+/* gltf_springs.c: the largest distance Cal3D's cloth takes a vertex from its skinned position
+ * (rest, and every clip once at opt.fps); -1 when it cannot be run. */
+double gltf_spring_gap(gltf_ctx *c);
 
 #endif
