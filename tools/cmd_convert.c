@@ -2,6 +2,7 @@
  * the engine's writers (write.h) and the glTF exporter (export.h). What the target cannot hold
  * is refused by the writer (an error) or named in a warning here before it is dropped. */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -169,6 +170,24 @@ static char *stem_of(const char *path)
     return strndup(base, dot && dot != base ? (size_t)(dot - base) : strlen(base));
 }
 
+/* Removes a folder holding files only (the scratch set). */
+static void remove_flat_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char path[8400];
+    while (d && (e = readdir(d)) != NULL) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        unlink(path);
+    }
+    if (d)
+        closedir(d);
+    if (rmdir(dir) != 0)
+        fprintf(stderr, "ossa convert: could not remove %s\n", dir);
+}
+
 /* A single Cal3D file: the set is written into a scratch folder beside OUT, and its one file of
  * OUT's kind is moved to OUT (a model with several files of that kind is refused). */
 static ossa_status write_cal3d_file(const ossa_model *m, const char *out, bool xml,
@@ -188,11 +207,11 @@ static ossa_status write_cal3d_file(const ossa_model *m, const char *out, bool x
         ossa_error_format(&err, why, (unsigned)why_size);
     char found[8400] = "";
     int matches = 0;
-    char cmd[8600];
+    char cfg_path[4200];
     if (st == OSSA_OK) {
         /* the set's files of the wanted kind */
-        snprintf(cmd, sizeof cmd, "%s/model.cfg", scratch);
-        FILE *cfg = fopen(cmd, "r");
+        snprintf(cfg_path, sizeof cfg_path, "%s/model.cfg", scratch);
+        FILE *cfg = fopen(cfg_path, "r");
         char line[4096];
         while (cfg && fgets(line, sizeof line, cfg)) {
             char *eq = strchr(line, '=');
@@ -215,9 +234,7 @@ static ossa_status write_cal3d_file(const ossa_model *m, const char *out, bool x
             st = OSSA_ERR_IO;
         }
     }
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", scratch);
-    if (system(cmd) != 0)
-        fprintf(stderr, "ossa convert: could not remove %s\n", scratch);
+    remove_flat_dir(scratch);
     return st;
 }
 
