@@ -19,10 +19,16 @@ int ossa_cmd_convert(int argc, char **argv);
 ossa_model *ossa_cli_load(const char *const *files, size_t count, const ossa_load_options *opt);
 
 /* JSON goes through jansson (reals print with 9 significant digits): a double rounded to 6
- * significant digits (what %.6g prints), and a document printed (compact, or indented) and
- * released. */
+ * significant digits (what %.6g prints), and a document printed (compact, or indented; every
+ * character outside ASCII escaped) and released. */
 double ossa_cli_json_round6(double v);
 void ossa_cli_json_print(FILE *out, json_t *doc, bool indent);
+/* A JSON string of s (NULL: ""), valid UTF-8 whatever bytes s holds: bytes that are not UTF-8
+ * are read as Latin-1 (cli_text.c). */
+json_t *ossa_cli_json_text(const char *s);
+/* Writes text for a terminal: valid UTF-8, control characters other than newline and tab (and
+ * bytes that are not UTF-8) shown as \xNN or \uNNNN escapes. */
+void ossa_cli_write_text(FILE *out, const char *text, size_t size);
 
 /* Takes an argument that is not one of the command's options: a file name is appended to files,
  * anything else that starts with '-' is reported. Returns 0, or the exit status 2. */

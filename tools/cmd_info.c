@@ -267,7 +267,7 @@ static void print_text(FILE *out, const ossa_model *m)
 /* The model as one JSON document, built with jansson (the CLI's one JSON writer). */
 static void print_json(FILE *out, const ossa_model *m)
 {
-    json_t *doc = json_pack("{s:s?, s:s, s:i, s:f, s:i}", "file", m->source, "format",
+    json_t *doc = json_pack("{s:o, s:s, s:i, s:f, s:i}", "file", ossa_cli_json_text(m->source), "format",
                             ossa_format_name(m->format), "version", (json_int_t)m->version,
                             "scale", (double)m->scale, "bones",
                             (json_int_t)m->bone_count);
@@ -277,7 +277,7 @@ static void print_json(FILE *out, const ossa_model *m)
     if (m->bone_count) {
         json_t *names = json_array();
         for (uint32_t i = 0; i < m->bone_count; i++)
-            json_array_append_new(names, json_string(m->bones[i].name ? m->bones[i].name : ""));
+            json_array_append_new(names, ossa_cli_json_text(m->bones[i].name));
         skeleton = json_pack("{s:s, s:i, s:o}", "format", ossa_format_name(m->skeleton_format),
                              "version", (json_int_t)m->skeleton_version, "names", names);
     }
@@ -286,7 +286,7 @@ static void print_json(FILE *out, const ossa_model *m)
     json_t *meshes = json_array();
     for (uint32_t i = 0; i < m->mesh_count; i++) {
         const ossa_mesh *me = &m->meshes[i];
-        json_t *mesh = json_pack("{s:s?, s:s, s:i}", "name", me->name, "format",
+        json_t *mesh = json_pack("{s:o, s:s, s:i}", "name", ossa_cli_json_text(me->name), "format",
                                  ossa_format_name(me->format), "version", (json_int_t)me->version);
         if (me->file_vertex_count || me->file_face_count) {
             json_object_set_new(mesh, "file_vertices", json_integer(me->file_vertex_count));
@@ -311,7 +311,7 @@ static void print_json(FILE *out, const ossa_model *m)
     for (uint32_t i = 0; i < m->clip_count; i++) {
         const ossa_clip *c = &m->clips[i];
         json_array_append_new(clips, json_pack(
-            "{s:s?, s:s, s:i, s:f, s:i, s:I, s:b}", "name", c->name, "format",
+            "{s:o, s:s, s:i, s:f, s:i, s:I, s:b}", "name", ossa_cli_json_text(c->name), "format",
             ossa_format_name(c->format), "version", (json_int_t)c->version, "duration",
             (double)c->duration, "tracks", (json_int_t)c->track_count, "keys",
             (json_int_t)clip_keys(c), "compressed", c->compressed != 0));
@@ -321,7 +321,7 @@ static void print_json(FILE *out, const ossa_model *m)
     for (uint32_t i = 0; i < m->morph_clip_count; i++) {
         const ossa_morph_clip *c = &m->morph_clips[i];
         json_array_append_new(morph_clips, json_pack(
-            "{s:s?, s:s, s:i, s:f, s:i}", "name", c->name, "format", ossa_format_name(c->format),
+            "{s:o, s:s, s:i, s:f, s:i}", "name", ossa_cli_json_text(c->name), "format", ossa_format_name(c->format),
             "version", (json_int_t)c->version, "duration", (double)c->duration,
             "tracks", (json_int_t)c->track_count));
     }
@@ -331,10 +331,10 @@ static void print_json(FILE *out, const ossa_model *m)
         const ossa_material *mt = &m->materials[i];
         json_t *maps = json_array();
         for (uint32_t k = 0; k < mt->map_count; k++)
-            json_array_append_new(maps, json_string(mt->maps[k].file ? mt->maps[k].file : ""));
+            json_array_append_new(maps, ossa_cli_json_text(mt->maps[k].file));
         /* colours to 6 digits, as they always were printed */
         json_array_append_new(materials, json_pack(
-            "{s:s?, s:s, s:i, s:[f,f,f,f], s:f, s:o}", "name", mt->name, "format",
+            "{s:o, s:s, s:i, s:[f,f,f,f], s:f, s:o}", "name", ossa_cli_json_text(mt->name), "format",
             ossa_format_name(mt->format), "version", (json_int_t)mt->version, "diffuse",
             ossa_cli_json_round6(mt->diffuse[0]), ossa_cli_json_round6(mt->diffuse[1]),
             ossa_cli_json_round6(mt->diffuse[2]), ossa_cli_json_round6(mt->diffuse[3]),
@@ -343,7 +343,7 @@ static void print_json(FILE *out, const ossa_model *m)
     json_object_set_new(doc, "materials", materials);
     json_t *warnings = json_array();
     for (uint32_t i = 0; i < m->warning_count; i++)
-        json_array_append_new(warnings, json_string(m->warnings[i]));
+        json_array_append_new(warnings, ossa_cli_json_text(m->warnings[i]));
     json_object_set_new(doc, "warnings", warnings);
     ossa_cli_json_print(out, doc, false);
 }
@@ -376,12 +376,25 @@ int ossa_cmd_info(int argc, char **argv)
                                        files, count, &opt, &status);
     if (!m)
         return status;
-    if (json)
+    if (json) {
         print_json(stdout, m);
-    else
-        print_text(stdout, m);
+    } else {
+        /* Through a buffer, so that names from the file reach the terminal made safe. */
+        char *text = NULL;
+        size_t size = 0;
+        FILE *mem = open_memstream(&text, &size);
+        if (mem) {
+            print_text(mem, m);
+            fclose(mem);
+            ossa_cli_write_text(stdout, text, size);
+            free(text);
+        } else {
+            fprintf(stderr, "ossa info: out of memory\n");
+            status = 1;
+        }
+    }
     ossa_model_free(m);
-    int half_status = 0;
+    int half_status = status;
     for (int i = 0; i < argc && cff_half; i++) /* the files again: files[] is freed by now */
         if (argv[i][0] != '-' && ossa_sniff("", 0, argv[i]) == OSSA_FORMAT_CFF)
             half_status |= print_cff_half(json ? stderr : stdout, argv[i]);

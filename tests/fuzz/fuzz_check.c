@@ -9,6 +9,7 @@
 #include "core/limits.h"
 #include "fuzz_seeds.h"
 #include "ossa/anim.h"
+#include "ossa/skin.h"
 #include "ossa/load.h"
 
 #if defined(__GNUC__)
@@ -117,6 +118,44 @@ static int check_pose(const ossa_model *m, pose_bufs *p, const char *what, char 
     return 0;
 }
 
+/* Steps the Cal3D cloth of every submesh with springs for one second from the pose whose
+ * palette p holds, through the runtime mesh as the viewer does; every output must stay finite. */
+static int check_springs(const ossa_model *m, const pose_bufs *p, char *why, size_t why_size)
+{
+    for (uint32_t i = 0; i < m->mesh_count; i++)
+        for (uint32_t j = 0; j < m->meshes[i].submesh_count; j++) {
+            const ossa_submesh *sm = &m->meshes[i].submeshes[j];
+            if (!sm->spring_count)
+                continue;
+            ossa_skin_mesh *mesh = NULL;
+            ossa_spring_state *st = NULL;
+            if (ossa_skin_mesh_create(sm, (uint32_t)p->palette_bones, &mesh, NULL) != OSSA_OK ||
+                ossa_spring_state_create(mesh, &st) != OSSA_OK) {
+                ossa_skin_mesh_destroy(mesh);
+                return fail(why, why_size, "mesh %u submesh %u: no runtime mesh or cloth", i, j);
+            }
+            size_t n = ossa_skin_mesh_output_count(mesh);
+            float *pos = malloc((3 * n + 1) * sizeof(float));
+            float *nrm = malloc((3 * n + 1) * sizeof(float));
+            int bad = !pos || !nrm;
+            for (int frame = 0; frame < 30 && !bad; frame++) {
+                ossa_skin_job job;
+                ossa_skin_job_init(&job, mesh, p->palette, (uint32_t)p->palette_bones, pos, nrm);
+                bad = ossa_skin_job_run(&job) != OSSA_OK ||
+                      ossa_spring_update(st, 1.0f / 30.0f, pos) != OSSA_OK ||
+                      !all_finite(pos, 3 * n);
+            }
+            free(pos);
+            free(nrm);
+            ossa_spring_state_destroy(st);
+            ossa_skin_mesh_destroy(mesh);
+            if (bad)
+                return fail(why, why_size, "mesh %u submesh %u: the cloth steps to a non-finite "
+                            "vertex", i, j);
+        }
+    return 0;
+}
+
 static int check_model(const ossa_model *m, char *why, size_t why_size)
 {
     ossa_error verr;
@@ -173,6 +212,8 @@ static int check_model(const ossa_model *m, char *why, size_t why_size)
     int bad = 0;
     ossa_pose_rest(m, p.lt, p.lr, p.ls);
     bad = check_pose(m, &p, "rest pose", why, why_size);
+    if (!bad)
+        bad = check_springs(m, &p, why, why_size);
     for (uint32_t c = 0; c < m->clip_count && !bad; c++) {
         const ossa_clip *clip = &m->clips[c];
         float times[2] = {0.0f, clip->duration * 0.5f};

@@ -212,10 +212,23 @@ static ossa_status validate_submesh(const ossa_model *m, const ossa_mesh *mesh, 
     if (max_inf != s->max_influences)
         return invalid(err, "mesh '%s' submesh %u: max_influences %u, data has %u", mn, si,
                        s->max_influences, max_inf);
-    for (uint32_t k = 0; k < s->spring_count; k++)
-        if (s->springs[k].vertex[0] >= nv || s->springs[k].vertex[1] >= nv)
+    for (uint32_t k = 0; k < s->spring_count; k++) {
+        const ossa_spring *sp = &s->springs[k];
+        if (sp->vertex[0] >= nv || sp->vertex[1] >= nv)
             return invalid(err, "mesh '%s' submesh %u: spring %u uses a vertex out of range", mn,
                            si, k);
+        /* The cloth step divides by the spring's length and subtracts its idle length: an
+         * idle length beyond coordinates (3e38, say) makes the first step NaN. */
+        if (!(fabsf(sp->idle_length) <= MAX_COORD) || !(fabsf(sp->coefficient) <= MAX_WEIGHT))
+            return invalid(err, "mesh '%s' submesh %u: spring %u has idle length %g and "
+                           "coefficient %g, beyond %g and %g", mn, si, k,
+                           (double)sp->idle_length, (double)sp->coefficient, (double)MAX_COORD,
+                           (double)MAX_WEIGHT);
+    }
+    /* Gravity is scaled by the physique weight and the forces divided by it. */
+    if (s->spring_count && s->physique_weights && !all_bounded(s->physique_weights, nv, MAX_WEIGHT))
+        return invalid(err, "mesh '%s' submesh %u: a physique weight is not finite or beyond %g",
+                       mn, si, (double)MAX_WEIGHT);
     if (s->frame_count &&
         (!s->frame_positions || !s->frame_normals ||
          !all_bounded(s->frame_positions, 3 * nv * s->frame_count, MAX_COORD) ||

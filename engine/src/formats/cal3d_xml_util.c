@@ -257,6 +257,93 @@ static const uint8_t *find_ci(const uint8_t *p, size_t n, const char *needle)
     return NULL;
 }
 
+/* The encodings Cal3D exporters wrote (and libxml2 converts without printing): UTF-8, Latin-1
+ * and its Windows superset, ASCII. Anything else (EBCDIC, say) is refused before libxml2 sees
+ * it: its converters write to stderr whatever the parser options say. */
+static ossa_status check_encoding(ossa_build *b, const uint8_t *decl, size_t len)
+{
+    const uint8_t *at = find_ci(decl, len, "encoding");
+    if (!at)
+        return OSSA_OK;
+    size_t i = (size_t)(at - decl) + 8;
+    while (i < len && is_space((char)decl[i]))
+        i++;
+    if (i < len && decl[i] == '=')
+        i++;
+    while (i < len && is_space((char)decl[i]))
+        i++;
+    char quote = i < len ? (char)decl[i] : 0;
+    if (quote != '"' && quote != '\'')
+        return ossa_fail_line(b, OSSA_ERR_FORMAT, 1, "the XML declaration's encoding has no "
+                              "quoted name");
+    size_t start = ++i;
+    while (i < len && decl[i] != (uint8_t)quote)
+        i++;
+    char name[32];
+    size_t n = i - start < sizeof name - 1 ? i - start : sizeof name - 1;
+    memcpy(name, decl + start, n);
+    name[n] = 0;
+    static const char *const known[] = {"UTF-8", "UTF8", "ISO-8859-1", "ISO8859-1", "ISO_8859-1",
+                                        "LATIN1", "LATIN-1", "US-ASCII", "ASCII", "WINDOWS-1252",
+                                        "CP1252"};
+    for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
+        if (strcasecmp(name, known[k]) == 0 && i - start < sizeof name)
+            return OSSA_OK;
+    return ossa_fail_line(b, OSSA_ERR_UNSUPPORTED, 1, "the XML declaration names the encoding "
+                          "'%s'; Cal3D XML is UTF-8, Latin-1 or ASCII", name);
+}
+
+/* libxml2 checks an element's attributes for duplicates pairwise: 200,000 attributes on one
+ * element took minutes. One linear pass counts every element's attributes (an '=' inside a
+ * tag, outside quotes) and refuses a file with more than any Cal3D element has, before
+ * libxml2 sees it. Comments, CDATA and processing instructions are skipped. */
+#define XML_MAX_ATTRIBUTES 64u
+static ossa_status check_attribute_counts(ossa_build *b, const uint8_t *p, size_t n)
+{
+    int line = 1, tag_line = 0;
+    uint32_t attributes = 0;
+    char quote = 0;
+    bool in_tag = false;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t c = p[i];
+        if (c == '\n')
+            line++;
+        if (quote) {
+            if (c == (uint8_t)quote)
+                quote = 0;
+        } else if (in_tag) {
+            if (c == '"' || c == '\'')
+                quote = (char)c;
+            else if (c == '>')
+                in_tag = false;
+            else if (c == '=' && ++attributes > XML_MAX_ATTRIBUTES)
+                return ossa_fail_line(b, OSSA_ERR_RANGE, tag_line, "an element with more than "
+                                      "%u attributes", XML_MAX_ATTRIBUTES);
+        } else if (c == '<') {
+            const char *end = NULL;
+            if (i + 4 <= n && memcmp(p + i, "<!--", 4) == 0)
+                end = "-->";
+            else if (i + 9 <= n && memcmp(p + i, "<![CDATA[", 9) == 0)
+                end = "]]>";
+            else if (i + 2 <= n && p[i + 1] == '?')
+                end = "?>";
+            if (end) {
+                /* Skip to the end marker, counting lines; an unclosed one is libxml2's to
+                 * report. */
+                size_t k = strlen(end), j = i + 2;
+                while (j + k <= n && memcmp(p + j, end, k) != 0)
+                    line += p[j++] == '\n';
+                i = j + k - 1;
+                continue;
+            }
+            in_tag = true;
+            tag_line = line;
+            attributes = 0;
+        }
+    }
+    return OSSA_OK;
+}
+
 /* Builds "[declaration] <wrap> content </wrap>" with the same line breaks before the content
  * as the file had. A UTF-8 BOM is dropped (the wrapped text is UTF-8 anyway). */
 static ossa_status wrap_content(ossa_xml *x, const uint8_t *data, size_t size, char **out,
@@ -291,7 +378,9 @@ static ossa_status wrap_content(ossa_xml *x, const uint8_t *data, size_t size, c
                                   "the XML declaration is not closed");
         decl_len = (size_t)(q + 2 - (p + lead));
         *has_decl = true;
+        OSSA_TRY(check_encoding(b, p + lead, decl_len));
     }
+    OSSA_TRY(check_attribute_counts(b, p, n));
     size_t total = n + sizeof wrap_open + sizeof wrap_close;
     if (total > INT32_MAX)
         return ossa_fail(b, OSSA_ERR_RANGE, -1, "XML file of %zu bytes is too large", size);

@@ -87,7 +87,10 @@ ossa_status ossa_spring_update(ossa_spring_state *s, float dt, float *out)
             float cur = p[c];
             /* Cal3D's grouping, so the step is the same bits: pos += (pos - old) * 0.99 +
              * force / weight * dt * dt. */
-            p[c] = cur + ((cur - o[c]) * 0.99f + force[c] / w * dt * dt);
+            float next = cur + ((cur - o[c]) * 0.99f + force[c] / w * dt * dt);
+            /* Where Cal3D's step overflows (a weight a denormal from 0, a huge dt), the
+             * particle holds instead of turning the cloth NaN. */
+            p[c] = isfinite(next) ? next : cur;
             o[c] = cur;
             dst[c] = p[c];
         }
@@ -102,6 +105,8 @@ ossa_status ossa_spring_update(ossa_spring_state *s, float dt, float *out)
             if (!(len > 0.0f))
                 continue;
             float f0 = (len - sp->idle) / len, f1 = f0;
+            if (!isfinite(len) || !isfinite(f0))
+                continue; /* Cal3D divides into Inf here; the spring is left as it is */
             if (m->movable[sp->v0]) {
                 f0 /= 2.0f;
                 f1 /= 2.0f;
