@@ -787,20 +787,22 @@ static void print_json(FILE *out, const bench_opts *o, const bench_report *r)
         json_object_set_new(cal3d, "best_kernel_ratio", num(best ? best->ratio : 0.0));
         json_object_set_new(cal3d, "max_error_vs_ossa", num(r->cal3d_err));
     } else if (cal3d) {
-        json_object_set_new(cal3d, "note", json_string(r->cal3d_note[0] ? r->cal3d_note
+        json_object_set_new(cal3d, "note", ossa_cli_json_text(r->cal3d_note[0] ? r->cal3d_note
                                                        : "libcal3d was not found at build time"));
     }
     json_t *doc = json_pack(
-        "{s:i, s:s, s:{s:s, s:I, s:o, s:s, s:s},"
-        " s:{s:i, s:i, s:i, s:i, s:i, s:s?, s:s, s:i, s:f, s:I},"
+        "{s:i, s:s, s:{s:o, s:I, s:o, s:s, s:s},"
+        " s:{s:i, s:i, s:i, s:i, s:i, s:o, s:s, s:i, s:f, s:I},"
         " s:{s:i, s:i, s:i, s:i, s:I, s:o}, s:o,"
         " s:{s:I, s:i, s:o, s:o}, s:o, s:o, s:o}",
         "ossa_bench", 1, "date", r->date,
-        "machine", "cpu", r->cpu, "cores", (json_int_t)r->cores, "features", features,
+        "machine", "cpu", ossa_cli_json_text(r->cpu), "cores", (json_int_t)r->cores,
+        "features", features,
         "build_type", OSSA_BUILD_TYPE, "compiler", __VERSION__,
         "options", "vertices", (json_int_t)o->vertices, "influences", (json_int_t)o->influences,
         "bones", (json_int_t)o->bones, "threads", (json_int_t)o->threads, "runs",
-        (json_int_t)o->runs, "model", o->model_count ? r->source : NULL, "store",
+        (json_int_t)o->runs, "model",
+        o->model_count ? ossa_cli_json_text(r->source) : json_null(), "store",
         store_names[o->store], "warmup_runs", (json_int_t)WARMUP_RUNS, "min_run_seconds",
         (double)RUN_SECONDS, "seed", (json_int_t)BENCH_SEED,
         "mesh", "vertices", (json_int_t)r->vertices, "submeshes", (json_int_t)r->submeshes,

@@ -75,6 +75,24 @@ def main():
             rc, _, err = run([ossa, "export", src, "-o", out] + extra)
             if rc != 0:
                 failures.append("export %s: %s" % (out, err))
+        # names that are not UTF-8 (Latin-1, as old exporters wrote them) still export
+        latin = os.path.join(tmp, "latin1-src")
+        shutil.copytree(os.path.join(root, "assets", "cal3d-xml"), latin)
+        for f in os.listdir(latin):
+            if f.endswith(".xsf"):
+                p = os.path.join(latin, f)
+                data = open(p, "rb").read().replace(b'NAME="pelvis"', b'NAME="pelv\xe9s"')
+                open(p, "wb").write(data)
+        os.makedirs(os.path.join(tmp, "latin1"))
+        rc, _, err = run([ossa, "export", os.path.join(latin, "mannequin.cfg"), "-o",
+                          os.path.join(tmp, "latin1", "latin1.gltf")])
+        shutil.rmtree(latin)
+        if rc != 0:
+            failures.append("a Latin-1 bone name: %s" % err)
+        else:
+            with open(os.path.join(tmp, "latin1", "latin1.gltf"), encoding="utf-8") as f:
+                if json.load(f)["nodes"][0]["name"] != "pelv\u00e9s":
+                    failures.append("the Latin-1 bone name is not read as Latin-1")
         # c3s.gltf: its TGA textures are written beside as PNG
         pngs = [f for f in os.listdir(os.path.join(tmp, "beside")) if f.startswith("c3s_")]
         if len(pngs) != 3 or not all(f.endswith(".png") for f in pngs):
@@ -113,7 +131,7 @@ def main():
             if code not in docs:
                 failures.append("validator warning %s is not explained in docs/FORMATS.md" % code)
         print("%d files validated" % len(files))
-        if len(files) < 9:
+        if len(files) < 10:
             failures.append("only %d files exported" % len(files))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

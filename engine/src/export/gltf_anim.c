@@ -182,8 +182,8 @@ static json_t *triggers_extras(gltf_ctx *c, const ossa_clip *clip)
 {
     json_t *list = json_array();
     for (uint32_t i = 0; i < clip->trigger_count; i++)
-        gltf_push(c, list, json_pack("{s:f, s:s}", "time", (double)clip->triggers[i].time,
-                                     "name", clip->triggers[i].name ? clip->triggers[i].name : ""));
+        gltf_push(c, list, json_pack("{s:f, s:o}", "time", (double)clip->triggers[i].time,
+                                     "name", gltf_text(clip->triggers[i].name)));
     return json_pack("{s:o}", "triggers", list);
 }
 
@@ -251,7 +251,7 @@ static void clip_animation(gltf_ctx *c, const ossa_clip *clip, track_eval *e)
         json_decref(samplers);
         return;
     }
-    json_t *anim = json_pack("{s:s, s:o, s:o}", "name", name, "channels", channels, "samplers",
+    json_t *anim = json_pack("{s:o, s:o, s:o}", "name", gltf_text(name), "channels", channels, "samplers",
                              samplers);
     if (anim && clip->trigger_count)
         gltf_set(c, anim, "extras", triggers_extras(c, clip));

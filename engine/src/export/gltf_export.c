@@ -113,7 +113,7 @@ static void buffer(gltf_ctx *c)
             char *dot = strrchr(name, '.');
             strcpy(dot && dot != name ? dot : name + n, ".bin");
             gltf_add_side_file(c, name, c->bin.data, c->bin.size);
-            gltf_set(c, b, "uri", json_string(name));
+            gltf_set(c, b, "uri", gltf_text(name));
         } else {
             c->failed = true;
         }
@@ -191,7 +191,7 @@ ossa_status ossa_export_gltf(const ossa_model *m, const char *path,
     const char *scene = m->source && *m->source ? m->source : "ossa";
     scene = strrchr(scene, '/') ? strrchr(scene, '/') + 1 : scene;
     gltf_set(&c, c.root, "scenes",
-             json_pack("[{s:s, s:O}]", "name", scene, "nodes", c.scene_nodes));
+             json_pack("[{s:o, s:O}]", "name", gltf_text(scene), "nodes", c.scene_nodes));
     if (json_array_size(c.scene_nodes) == 0)
         json_object_del(json_array_get(json_object_get(c.root, "scenes"), 0), "nodes");
     attach(&c, "nodes", c.nodes);

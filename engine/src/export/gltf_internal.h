@@ -65,6 +65,7 @@ typedef struct gltf_ctx {
 void gltf_warn(gltf_ctx *c, const char *fmt, ...) OSSA_PRINTF(2, 3);
 
 /* ---- document (gltf_doc.c) ---- */
+json_t *gltf_text(const char *s);  /* a JSON string, valid UTF-8 (other bytes read as Latin-1) */
 int gltf_push(gltf_ctx *c, json_t *array, json_t *item); /* index of item, -1 on failure */
 void gltf_set(gltf_ctx *c, json_t *obj, const char *key, json_t *value);
 json_t *gltf_floats(gltf_ctx *c, const float *v, size_t n);

@@ -211,10 +211,14 @@ static int add_image(gltf_ctx *c, const char *texture_path, const uint8_t *data,
 static int texture_for(gltf_ctx *c, const ossa_texture_map *map, const char *material)
 {
     const char *path = map->path ? map->path : map->file;
-    json_t *seen = c->texture_cache;
-    json_t *hit = json_object_get(seen, path);
-    if (hit)
+    /* seen: texture index by path (made UTF-8, as jansson keys must be) */
+    json_t *key = gltf_text(path);
+    const char *k = key ? json_string_value(key) : NULL;
+    json_t *hit = k ? json_object_get(c->texture_cache, k) : NULL;
+    if (hit) {
+        json_decref(key);
         return (int)json_integer_value(hit);
+    }
     char found[4096];
     size_t size = 0;
     uint8_t *data = read_texture(path, &size, found, sizeof found);
@@ -251,8 +255,9 @@ static int texture_for(gltf_ctx *c, const ossa_texture_map *map, const char *mat
                                                       "sampler", 0));
         }
     }
-    if (seen)
-        gltf_set(c, seen, path, json_integer(tex));
+    if (k)
+        gltf_set(c, c->texture_cache, k, json_integer(tex));
+    json_decref(key);
     return tex;
 }
 
@@ -281,7 +286,7 @@ int gltf_material(gltf_ctx *c, int32_t material, bool two_sided)
     }
     const ossa_material *om = &m->materials[material];
     const char *name = om->name && *om->name ? om->name : "material";
-    gltf_set(c, mat, "name", json_string(name));
+    gltf_set(c, mat, "name", gltf_text(name));
     /* Diffuse is the base colour (times the texture, as ossa-view draws it). Alpha 0 is what
      * many exporters write for "not set"; only 0 < alpha < 1 makes the material blend. */
     float base[4];

@@ -380,11 +380,11 @@ static void one_mesh(gltf_ctx *c, uint32_t i, bool need_extra)
         json_decref(prims);
         return;
     }
-    json_t *gm = json_pack("{s:s, s:o}", "name", name, "primitives", prims);
+    json_t *gm = json_pack("{s:o, s:o}", "name", gltf_text(name), "primitives", prims);
     if (gm && t->total) {
         json_t *names = json_array();
         for (uint32_t k = 0; k < t->named_count; k++)
-            gltf_push(c, names, json_string(t->names[k]));
+            gltf_push(c, names, gltf_text(t->names[k]));
         for (uint32_t s = 0; s < mesh->submesh_count; s++) {
             if (!exported_submesh(&mesh->submeshes[s]))
                 continue;
@@ -397,7 +397,7 @@ static void one_mesh(gltf_ctx *c, uint32_t i, bool need_extra)
         gltf_set(c, gm, "extras", json_pack("{s:o}", "targetNames", names));
     }
     int gi = gltf_push(c, c->meshes, gm);
-    json_t *node = json_pack("{s:s, s:i}", "name", name, "mesh", gi);
+    json_t *node = json_pack("{s:o, s:i}", "name", gltf_text(name), "mesh", gi);
     if (node && skinned)
         gltf_set(c, node, "skin", json_integer(c->skin));
     int ni = gltf_push(c, c->nodes, node);

@@ -133,7 +133,7 @@ void gltf_nodes(gltf_ctx *c)
         gltf_push(c, c->nodes, node);
         if (!node)
             return;
-        gltf_set(c, node, "name", json_string(bn->name ? bn->name : ""));
+        gltf_set(c, node, "name", gltf_text(bn->name));
         float t[3], r[4] = {bn->rest_r[0], bn->rest_r[1], bn->rest_r[2], bn->rest_r[3]};
         float n2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3];
         rest_non_unit += fabsf(n2 - 1.0f) > 1e-3f;
