@@ -4,8 +4,9 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 PACKAGES=(meson ninja-build pkg-config gcc g++ python3 libxml2-dev libcglm-dev libsdl2-dev
-          libsdl2-image-dev python3-glad libpng-dev libcal3d12-dev libgl-dev libegl-dev
-          libgl1-mesa-dri libegl-mesa0 xvfb xauth libjansson-dev)
+          libsdl2-image-dev libsdl2-ttf-dev fonts-dejavu-core python3-glad libpng-dev
+          libcal3d12-dev libgl-dev libegl-dev libgl1-mesa-dri libegl-mesa0 xvfb xauth
+          libjansson-dev)
 # The glTF export test validates with the Khronos glTF-Validator, an npm package installed into
 # the build folder; Debian's nodejs and npm are installed only when node or npm is missing.
 GLTF_VALIDATOR_VERSION=2.0.0-dev.3.10

@@ -25,8 +25,9 @@ typedef enum target {
 typedef struct convert_opts {
     ossa_load_options load;
     ossa_export_options gltf;
-    uint32_t version;        /* Cal3D, 0: 1100 binary / 1000 XML */
+    uint32_t version;        /* Cal3D, 0: 1100 binary / 1000 XML (1301 mp3butcher) */
     bool xml;                /* a Cal3D set as XML */
+    bool mp3butcher;         /* binary 1300/1301 in the mp3butcher lineage's layout */
     float fps;               /* frame rate written (SKM, C3S, CFF) and glTF resampling */
     bool vertex_frames;      /* C3S */
 } convert_opts;
@@ -190,8 +191,9 @@ static void remove_flat_dir(const char *dir)
 
 /* A single Cal3D file: the set is written into a scratch folder beside OUT, and its one file of
  * OUT's kind is moved to OUT (a model with several files of that kind is refused). */
-static ossa_status write_cal3d_file(const ossa_model *m, const char *out, bool xml,
-                                    uint32_t version, char *why, size_t why_size)
+static ossa_status write_cal3d_file(const ossa_model *m, const char *out,
+                                    const ossa_cal3d_write_options *cw, char *why,
+                                    size_t why_size)
 {
     char *dir = dir_of(out);
     char scratch[4096];
@@ -202,7 +204,7 @@ static ossa_status write_cal3d_file(const ossa_model *m, const char *out, bool x
         return OSSA_ERR_IO;
     }
     ossa_error err;
-    ossa_status st = ossa_write_cal3d(m, scratch, "model", xml, version, &err);
+    ossa_status st = ossa_write_cal3d(m, scratch, "model", cw, &err);
     if (st != OSSA_OK)
         ossa_error_format(&err, why, (unsigned)why_size);
     char found[8400] = "";
@@ -258,6 +260,8 @@ static int convert_one(const char *const *files, size_t count, const char *out,
     dropped(m, t, t == T_CAL3D_FILE ? file_xml : o->xml, w);
     ossa_status st = OSSA_OK;
     why[0] = '\0';
+    ossa_cal3d_write_options cw = {.xml = t == T_CAL3D_FILE ? file_xml : o->xml,
+                                   .version = o->version, .mp3butcher = o->mp3butcher};
     char *dir = dir_of(out), *stem = stem_of(out);
     if (!dir || !stem) {
         st = OSSA_ERR_NOMEM;
@@ -271,9 +275,9 @@ static int convert_one(const char *const *files, size_t count, const char *out,
         }
         sub[strlen(sub) - 1] = '\0';
         if (st == OSSA_OK)
-            st = ossa_write_cal3d(m, batch_set ? sub : dir, stem, o->xml, o->version, &err);
+            st = ossa_write_cal3d(m, batch_set ? sub : dir, stem, &cw, &err);
     } else if (t == T_CAL3D_FILE) {
-        st = write_cal3d_file(m, out, file_xml, o->version, why, why_size);
+        st = write_cal3d_file(m, out, &cw, why, why_size);
     } else if (t == T_SKM) {
         st = ossa_write_skm(m, dir, stem, o->fps, &err);
     } else if (t == T_C3S) {
@@ -339,6 +343,14 @@ int ossa_cmd_convert(int argc, char **argv)
                 goto usage;
             }
             o.version = (uint32_t)v;
+        } else if (!strcmp(argv[i], "--lineage") && i + 1 < argc) {
+            i++;
+            if (!strcmp(argv[i], "upstream") || !strcmp(argv[i], "mp3butcher")) {
+                o.mp3butcher = argv[i][0] == 'm';
+            } else {
+                fprintf(stderr, "ossa convert: --lineage takes upstream or mp3butcher\n");
+                goto usage;
+            }
         } else if (!strcmp(argv[i], "--xml")) {
             o.xml = true;
         } else if (!strcmp(argv[i], "--fps") && i + 1 < argc) {
@@ -368,6 +380,11 @@ int ossa_cmd_convert(int argc, char **argv)
     }
     if (!count || !out) {
         fprintf(stderr, "usage: %s\n", CONVERT_USAGE);
+        goto usage;
+    }
+    if (o.mp3butcher && (o.xml || (o.version && o.version < 1300))) {
+        fprintf(stderr, "ossa convert: --lineage mp3butcher is a binary layout of versions 1300 "
+                        "and 1301\n");
         goto usage;
     }
     bool xml_file;

@@ -159,6 +159,19 @@ static void print_file_counts(FILE *out, const ossa_model *m, uint32_t i)
             (unsigned long long)vertices, (unsigned long long)faces);
 }
 
+/* The Cal3D lineage of a binary 1300/1301 skeleton or mesh (told from its data), else NULL. */
+static const char *lineage_of(ossa_format format, uint32_t version, ossa_cal3d_lineage lineage)
+{
+    if ((format != OSSA_FORMAT_CSF && format != OSSA_FORMAT_CMF) || version < 1300)
+        return NULL;
+    return ossa_cal3d_lineage_name(lineage);
+}
+
+static json_t *json_lineage(const char *lineage)
+{
+    return lineage ? json_string(lineage) : json_null();
+}
+
 static void print_text(FILE *out, const ossa_model *m)
 {
     fprintf(out, "file: %s\n", m->source ? m->source : "");
@@ -168,8 +181,14 @@ static void print_text(FILE *out, const ossa_model *m)
     if (m->scale != 1.0f)
         fprintf(out, "scale: %g\n", (double)m->scale);
     fprintf(out, "bones: %u", m->bone_count);
-    if (m->bone_count)
-        fprintf(out, " (%s v%u)", ossa_format_name(m->skeleton_format), m->skeleton_version);
+    if (m->bone_count) {
+        const char *lineage = lineage_of(m->skeleton_format, m->skeleton_version,
+                                         m->skeleton_lineage);
+        fprintf(out, " (%s v%u", ossa_format_name(m->skeleton_format), m->skeleton_version);
+        if (lineage)
+            fprintf(out, ", %s %u", lineage, m->skeleton_version);
+        fputc(')', out);
+    }
     fputc('\n', out);
     if (m->format == OSSA_FORMAT_SKM || m->format == OSSA_FORMAT_C3S ||
         m->bind_disagreement > 0.0f)
@@ -182,8 +201,12 @@ static void print_text(FILE *out, const ossa_model *m)
     fprintf(out, "meshes: %u\n", m->mesh_count);
     for (uint32_t i = 0; i < m->mesh_count; i++) {
         const ossa_mesh *me = &m->meshes[i];
-        fprintf(out, "  mesh %u '%s' (%s v%u): %u submeshes%s\n", i, me->name,
-                ossa_format_name(me->format), me->version, me->submesh_count,
+        const char *lineage = lineage_of(me->format, me->version, me->lineage);
+        fprintf(out, "  mesh %u '%s' (%s v%u", i, me->name, ossa_format_name(me->format),
+                me->version);
+        if (lineage)
+            fprintf(out, ", %s %u", lineage, me->version);
+        fprintf(out, "): %u submeshes%s\n", me->submesh_count,
                 me->flags & OSSA_MESH_HIDDEN ? ", hidden" : "");
         if (me->file_vertex_count || me->file_face_count)
             print_file_counts(out, m, i);
@@ -267,9 +290,9 @@ static void print_text(FILE *out, const ossa_model *m)
 /* The model as one JSON document, built with jansson (the CLI's one JSON writer). */
 static void print_json(FILE *out, const ossa_model *m)
 {
-    json_t *doc = json_pack("{s:o, s:s, s:i, s:f, s:i}", "file", ossa_cli_json_text(m->source), "format",
-                            ossa_format_name(m->format), "version", (json_int_t)m->version,
-                            "scale", (double)m->scale, "bones",
+    json_t *doc = json_pack("{s:o, s:s, s:i, s:f, s:i}", "file", ossa_cli_json_text(m->source),
+                            "format", ossa_format_name(m->format), "version",
+                            (json_int_t)m->version, "scale", (double)m->scale, "bones",
                             (json_int_t)m->bone_count);
     if (!doc)
         return;
@@ -278,16 +301,22 @@ static void print_json(FILE *out, const ossa_model *m)
         json_t *names = json_array();
         for (uint32_t i = 0; i < m->bone_count; i++)
             json_array_append_new(names, ossa_cli_json_text(m->bones[i].name));
-        skeleton = json_pack("{s:s, s:i, s:o}", "format", ossa_format_name(m->skeleton_format),
-                             "version", (json_int_t)m->skeleton_version, "names", names);
+        skeleton = json_pack("{s:s, s:i, s:o, s:o}", "format",
+                             ossa_format_name(m->skeleton_format), "version",
+                             (json_int_t)m->skeleton_version, "lineage",
+                             json_lineage(lineage_of(m->skeleton_format, m->skeleton_version,
+                                                     m->skeleton_lineage)),
+                             "names", names);
     }
     json_object_set_new(doc, "skeleton", skeleton);
     json_object_set_new(doc, "bind_disagreement", json_real((double)m->bind_disagreement));
     json_t *meshes = json_array();
     for (uint32_t i = 0; i < m->mesh_count; i++) {
         const ossa_mesh *me = &m->meshes[i];
-        json_t *mesh = json_pack("{s:o, s:s, s:i}", "name", ossa_cli_json_text(me->name), "format",
-                                 ossa_format_name(me->format), "version", (json_int_t)me->version);
+        json_t *mesh = json_pack("{s:o, s:s, s:i, s:o}", "name", ossa_cli_json_text(me->name),
+                                 "format", ossa_format_name(me->format), "version",
+                                 (json_int_t)me->version, "lineage",
+                                 json_lineage(lineage_of(me->format, me->version, me->lineage)));
         if (me->file_vertex_count || me->file_face_count) {
             json_object_set_new(mesh, "file_vertices", json_integer(me->file_vertex_count));
             json_object_set_new(mesh, "file_faces", json_integer(me->file_face_count));

@@ -193,8 +193,11 @@ static ossa_status write_one(const ossa_model *m, int format, const char *dir, o
 {
     char path[4096 + 64]; /* dir is shorter than 4096 - 64 (see generate) */
     switch (format) {
-    case 0: return ossa_write_cal3d(m, dir, GEN_BASE, false, 0, err);
-    case 1: return ossa_write_cal3d(m, dir, GEN_BASE, true, 0, err);
+    case 0: return ossa_write_cal3d(m, dir, GEN_BASE, NULL, err);
+    case 1: {
+        ossa_cal3d_write_options xml = {.xml = true};
+        return ossa_write_cal3d(m, dir, GEN_BASE, &xml, err);
+    }
     case 2: return ossa_write_skm(m, dir, GEN_BASE, 0.0f, err);
     case 3: {
         ossa_c3s_write_options opt = {false, 0.0f};

@@ -65,8 +65,8 @@ static const command commands[] = {
      "--verbose: a batch lists each model's warnings under its progress line.\n"
      "--frame-rate FPS: frames per second of SKP and CFF frame lists (default 10, 25).\n"},
     {"convert", ossa_cmd_convert,
-     "convert MODEL... -o OUT [--version N] [--xml] [--fps N] [--vertex-frames]\n"
-     "        [--up y|z] [--embed] [--frame-rate FPS]\n"
+     "convert MODEL... -o OUT [--version N] [--lineage upstream|mp3butcher] [--xml]\n"
+     "        [--fps N] [--vertex-frames] [--up y|z] [--embed] [--frame-rate FPS]\n"
      "convert (MODEL|FOLDER)... -o OUTDIR --to cfg|xml|skm|c3s|cff|glb|gltf [--verbose]\n"
      "        [the options above]\n",
      "Writes the model in the format of OUT's extension. What the target cannot hold is\n"
@@ -80,6 +80,9 @@ static const command commands[] = {
      "its own, OUTDIR/<path>/<name>/<name>.cfg; --to xml for XML sets).\n"
      "--version N: Cal3D version, 699..1301 but 913..918 (default 1100 binary, which\n"
      "libcal3d 0.11 and older tools read; 1000 XML).\n"
+     "--lineage upstream|mp3butcher: the layout of a binary 1300/1301 set: upstream\n"
+     "Cal3D's (default) or the mp3butcher fork's (no node lights, scene ambient or vertex\n"
+     "colours; --version defaults to 1301 then).\n"
      "--xml: a Cal3D set as XML.\n"
      "--fps N: frames per second of the SKM, C3S and CFF clips written (defaults 10, 30,\n"
      "25), and of glTF's resampled stretches (30).\n"

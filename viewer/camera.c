@@ -16,6 +16,24 @@ void view_camera_init(view_camera *c)
     c->fov_y = glm_rad(45.0f);
     c->radius = 1.0f;
     c->up = VIEW_UP_Y;
+    c->window_w = 800.0f;
+    c->window_h = 600.0f;
+    c->viewport = (view_rect){0.0f, 0.0f, 800.0f, 600.0f};
+}
+
+static float viewport_aspect(const view_camera *c)
+{
+    float w = c->viewport.x1 - c->viewport.x0, h = c->viewport.y1 - c->viewport.y0;
+    return w > 0.0f && h > 0.0f ? w / h : 1.0f;
+}
+
+/* Far enough that the bounding sphere fits both the vertical and the horizontal field of view
+ * of the viewport, with a margin. */
+static void fit_distance(view_camera *c)
+{
+    float half_y = 0.5f * c->fov_y;
+    float half_x = atanf(tanf(half_y) * viewport_aspect(c));
+    c->distance = 1.2f * c->radius / sinf(fminf(half_x, half_y));
 }
 
 view_up_axis view_camera_up_for_model(ossa_format format, const float min[3], const float max[3])
@@ -50,8 +68,27 @@ void view_camera_frame(view_camera *c, const float min[3], const float max[3])
             c->target[k] = isfinite(c->target[k]) ? c->target[k] : 0.0f;
     }
     c->radius = r;
-    /* Far enough that the bounding sphere fits the vertical field of view, with a margin. */
-    c->distance = 1.2f * r / sinf(0.5f * c->fov_y);
+    fit_distance(c);
+    c->frame_pending = true;
+}
+
+void view_camera_set_viewport(view_camera *c, int window_w, int window_h, const view_rect *vp)
+{
+    float w = window_w > 0 ? (float)window_w : 1.0f, h = window_h > 0 ? (float)window_h : 1.0f;
+    view_rect r = vp ? *vp : (view_rect){0.0f, 0.0f, w, h};
+    r.x0 = fmaxf(r.x0, 0.0f);
+    r.y0 = fmaxf(r.y0, 0.0f);
+    r.x1 = fminf(r.x1, w);
+    r.y1 = fminf(r.y1, h);
+    if (!(r.x1 - r.x0 >= 1.0f) || !(r.y1 - r.y0 >= 1.0f))
+        r = (view_rect){0.0f, 0.0f, w, h};
+    c->window_w = w;
+    c->window_h = h;
+    c->viewport = r;
+    if (c->frame_pending) {
+        fit_distance(c);
+        c->frame_pending = false;
+    }
 }
 
 void view_camera_reset(view_camera *c, const float min[3], const float max[3])
@@ -72,8 +109,9 @@ void view_camera_orbit(view_camera *c, float dx, float dy)
     c->pitch = glm_clamp(c->pitch, -limit, limit);
 }
 
-void view_camera_pan(view_camera *c, float dx, float dy, float viewport_height)
+void view_camera_pan(view_camera *c, float dx, float dy)
 {
+    float viewport_height = c->viewport.y1 - c->viewport.y0;
     if (!isfinite(dx) || !isfinite(dy) || !(viewport_height > 0.0f))
         return;
     vec3 eye, up, forward, right, true_up;
@@ -94,6 +132,7 @@ void view_camera_zoom(view_camera *c, float steps)
     if (!isfinite(steps))
         return;
     c->distance *= powf(0.9f, steps);
+    c->frame_pending = false; /* the user's distance from now on */
     float lo = 0.01f * c->radius, hi = 100.0f * c->radius;
     c->distance = glm_clamp(c->distance, lo, hi);
 }
@@ -115,7 +154,7 @@ void view_camera_eye(const view_camera *c, float eye[3], float up[3])
         eye[k] = c->target[k] + c->distance * o[k];
 }
 
-void view_camera_view_proj(const view_camera *c, float aspect, float out[16])
+void view_camera_view_proj(const view_camera *c, float out[16])
 {
     vec3 eye, up, target;
     view_camera_eye(c, eye, up);
@@ -125,7 +164,17 @@ void view_camera_view_proj(const view_camera *c, float aspect, float out[16])
     /* The planes follow the distance to the target, which a pan keeps. */
     float near_plane = fmaxf(c->distance - 2.0f * c->radius, 0.001f * c->distance);
     float far_plane = c->distance + 2.0f * c->radius;
-    glm_perspective(c->fov_y, aspect > 0.0f ? aspect : 1.0f, near_plane, far_plane, proj);
+    glm_perspective(c->fov_y, viewport_aspect(c), near_plane, far_plane, proj);
+    /* Clip space of the viewport into that of the window: scale, then move its middle. */
+    const view_rect *r = &c->viewport;
+    float sx = (r->x1 - r->x0) / c->window_w, sy = (r->y1 - r->y0) / c->window_h;
+    float tx = (r->x0 + r->x1) / c->window_w - 1.0f, ty = 1.0f - (r->y0 + r->y1) / c->window_h;
+    mat4 place = GLM_MAT4_IDENTITY_INIT;
+    place[0][0] = sx;
+    place[1][1] = sy;
+    place[3][0] = tx;
+    place[3][1] = ty;
+    glm_mat4_mul(place, proj, proj);
     glm_mat4_mul(proj, view, vp);
     memcpy(out, vp, sizeof vp);
 }

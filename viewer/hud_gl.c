@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "font.h"
 #include "ossa_glsl.h"
 
 static GLuint compile(GLenum type, const char *source, char *err, size_t err_size)
@@ -52,14 +51,12 @@ bool view_hud_gl_init(view_hud_gl *g, size_t capacity, char *err, size_t err_siz
     g->viewport = glGetUniformLocation(g->program, "viewport");
     g->atlas_unit = glGetUniformLocation(g->program, "atlas");
 
-    uint8_t pixels[VIEW_FONT_ATLAS_W * VIEW_FONT_ATLAS_H];
-    view_font_atlas(pixels);
+    /* The glyph atlas, filled by view_hud_gl_draw as glyphs are cached. Nearest: glyphs are
+     * drawn at whole pixels, one texel a pixel. */
     glGenTextures(1, &g->atlas);
     glBindTexture(GL_TEXTURE_2D, g->atlas);
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_R8, VIEW_FONT_ATLAS_W, VIEW_FONT_ATLAS_H, 0, GL_RED,
-                 GL_UNSIGNED_BYTE, pixels);
-    /* Nearest: the glyphs are drawn at whole multiples of their pixels. */
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_R8, VIEW_GLYPHS_SIDE, VIEW_GLYPHS_SIDE, 0, GL_RED,
+                 GL_UNSIGNED_BYTE, NULL);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
@@ -117,6 +114,14 @@ void view_hud_gl_draw(view_hud_gl *g, const view_hud *h, int width, int height)
     glUniform1i(g->atlas_unit, 0);
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, g->atlas);
+    /* Only the atlas rows that new glyphs went into since the last upload. */
+    int y0, y1;
+    if (h->glyphs && view_glyphs_dirty(h->glyphs, &y0, &y1)) {
+        glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, y0, VIEW_GLYPHS_SIDE, y1 - y0, GL_RED,
+                        GL_UNSIGNED_BYTE, h->glyphs->atlas + (size_t)y0 * VIEW_GLYPHS_SIDE);
+        view_glyphs_clean(h->glyphs);
+    }
     glBindVertexArray(g->vao);
     glBindBuffer(GL_ARRAY_BUFFER, g->buffer);
     glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(n * sizeof(view_hud_vertex)), h->vertices);

@@ -135,9 +135,12 @@ static const view_help_row help_rows[] = {
     {"F1 / H", "this help on / off"},
     {"Esc", "quit"},
     {"left drag", "orbit"},
+    {"left click on a joint", "select it: its name always shows (elsewhere: none)"},
     {"right or middle drag", "pan"},
     {"wheel", "zoom"},
     {"click or drag the timeline", "scrub"},
+    {"click a clip in the clip panel", "play it, cross-faded (any clip, past the ninth too)"},
+    {"wheel over the clip panel", "scroll the clip list"},
     {"drop files or a folder", "open them as the model"},
 };
 

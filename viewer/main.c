@@ -13,17 +13,11 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "camera.h"
-#include "crossfade.h"
-#include "hud.h"
-#include "hud_gl.h"
+#include "app.h"
 #include "input.h"
 #include "ossa/demo.h"
 #include "ossa/load.h"
-#include "playback.h"
 #include "png_write.h"
-#include "render.h"
-#include "scene.h"
 #include "script.h"
 
 /* Exit statuses: 1 for bad input (arguments, a file that does not load, a script that does not
@@ -36,27 +30,6 @@ enum { EXIT_INPUT = 1, EXIT_DISPLAY = 3 };
 #define HUD_MAX_QUADS 16384
 #define MESSAGE_SECONDS 6.0
 #define SCRIPT_STEP (1.0 / 60.0)
-#define MAX_DROP_FILES 256
-
-typedef struct view_options {
-    const char **files;
-    size_t file_count;
-    const char *screenshot;
-    const char *script;
-    long bench_frames;
-    int width, height;
-    const char *clip;   /* index or name, NULL: clip 0 */
-    float time;
-    float frame_rate;
-    float speed;
-    float fade;
-    ossa_wrap_mode mode;
-    view_up_axis up;
-    bool paused;
-    bool bones;
-    bool hud;           /* --screenshot draws the HUD too */
-    view_skinning skinning;
-} view_options;
 
 static void usage(FILE *out)
 {
@@ -86,10 +59,13 @@ static void usage(FILE *out)
           "  --up auto|y|z         the world's up axis (default auto: from the model's format,\n"
           "                        Y for the demo and CFF, Z for Cal3D, SKM and C3S unless the\n"
           "                        bind pose is clearly taller along Y)\n"
-          "  --bones               show the bone overlay from the start\n"
+          "  --bones               show the bone overlay from the start (a skeleton without\n"
+          "                        a mesh always shows it)\n"
           "  --skinning cpu|gpu    skinning path: the engine's SIMD kernels (default) or\n"
           "                        the vertex shader\n"
-          "  --hud                 draw the HUD into --screenshot too (scripts always do)\n"
+          "  --hud                 draw the HUD into --screenshot too (scripts always do); the\n"
+          "                        model is then framed beside its panels, and no frame rate\n"
+          "                        is shown (one frame has none)\n"
           "  --help                this text\n"
           "  --version             the version of ossa-view\n"
           "\n"
@@ -98,7 +74,7 @@ static void usage(FILE *out)
     size_t count;
     const view_help_row *rows = view_help_rows(&count);
     for (size_t i = 0; i < count; i++)
-        fprintf(out, "  %-28s %s\n", rows[i].input, rows[i].effect);
+        fprintf(out, "  %-30s %s\n", rows[i].input, rows[i].effect);
     fputs("\n"
           "script lines (times in seconds, X and Y in 0..1 of the window from its top left):\n"
           "  at T COMMAND      run COMMAND at script time T     wait S   let S seconds pass\n"
@@ -110,8 +86,12 @@ static void usage(FILE *out)
           "  screenshot F.png  the window's picture, HUD included\n"
           "  state             one JSON line on stdout: clip, clip_count, clip_name, time, frame,\n"
           "                    last_frame, duration, speed, playing, mode, fading, skinning,\n"
-          "                    model, message\n"
+          "                    model, message, view (the free view x0 y0 x1 y1), clip_rows\n"
+          "                    (first, rows, x0, x1, top, row height), font, selected_bone\n"
           "  quit              stop (the end of the script does too); '#' starts a comment\n"
+          "\n"
+          "The HUD's font is DejaVu Sans (fonts-dejavu-core) or another from the usual places;\n"
+          "OSSA_VIEW_FONT=FILE.ttf names one. With none the HUD has no text (a note says so).\n"
           "\n"
           "exit status: 0 success, 1 bad arguments, a file that does not load, a script\n"
           "that does not parse or a PNG that cannot be written, 3 no display or no OpenGL 3.3\n"
@@ -278,62 +258,6 @@ static GLADapiproc load_gl_proc(const char *name)
     return f;
 }
 
-/* Everything that belongs to one loaded model; a drop builds a new one beside the current one
- * and swaps only when it is complete. */
-typedef struct view_model {
-    ossa_model *model;
-    view_scene scene;
-    bool scene_ready;
-    view_renderer renderer;
-    bool renderer_ready;
-    view_crossfade fade;
-    float *durations;            /* clip_count entries (at least one) */
-    view_joint_label *labels;    /* bone_count entries (at least one) */
-    float bind_min[3], bind_max[3];
-    char name[256];              /* shown in the HUD */
-} view_model;
-
-typedef struct view_app {
-    view_options opt;
-    view_model cur;
-    view_camera camera;
-    view_playback playback;
-    view_display display;
-    view_ticks ticks;
-    bool show_info, show_help;
-    bool offscreen;                 /* hidden window: script, bench, screenshot */
-    SDL_Window *window;
-    SDL_GLContext context;
-    bool gl_ready;
-    view_hud hud;
-    view_hud_gl hud_gl;
-    bool hud_ready;
-    unsigned fbo, fbo_color, fbo_depth;
-    int fbo_w, fbo_h;
-    /* Input state. */
-    int drag_button;
-    bool scrubbing, play_after_scrub;
-    int view_w, view_h;             /* what mouse coordinates and the HUD refer to */
-    char *drop_paths[MAX_DROP_FILES];
-    size_t drop_count;
-    bool drop_open;
-    /* Time, messages, frame rate. */
-    double clock;                   /* seconds of wall or script time since start */
-    char message[512];
-    double message_until;
-    float fps;
-    double fps_time;
-    int fps_frames;
-    bool quit;
-    /* The clip a fade leaves and its time, for its vertex tracks (the mixer blends bones only). */
-    uint32_t fade_from;
-    float fade_from_time;
-    /* Morph clips and springs (scene.h): the morph clock of a model without skeletal clips
-     * (else the current clip's time is used), and whether time jumped (seek, frame step, clip
-     * change) since the last tick, which puts the cloth back at rest. */
-    float morph_clock;
-    bool time_jumped;
-} view_app;
 
 static void set_message(view_app *app, const char *text)
 {
@@ -390,6 +314,10 @@ static bool load_model(const char *const *paths, size_t count, float fade, bool 
     view_scene_bind_bounds(&vm->scene, vm->bind_min, vm->bind_max);
     const char *src = m->source && m->source[0] ? m->source : "model";
     const char *slash = strrchr(src, '/');
+    /* A skeleton alone (or meshes that are all hidden) has nothing to draw but its bones. */
+    vm->skeleton_only = m->bone_count > 0;
+    for (uint32_t i = 0; i < vm->scene.part_count; i++)
+        vm->skeleton_only &= vm->scene.parts[i].hidden || !vm->scene.parts[i].index_count;
     if (m->format == OSSA_FORMAT_DEMO)
         snprintf(vm->name, sizeof vm->name, "built-in demo");
     else
@@ -480,7 +408,22 @@ static void start_model(view_app *app, uint32_t clip, float time)
                                                     app->cur.bind_max);
     view_camera_reset(&app->camera, app->cur.bind_min, app->cur.bind_max);
     rebuild_ticks(app);
+    if (app->cur.skeleton_only)
+        app->display.bones = true;
+    app->clip_first = 0;
+    app->clip_followed = UINT32_MAX; /* the list shows the first clip played */
+    app->selected_bone = -1;
     update_title(app);
+}
+
+/* Parts the GPU path leaves to the CPU are named once a model, when GPU skinning is in use. */
+static void gpu_notes(view_app *app)
+{
+    if (app->display.skinning == VIEW_SKIN_GPU && app->cur.renderer_ready &&
+        !app->cur.gpu_notes_shown) {
+        view_renderer_print_gpu_notes(&app->cur.renderer, &app->cur.scene, stderr);
+        app->cur.gpu_notes_shown = true;
+    }
 }
 
 /* Morph clips run on the current clip's clock (so they follow pauses, seeks and reverse), or on
@@ -572,6 +515,7 @@ static void apply_action(view_app *app, view_action a)
     case VIEW_ACT_GRID: d->grid = !d->grid; break;
     case VIEW_ACT_SKINNING:
         d->skinning = d->skinning == VIEW_SKIN_GPU ? VIEW_SKIN_CPU : VIEW_SKIN_GPU;
+        gpu_notes(app);
         break;
     case VIEW_ACT_FRAME_MODEL:
         view_camera_frame(&app->camera, app->cur.bind_min, app->cur.bind_max);
@@ -606,7 +550,11 @@ static void app_button(view_app *app, int button, bool down, float x, float y)
     if (down) {
         view_timeline tl;
         view_timeline_layout(&tl, app->view_w, app->view_h);
-        if (button == VIEW_BUTTON_LEFT && app->show_info && app->playback.duration > 0.0f &&
+        int64_t clip = button == VIEW_BUTTON_LEFT ? view_app_clip_at(app, x, y) : -1;
+        if (clip >= 0) {
+            switch_clip(app, (uint32_t)clip); /* a row of the clip panel */
+            update_title(app);
+        } else if (button == VIEW_BUTTON_LEFT && app->show_info && app->playback.duration > 0.0f &&
             view_timeline_hit(&tl, x, y)) {
             /* Scrubbing holds playback and gives it back on release. */
             app->scrubbing = true;
@@ -615,8 +563,12 @@ static void app_button(view_app *app, int button, bool down, float x, float y)
             scrub_to(app, x);
         } else {
             app->drag_button = button;
+            app->drag_moved = false;
         }
     } else {
+        /* A left click that did not orbit picks the joint under it (or none). */
+        if (button == VIEW_BUTTON_LEFT && app->drag_button == VIEW_BUTTON_LEFT && !app->drag_moved)
+            view_app_pick_joint(app, x, y);
         if (button == VIEW_BUTTON_LEFT && app->scrubbing) {
             app->scrubbing = false;
             app->playback.playing = app->play_after_scrub;
@@ -630,10 +582,12 @@ static void app_motion(view_app *app, float x, float dx, float dy)
 {
     if (app->scrubbing)
         scrub_to(app, x);
-    else if (app->drag_button == VIEW_BUTTON_LEFT)
+    else if (app->drag_button == VIEW_BUTTON_LEFT) {
         view_camera_orbit(&app->camera, dx, dy);
+        app->drag_moved |= dx != 0.0f || dy != 0.0f;
+    }
     else if (app->drag_button == VIEW_BUTTON_RIGHT || app->drag_button == VIEW_BUTTON_MIDDLE)
-        view_camera_pan(&app->camera, dx, dy, (float)app->view_h);
+        view_camera_pan(&app->camera, dx, dy);
 }
 
 /* ---- opening dropped files and folders ------------------------------------------------ */
@@ -661,6 +615,7 @@ static void open_paths(view_app *app, char *const *paths, size_t count)
         free_model(&app->cur);
         app->cur = next;
         start_model(app, 0, 0.0f);
+        gpu_notes(app);
         char text[600];
         snprintf(text, sizeof text, "opened %s", app->cur.name);
         fprintf(stderr, "ossa-view: %s\n", text);
@@ -728,7 +683,8 @@ static int open_gl(view_app *app)
         return EXIT_DISPLAY;
     }
     app->cur.renderer_ready = true;
-    if (!view_hud_init(&app->hud, HUD_MAX_QUADS)) {
+    view_app_font_open(app);
+    if (!app->glyphs_ready || !view_hud_init(&app->hud, HUD_MAX_QUADS, &app->glyphs)) {
         fputs("ossa-view: out of memory\n", stderr);
         return EXIT_INPUT;
     }
@@ -737,6 +693,7 @@ static int open_gl(view_app *app)
         return EXIT_DISPLAY;
     }
     app->hud_ready = true;
+    gpu_notes(app);
     update_title(app);
     return 0;
 }
@@ -788,8 +745,7 @@ static void frame_setup(const view_app *app, int width, int height, view_frame *
     f->width = width;
     f->height = height;
     f->display = app->display;
-    view_camera_view_proj(&app->camera, height > 0 ? (float)width / (float)height : 1.0f,
-                          f->view_proj);
+    view_camera_view_proj(&app->camera, f->view_proj);
     /* A light over the viewer's shoulder: towards the eye, raised along the up axis. */
     float eye[3], up[3], len = 0.0f;
     view_camera_eye(&app->camera, eye, up);
@@ -803,93 +759,15 @@ static void frame_setup(const view_app *app, int width, int height, view_frame *
         f->light_dir[k] = len > 0.0f ? f->light_dir[k] / len : up[k];
 }
 
-static const char *skinning_name(const view_app *app)
-{
-    return app->cur.renderer_ready ? view_renderer_skinning_name(&app->cur.renderer, &app->display)
-                                   : view_scene_kernel_name(&app->cur.scene);
-}
-
-/* Joint name labels at the joints' window positions. */
-static size_t joint_labels(view_app *app, const float vp[16], int w, int h)
-{
-    const ossa_model *m = app->cur.model;
-    const float *joints = app->display.bind_pose ? app->cur.scene.bind_joints
-                                                 : app->cur.scene.joints;
-    size_t n = 0;
-    if (!joints)
-        return 0;
-    for (uint32_t i = 0; i < m->bone_count; i++) {
-        const float *p = joints + 3 * (size_t)i;
-        float clip[4];
-        for (int r = 0; r < 4; r++)
-            clip[r] = vp[r] * p[0] + vp[4 + r] * p[1] + vp[8 + r] * p[2] + vp[12 + r];
-        if (!(clip[3] > 1e-6f) || !m->bones[i].name)
-            continue; /* behind the eye */
-        float nx = clip[0] / clip[3], ny = clip[1] / clip[3];
-        if (fabsf(nx) > 1.2f || fabsf(ny) > 1.2f)
-            continue;
-        view_joint_label *l = &app->cur.labels[n++];
-        l->x = (nx * 0.5f + 0.5f) * (float)w;
-        l->y = (0.5f - ny * 0.5f) * (float)h;
-        l->name = m->bones[i].name;
-    }
-    return n;
-}
-
-static void build_hud(view_app *app, const float vp[16], int w, int h)
-{
-    const view_playback *p = &app->playback;
-    const ossa_clip *clip = current_clip(app);
-    char display[128] = "";
-    const view_display *d = &app->display;
-    snprintf(display, sizeof display, "%s%s%s%s%s%s", d->bones ? "bones " : "",
-             d->joint_names ? "names " : "", d->wireframe ? "wireframe " : "",
-             d->normals ? "normals " : "", d->bind_pose ? "bind-pose " : "",
-             d->grid ? "grid" : "");
-    uint32_t hidden = app->cur.scene.hidden_mesh_count; /* OSSA_MESH_HIDDEN: not drawn */
-    size_t used = strlen(display);
-    while (hidden && used && display[used - 1] == ' ')
-        display[--used] = '\0';
-    if (hidden)
-        snprintf(display + used, sizeof display - used, "%s%u hidden mesh%s not drawn",
-                 used ? ", " : "", hidden, hidden == 1 ? "" : "es");
-    view_hud_info info = {
-        .width = w,
-        .height = h,
-        .show_info = app->show_info,
-        .show_help = app->show_help,
-        .model_name = app->cur.name,
-        .clip_name = clip ? (clip->name && clip->name[0] ? clip->name : "(unnamed)") : NULL,
-        .clip = p->clip,
-        .clip_count = p->clip_count,
-        .time = p->time,
-        .duration = p->duration,
-        .speed = p->speed,
-        .frame = view_playback_frame(p),
-        .last_frame = view_playback_last_frame(p),
-        .frames_per_second = app->fps,
-        .mode = view_wrap_mode_name(p->mode),
-        .playing = p->playing,
-        .fading = app->cur.fade.active,
-        .skinning = skinning_name(app),
-        .display = display,
-        .ticks = &app->ticks,
-        .message = app->clock < app->message_until ? app->message : NULL,
-        .labels = app->cur.labels,
-        .label_count = d->joint_names ? joint_labels(app, vp, w, h) : 0,
-    };
-    view_hud_begin(&app->hud, h >= 480 ? 2 : 1);
-    view_hud_build(&app->hud, &info);
-}
-
 /* Draws the model and, when asked, the HUD into the bound framebuffer of w x h. */
 static void draw(view_app *app, int w, int h, bool with_hud)
 {
     view_frame f;
+    view_app_hud_prepare(app, w, h, with_hud && app->hud_ready);
     frame_setup(app, w, h, &f);
     view_renderer_draw(&app->cur.renderer, &app->cur.scene, &f);
     if (with_hud && app->hud_ready) {
-        build_hud(app, f.view_proj, w, h);
+        view_app_hud_build(app, f.view_proj);
         view_hud_gl_draw(&app->hud_gl, &app->hud, w, h);
     }
 }
@@ -947,7 +825,7 @@ static void print_state(view_app *app)
             (double)p->time, view_playback_frame(p), view_playback_last_frame(p),
             (double)p->duration, (double)p->speed, p->playing ? "true" : "false",
             view_wrap_mode_name(p->mode), app->cur.fade.active ? "true" : "false");
-    json_string(out, skinning_name(app));
+    json_string(out, view_app_skinning_name(app));
     const view_scene *sc = &app->cur.scene;
     fprintf(out, ",\"morph_parts\":%u,\"morph_time\":%.6f,\"spring_parts\":%u",
             sc->morph_part_count, (double)sc->morph_time, sc->spring_part_count);
@@ -955,6 +833,15 @@ static void print_state(view_app *app)
     json_string(out, app->cur.name);
     fputs(",\"message\":", out);
     json_string(out, app->clock < app->message_until ? app->message : "");
+    /* Where the HUD puts the free view and the clip panel's rows (window pixels). */
+    view_app_hud_prepare(app, app->view_w, app->view_h, app->show_info);
+    const view_layout *l = &app->layout;
+    fprintf(out, ",\"view\":[%g,%g,%g,%g],\"clip_rows\":[%u,%u,%g,%g,%g,%g],\"font\":",
+            (double)l->view.x0, (double)l->view.y0, (double)l->view.x1, (double)l->view.y1,
+            app->clip_first, l->clip_rows, (double)l->clips.x0, (double)l->clips.x1,
+            (double)l->rows_y0, (double)l->line_height);
+    json_string(out, app->font.path);
+    fprintf(out, ",\"selected_bone\":%d", (int)app->selected_bone);
     fputs("}\n", out);
     fflush(out);
 }
@@ -1012,7 +899,7 @@ static int run_bench(view_app *app)
     printf("{\"frames\":%ld,\"width\":%d,\"height\":%d,\"model\":", n, w, h);
     json_string(stdout, app->cur.name);
     printf(",\"vertices\":%zu,\"skinning\":", app->cur.scene.vertex_count);
-    json_string(stdout, skinning_name(app));
+    json_string(stdout, view_app_skinning_name(app));
     printf(",\"renderer\":");
     json_string(stdout, (const char *)glGetString(GL_RENDERER));
     printf(",\"min_ms\":%.4f,\"median_ms\":%.4f,\"mean_ms\":%.4f,\"p95_ms\":%.4f,"
@@ -1086,7 +973,14 @@ static void handle_event(view_app *app, const SDL_Event *e, float sx, float sy)
 #endif
         if (e->wheel.direction == SDL_MOUSEWHEEL_FLIPPED)
             notches = -notches;
-        view_camera_zoom(&app->camera, notches);
+#if SDL_VERSION_ATLEAST(2, 26, 0)
+        int mx = e->wheel.mouseX, my = e->wheel.mouseY;
+#else
+        int mx, my;
+        SDL_GetMouseState(&mx, &my);
+#endif
+        if (!view_app_clip_wheel(app, (float)mx * sx, (float)my * sy, notches))
+            view_camera_zoom(&app->camera, notches);
         break;
     }
     case SDL_DROPBEGIN:
@@ -1207,6 +1101,10 @@ static int script_command(view_app *app, const view_script_cmd *c)
         e.type = SDL_MOUSEWHEEL;
         e.wheel.direction = SDL_MOUSEWHEEL_NORMAL;
         e.wheel.y = (Sint32)c->amount;
+#if SDL_VERSION_ATLEAST(2, 26, 0)
+        e.wheel.mouseX = app->view_w / 2; /* over the model */
+        e.wheel.mouseY = app->view_h / 2;
+#endif
 #if SDL_VERSION_ATLEAST(2, 0, 18)
         e.wheel.preciseY = c->amount;
 #endif
@@ -1250,7 +1148,6 @@ static int run_script(view_app *app, const view_script *s)
 {
     app->view_w = app->opt.width;
     app->view_h = app->opt.height;
-    app->fps = (float)(1.0 / SCRIPT_STEP);
     double now = 0.0;
     for (size_t i = 0; i < s->count && !app->quit; i++) {
         const view_script_cmd *c = &s->cmds[i];
@@ -1357,6 +1254,7 @@ int main(int argc, char **argv)
     else if (status < 0)
         status = 0;
     free_gl(&app);
+    view_app_font_close(&app);
     free_model(&app.cur);
     view_hud_free(&app.hud);
     drop_clear(&app);

@@ -282,20 +282,9 @@ static bool build_draws(view_renderer *r, const view_scene *s, const uint32_t *m
         d->flip_v = view_texture_origin_bottom(m->meshes[p->mesh].format);
         d->uv_tracked = p->uv_tracked;
         d->cpu_only = max_influences[i] > GPU_MAX_INFLUENCES;
-        if (d->cpu_only && r->mesh_gpu.id)
-            fprintf(stderr,
-                    "ossa-view: note: mesh %u submesh %u has vertices with %u influences (the "
-                    "GPU path takes %d): it is skinned on the CPU in GPU mode too\n",
-                    p->mesh, p->submesh_index, max_influences[i], GPU_MAX_INFLUENCES);
-        /* mesh.vert has no morph targets or spring system: such parts stay on the CPU. */
-        if (!d->cpu_only && (p->morph_weights || p->spring) && r->mesh_gpu.id)
-            fprintf(stderr,
-                    "ossa-view: note: mesh %u submesh %u has %s: it is skinned on the CPU in GPU "
-                    "mode too\n",
-                    p->mesh, p->submesh_index,
-                    p->morph_weights && p->spring ? "morph targets and springs"
-                    : p->morph_weights            ? "morph targets played by morph clips"
-                                                  : "springs");
+        d->influences = max_influences[i];
+        /* mesh.vert has no morph targets or spring system: such parts stay on the CPU
+         * (view_renderer_print_gpu_notes names them when GPU skinning is used). */
         d->cpu_only |= p->morph_weights != NULL || p->spring != NULL;
         r->cpu_only_parts += d->cpu_only && r->mesh_gpu.id;
         memcpy(indices + at, p->indices, p->index_count * sizeof *indices);
@@ -713,4 +702,27 @@ void view_renderer_draw(view_renderer *r, const view_scene *s, const view_frame 
 const char *view_renderer_skinning_name(const view_renderer *r, const view_display *d)
 {
     return d->skinning == VIEW_SKIN_GPU && r->mesh_gpu.id ? r->gpu_name : r->cpu_name;
+}
+
+void view_renderer_print_gpu_notes(const view_renderer *r, const view_scene *s, FILE *out)
+{
+    if (!r->mesh_gpu.id)
+        return;
+    for (uint32_t i = 0; i < r->draw_count; i++) {
+        const view_draw *d = &r->draws[i];
+        const view_scene_part *p = &s->parts[d->part];
+        if (d->influences > GPU_MAX_INFLUENCES)
+            fprintf(out,
+                    "ossa-view: note: mesh %u submesh %u has vertices with %u influences (the "
+                    "GPU path takes %d): it is skinned on the CPU in GPU mode too\n",
+                    p->mesh, p->submesh_index, d->influences, GPU_MAX_INFLUENCES);
+        else if (p->morph_weights || p->spring)
+            fprintf(out,
+                    "ossa-view: note: mesh %u submesh %u has %s: it is skinned on the CPU in GPU "
+                    "mode too\n",
+                    p->mesh, p->submesh_index,
+                    p->morph_weights && p->spring ? "morph targets and springs"
+                    : p->morph_weights            ? "morph targets played by morph clips"
+                                                  : "springs");
+    }
 }

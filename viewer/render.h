@@ -7,7 +7,7 @@
  *  - GPU: the bind vertices, UVs, up to 8 bone indices and weights per vertex live in static
  *    buffers; each frame only the palette (3x4 per bone) goes into a uniform block and
  *    mesh.vert blends. A submesh with more than 8 influences on a vertex stays on the CPU path
- *    (one note on stderr at start-up), and so does the whole model when its palette does not fit
+ *    (one note on stderr, printed once GPU skinning is in use), and so does the whole model when its palette does not fit
  *    a uniform block (GL_MAX_UNIFORM_BLOCK_SIZE). Both paths share one index buffer.
  * Display: lit materials, times their diffuse texture when the file loads (a file that does not
  * gives one warning on stderr and the material colour); W draws the wireframe ON TOP of the
@@ -28,6 +28,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include "display.h"
 #include "scene.h"
@@ -40,7 +41,9 @@ typedef struct view_draw {
     float diffuse[3];
     unsigned texture;     /* 0: the material colour alone */
     bool flip_v;          /* UV origin at the image's bottom */
-    bool cpu_only;        /* more influences than mesh.vert takes: CPU-skinned in GPU mode too */
+    bool cpu_only;        /* more influences than mesh.vert takes, morphs or springs: CPU-skinned
+                             in GPU mode too */
+    uint32_t influences;  /* the most on one vertex */
     bool uv_tracked;      /* its UVs are rewritten every frame from uv tracks */
     bool frames;          /* this frame: plays a vertex track (CPU-written in both modes) */
 } view_draw;
@@ -105,6 +108,10 @@ void view_renderer_draw(view_renderer *r, const view_scene *s, const view_frame 
  * skinning is unavailable, "vertex frames" for a model without a skeleton whose clips play
  * vertex frames, "none (no skeleton)" when there is nothing to skin. */
 const char *view_renderer_skinning_name(const view_renderer *r, const view_display *d);
+/* One note a part that stays on the CPU in GPU mode (too many influences, morph targets played
+ * by morph clips, springs); nothing without GPU skinning. main.c prints them once a model, when
+ * GPU skinning is in use after the model loaded. */
+void view_renderer_print_gpu_notes(const view_renderer *r, const view_scene *s, FILE *out);
 
 /* The colour frames are cleared to (r, g, b); tests look for pixels of another colour. */
 #define VIEW_BACKGROUND_RGB 0.16f, 0.17f, 0.20f

@@ -18,7 +18,9 @@
  *   screenshot FILE.png      write the window's picture as it is now, HUD included
  *   state                    print one JSON line on stdout: clip, clip_count, clip_name, time, frame,
  *                            last_frame, duration, speed, playing, mode, fading, skinning, model,
- *                            message
+ *                            message, view (the free view: x0 y0 x1 y1 in pixels), clip_rows
+ *                            (the clip panel: first row's clip, rows, x0, x1, top, row height),
+ *                            font (the file, "" with none)
  *   quit                     stop here (the end of the file does the same)
  * Between commands the viewer advances in steps of at most 1/60 s of script time. */
 #ifndef OSSA_VIEW_SCRIPT_H

@@ -76,6 +76,22 @@ def main():
         if rc != 1 or "3 .caf files" not in err:
             fail("single .caf of a 3-clip model not refused: %d %s" % (rc, err))
 
+        # the 1300/1301 lineages: the layout written is the one read back, the samples equal
+        for lineage, args in (("mp3butcher", ["--lineage", "mp3butcher"]),
+                              ("upstream", ["--version", "1300", "--lineage", "upstream"])):
+            out = os.path.join(tmp, "lineage-" + lineage, "m.cfg")
+            os.makedirs(os.path.dirname(out))
+            rc, _, err = ossa(exe, "convert", src, "-o", out, *args)
+            info = ossa(exe, "info", out)[1] if rc == 0 else ""
+            if rc != 0 or ", %s 13" % lineage not in info:
+                fail("--lineage %s: %d %s %s" % (lineage, rc, err, info[:200]))
+            elif samples(exe, out)[0] != samples(exe, src)[0]:
+                fail("--lineage %s: samples differ from the source" % lineage)
+        rc, _, err = ossa(exe, "convert", src, "-o", os.path.join(tmp, "bad.cfg"), "--lineage",
+                          "mp3butcher", "--version", "1100")
+        if rc != 2:
+            fail("--lineage mp3butcher at 1100 is not a usage error: %d" % rc)
+
         # binary -> XML -> binary, sampled the same
         models = [src]
         shared = os.environ.get("OSSA_ASSETS", os.path.join(root, "..", "shared", "assets"))

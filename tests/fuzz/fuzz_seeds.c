@@ -1,7 +1,9 @@
 /* Seed files written field by field from cal3d-fileformats.txt and FORMAT-NOTES (A.3-A.7, C,
  * Decision 2). Three bones (listed children-first, so loaders must reorder), one animated clip,
  * one skinned quad with a spring, a material with two maps, a morph track; classic v1000, the
- * v1200 CAF (plain and quantised) and IMVU v919 (node lights, vertex colours, a morph target). */
+ * v1200 CAF (plain and quantised), IMVU v919 (node lights, vertex colours, a morph target), and
+ * the two 1300/1301 lineages of the CSF and CMF: upstream v1301 (lights, colours, a morph target)
+ * and mp3butcher v1300 (a morph target only, A.1). */
 #include "fuzz_seeds.h"
 #include "seeds_c3s.h"
 #include "seeds_cff.h"
@@ -75,10 +77,10 @@ static void put_text(wbuf *w, const char *s) { put(w, s, strlen(s)); }
 
 static const float identity_q[4] = {0, 0, 0, 1};
 
-/* Bones in file order: spine (parent 2), head (parent 0), hips (root). */
-static void csf(wbuf *w, uint32_t version)
+/* Bones in file order: spine (parent 2), head (parent 0), hips (root). lights: a scene ambient
+ * colour and node lights (IMVU, upstream >= 1300; not the mp3butcher fork). */
+static void csf(wbuf *w, uint32_t version, int lights)
 {
-    int lights = version >= 911 && version <= 919;
     put(w, "CSF\0", 4);
     put_u32(w, version);
     put_u32(w, 3);
@@ -150,10 +152,12 @@ static void caf_quantised(wbuf *w)
     put_u16(w, 0); put_u16(w, 1); put_u16(w, 32767);
 }
 
-/* One submesh: a quad of 4 vertices, 2 faces, one UV set, 1-2 influences, one spring. */
-static void cmf(wbuf *w, uint32_t version)
+/* One submesh: a quad of 4 vertices, 2 faces, one UV set, 1-2 influences, one spring; a morph
+ * target where the layout has morph targets (IMVU, >= 1300), vertex colours when colors is set
+ * (IMVU, upstream >= 1300; not the mp3butcher fork). */
+static void cmf(wbuf *w, uint32_t version, int colors)
 {
-    int imvu = version >= 911 && version <= 919;
+    int morphs = (version >= 911 && version <= 919) || version >= 1300;
     put(w, "CMF\0", 4);
     put_u32(w, version);
     put_u32(w, 1);
@@ -163,14 +167,14 @@ static void cmf(wbuf *w, uint32_t version)
     put_u32(w, 0);   /* lod steps */
     put_u32(w, 1);   /* springs */
     put_u32(w, 1);   /* texture coordinate sets */
-    if (imvu)
+    if (morphs)
         put_u32(w, 1); /* morph targets */
     static const float pos[4][3] = {{-1, 0, 0}, {1, 0, 0}, {1, 0, 2}, {-1, 0, 2}};
     static const float uv[4][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
     for (int v = 0; v < 4; v++) {
         put_f32s(w, pos[v], 3);
         put_f32s(w, (const float[]){0, -1, 0}, 3);
-        if (imvu)
+        if (colors)
             put_f32s(w, (const float[]){1, 0.5f, 0.25f}, 3);
         put_i32(w, -1);
         put_u32(w, 0);
@@ -189,7 +193,7 @@ static void cmf(wbuf *w, uint32_t version)
         put_f32(w, v >= 2 ? 0.5f : 0.0f); /* physique weight (springs > 0) */
     }
     put_u32(w, 2); put_u32(w, 3); put_f32(w, 0.5f); put_f32(w, 2.0f);
-    if (imvu) {
+    if (morphs) {
         put_str(w, "raise");
         for (uint32_t v = 2; v < 4; v++) {
             put_u32(w, v);
@@ -309,25 +313,29 @@ static const char xpf_text[] =
     "  </TRACK>\n"
     "</ANIMATION>\n";
 
-enum { SEED_COUNT = 14 };
+enum { SEED_COUNT = 18 };
 
 static void build(wbuf *w, int index)
 {
     switch (index) {
-    case 0: csf(w, 1000); break;
-    case 1: csf(w, 919); break;
+    case 0: csf(w, 1000, 0); break;
+    case 1: csf(w, 919, 1); break;
     case 2: caf_plain(w, 1000); break;
     case 3: caf_plain(w, 1200); break;
     case 4: caf_quantised(w); break;
-    case 5: cmf(w, 1000); break;
-    case 6: cmf(w, 919); break;
+    case 5: cmf(w, 1000, 0); break;
+    case 6: cmf(w, 919, 1); break;
     case 7: crf(w, 1000); break;
     case 8: cpf(w); break;
     case 9: put_text(w, xsf_text); break;
     case 10: put_text(w, xaf_text); break;
     case 11: put_text(w, xmf_text); break;
     case 12: put_text(w, xrf_text); break;
-    default: put_text(w, xpf_text); break;
+    case 13: put_text(w, xpf_text); break;
+    case 14: csf(w, 1301, 1); break;
+    case 15: csf(w, 1300, 0); break;
+    case 16: cmf(w, 1301, 1); break;
+    default: cmf(w, 1300, 0); break;
     }
 }
 
@@ -338,7 +346,9 @@ static const struct { const char *name; ossa_format format; } seed_info[SEED_COU
     {"seed_v919.cmf", OSSA_FORMAT_CMF}, {"seed_v1000.crf", OSSA_FORMAT_CRF},
     {"seed_v919.cpf", OSSA_FORMAT_CPF}, {"seed.xsf", OSSA_FORMAT_XSF},
     {"seed.xaf", OSSA_FORMAT_XAF}, {"seed.xmf", OSSA_FORMAT_XMF},
-    {"seed.xrf", OSSA_FORMAT_XRF}, {"seed.xpf", OSSA_FORMAT_XPF}};
+    {"seed.xrf", OSSA_FORMAT_XRF}, {"seed.xpf", OSSA_FORMAT_XPF},
+    {"seed_v1301.csf", OSSA_FORMAT_CSF}, {"seed_v1300_mp3butcher.csf", OSSA_FORMAT_CSF},
+    {"seed_v1301.cmf", OSSA_FORMAT_CMF}, {"seed_v1300_mp3butcher.cmf", OSSA_FORMAT_CMF}};
 
 size_t fuzz_seeds_make(fuzz_seed **out)
 {

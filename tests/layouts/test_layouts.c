@@ -4,8 +4,9 @@
  * compared with what the files hold.
  *
  * Usage: test-layouts CASE [reorder]
- *   CASE = a version (700, 911, 1300, ...) with an optional suffix: "c" sets the CAF compression
- *   flag word (919, 1300, 1301), "q" sets CAF flags bit 0 (1200, quantised tracks).
+ *   CASE = a version (700, 911, 1300, ...) with optional suffixes: "c" sets the CAF compression
+ *   flag word (919, 1300, 1301), "q" sets CAF flags bit 0 (1200, quantised tracks), "m" writes
+ *   the mp3butcher lineage of 1300/1301 (no node lights, no vertex colours).
  *   "reorder" writes the bones child-before-parent, so the reader has to reorder them. */
 #include <math.h>
 #include <stdio.h>
@@ -254,6 +255,26 @@ static void build_character(character *c, int reorder)
 
 /* ---- checks ---- */
 
+/* The number the files carry (without the mp3butcher flag of the test writer). */
+static uint32_t file_version(int version)
+{
+    return (uint32_t)(version & ~CW_MP3BUTCHER);
+}
+
+/* The layout the reader must report for a skeleton or mesh of this case (Decision 1): the
+ * 1300/1301 lineage is told from the data alone. */
+static ossa_cal3d_lineage expected_lineage(int version)
+{
+    uint32_t v = file_version(version);
+    if (version & CW_MP3BUTCHER)
+        return OSSA_CAL3D_MP3BUTCHER;
+    if (v >= 1300)
+        return OSSA_CAL3D_UPSTREAM;
+    if (v >= 1200)
+        return OSSA_CAL3D_V1200;
+    return v >= 911 && v <= 919 ? OSSA_CAL3D_IMVU : OSSA_CAL3D_CLASSIC;
+}
+
 #define TOL_EXACT 1e-6
 
 static void check_vec(const char *what, const float *got, const float *want, int n, double tol)
@@ -292,7 +313,10 @@ static void check_skeleton(const ossa_model *m, const character *c, int version)
     if (m->bone_count != BONES)
         return;
     CHECK(m->skeleton_format == OSSA_FORMAT_CSF);
-    CHECKF(m->skeleton_version == (uint32_t)version, "skeleton_version %u", m->skeleton_version);
+    CHECKF(m->skeleton_version == file_version(version), "skeleton_version %u",
+           m->skeleton_version);
+    CHECKF(m->skeleton_lineage == expected_lineage(version), "skeleton read as %s",
+           ossa_cal3d_lineage_name(m->skeleton_lineage));
     int lights = cw_has_node_lights(version);
     CHECKF(m->has_scene_ambient == lights, "has_scene_ambient %d", m->has_scene_ambient);
     if (lights)
@@ -489,7 +513,9 @@ static void check_mesh(const ossa_model *m, const character *c, int version)
     CHECKF(mesh->name && strcmp(mesh->name, "hero") == 0, "mesh name '%s'",
            mesh->name ? mesh->name : "(null)");
     CHECK(mesh->format == OSSA_FORMAT_CMF);
-    CHECKF(mesh->version == (uint32_t)version, "mesh version %u", mesh->version);
+    CHECKF(mesh->version == file_version(version), "mesh version %u", mesh->version);
+    CHECKF(mesh->lineage == expected_lineage(version), "mesh read as %s",
+           ossa_cal3d_lineage_name(mesh->lineage));
     CHECKF(mesh->submesh_count == 2, "submesh_count %u", mesh->submesh_count);
     for (uint32_t s = 0; s < mesh->submesh_count && s < 2; s++)
         check_submesh(m, c, &mesh->submeshes[s], &c->sub[s], (int)s, version);
@@ -515,7 +541,7 @@ static void check_clip(const ossa_model *m, const character *c, int version,
     CHECKF(clip->name && strcmp(clip->name, "walk") == 0, "clip name '%s'",
            clip->name ? clip->name : "(null)");
     CHECK(clip->format == OSSA_FORMAT_CAF);
-    CHECKF(clip->version == (uint32_t)version, "clip version %u", clip->version);
+    CHECKF(clip->version == file_version(version), "clip version %u", clip->version);
     CHECKF(clip->duration == c->anim.duration, "clip duration %g", (double)clip->duration);
     CHECKF(clip->compressed == (layout != CW_LAYOUT_RAW), "clip compressed %d, layout %d",
            clip->compressed, (int)layout);
@@ -575,7 +601,7 @@ static void check_morph_clip(const ossa_model *m, const character *c, int versio
     CHECKF(mc->name && strcmp(mc->name, "smile") == 0, "morph clip name '%s'",
            mc->name ? mc->name : "(null)");
     CHECK(mc->format == OSSA_FORMAT_CPF);
-    CHECKF(mc->version == (uint32_t)version, "morph clip version %u", mc->version);
+    CHECKF(mc->version == file_version(version), "morph clip version %u", mc->version);
     CHECK(mc->duration == c->manim.duration);
     CHECKF(mc->track_count == 1, "morph track_count %u", mc->track_count);
     if (mc->track_count != 1)
@@ -599,7 +625,7 @@ static void check_material(const ossa_model *m, const character *c, int version)
     CHECKF(mat->name && strcmp(mat->name, "skin") == 0, "material name '%s'",
            mat->name ? mat->name : "(null)");
     CHECK(mat->format == OSSA_FORMAT_CRF);
-    CHECKF(mat->version == (uint32_t)version, "material version %u", mat->version);
+    CHECKF(mat->version == file_version(version), "material version %u", mat->version);
     for (int i = 0; i < 4; i++) {
         CHECK_NEAR(mat->ambient[i], c->material.ambient[i] / 255.0, 1e-6);
         CHECK_NEAR(mat->diffuse[i], c->material.diffuse[i] / 255.0, 1e-6);
@@ -665,13 +691,17 @@ int main(int argc, char **argv)
     char *end;
     long version = strtol(argv[1], &end, 10);
     cw_caf_options opt = {0, 0};
-    if (*end == 'c')
-        opt.compress = 1;
-    else if (*end == 'q')
-        opt.flags = 1;
-    else if (*end) {
-        fprintf(stderr, "bad case '%s'\n", argv[1]);
-        return 2;
+    for (; *end; end++) {
+        if (*end == 'c')
+            opt.compress = 1;
+        else if (*end == 'q')
+            opt.flags = 1;
+        else if (*end == 'm' && version >= 1300)
+            version |= CW_MP3BUTCHER;
+        else {
+            fprintf(stderr, "bad case '%s'\n", argv[1]);
+            return 2;
+        }
     }
     int reorder = argc > 2 && strcmp(argv[2], "reorder") == 0;
     char name[64];
@@ -706,7 +736,7 @@ int main(int argc, char **argv)
             for (uint32_t i = 0; i < m->warning_count; i++)
                 fprintf(stderr, "warning: %s\n", m->warnings[i]);
             CHECK(m->format == OSSA_FORMAT_CSF);
-            CHECKF(m->version == (uint32_t)version, "model version %u", m->version);
+            CHECKF(m->version == file_version(version), "model version %u", m->version);
             check_skeleton(m, c, (int)version);
             check_mesh(m, c, (int)version);
             check_clip(m, c, (int)version, &opt);

@@ -173,6 +173,45 @@ static void test_cmf_morph(void)
     d = cw_write_cmf(&mesh, 1100, &size);
     CHECK(d && size == 12 + 24 + 2 * (vertex - 12) + 12);
     free(d);
+    /* mp3butcher 1300 (A.1): the morph count and the morph, no vertex colours; the file says
+     * 1300 all the same. */
+    d = cw_write_cmf(&mesh, 1300 | CW_MP3BUTCHER, &size);
+    CHECK(d && size == 12 + 28 + 2 * (vertex - 12) + 7 + 4 + 24 + 4 + 12);
+    if (d) {
+        static const uint8_t head[] = {'C', 'M', 'F', 0, 0x14, 0x05, 0, 0};
+        check_bytes("mp3butcher CMF header", d, head, sizeof head);
+        check_bytes("mp3butcher morph name", d + 12 + 28 + 2 * (vertex - 12), name, sizeof name);
+    }
+    free(d);
+}
+
+/* A.3: upstream 1300/1301 put a scene ambient colour after the bone count and a light type and
+ * colour after each parent id; the mp3butcher fork neither. One bone named "b" (string 6 bytes),
+ * 14 floats, parent, no children. */
+static void test_csf_lineages(void)
+{
+    cw_bone bone = {"b", -1, {0, 0, 0}, {0, 0, 0, 1}, {0, 0, 0}, {0, 0, 0, 1}, 3,
+                    {0.5f, 0.5f, 0.5f}, 0, NULL};
+    cw_skeleton skel = {1, &bone, {0.25f, 0.25f, 0.25f}};
+    size_t plain = 12 + 6 + 56 + 4 + 4, size;
+    uint8_t *d = cw_write_csf(&skel, 1301, &size);
+    CHECK(d && size == plain + 12 + 16);
+    if (d) {
+        float ambient;
+        int32_t light;
+        memcpy(&ambient, d + 12, 4);
+        memcpy(&light, d + 12 + 12 + 6 + 56 + 4, 4);
+        CHECK(ambient == 0.25f && light == 3);
+    }
+    free(d);
+    d = cw_write_csf(&skel, 1301 | CW_MP3BUTCHER, &size);
+    CHECK(d && size == plain);
+    if (d) {
+        static const uint8_t head[] = {'C', 'S', 'F', 0, 0x15, 0x05, 0, 0, 1, 0, 0, 0,
+                                       2, 0, 0, 0, 'b', 0};
+        check_bytes("mp3butcher CSF start", d, head, sizeof head);
+    }
+    free(d);
 }
 
 int main(void)
@@ -182,5 +221,6 @@ int main(void)
     test_bitpacked_high();
     test_quantised();
     test_cmf_morph();
+    test_csf_lineages();
     return test_finish("layouts-writer-bytes");
 }

@@ -181,4 +181,21 @@ int cal3d_synth_key_count(cal3d_synth *s, int clip, int track)
     return s->clip_tracks[(size_t)clip][(size_t)track]->getCoreKeyframeCount();
 }
 
+int cal3d_synth_track_state(cal3d_synth *s, int clip, int track, float time, float t[3],
+                            float r[4])
+{
+    CalVector v;
+    CalQuaternion q;
+    if (!s->clip_tracks[(size_t)clip][(size_t)track]->getState(time, v, q))
+        return 0;
+    t[0] = v.x;
+    t[1] = v.y;
+    t[2] = v.z;
+    r[0] = -q.x;
+    r[1] = -q.y;
+    r[2] = -q.z;
+    r[3] = q.w;
+    return 1;
+}
+
 } // extern "C"

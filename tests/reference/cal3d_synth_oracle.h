@@ -31,6 +31,11 @@ float cal3d_synth_duration(cal3d_synth *s);
 void cal3d_synth_bone(cal3d_synth *s, int bone, float t[3], float r[4]);
 /* Key count of a clip's track as libcal3d holds it now (after any loop key blendCycle added). */
 int cal3d_synth_key_count(cal3d_synth *s, int clip, int track);
+/* CalCoreTrack::getState of a clip's track at time (local translation and rotation, Ossa's
+ * convention): Cal3D's own key search and blend, without the mixer. Note that blendCycle adds
+ * the loop key to the core track for good. 1 on success. */
+int cal3d_synth_track_state(cal3d_synth *s, int clip, int track, float time, float t[3],
+                            float r[4]);
 
 #ifdef __cplusplus
 }

@@ -131,7 +131,7 @@ static void test_open_cfg(const ossa_model *demo, const char *dir)
 static void test_cal3d_cfg(const ossa_model *demo, const char *dir)
 {
     ossa_error err;
-    CHECK(ossa_write_cal3d(demo, dir, "cal", false, 0, &err) == OSSA_OK);
+    CHECK(ossa_write_cal3d(demo, dir, "cal", NULL, &err) == OSSA_OK);
     ossa_model *m = load(dir, "cal.cfg");
     CHECK(m && m->format == OSSA_FORMAT_CAL3D_CFG && m->bone_count == demo->bone_count);
     ossa_model_free(m);

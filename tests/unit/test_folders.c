@@ -67,7 +67,7 @@ int main(int argc, char **argv)
     ossa_model *demo = NULL, *m = NULL;
     ossa_error err;
     CHECK(ossa_demo_model(&demo, &err) == OSSA_OK);
-    CHECK(demo && ossa_write_cal3d(demo, root, "Arthur", false, 0, &err) == OSSA_OK);
+    CHECK(demo && ossa_write_cal3d(demo, root, "Arthur", NULL, &err) == OSSA_OK);
 
     /* The set as written, with its .cfg: the reference. */
     ossa_model *ref = NULL;
@@ -121,7 +121,7 @@ int main(int argc, char **argv)
     free(out);
 
     /* Two .cfg files beside each other, one deeper: the shallower first by name, said. */
-    CHECK(ossa_write_cal3d(demo, at(p, sizeof p, "cmfc"), "deep", false, 0, &err) == OSSA_OK);
+    CHECK(ossa_write_cal3d(demo, at(p, sizeof p, "cmfc"), "deep", NULL, &err) == OSSA_OK);
     f = fopen(at(p, sizeof p, "b.cfg"), "w");
     if (f) {
         fputs("skeleton=Arthur.csf\nmesh=cmfc/mannequin.cmf\n", f);

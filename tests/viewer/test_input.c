@@ -1,12 +1,10 @@
 /* ossa-view's GL-free input side: keys to actions, key names, the help table, the timeline's
- * hit-testing and x <-> time mapping, frame-time statistics, the script parser, the bitmap font,
- * the HUD layout and the mixer cross-fade between two of the demo's clips. */
+ * hit-testing and x <-> time mapping, frame-time statistics, the script parser and the mixer
+ * cross-fade between two of the demo's clips. (The HUD and its font: test_hud.c.) */
 #include <math.h>
 #include <string.h>
 
 #include "crossfade.h"
-#include "font.h"
-#include "hud.h"
 #include "input.h"
 #include "ossa/demo.h"
 #include "script.h"
@@ -214,78 +212,6 @@ static void check_script_mutations(void)
     CHECK(accepted > 0 && accepted < tried);
 }
 
-static void check_font_and_hud(void)
-{
-    /* Glyphs: 'I' has its middle column lit, ' ' is empty, spacing column and row are dark,
-     * the solid cell is full, unknown characters draw as '?'. */
-    CHECK(view_font_pixel('I', 2, 3) && !view_font_pixel('I', 0, 3));
-    int lit = 0;
-    for (int y = 0; y < VIEW_FONT_CELL_H; y++)
-        for (int x = 0; x < VIEW_FONT_CELL_W; x++) {
-            lit += view_font_pixel(' ', x, y);
-            CHECK(view_font_pixel(VIEW_FONT_SOLID, x, y));
-            CHECK(view_font_pixel(200, x, y) == view_font_pixel('?', x, y));
-        }
-    CHECK(lit == 0);
-    for (int c = 33; c < 127; c++) {
-        int on = 0;
-        for (int y = 0; y < VIEW_FONT_CELL_H; y++) {
-            CHECK(!view_font_pixel(c, 5, y));
-            for (int x = 0; x < 5; x++)
-                on += view_font_pixel(c, x, y);
-        }
-        for (int x = 0; x < VIEW_FONT_CELL_W; x++)
-            CHECK(!view_font_pixel(c, x, 7));
-        CHECKF(on > 0, "glyph %c is empty", c);
-    }
-    static uint8_t atlas[VIEW_FONT_ATLAS_W * VIEW_FONT_ATLAS_H];
-    view_font_atlas(atlas);
-    CHECK(atlas[0] == 0); /* ' ' */
-    CHECK(atlas[(size_t)(5 * VIEW_FONT_CELL_H + 3) * VIEW_FONT_ATLAS_W + 15 * VIEW_FONT_CELL_W + 3] ==
-          255); /* the solid cell, last in the atlas */
-
-    view_hud h;
-    CHECK(view_hud_init(&h, 64));
-    view_hud_begin(&h, 2);
-    const uint8_t c[4] = {255, 255, 255, 255};
-    float end = view_hud_text(&h, 10.0f, 20.0f, "ab c", c);
-    CHECK(end == 10.0f + 4 * 12.0f);
-    CHECK(h.count == 3 * 6); /* spaces draw nothing */
-    CHECK(h.vertices[0].x == 10.0f && h.vertices[0].y == 20.0f && h.vertices[2].y == 36.0f);
-    CHECK(view_hud_text_width(&h, "abc\nlonger") == 6 * 12.0f);
-    view_hud_box(&h, 0, 0, 5, 5, c);
-    CHECK(h.count == 4 * 6);
-    /* Full: further quads are dropped and flagged, never written past the end. */
-    for (int i = 0; i < 100; i++)
-        view_hud_box(&h, 0, 0, 1, 1, c);
-    CHECK(h.overflow && h.count == h.capacity);
-    view_hud_free(&h);
-
-    /* The whole overlay lies inside the window. */
-    CHECK(view_hud_init(&h, 16384));
-    view_ticks ticks;
-    memset(&ticks, 0, sizeof ticks);
-    const float times[] = {0.0f, 0.5f, 1.0f, 2.0f, NAN};
-    view_ticks_add(&ticks, times, 5, 1.0f);
-    CHECK(ticks.bin[0] && ticks.bin[VIEW_TICK_BINS - 1] && ticks.key_count == 3);
-    view_joint_label labels[1] = {{100.0f, 100.0f, "hip"}};
-    view_hud_info info = {.width = 640, .height = 480, .show_info = true, .show_help = true,
-                          .model_name = "demo", .clip_name = "walk", .clip_count = 2,
-                          .time = 0.5f, .duration = 1.0f, .speed = 1.0f, .last_frame = 29,
-                          .mode = "loop", .playing = true, .skinning = "cpu avx2",
-                          .display = "bones", .ticks = &ticks, .message = "cannot open: x",
-                          .labels = labels, .label_count = 1};
-    view_hud_begin(&h, 2);
-    view_hud_build(&h, &info);
-    CHECK(!h.overflow && h.count > 600);
-    bool inside = true;
-    for (size_t i = 0; i < h.count; i++)
-        inside &= h.vertices[i].x >= 0.0f && h.vertices[i].x <= 640.0f &&
-                  h.vertices[i].y >= 0.0f && h.vertices[i].y <= 480.0f;
-    CHECK(inside);
-    view_hud_free(&h);
-}
-
 static void check_crossfade(void)
 {
     ossa_model *m = NULL;
@@ -329,7 +255,6 @@ int main(void)
     check_stats();
     check_script();
     check_script_mutations();
-    check_font_and_hud();
     check_crossfade();
     return test_finish("input");
 }

@@ -3,7 +3,8 @@
  * morph clip (cloth alone). Checks: the state line counts one morphing and one spring part and,
  * in GPU mode, says those parts stay on the CPU ("gpu + cpu"); a screenshot at morph weight 0.5
  * (clip time 0.5) differs from one at weight 0 (time 0) on the CPU path, and the GPU mode draws
- * it as the CPU does; while playing, the cloth moves between two frames of a script
+ * it as the CPU does; the note that morphing and spring parts stay on the CPU comes only in GPU
+ * mode, after the model loaded; while playing, the cloth moves between two frames of a script
  * (the clip is a constant pose, so only the springs change the picture). */
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +24,8 @@ static bool write_set(harness *h, morph_fixture *f, const char *sub, char *cfg, 
     ossa_status st = ossa_model_validate(&f->model, &err);
     CHECKF(st == OSSA_OK, "validate: %s", err.message);
     if (st == OSSA_OK)
-        st = ossa_write_cal3d(&f->model, dir, "morph", false, 919, &err);
+        st = ossa_write_cal3d(&f->model, dir, "morph",
+                              &(ossa_cal3d_write_options){.version = 919}, &err);
     CHECKF(st == OSSA_OK, "write: %s", err.message);
     snprintf(cfg, size, "%s/morph.cfg", dir);
     return st == OSSA_OK;
@@ -67,6 +69,29 @@ static void check_morphs(harness *h, const char *cfg)
            out);
     CHECKF(strstr(out, "\"skinning\":\"cpu") || strstr(out, "it is skinned on the CPU in GPU"),
            "%s", out);
+
+    /* The note is true only in GPU mode: none on the CPU path, and once K switches to the GPU
+     * it comes (once). A model that does not load prints no note at all. */
+    const char *cpu[] = {"--script", script, "--size", "64x64", "--skinning", "cpu", cfg, NULL};
+    rc = harness_run(h, cpu, out, sizeof out);
+    CHECKF(rc == 0 && !strstr(out, "in GPU mode too"), "exit %d: %s", rc, out);
+    char toggle[600];
+    ok = write_script(h, "toggle.txt", "key K\nkey K\nkey K\nstate\n", toggle, sizeof toggle);
+    const char *k[] = {"--script", toggle, "--size", "64x64", cfg, NULL};
+    rc = harness_run(h, k, out, sizeof out);
+    const char *note = strstr(out, "springs: it is skinned on the CPU in GPU mode too");
+    CHECKF(ok && rc == 0 && note && !strstr(note + 1, "springs: it is skinned"), "exit %d: %s",
+           rc, out);
+    char broken[600];
+    harness_file(h, "broken.cfg", broken, sizeof broken);
+    FILE *bf = fopen(broken, "w");
+    if (bf) {
+        fputs("skeleton=no-such.csf\n", bf);
+        fclose(bf);
+    }
+    const char *bad[] = {"--script", script, "--skinning", "gpu", broken, NULL};
+    rc = harness_run(h, bad, out, sizeof out);
+    CHECKF(rc == 1 && !strstr(out, "note:"), "exit %d: %s", rc, out);
 
     harness_image w0 = {0}, w1 = {0}, g1 = {0};
     if (shoot(h, "w0.png", cfg, "0", "cpu", &w0) && shoot(h, "w1.png", cfg, "0.5", "cpu", &w1) &&

@@ -3,7 +3,7 @@
  * middle lands on half the duration, Up/Down move ten frames, [ and ] walk the speed ladder
  * into reverse, L cycles the wrap modes, 2 and Tab change clips through a cross-fade that ends,
  * a dropped file that does not load keeps the model and reports why, a dropped folder opens its
- * .cfg, F1 draws the help over the picture, the HUD draws only where it should, mouse drags and
+ * .cfg, F1 draws the help over the picture, the HUD draws its panels, mouse drags and
  * the wheel move the camera and R restores it, a bad script exits 1, and --bench-frames prints
  * its statistics. */
 #include <math.h>
@@ -213,7 +213,8 @@ static void check_drop_and_pictures(harness *h)
         CHECKF(changed > (size_t)(a.width * a.height) / 10, "help changed %zu pixels", changed);
     }
     /* The same pose without the HUD (--screenshot draws none): the pictures differ where the
-     * HUD's text panel (top left) and the timeline (bottom) are, and hardly elsewhere. */
+     * HUD's panels (top left) and the timeline (bottom) are. (With the HUD the model is framed
+     * in the view the panels leave free, so it moves too: view-hud checks where.) */
     char bare[600];
     harness_file(h, "bare.png", bare, sizeof bare);
     const char *args[] = {"--screenshot", bare, "--size", "320x240", "--paused", NULL};
@@ -221,10 +222,9 @@ static void check_drop_and_pictures(harness *h)
     CHECK(harness_run(h, args, out, sizeof out) == 0);
     if (a.rgb && harness_read_png(bare, &c)) {
         size_t top = harness_differ(&a, &c, 0, 20), bottom = harness_differ(&a, &c, 220, 240);
-        size_t middle = harness_differ(&a, &c, 100, 200);
-        fprintf(stderr, "HUD: %zu pixels differ in the top rows, %zu at the bottom, %zu between\n",
-                top, bottom, middle);
-        CHECK(top > 500 && bottom > 500 && middle < 50);
+        fprintf(stderr, "HUD: %zu pixels differ in the top rows, %zu at the bottom\n", top,
+                bottom);
+        CHECK(top > 500 && bottom > 500);
     }
     harness_image_free(&c);
     harness_image_free(&a);

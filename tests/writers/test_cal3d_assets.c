@@ -20,7 +20,8 @@ static void write_and_compare(const char *label, const ossa_model *m, bool xml)
     CHECK(wt_make_temp_dir(dir, sizeof dir, "ossa-write-assets"));
     ossa_error err;
     uint32_t version = 0;
-    ossa_status st = ossa_write_cal3d(m, dir, "model", xml, 0, &err);
+    ossa_cal3d_write_options wopt = {.xml = xml};
+    ossa_status st = ossa_write_cal3d(m, dir, "model", &wopt, &err);
     if (st == OSSA_ERR_UNSUPPORTED && !xml && strstr(err.message, "has no keys")) {
         /* IMVU XPF tracks may be empty; a CPF track cannot be. */
         printf("%s: binary refused as expected: %s\n", label, err.message);
@@ -33,8 +34,8 @@ static void write_and_compare(const char *label, const ossa_model *m, bool xml)
         CHECKF(strstr(err.message, "version 919 or 1300") != NULL, "%s: %s", label, err.message);
         CHECK(wt_count_files(dir) == 0);
         refused_1100++;
-        version = 1300;
-        st = ossa_write_cal3d(m, dir, "model", xml, version, &err);
+        version = wopt.version = 1300;
+        st = ossa_write_cal3d(m, dir, "model", &wopt, &err);
     }
     snprintf(what, sizeof what, "%s as %s v%u", label, xml ? "XML" : "binary",
              version ? version : xml ? 1000u : 1100u);

@@ -14,13 +14,15 @@
 static char text[1024];
 
 /* Writes m as a set into a fresh folder, loads the .cfg back and compares. */
-static void round_trip(const ossa_model *m, bool xml, uint32_t version)
+static void round_trip_as(const ossa_model *m, bool xml, uint32_t version, bool mp3butcher)
 {
     char dir[256], cfg[512], label[96];
-    snprintf(label, sizeof label, "demo %s v%u", xml ? "XML" : "binary", version);
+    snprintf(label, sizeof label, "demo %s v%u%s", xml ? "XML" : "binary", version,
+             mp3butcher ? " mp3butcher" : "");
     CHECK(wt_make_temp_dir(dir, sizeof dir, "ossa-write-demo"));
     ossa_error err;
-    ossa_status st = ossa_write_cal3d(m, dir, "demo", xml, version, &err);
+    ossa_cal3d_write_options opt = {.xml = xml, .version = version, .mp3butcher = mp3butcher};
+    ossa_status st = ossa_write_cal3d(m, dir, "demo", &opt, &err);
     CHECKF(st == OSSA_OK, "%s: %s", label, ossa_error_format(&err, text, sizeof text));
     ossa_model *back = NULL;
     snprintf(cfg, sizeof cfg, "%s/demo.cfg", dir);
@@ -30,22 +32,37 @@ static void round_trip(const ossa_model *m, bool xml, uint32_t version)
                ossa_error_format(&err, text, sizeof text));
     }
     if (back) {
-        uint32_t v = version ? version : xml ? 1000 : 1100;
-        wt_compare_options opt = {
+        uint32_t v = version ? version : mp3butcher ? 1301 : xml ? 1000 : 1100;
+        wt_compare_options cmp = {
             .binary = !xml,
             .imvu_binary = !xml && v >= 911 && v <= 919,
             .track_flags = xml,
             .lights = true,
             .map_types = true,
         };
-        CHECKF(wt_compare_models(label, m, back, &opt) == 0, "%s differs", label);
+        CHECKF(wt_compare_models(label, m, back, &cmp) == 0, "%s differs", label);
         CHECK(back->skeleton_version == v);
         CHECK(back->skeleton_format == (xml ? OSSA_FORMAT_XSF : OSSA_FORMAT_CSF));
+        /* The reader tells the lineage from the data alone. */
+        if (!xml && v >= 1300) {
+            ossa_cal3d_lineage want = mp3butcher ? OSSA_CAL3D_MP3BUTCHER : OSSA_CAL3D_UPSTREAM;
+            CHECKF(back->skeleton_lineage == want, "%s: skeleton read as %s", label,
+                   ossa_cal3d_lineage_name(back->skeleton_lineage));
+            for (uint32_t i = 0; i < back->mesh_count; i++)
+                CHECKF(back->meshes[i].lineage == want, "%s: mesh %u read as %s", label, i,
+                       ossa_cal3d_lineage_name(back->meshes[i].lineage));
+            CHECK(back->has_scene_ambient == !mp3butcher);
+        }
         for (uint32_t i = 0; i < back->clip_count; i++)
             CHECK(back->clips[i].version == v && !back->clips[i].compressed);
         ossa_model_free(back);
     }
     wt_remove_dir(dir);
+}
+
+static void round_trip(const ossa_model *m, bool xml, uint32_t version)
+{
+    round_trip_as(m, xml, version, false);
 }
 
 /* Two runs give the same bytes, file for file. */
@@ -55,8 +72,9 @@ static void deterministic(const ossa_model *m, bool xml)
     CHECK(wt_make_temp_dir(a, sizeof a, "ossa-write-a"));
     CHECK(wt_make_temp_dir(b, sizeof b, "ossa-write-b"));
     ossa_error err;
-    CHECK(ossa_write_cal3d(m, a, "demo", xml, 0, &err) == OSSA_OK);
-    CHECK(ossa_write_cal3d(m, b, "demo", xml, 0, &err) == OSSA_OK);
+    ossa_cal3d_write_options opt = {.xml = xml};
+    CHECK(ossa_write_cal3d(m, a, "demo", &opt, &err) == OSSA_OK);
+    CHECK(ossa_write_cal3d(m, b, "demo", &opt, &err) == OSSA_OK);
     const char *files[] = {"demo.cfg", "demo", "mannequin", "walk", "wave", "idle",
                            "skin", "shirt", "trousers"};
     const char *bin_ext[] = {"", "csf", "cmf", "caf", "caf", "caf", "crf", "crf", "crf"};
@@ -91,7 +109,8 @@ static void conjugated_in_file(const ossa_model *m)
     char dir[256], path[512];
     CHECK(wt_make_temp_dir(dir, sizeof dir, "ossa-write-quat"));
     ossa_error err;
-    CHECK(ossa_write_cal3d(m, dir, "demo", true, 0, &err) == OSSA_OK);
+    CHECK(ossa_write_cal3d(m, dir, "demo", &(ossa_cal3d_write_options){.xml = true}, &err) ==
+          OSSA_OK);
     size_t n = 0;
     char *xsf = (char *)test_read_file(test_path(path, sizeof path, dir, "demo.xsf"), &n);
     CHECK(xsf != NULL);
@@ -114,20 +133,28 @@ static void refusals(const ossa_model *m)
     CHECK(wt_make_temp_dir(dir, sizeof dir, "ossa-write-refuse"));
     ossa_error err;
     /* 913..918 are always bit-packed: refused before anything is written. */
-    CHECK(ossa_write_cal3d(m, dir, "demo", false, 915, &err) == OSSA_ERR_UNSUPPORTED);
+    ossa_cal3d_write_options v915 = {.version = 915}, v600 = {.version = 600};
+    ossa_cal3d_write_options xml1400 = {.xml = true, .version = 1400}, v913 = {.version = 913};
+    CHECK(ossa_write_cal3d(m, dir, "demo", &v915, &err) == OSSA_ERR_UNSUPPORTED);
     CHECK(err.status == OSSA_ERR_UNSUPPORTED && strstr(err.message, "915") != NULL);
-    CHECK(ossa_write_cal3d(m, dir, "demo", false, 600, &err) == OSSA_ERR_VERSION);
-    CHECK(ossa_write_cal3d(m, dir, "demo", true, 1400, &err) == OSSA_ERR_VERSION);
-    CHECK(ossa_write_cal3d(m, dir, NULL, false, 0, &err) == OSSA_ERR_INVALID_ARGUMENT);
-    CHECK(ossa_write_cal3d(m, dir, "a/b", false, 0, &err) == OSSA_ERR_INVALID_ARGUMENT);
-    CHECK(ossa_write_cal3d(NULL, dir, "demo", false, 0, &err) == OSSA_ERR_INVALID_ARGUMENT);
-    CHECK(ossa_write_cal3d(m, dir, "demo", false, 913, NULL) == OSSA_ERR_UNSUPPORTED);
+    CHECK(ossa_write_cal3d(m, dir, "demo", &v600, &err) == OSSA_ERR_VERSION);
+    CHECK(ossa_write_cal3d(m, dir, "demo", &xml1400, &err) == OSSA_ERR_VERSION);
+    CHECK(ossa_write_cal3d(m, dir, NULL, NULL, &err) == OSSA_ERR_INVALID_ARGUMENT);
+    CHECK(ossa_write_cal3d(m, dir, "a/b", NULL, &err) == OSSA_ERR_INVALID_ARGUMENT);
+    CHECK(ossa_write_cal3d(NULL, dir, "demo", NULL, &err) == OSSA_ERR_INVALID_ARGUMENT);
+    CHECK(ossa_write_cal3d(m, dir, "demo", &v913, NULL) == OSSA_ERR_UNSUPPORTED);
+    /* The mp3butcher layout exists for binary 1300/1301 only. */
+    ossa_cal3d_write_options fork_1100 = {.version = 1100, .mp3butcher = true};
+    ossa_cal3d_write_options fork_xml = {.xml = true, .version = 1300, .mp3butcher = true};
+    CHECK(ossa_write_cal3d(m, dir, "demo", &fork_1100, &err) == OSSA_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(err.message, "mp3butcher") != NULL && strstr(err.message, "1100") != NULL);
+    CHECK(ossa_write_cal3d(m, dir, "demo", &fork_xml, &err) == OSSA_ERR_INVALID_ARGUMENT);
     CHECK(wt_count_files(dir) == 0);
 
     /* A missing folder: an I/O error naming the file. */
     char missing[512];
     snprintf(missing, sizeof missing, "%s/no/such/folder", dir);
-    CHECK(ossa_write_cal3d(m, missing, "demo", false, 0, &err) == OSSA_ERR_IO);
+    CHECK(ossa_write_cal3d(m, missing, "demo", NULL, &err) == OSSA_ERR_IO);
     CHECK(strstr(err.file, "demo.csf") != NULL);
 
     /* A write that fails half-way (walk.caf cannot be created: a folder has its name) removes
@@ -135,7 +162,7 @@ static void refusals(const ossa_model *m)
     char blocker[512];
     snprintf(blocker, sizeof blocker, "%s/walk.caf", dir);
     CHECK(mkdir(blocker, 0777) == 0);
-    CHECK(ossa_write_cal3d(m, dir, "demo", false, 0, &err) == OSSA_ERR_IO);
+    CHECK(ossa_write_cal3d(m, dir, "demo", NULL, &err) == OSSA_ERR_IO);
     CHECK(strstr(err.file, "walk.caf") != NULL);
     CHECK(wt_count_files(dir) == 1);
     rmdir(blocker);
@@ -159,6 +186,10 @@ int main(void)
     static const uint32_t xml_versions[] = {700, 919, 1100, 1300};
     for (size_t i = 0; i < sizeof xml_versions / sizeof xml_versions[0]; i++)
         round_trip(m, true, xml_versions[i]);
+    /* The mp3butcher lineage: 1300, 1301 and its default (1301). */
+    round_trip_as(m, false, 1300, true);
+    round_trip_as(m, false, 1301, true);
+    round_trip_as(m, false, 0, true);
     deterministic(m, false);
     deterministic(m, true);
     conjugated_in_file(m);

@@ -85,7 +85,8 @@ static void check_set(const ossa_model *m, bool xml)
     char dir[256], path[512], msg[512];
     CHECK(wt_make_temp_dir(dir, sizeof dir, "ossa-write-cal3d"));
     ossa_error err;
-    CHECK(ossa_write_cal3d(m, dir, "demo", xml, 0, &err) == OSSA_OK);
+    CHECK(ossa_write_cal3d(m, dir, "demo", &(ossa_cal3d_write_options){.xml = xml}, &err) ==
+          OSSA_OK);
     const char *ext_s = xml ? "xsf" : "csf", *ext_m = xml ? "xmf" : "cmf";
     const char *ext_a = xml ? "xaf" : "caf";
 

@@ -26,13 +26,19 @@ typedef enum ossa_format {
 
 const char *ossa_format_name(ossa_format f);
 
-/* Which Cal3D layout a version selects (FORMAT-NOTES Decision 1). */
+/* Which Cal3D layout a file was read with (FORMAT-NOTES Decision 1). The version selects it,
+ * except that 1300 and 1301 exist in two lineages, told apart from the data of a CSF or CMF:
+ * the layout that reads the file exactly to its end, upstream where both do. */
 typedef enum ossa_cal3d_lineage {
     OSSA_CAL3D_CLASSIC = 0, /* 699..910, 920..1199 */
     OSSA_CAL3D_IMVU,        /* 911..919 */
     OSSA_CAL3D_V1200,       /* 1200: cal3d-fileformats.txt, quantised tracks */
-    OSSA_CAL3D_UPSTREAM     /* 1300, 1301 */
+    OSSA_CAL3D_UPSTREAM,    /* 1300, 1301: node lights in CSF, vertex colours in CMF */
+    OSSA_CAL3D_MP3BUTCHER   /* 1300, 1301 of the mp3butcher/Cal3D fork: neither */
 } ossa_cal3d_lineage;
+
+/* "classic", "imvu", "1200", "upstream", "mp3butcher". */
+const char *ossa_cal3d_lineage_name(ossa_cal3d_lineage lineage);
 
 enum { OSSA_BONE_ATTACH = 1u };
 
@@ -116,6 +122,7 @@ typedef struct ossa_mesh {
     const ossa_submesh *submeshes;
     ossa_format format;
     uint32_t version;
+    ossa_cal3d_lineage lineage; /* CMF/XMF: the Cal3D layout it was read with; else 0 */
     uint32_t lod;            /* level of detail: 0 full, 1.. coarser (SKM _lodN files) */
     uint32_t flags;          /* OSSA_MESH_* */
     /* C3S: the counts of the scene model this mesh came from, as in the file (VRTX and TRIF
@@ -243,6 +250,7 @@ typedef struct ossa_model {
     float scene_ambient[3];
     ossa_format skeleton_format;
     uint32_t skeleton_version;
+    ossa_cal3d_lineage skeleton_lineage; /* CSF/XSF: the Cal3D layout read; else 0 */
 
     uint32_t mesh_count;
     const ossa_mesh *meshes;

@@ -12,11 +12,23 @@
 extern "C" {
 #endif
 
+/* How ossa_write_cal3d writes a set; all zero (or a NULL pointer) means binary files at 1100. */
+typedef struct ossa_cal3d_write_options {
+    bool xml;          /* the XML forms (XSF, XMF, XAF, XPF, XRF) instead of the binary ones */
+    uint32_t version;  /* the Cal3D version to write; 0: 1100 binary, 1000 XML, 1301 mp3butcher */
+    /* Binary 1300/1301 in the layout of the mp3butcher/Cal3D fork (FORMAT-NOTES A.1): no node
+     * lights or scene ambient colour in the CSF, no vertex colours in the CMF; the CAF, CPF and
+     * CRF are the same in both lineages. false: the upstream layout. */
+    bool mp3butcher;
+} ossa_cal3d_write_options;
+
 /* Cal3D set: dir/base.csf (or .xsf), one mesh file per mesh, one animation file per clip, one
  * morph file per morph clip, one material file per material, and dir/base.cfg listing them.
- * xml selects the XML forms; version is the Cal3D version to write (0: 1100 binary / 1000 XML). */
-ossa_status ossa_write_cal3d(const ossa_model *m, const char *dir, const char *base, bool xml,
-                             uint32_t version, ossa_error *err);
+ * Data the chosen layout cannot hold (node lights, vertex colours, morph targets, map types in
+ * the classic layouts; node lights and vertex colours in the mp3butcher one) is refused with
+ * OSSA_ERR_UNSUPPORTED, never dropped. */
+ossa_status ossa_write_cal3d(const ossa_model *m, const char *dir, const char *base,
+                             const ossa_cal3d_write_options *opt, ossa_error *err);
 
 /* SKM/SKP type 2: dir/base.skm (dir/base_lodN.skm for meshes with lod N > 0) and dir/base.skp
  * holding every clip's frames (clip "walk" as frames walk_1, walk_2, ... at frame_rate, 0: 10). */

@@ -102,21 +102,27 @@ static inline void ossa_quat_nlerp(float *out, const float *a, const float *b, f
         out[k] = q[k] * inv;
 }
 
-/* How far outside its key pair a factor may extrapolate (in spans). Cal3D's factor is kept
- * below that; beyond it, two keys a hair apart (0 and 7e-39, say) would scale their difference
- * past float range, and Cal3D's pose becomes Inf. Ossa holds the pose there instead. */
-#define OSSA_KEY_FACTOR_LIMIT 1024.0f
-
-/* Factor between two key times; 0 for keys at the same time (Cal3D would divide by 0). */
-static inline float ossa_key_factor(float time, float ta, float tb)
+/* Cal3D's factor between two key times, (time - ta) / (tb - ta), unclamped: outside [0, 1]
+ * it extrapolates, and the caller limits it per pair (extrap.h). 0 for keys at the same time,
+ * where Cal3D divides 0 by 0. NaN where the span and numerator are both Inf (huge key times)
+ * or time is NaN: ossa_factor_extrapolates is true for it, and the limit makes it 0. */
+static inline float ossa_key_factor_raw(float time, float ta, float tb)
 {
     float span = tb - ta;
-    float f = span != 0.0f ? (time - ta) / span : 0.0f;
-    if (f < -OSSA_KEY_FACTOR_LIMIT)
-        return -OSSA_KEY_FACTOR_LIMIT;
-    if (f > 1.0f + OSSA_KEY_FACTOR_LIMIT)
-        return 1.0f + OSSA_KEY_FACTOR_LIMIT;
-    return f == f ? f : 0.0f; /* NaN: an Inf span or numerator from huge key times */
+    return span != 0.0f ? (time - ta) / span : 0.0f;
+}
+
+/* The same with NaN as 0 (the pair's first key). */
+static inline float ossa_key_factor(float time, float ta, float tb)
+{
+    float f = ossa_key_factor_raw(time, ta, tb);
+    return f == f ? f : 0.0f;
+}
+
+/* Whether a factor leaves its pair, or is NaN (and so needs extrap.h's limit). */
+static inline int ossa_factor_extrapolates(float f)
+{
+    return !(f >= 0.0f && f <= 1.0f);
 }
 
 /* Interpolates one key pair: translation (and scale when both are given) lerp, rotation slerp

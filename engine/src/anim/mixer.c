@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/limits.h"
+#include "extrap.h"
 #include "interp.h"
 #include "rt_internal.h"
 
@@ -673,6 +675,8 @@ static float sample_morph(const ossa_morph_track *tr, float time, ossa_time_mode
         return tr->weights[n - 1];
     uint32_t a = ossa_key_search(tr->times, n, time);
     float f = ossa_key_factor(time, tr->times[a], tr->times[a + 1]);
+    if (ossa_factor_extrapolates(f)) /* held within validation's weight bound (extrap.h) */
+        f = ossa_extrap_factor_lerp(tr->weights[a], tr->weights[a + 1], OSSA_MAX_WEIGHT, f);
     return tr->weights[a] + f * (tr->weights[a + 1] - tr->weights[a]);
 }
 

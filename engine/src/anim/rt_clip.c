@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "extrap.h"
 #include "interp.h"
 #include "rt_internal.h"
 #include "simd4.h"
@@ -383,10 +384,12 @@ static inline void interp_group(const ossa_rt_clip *c, uint32_t base, uint32_t l
 
 /* Where track tr is sampled at time: the pair record and factor, or (copy set) key `pair`
  * alone (the first half of its record). Same decisions, in the same order, as
- * ossa_sample_clip. */
+ * ossa_sample_clip. A factor outside [0, 1] (or NaN) sets *extrap, which is never cleared
+ * here: the caller limits it per track (rt_extrap_factor; NaN becomes 0 as in
+ * ossa_key_factor). */
 static inline uint32_t locate(const ossa_rt_clip *c, const ossa_rt_track *tr,
                                   uint32_t *cursor, float time, int clamp, int loop, float *f,
-                                  int *copy)
+                                  int *copy, int *extrap)
 {
     const float *times = c->times + tr->first;
     uint32_t n = tr->key_count, a;
@@ -394,7 +397,9 @@ static inline uint32_t locate(const ossa_rt_clip *c, const ossa_rt_track *tr,
     *copy = 0;
     if (loop && time >= times[n - 1]) {
         a = n - 1; /* from the last key to the loop key */
-        *f = ossa_key_factor(time, times[a], times[n]);
+        *f = ossa_key_factor_raw(time, times[a], times[n]);
+        if (__builtin_expect(ossa_factor_extrapolates(*f), 0))
+            *extrap = 1;
     } else if (n == 1 || (clamp && time <= times[0])) {
         a = 0;
         *copy = 1;
@@ -406,9 +411,30 @@ static inline uint32_t locate(const ossa_rt_clip *c, const ossa_rt_track *tr,
                    : ossa_key_search(times, n, time);
         if (cursor)
             *cursor = a;
-        *f = ossa_key_factor(time, times[a], times[a + 1]);
+        *f = ossa_key_factor_raw(time, times[a], times[a + 1]);
+        if (__builtin_expect(ossa_factor_extrapolates(*f), 0))
+            *extrap = 1;
     }
     return a;
+}
+
+/* The factor track tr blends its pair record rec with when the shared factor f extrapolates:
+ * f limited by this pair's own values (extrap.h), as ossa_sample_clip limits it. */
+static float rt_extrap_factor(const ossa_rt_clip *c, const ossa_rt_track *tr, const float *rec,
+                              float f, int nlerp)
+{
+    const float *sa = NULL, *sb = NULL;
+    if (tr->scale_first != UINT32_MAX) {
+        size_t a = (size_t)(rec - c->pairs) / OSSA_RT_PAIR_FLOATS - tr->pair_first;
+        sa = c->scales + 3 * ((size_t)tr->scale_first + a);
+        sb = sa + 3;
+    }
+    ossa_pair_view pair = {
+        .ta = rec, .tb = rec + 8, .sa = sa, .sb = sb, .qa = rec + 4, .qb = rec + 12,
+        .theta = rec[3], .inv_sin = rec[11],
+        .rot = nlerp ? OSSA_PAIR_NLERP : rec[3] == 0.0f ? OSSA_PAIR_LINEAR : OSSA_PAIR_SLERP,
+    };
+    return ossa_extrap_factor(&pair, f);
 }
 
 int ossa_sample_job_run(const ossa_sample_job *job)
@@ -431,13 +457,17 @@ int ossa_sample_job_run(const ossa_sample_job *job)
     int wide = !nlerp && !c->has_scales && ossa_anim_has_avx2();
     float *const dst[7] = {o->tx, o->ty, o->tz, o->qx, o->qy, o->qz, o->qw};
 #endif
-    if (c->uniform) {
-        /* One key search for all tracks (only the first track's cursor is kept: a cache
-         * serving this clip always comes here); track i's pair is a fixed stride further. */
-        float f_all;
-        int copy_all;
-        uint32_t pair = locate(c, c->tracks, cache ? &cache->cursor[0] : NULL, time, clamp,
-                               loop, &f_all, &copy_all);
+    /* Uniform clips: one key search for all tracks (only the first track's cursor is kept: a
+     * cache serving this clip always comes here); track i's pair is a fixed stride further.
+     * Outside the keys each track limits the factor by its own pair: the general path below
+     * does that (rare; it finds the same pair again). */
+    float f_all = 0.0f;
+    int copy_all = 0, extrap = 0;
+    uint32_t pair = 0;
+    if (c->uniform)
+        pair = locate(c, c->tracks, cache ? &cache->cursor[0] : NULL, time, clamp, loop, &f_all,
+                      &copy_all, &extrap);
+    if (c->uniform && __builtin_expect(!extrap, 1)) {
         const float *rec0 = c->pairs + OSSA_RT_PAIR_FLOATS * (size_t)pair;
         size_t stride = OSSA_RT_PAIR_FLOATS * (size_t)c->tracks[0].key_count;
         float fl[2 * OSSA_RT_LANES];
@@ -481,13 +511,13 @@ int ossa_sample_job_run(const ossa_sample_job *job)
     int copy = 0;
     for (uint32_t start = 0; start < c->track_count; start += BLOCK) {
         uint32_t end = c->track_count - start < BLOCK ? c->track_count : start + BLOCK;
-        int any_copy = 0;
+        int any_copy = 0, any_extrap = 0;
         for (uint32_t i = start; i < end; i++) {
             const ossa_rt_track *tr = c->tracks + i;
             uint32_t *cursor = cache ? &cache->cursor[i] : NULL;
             /* The same key times as the track before give the same pair, factor and copy. */
             if (!tr->same_times)
-                a = locate(c, tr, cursor, time, clamp, loop, &f, &copy);
+                a = locate(c, tr, cursor, time, clamp, loop, &f, &copy, &any_extrap);
             else if (cursor)
                 *cursor = a;
             rec_block[i - start] = c->pairs + OSSA_RT_PAIR_FLOATS * (size_t)(tr->pair_first + a);
@@ -495,6 +525,13 @@ int ossa_sample_job_run(const ossa_sample_job *job)
             copy_block[i - start] = copy;
             any_copy |= copy;
         }
+        /* Factors outside their pairs, each limited by its own track's pair (rare; kept out
+         * of the loop above, which stays free of calls). */
+        if (__builtin_expect(any_extrap, 0))
+            for (uint32_t i = start; i < end; i++)
+                if (ossa_factor_extrapolates(f_block[i - start]))
+                    f_block[i - start] = rt_extrap_factor(c, c->tracks + i, rec_block[i - start],
+                                                          f_block[i - start], nlerp);
         for (uint32_t base = start; base < end;) {
 #ifdef OSSA_ANIM_HAVE_AVX2
             /* Eight tracks of eight bones in order at once. */

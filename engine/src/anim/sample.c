@@ -1,6 +1,7 @@
 #include <math.h>
 #include <string.h>
 #include "ossa/anim.h"
+#include "extrap.h"
 #include "interp.h"
 
 void ossa_pose_rest(const ossa_model *m, float *t, float *r, float *s)
@@ -28,10 +29,13 @@ static void sample_loop_tail(const ossa_track *tr, float time, float duration, f
                              float *s)
 {
     uint32_t a = tr->key_count - 1;
+    const float *ta = tr->translations + 3 * a, *ra = tr->rotations + 4 * a;
+    const float *sa = tr->scales ? tr->scales + 3 * a : NULL;
     float f = ossa_key_factor(time, tr->times[a], duration);
-    ossa_interp_pair(tr->translations + 3 * a, tr->translations, tr->rotations + 4 * a,
-                     tr->rotations, tr->scales ? tr->scales + 3 * a : NULL, tr->scales, f, 0,
-                     t, r, s);
+    if (ossa_factor_extrapolates(f))
+        f = ossa_extrap_factor_keys(ta, tr->translations, ra, tr->rotations, sa, tr->scales, 0,
+                                    f);
+    ossa_interp_pair(ta, tr->translations, ra, tr->rotations, sa, tr->scales, f, 0, t, r, s);
 }
 
 static void copy_key(const ossa_track *tr, uint32_t k, float *t, float *r, float *s)
@@ -55,13 +59,14 @@ static void sample_track(const ossa_track *tr, float time, ossa_time_mode mode, 
         return;
     }
     /* Cal3D's key search returns a pair even outside the key range, so the factor
-     * extrapolates (< 0 or > 1): FORMAT-NOTES Decision 4. */
+     * extrapolates (< 0 or > 1): FORMAT-NOTES Decision 4, limited per pair (extrap.h). */
     uint32_t a = ossa_key_search(tr->times, n, time);
+    const float *ta = tr->translations + 3 * a, *ra = tr->rotations + 4 * a;
+    const float *sa = tr->scales ? tr->scales + 3 * a : NULL, *sb = sa ? sa + 3 : NULL;
     float f = ossa_key_factor(time, tr->times[a], tr->times[a + 1]);
-    ossa_interp_pair(tr->translations + 3 * a, tr->translations + 3 * (a + 1),
-                     tr->rotations + 4 * a, tr->rotations + 4 * (a + 1),
-                     tr->scales ? tr->scales + 3 * a : NULL,
-                     tr->scales ? tr->scales + 3 * (a + 1) : NULL, f, 0, t, r, s);
+    if (ossa_factor_extrapolates(f))
+        f = ossa_extrap_factor_keys(ta, ta + 3, ra, ra + 4, sa, sb, 0, f);
+    ossa_interp_pair(ta, ta + 3, ra, ra + 4, sa, sb, f, 0, t, r, s);
 }
 
 void ossa_sample_clip(const ossa_model *m, const ossa_clip *clip, float time, ossa_time_mode mode,

@@ -114,6 +114,46 @@ char *ossa_arena_strndup(ossa_arena *a, const char *s, size_t n)
     return d;
 }
 
+ossa_arena_mark ossa_arena_get_mark(const ossa_arena *a)
+{
+    ossa_arena_mark mark = {NULL, NULL, 0, 0};
+    if (a && a->head) {
+        mark.head = a->head;
+        mark.head_next = a->head->next;
+        mark.used = a->head->used;
+    }
+    if (a)
+        mark.total = a->total;
+    return mark;
+}
+
+/* Blocks made since the mark sit in front of the marked head (new shared blocks become the
+ * head) or right behind a head (large requests are linked in after it), so they are exactly
+ * the blocks before mark->head and those between mark->head and its old successor. */
+void ossa_arena_rewind(ossa_arena *a, const ossa_arena_mark *mark)
+{
+    if (!a)
+        return;
+    arena_block *blk = a->head;
+    while (blk && blk != mark->head) {
+        arena_block *next = blk->next;
+        free(blk->raw);
+        blk = next;
+    }
+    if (blk) {
+        arena_block *later = blk->next;
+        while (later && later != mark->head_next) {
+            arena_block *next = later->next;
+            free(later->raw);
+            later = next;
+        }
+        blk->next = mark->head_next;
+        blk->used = mark->used;
+    }
+    a->head = mark->head;
+    a->total = mark->total;
+}
+
 size_t ossa_arena_bytes(const ossa_arena *a)
 {
     return a ? a->total : 0;

@@ -15,4 +15,15 @@ void *ossa_arena_array(ossa_arena *a, size_t count, size_t elem_size);
 char *ossa_arena_strndup(ossa_arena *a, const char *s, size_t n);
 size_t ossa_arena_bytes(const ossa_arena *a);
 
+/* A point to rewind to: everything allocated after it can be given back at once (a reader that
+ * tries one layout of a file and then another, FORMAT-NOTES Decision 1). Memory obtained before
+ * the mark is untouched; pointers obtained after it are invalid once rewound. */
+typedef struct ossa_arena_mark {
+    struct arena_block *head, *head_next;
+    size_t used, total;
+} ossa_arena_mark;
+
+ossa_arena_mark ossa_arena_get_mark(const ossa_arena *a);
+void ossa_arena_rewind(ossa_arena *a, const ossa_arena_mark *mark);
+
 #endif

@@ -99,6 +99,23 @@ ossa_status ossa_build_set_file(ossa_build *b, const char *path)
     return OSSA_OK;
 }
 
+void ossa_build_save(const ossa_build *b, ossa_build_savepoint *sp)
+{
+    sp->arena = ossa_arena_get_mark(b->model->arena);
+    sp->warnings = b->model->warnings;
+    sp->warning_count = b->model->warning_count;
+    sp->warning_cap = b->warning_cap;
+}
+
+void ossa_build_rollback(ossa_build *b, const ossa_build_savepoint *sp)
+{
+    /* A warning list grown since the save lives in the memory given back: take the old one. */
+    b->model->warnings = sp->warnings;
+    b->model->warning_count = sp->warning_count;
+    b->warning_cap = sp->warning_cap;
+    ossa_arena_rewind(b->model->arena, &sp->arena);
+}
+
 static void set_error(ossa_build *b, ossa_status s, int64_t offset, int line, const char *fmt,
                       va_list ap)
 {

@@ -56,6 +56,19 @@ ossa_status ossa_build_finish(ossa_build *b, ossa_status status, ossa_model **ou
 /* Sets file, dir and stem from a path (copied into the arena). */
 ossa_status ossa_build_set_file(ossa_build *b, const char *path);
 
+/* What one reading attempt of a file may change in the build (arena memory, warnings), so that
+ * a failed attempt can be undone: the Cal3D readers try each >= 1300 layout in turn
+ * (FORMAT-NOTES Decision 1). The attempt must not have added parts to the model. */
+typedef struct ossa_build_savepoint {
+    ossa_arena_mark arena;
+    const char *const *warnings;
+    uint32_t warning_count, warning_cap;
+} ossa_build_savepoint;
+
+void ossa_build_save(const ossa_build *b, ossa_build_savepoint *sp);
+/* Frees everything allocated since the save and drops the warnings added since. */
+void ossa_build_rollback(ossa_build *b, const ossa_build_savepoint *sp);
+
 /* Fill *err and return s. The offset form is for binary data (-1 when none), the line form for
  * XML. Later failures never overwrite the first message. */
 ossa_status ossa_fail(ossa_build *b, ossa_status s, int64_t offset, const char *fmt, ...)

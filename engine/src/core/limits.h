@@ -21,5 +21,12 @@
 /* Largest magnitude of a position, translation, normal or texture coordinate (validation): beyond
  * it no one authored the data, and products of such values overflow in the pose and skinning. */
 #define OSSA_MAX_COORD       1e15f
+/* Bounds of a rotation's squared norm (validation, in double; |q| within [0.5, 2]): Cal3D never
+ * renormalises, so poses and palettes multiply norms along chains. The sampler holds an
+ * extrapolated rotation to the upper bound as well (anim/extrap.c). */
+#define OSSA_MIN_ROTATION_NORM2 0.25
+#define OSSA_MAX_ROTATION_NORM2 4.0
+/* Largest magnitude of an influence or morph weight (validation; morph extrapolation). */
+#define OSSA_MAX_WEIGHT      1e6f
 
 #endif

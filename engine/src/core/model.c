@@ -17,6 +17,12 @@ const char *ossa_format_name(ossa_format f)
     return (unsigned)f < OSSA_FORMAT_COUNT ? names[f] : "unknown";
 }
 
+const char *ossa_cal3d_lineage_name(ossa_cal3d_lineage lineage)
+{
+    static const char *const names[] = {"classic", "imvu", "1200", "upstream", "mp3butcher"};
+    return (unsigned)lineage < sizeof names / sizeof names[0] ? names[lineage] : "unknown";
+}
+
 void ossa_model_free(ossa_model *model)
 {
     if (model)
@@ -64,7 +70,7 @@ static ossa_status invalid(ossa_error *err, const char *fmt, ...)
 /* Magnitudes beyond these are not data anyone authored, and products of them overflow to Inf in
  * the pose and skinning stages. */
 #define MAX_COORD OSSA_MAX_COORD /* positions, translations, normals, uvs (core/limits.h) */
-#define MAX_WEIGHT 1e6f          /* influence and morph weights */
+#define MAX_WEIGHT OSSA_MAX_WEIGHT /* influence and morph weights (core/limits.h) */
 
 static int all_bounded(const float *v, size_t n, float limit)
 {
@@ -79,7 +85,7 @@ static int all_bounded(const float *v, size_t n, float limit)
 static int is_rotation(const float *q)
 {
     double n = (double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3];
-    return n >= 0.25 && n <= 4.0;
+    return n >= OSSA_MIN_ROTATION_NORM2 && n <= OSSA_MAX_ROTATION_NORM2; /* core/limits.h */
 }
 
 /* Neither the pose nor the palette renormalises (Cal3D does not), so each bone's model-space

@@ -1,7 +1,8 @@
 /* Cal3D binary mesh (CMF), FORMAT-NOTES A.5: one ossa_mesh per file, one submesh per material
  * thread. Every count is checked against the bytes left before anything is allocated; bone ids
  * go through the skeleton's file-id mapping; the classic/upstream winding auto-flip is applied
- * (Decision 7) but not for IMVU files, whose reader never flipped. */
+ * (Decision 7; the mp3butcher fork kept it) but not for IMVU files, whose reader never flipped.
+ * A 1300/1301 file is read in the layout that fits it (cal3d_version.c). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,7 +13,8 @@
 
 /* What the file's version says about the layout of one submesh. */
 typedef struct cmf_layout {
-    bool extras;          /* IMVU >= 911 / upstream >= 1300: morph count and vertex colours */
+    bool morphs;          /* IMVU >= 911 / upstream and mp3butcher >= 1300: a morph count */
+    bool colors;          /* IMVU >= 911 / upstream >= 1300 (not mp3butcher): vertex colours */
     bool auto_flip;       /* classic, 1200 and upstream readers flip the winding; IMVU does not */
     uint32_t uv_sets;
     uint32_t vertex_count;
@@ -24,7 +26,7 @@ typedef struct cmf_layout {
 /* Bytes of one vertex before its influence list. */
 static size_t vertex_head_bytes(const cmf_layout *l)
 {
-    return 6 * 4 + (l->extras ? 3 * 4 : 0) + 2 * 4 + (size_t)l->uv_sets * 8;
+    return 6 * 4 + (l->colors ? 3 * 4 : 0) + 2 * 4 + (size_t)l->uv_sets * 8;
 }
 
 /* First pass over the vertices: the total number of influences, so that the CSR arrays can be
@@ -56,7 +58,7 @@ static ossa_status read_vertex(ossa_reader *r, cmf_layout *l, ossa_submesh *sm, 
     float *nrm = (float *)sm->normals + 3 * (size_t)v;
     OSSA_TRY(ossa_rd_f32v(r, pos, 3, "position"));
     OSSA_TRY(ossa_rd_f32v(r, nrm, 3, "normal"));
-    if (l->extras)
+    if (l->colors)
         OSSA_TRY(ossa_rd_f32v(r, (float *)sm->colors + 3 * (size_t)v, 3, "colour"));
 
     size_t at = r->pos;
@@ -260,7 +262,7 @@ static ossa_status alloc_submesh(ossa_build *b, const cmf_layout *l, ossa_submes
     ossa_spring *springs = NULL;
     OSSA_TRY(ossa_build_array(b, &pos, 3 * nv, sizeof *pos));
     OSSA_TRY(ossa_build_array(b, &nrm, 3 * nv, sizeof *nrm));
-    if (l->extras)
+    if (l->colors)
         OSSA_TRY(ossa_build_array(b, &col, 3 * nv, sizeof *col));
     if (l->uv_sets)
         OSSA_TRY(ossa_build_array(b, &uv, 2 * (size_t)l->uv_sets * nv, sizeof *uv));
@@ -305,7 +307,7 @@ static ossa_status read_submesh(ossa_reader *r, cmf_layout l, ossa_submesh *sm, 
     OSSA_TRY(ossa_rd_count(r, &lods, OSSA_MAX_VERTICES, 0, "LOD count"));
     OSSA_TRY(ossa_rd_count(r, &scount, OSSA_MAX_SPRINGS, 0, "spring count"));
     OSSA_TRY(ossa_rd_count(r, &uv_sets, OSSA_MAX_UV_SETS, 0, "texture coordinate count"));
-    if (l.extras)
+    if (l.morphs)
         OSSA_TRY(ossa_rd_count(r, &morphs, OSSA_MAX_MORPHS, 0, "morph count"));
     l.vertex_count = vcount;
     l.uv_sets = uv_sets;
@@ -359,7 +361,10 @@ static ossa_status read_submesh(ossa_reader *r, cmf_layout l, ossa_submesh *sm, 
     return OSSA_OK;
 }
 
-ossa_status ossa_read_cmf(ossa_build *b, const uint8_t *data, size_t size)
+/* The whole file in one layout (how: upstream or mp3butcher for 1300/1301). The mesh joins the
+ * model only once every submesh is read and, in exact mode, the file has ended. */
+static ossa_status read_cmf_layout(ossa_build *b, const uint8_t *data, size_t size,
+                                   ossa_cal3d_attempt *how)
 {
     ossa_reader r;
     ossa_reader_init(&r, b, data, size);
@@ -371,24 +376,33 @@ ossa_status ossa_read_cmf(ossa_build *b, const uint8_t *data, size_t size)
     OSSA_TRY(ossa_rd_i32(&r, &version, "CMF version"));
     ossa_cal3d_lineage lineage;
     OSSA_TRY(ossa_cal3d_check_version(b, version, 4, 0, &lineage));
+    lineage = ossa_cal3d_attempt_lineage(lineage, how);
     b->last_version = (uint32_t)version;
 
     cmf_layout layout = {0};
-    layout.extras = lineage == OSSA_CAL3D_IMVU || lineage == OSSA_CAL3D_UPSTREAM;
+    layout.morphs = lineage == OSSA_CAL3D_IMVU || lineage == OSSA_CAL3D_UPSTREAM ||
+                    lineage == OSSA_CAL3D_MP3BUTCHER;
+    layout.colors = lineage == OSSA_CAL3D_IMVU || lineage == OSSA_CAL3D_UPSTREAM;
     layout.auto_flip = lineage != OSSA_CAL3D_IMVU;
 
     uint32_t count;
-    OSSA_TRY(ossa_rd_count(&r, &count, OSSA_MAX_SUBMESHES, layout.extras ? 28 : 24,
+    OSSA_TRY(ossa_rd_count(&r, &count, OSSA_MAX_SUBMESHES, layout.morphs ? 28 : 24,
                            "submesh count"));
-    if (count == 0)
-        ossa_warn(b, "mesh has no submeshes");
     ossa_submesh *submeshes;
     OSSA_TRY(ossa_build_array(b, &submeshes, count ? count : 1, sizeof *submeshes));
     for (uint32_t i = 0; i < count; i++)
         OSSA_TRY(ossa_fail_context(b, read_submesh(&r, layout, &submeshes[i], i), "submesh %u",
                                    i));
-    if (ossa_rd_left(&r))
+    if (ossa_rd_left(&r)) {
+        if (how->exact) {
+            how->trailing = ossa_rd_left(&r);
+            return ossa_fail(b, OSSA_ERR_FORMAT, (int64_t)r.pos,
+                             "%zu bytes after the last submesh", ossa_rd_left(&r));
+        }
         ossa_warn(b, "%zu bytes after the last submesh ignored", ossa_rd_left(&r));
+    }
+    if (count == 0)
+        ossa_warn(b, "mesh has no submeshes");
 
     ossa_mesh *mesh = ossa_build_push_mesh(b);
     if (!mesh)
@@ -398,5 +412,11 @@ ossa_status ossa_read_cmf(ossa_build *b, const uint8_t *data, size_t size)
     mesh->submeshes = submeshes;
     mesh->format = OSSA_FORMAT_CMF;
     mesh->version = (uint32_t)version;
+    mesh->lineage = lineage;
     return OSSA_OK;
+}
+
+ossa_status ossa_read_cmf(ossa_build *b, const uint8_t *data, size_t size)
+{
+    return ossa_cal3d_read_lineage(b, data, size, "CMF", read_cmf_layout);
 }

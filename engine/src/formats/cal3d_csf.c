@@ -1,6 +1,7 @@
 /* Cal3D binary skeleton (CSF), FORMAT-NOTES A.3. Bones are read in file order and handed to
  * ossa_build_set_skeleton, which reorders them parents-first and records the file-id mapping
- * that meshes and animations read later use. */
+ * that meshes and animations read later use. A 1300/1301 file is read in the layout that fits it,
+ * with or without node lights (cal3d_version.c). */
 #include <stdio.h>
 #include <string.h>
 #include "core/limits.h"
@@ -81,7 +82,10 @@ static ossa_status read_bone(ossa_reader *r, ossa_bone *bone, uint32_t index, ui
     return OSSA_OK;
 }
 
-ossa_status ossa_read_csf(ossa_build *b, const uint8_t *data, size_t size)
+/* The whole file in one layout (how: upstream or mp3butcher for 1300/1301). Nothing reaches
+ * the model until every bone is read and, in exact mode, the file has ended. */
+static ossa_status read_csf_layout(ossa_build *b, const uint8_t *data, size_t size,
+                                   ossa_cal3d_attempt *how)
 {
     ossa_reader r;
     ossa_reader_init(&r, b, data, size);
@@ -93,8 +97,10 @@ ossa_status ossa_read_csf(ossa_build *b, const uint8_t *data, size_t size)
     OSSA_TRY(ossa_rd_i32(&r, &version, "CSF version"));
     ossa_cal3d_lineage lineage;
     OSSA_TRY(ossa_cal3d_check_version(b, version, 4, 0, &lineage));
+    lineage = ossa_cal3d_attempt_lineage(lineage, how);
     b->last_version = (uint32_t)version;
-    /* IMVU and upstream write a scene ambient colour and per-bone node lights. */
+    /* IMVU and upstream write a scene ambient colour and per-bone node lights; the mp3butcher
+     * fork disabled both (FORMAT-NOTES A.1). */
     bool lights = lineage == OSSA_CAL3D_IMVU || lineage == OSSA_CAL3D_UPSTREAM;
 
     size_t count_at = r.pos;
@@ -104,22 +110,37 @@ ossa_status ossa_read_csf(ossa_build *b, const uint8_t *data, size_t size)
     if (count == 0)
         return ossa_fail(b, OSSA_ERR_FORMAT, (int64_t)count_at, "skeleton has no bones");
 
-    ossa_model *m = b->model;
-    if (lights) {
-        OSSA_TRY(ossa_rd_f32v(&r, m->scene_ambient, 3, "scene ambient colour"));
-        m->has_scene_ambient = 1;
-    }
+    float ambient[3] = {0.0f, 0.0f, 0.0f};
+    if (lights)
+        OSSA_TRY(ossa_rd_f32v(&r, ambient, 3, "scene ambient colour"));
 
     /* File-order bones live in the arena only until set_skeleton copies them. */
     ossa_bone *file_bones;
     OSSA_TRY(ossa_build_array(b, &file_bones, count, sizeof *file_bones));
     for (uint32_t i = 0; i < count; i++)
         OSSA_TRY(bone_context(b, read_bone(&r, &file_bones[i], i, count, lights), i));
-    if (ossa_rd_left(&r))
+    if (ossa_rd_left(&r)) {
+        if (how->exact) {
+            how->trailing = ossa_rd_left(&r);
+            return ossa_fail(b, OSSA_ERR_FORMAT, (int64_t)r.pos,
+                             "%zu bytes after the last bone", ossa_rd_left(&r));
+        }
         ossa_warn(b, "%zu bytes after the last bone ignored", ossa_rd_left(&r));
+    }
 
     OSSA_TRY(ossa_build_set_skeleton(b, file_bones, count));
+    ossa_model *m = b->model;
+    if (lights) {
+        memcpy(m->scene_ambient, ambient, sizeof ambient);
+        m->has_scene_ambient = 1;
+    }
     m->skeleton_format = OSSA_FORMAT_CSF;
     m->skeleton_version = (uint32_t)version;
+    m->skeleton_lineage = lineage;
     return OSSA_OK;
+}
+
+ossa_status ossa_read_csf(ossa_build *b, const uint8_t *data, size_t size)
+{
+    return ossa_cal3d_read_lineage(b, data, size, "CSF", read_csf_layout);
 }

@@ -2,7 +2,8 @@
  * clip, one morph animation per morph clip, one material per material) plus a .cfg listing
  * them, in the binary forms (FORMAT-NOTES A.2-A.7) or the XML ones (section C, in
  * cal3d_write_xml.c). Binary files use plain (uncompressed) tracks in any layout that allows
- * them: classic, IMVU 911/912/919, 1200 and upstream 1300/1301.
+ * them: classic, IMVU 911/912/919, 1200, and 1300/1301 of either lineage (upstream, or the
+ * mp3butcher fork without node lights and vertex colours).
  *
  * Files are named after what they hold (mesh, clip, material names), because the readers name
  * meshes, clips and materials after their files; the skeleton and the .cfg take the base name.
@@ -25,6 +26,7 @@
 
 #define CW_DEFAULT_BINARY 1100u
 #define CW_DEFAULT_XML 1000u
+#define CW_DEFAULT_MP3BUTCHER 1301u /* the fork's LIBRARY_VERSION */
 #define CW_PATH_MAX 4096
 #define CW_NAME_MAX 100
 
@@ -84,7 +86,7 @@ static void bin_skeleton(ossa_wbuf *b, const ossa_model *m, const cw_layout *l, 
 {
     put_magic(b, "CSF", l);
     ossa_wbuf_u32(b, m->bone_count);
-    if (l->extras)
+    if (l->lights)
         ossa_wbuf_f32v(b, m->scene_ambient, 3);
     for (uint32_t i = 0; i < m->bone_count; i++) {
         const ossa_bone *bone = &m->bones[i];
@@ -94,7 +96,7 @@ static void bin_skeleton(ossa_wbuf *b, const ossa_model *m, const cw_layout *l, 
         ossa_wbuf_f32v(b, bone->inv_bind_t, 3);
         put_cal3d_quat(b, bone->inv_bind_r);
         put_i32(b, bone->parent);
-        if (l->extras) {
+        if (l->lights) {
             put_i32(b, bone->light_type);
             ossa_wbuf_f32v(b, bone->light_color, 3);
         }
@@ -139,7 +141,7 @@ static void bin_submesh(ossa_wbuf *b, const ossa_submesh *sm, const cw_layout *l
     for (uint32_t v = 0; v < sm->vertex_count; v++) {
         ossa_wbuf_f32v(b, sm->positions + 3 * (size_t)v, 3);
         ossa_wbuf_f32v(b, sm->normals + 3 * (size_t)v, 3);
-        if (l->extras)
+        if (l->colors)
             ossa_wbuf_f32v(b, cw_color(sm, v), 3);
         put_i32(b, sm->collapse_id ? sm->collapse_id[v] : -1);
         ossa_wbuf_u32(b, sm->face_collapse_count ? sm->face_collapse_count[v] : 0);
@@ -282,139 +284,6 @@ static ossa_status OSSA_PRINTF(4, 5) cw_fail(cw_writer *w, ossa_status s, const 
     return s;
 }
 
-/* ---- what a layout can hold ---- */
-
-static bool is_unit_scale(const float *s)
-{
-    return fabsf(s[0] - 1.0f) <= 1e-6f && fabsf(s[1] - 1.0f) <= 1e-6f &&
-           fabsf(s[2] - 1.0f) <= 1e-6f;
-}
-
-static bool has_lights(const ossa_model *m)
-{
-    if (m->has_scene_ambient &&
-        (m->scene_ambient[0] != 0.0f || m->scene_ambient[1] != 0.0f || m->scene_ambient[2] != 0.0f))
-        return true;
-    for (uint32_t i = 0; i < m->bone_count; i++) {
-        const ossa_bone *bn = &m->bones[i];
-        if (bn->light_type != 0 || bn->light_color[0] != 0.0f || bn->light_color[1] != 0.0f ||
-            bn->light_color[2] != 0.0f)
-            return true;
-    }
-    return false;
-}
-
-static bool has_colors(const ossa_submesh *sm)
-{
-    if (!sm->colors)
-        return false;
-    for (size_t k = 0; k < 3 * (size_t)sm->vertex_count; k++)
-        if (sm->colors[k] != 1.0f)
-            return true;
-    return false;
-}
-
-/* Everything the model holds must fit the chosen form: Cal3D has no scale, CAF/CPF need tracks
- * and keys, and the classic and 1200 binary layouts have no lights, colours, morph targets or
- * map types. */
-static ossa_status check_representable(cw_writer *w)
-{
-    const ossa_model *m = w->m;
-    const bool plain = !w->xml && !w->layout.extras;
-    const char *why = "the classic and 1200 binary layouts cannot store it; write version 919 or "
-                      "1300, or XML";
-    for (uint32_t i = 0; i < m->bone_count; i++)
-        if (!is_unit_scale(m->bones[i].rest_s))
-            return cw_fail(w, OSSA_ERR_UNSUPPORTED, NULL,
-                           "bone '%s' has a rest scale; Cal3D skeletons have none",
-                           m->bones[i].name);
-    if (plain && has_lights(m))
-        return cw_fail(w, OSSA_ERR_UNSUPPORTED, NULL, "the skeleton has node lights: %s", why);
-    for (uint32_t i = 0; i < m->mesh_count; i++)
-        for (uint32_t s = 0; s < m->meshes[i].submesh_count; s++) {
-            const ossa_submesh *sm = &m->meshes[i].submeshes[s];
-            if (plain && sm->morph_count)
-                return cw_fail(w, OSSA_ERR_UNSUPPORTED, NULL,
-                               "mesh '%s' submesh %u has morph targets: %s", m->meshes[i].name, s,
-                               why);
-            if (plain && has_colors(sm))
-                return cw_fail(w, OSSA_ERR_UNSUPPORTED, NULL,
-                               "mesh '%s' submesh %u has vertex colours: %s", m->meshes[i].name,
-                               s, why);
-        }
-    for (uint32_t i = 0; i < m->clip_count; i++) {
-        const ossa_clip *c = &m->clips[i];
-        if (!w->xml && c->track_count == 0)
-            return cw_fail(w, OSSA_ERR_UNSUPPORTED, NULL,
-                           "clip '%s' has no tracks; a CAF needs at least one", c->name);
-        for (uint32_t t = 0; t < c->track_count; t++) {
-            const ossa_track *tr = &c->tracks[t];
-            for (uint32_t k = 0; tr->scales && k < tr->key_count; k++)
-                if (!is_unit_scale(tr->scales + 3 * (size_t)k))
-                    return cw_fail(w, OSSA_ERR_UNSUPPORTED, NULL,
-                                   "clip '%s' scales bone %u; Cal3D animations have no scale",
-                                   c->name, tr->bone);
-        }
-    }
-    for (uint32_t i = 0; i < m->morph_clip_count && !w->xml; i++) {
-        const ossa_morph_clip *c = &m->morph_clips[i];
-        if (c->track_count == 0)
-            return cw_fail(w, OSSA_ERR_UNSUPPORTED, NULL,
-                           "morph clip '%s' has no tracks; a CPF needs at least one", c->name);
-        for (uint32_t t = 0; t < c->track_count; t++)
-            if (c->tracks[t].key_count == 0)
-                return cw_fail(w, OSSA_ERR_UNSUPPORTED, NULL,
-                               "morph clip '%s' track '%s' has no keys; a CPF track needs one",
-                               c->name, c->tracks[t].morph_name);
-    }
-    for (uint32_t i = 0; i < m->material_count && plain; i++)
-        for (uint32_t k = 0; k < m->materials[i].map_count; k++) {
-            const char *type = m->materials[i].maps[k].type;
-            if (type && type[0])
-                return cw_fail(w, OSSA_ERR_UNSUPPORTED, NULL,
-                               "material '%s' names a map type ('%s'): %s",
-                               m->materials[i].name, type, why);
-        }
-    return OSSA_OK;
-}
-
-/* Control characters other than tab and line breaks cannot appear in XML 1.0. */
-static bool xml_safe(const char *s)
-{
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
-            return false;
-    }
-    return true;
-}
-
-static ossa_status check_xml_text(cw_writer *w)
-{
-    const ossa_model *m = w->m;
-    const char *bad = NULL;
-    for (uint32_t i = 0; i < m->bone_count && !bad; i++)
-        if (!xml_safe(m->bones[i].name))
-            bad = m->bones[i].name;
-    for (uint32_t i = 0; i < m->mesh_count && !bad; i++)
-        for (uint32_t s = 0; s < m->meshes[i].submesh_count && !bad; s++)
-            for (uint32_t t = 0; t < m->meshes[i].submeshes[s].morph_count && !bad; t++)
-                if (!xml_safe(m->meshes[i].submeshes[s].morphs[t].name))
-                    bad = m->meshes[i].submeshes[s].morphs[t].name;
-    for (uint32_t i = 0; i < m->morph_clip_count && !bad; i++)
-        for (uint32_t t = 0; t < m->morph_clips[i].track_count && !bad; t++)
-            if (!xml_safe(m->morph_clips[i].tracks[t].morph_name))
-                bad = m->morph_clips[i].tracks[t].morph_name;
-    for (uint32_t i = 0; i < m->material_count && !bad; i++)
-        for (uint32_t k = 0; k < m->materials[i].map_count && !bad; k++)
-            if (!xml_safe(m->materials[i].maps[k].file) || !xml_safe(m->materials[i].maps[k].type))
-                bad = m->materials[i].maps[k].file;
-    if (bad)
-        return cw_fail(w, OSSA_ERR_UNSUPPORTED, NULL,
-                       "the name '%.60s' holds control characters, which XML cannot carry", bad);
-    return OSSA_OK;
-}
-
 /* ---- file names ---- */
 
 /* A file name from an object's name: letters, digits, '-', '_' and '.' kept, anything else
@@ -502,23 +371,32 @@ static void put_cfg(ossa_wbuf *b, const cw_writer *w)
     }
 }
 
-static ossa_status layout_for(cw_writer *w, uint32_t version)
+static ossa_status layout_for(cw_writer *w, uint32_t version, bool mp3butcher)
 {
     cw_layout *l = &w->layout;
     if (version == 0)
-        version = w->xml ? CW_DEFAULT_XML : CW_DEFAULT_BINARY;
+        version = mp3butcher ? CW_DEFAULT_MP3BUTCHER : w->xml ? CW_DEFAULT_XML : CW_DEFAULT_BINARY;
     if (version < 699 || version > 1301)
         return cw_fail(w, OSSA_ERR_VERSION, NULL,
                        "Cal3D version %u is not in the supported range 699..1301", version);
+    /* The fork differs from upstream only in binary CSF and CMF files of its own versions. */
+    if (mp3butcher && (w->xml || version < 1300))
+        return cw_fail(w, OSSA_ERR_INVALID_ARGUMENT, NULL,
+                       "the mp3butcher lineage has a layout of its own only for binary 1300 and "
+                       "1301 files, not %s %u",
+                       w->xml ? "XML" : "binary", version);
     if (!w->xml && version >= 913 && version <= 918)
         return cw_fail(w, OSSA_ERR_UNSUPPORTED, NULL,
                        "Cal3D %u animations are always bit-packed, which this writer does not "
                        "produce; use 912, 919 or another version",
                        version);
-    bool imvu = version >= 911 && version <= 919, upstream = version >= 1300;
+    /* 1300/1301 (both lineages): compression flag word after the CAF version and the flags
+     * word after the track count (FORMAT-NOTES A.4), morph targets, map types. */
+    bool imvu = version >= 911 && version <= 919, v1300 = version >= 1300;
     l->version = version;
-    l->extras = imvu || upstream;
-    l->caf_flag_word = version == 919 || upstream;
+    l->extras = imvu || v1300;
+    l->lights = l->colors = imvu || (v1300 && !mp3butcher);
+    l->caf_flag_word = version == 919 || v1300;
     l->caf_flags = version >= 1200;
     return OSSA_OK;
 }
@@ -586,9 +464,13 @@ static ossa_status plan_all(cw_writer *w, const char *base)
     return plan_file(w, "cfg", base, "model", 0, "cfg");
 }
 
-ossa_status ossa_write_cal3d(const ossa_model *m, const char *dir, const char *base, bool xml,
-                             uint32_t version, ossa_error *err)
+ossa_status ossa_write_cal3d(const ossa_model *m, const char *dir, const char *base,
+                             const ossa_cal3d_write_options *opt, ossa_error *err)
 {
+    static const ossa_cal3d_write_options defaults = {false, 0, false};
+    if (!opt)
+        opt = &defaults;
+    const bool xml = opt->xml;
     ossa_error_clear(err);
     cw_writer w;
     memset(&w, 0, sizeof w);
@@ -604,10 +486,11 @@ ossa_status ossa_write_cal3d(const ossa_model *m, const char *dir, const char *b
     if (ossa_model_validate(m, &verr) != OSSA_OK)
         return cw_fail(&w, OSSA_ERR_INVALID_ARGUMENT, NULL, "the model is not valid: %s",
                        verr.message);
-    OSSA_TRY(layout_for(&w, version));
-    OSSA_TRY(check_representable(&w));
-    if (xml)
-        OSSA_TRY(check_xml_text(&w));
+    OSSA_TRY(layout_for(&w, opt->version, opt->mp3butcher));
+    char why[sizeof err->message];
+    if (cw_check_representable(m, &w.layout, xml, why, sizeof why) != OSSA_OK ||
+        (xml && cw_check_xml_text(m, why, sizeof why) != OSSA_OK))
+        return cw_fail(&w, OSSA_ERR_UNSUPPORTED, NULL, "%s", why);
 
     /* Counts are validated, so this sum cannot overflow in practice; checked anyway. */
     size_t total = 2, ids_count = m->bone_count ? m->bone_count : 1;

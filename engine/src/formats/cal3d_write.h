@@ -16,7 +16,9 @@ void cw_puts(ossa_wbuf *b, const char *s);
 /* What the chosen version's layout can hold (FORMAT-NOTES Decision 1, A.3-A.6). */
 typedef struct cw_layout {
     uint32_t version;
-    bool extras;        /* IMVU 911..919 / upstream >= 1300: lights, colours, morphs, map types */
+    bool extras;        /* IMVU 911..919 / >= 1300 (both lineages): morph targets, map types */
+    bool lights;        /* IMVU / upstream >= 1300: scene ambient colour and node lights (CSF) */
+    bool colors;        /* IMVU / upstream >= 1300: vertex colours (CMF, required in XMF) */
     bool caf_flag_word; /* IMVU 919 / upstream: compression flag after the version */
     bool caf_flags;     /* 1200..1299 / upstream: flags word after the track count */
 } cw_layout;
@@ -41,6 +43,13 @@ static inline void cw_cal3d_quat(const float q[4], float out[4])
     out[2] = -q[2] + 0.0f;
     out[3] = q[3] + 0.0f;
 }
+
+/* What the layout cannot hold (cal3d_write_check.c): OSSA_ERR_UNSUPPORTED with the reason in
+ * msg, else OSSA_OK. xml: the XML forms are written (they hold everything Cal3D has). */
+ossa_status cw_check_representable(const ossa_model *m, const cw_layout *l, bool xml, char *msg,
+                                   size_t cap);
+/* XML 1.0 cannot carry control characters in names. */
+ossa_status cw_check_xml_text(const ossa_model *m, char *msg, size_t cap);
 
 /* XML forms (cal3d_write_xml.c). Each returns false when the C locale cannot be set up. */
 bool cw_xml_skeleton(ossa_wbuf *b, const ossa_model *m, const cw_layout *l);

@@ -271,7 +271,7 @@ bool cw_xml_mesh(ossa_wbuf *b, const ossa_mesh *mesh, const cw_layout *l)
     if (!xml_begin(&x, b, "XMF", l->version))
         return false;
     /* IMVU (911..919) and upstream (>= 1300) loaders require COLOR on every vertex. */
-    const bool colors_required = l->extras;
+    const bool colors_required = l->colors;
     cw_puts(b, "<MESH");
     attr_int(&x, "NUMSUBMESH", mesh->submesh_count);
     cw_puts(b, ">\n");

@@ -147,6 +147,7 @@ static ossa_status xsf_body(ossa_xml *x)
     OSSA_TRY(ossa_build_set_skeleton(b, bones, n));
     m->skeleton_format = OSSA_FORMAT_XSF;
     m->skeleton_version = x->version;
+    m->skeleton_lineage = x->lineage; /* XML has one form per version: no fork to tell apart */
     if (ambient) {
         m->has_scene_ambient = 1;
         memcpy(m->scene_ambient, amb, sizeof amb);
@@ -597,6 +598,7 @@ static ossa_status xmf_body(ossa_xml *x)
     mesh->submeshes = subs;
     mesh->format = OSSA_FORMAT_XMF;
     mesh->version = x->version;
+    mesh->lineage = x->lineage;
     return OSSA_OK;
 }
 

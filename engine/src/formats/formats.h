@@ -5,6 +5,7 @@
 #ifndef OSSA_FORMATS_H
 #define OSSA_FORMATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "core/build.h"
@@ -31,11 +32,37 @@ ossa_status ossa_read_cff(ossa_build *b, const uint8_t *data, size_t size);
 
 /* Cal3D version rules shared by the binary and XML readers (FORMAT-NOTES Decision 1):
  * 699..1301 accepted; 911..919 IMVU, 1200..1299 the v1200 layout, >= 1300 upstream, the rest
- * classic. Returns false (and fails the build) for any other version. */
+ * classic. Fails the build for any other version. */
 #define OSSA_CAL3D_EARLIEST 699u
 #define OSSA_CAL3D_LATEST 1301u
 ossa_status ossa_cal3d_check_version(ossa_build *b, int64_t version, int64_t offset, int line,
                                      ossa_cal3d_lineage *lineage);
+
+/* One attempt at reading a Cal3D binary CSF or CMF in a given layout. */
+typedef struct ossa_cal3d_attempt {
+    bool mp3butcher; /* a 1300/1301 file in the mp3butcher fork's layout (no lights, colours) */
+    bool exact;      /* bytes left after the last element fail the read, before anything is
+                        added to the model, instead of giving a warning */
+    size_t trailing; /* out: set when the read failed only because this many bytes were left */
+} ossa_cal3d_attempt;
+typedef ossa_status (*ossa_cal3d_layout_reader)(ossa_build *b, const uint8_t *data, size_t size,
+                                                ossa_cal3d_attempt *how);
+
+/* The lineage an attempt reads a file of this version-derived lineage with. */
+static inline ossa_cal3d_lineage ossa_cal3d_attempt_lineage(ossa_cal3d_lineage from_version,
+                                                            const ossa_cal3d_attempt *how)
+{
+    return from_version == OSSA_CAL3D_UPSTREAM && how->mp3butcher ? OSSA_CAL3D_MP3BUTCHER
+                                                                    : from_version;
+}
+
+/* Reads a CSF or CMF (magic names which) with `read`. A 1300/1301 file is tried in the upstream
+ * layout and then the mp3butcher one, each read undone when it fails: the first that reads the
+ * file exactly to its end is kept; when neither does, one that only left bytes over (with a
+ * warning, upstream first); otherwise the error names both layouts and where each broke, the
+ * one that read furthest first. Any other version is read once, in its own layout. */
+ossa_status ossa_cal3d_read_lineage(ossa_build *b, const uint8_t *data, size_t size,
+                                    const char magic[4], ossa_cal3d_layout_reader read);
 
 /* The reader for a format, or NULL. */
 typedef ossa_status (*ossa_format_reader)(ossa_build *b, const uint8_t *data, size_t size);
