@@ -350,7 +350,8 @@ static void print_json(FILE *out, const ossa_model *m)
     for (uint32_t i = 0; i < m->morph_clip_count; i++) {
         const ossa_morph_clip *c = &m->morph_clips[i];
         json_array_append_new(morph_clips, json_pack(
-            "{s:o, s:s, s:i, s:f, s:i}", "name", ossa_cli_json_text(c->name), "format", ossa_format_name(c->format),
+            "{s:o, s:s, s:i, s:f, s:i}", "name", ossa_cli_json_text(c->name), "format",
+            ossa_format_name(c->format),
             "version", (json_int_t)c->version, "duration", (double)c->duration,
             "tracks", (json_int_t)c->track_count));
     }
@@ -363,7 +364,8 @@ static void print_json(FILE *out, const ossa_model *m)
             json_array_append_new(maps, ossa_cli_json_text(mt->maps[k].file));
         /* colours to 6 digits, as they always were printed */
         json_array_append_new(materials, json_pack(
-            "{s:o, s:s, s:i, s:[f,f,f,f], s:f, s:o}", "name", ossa_cli_json_text(mt->name), "format",
+            "{s:o, s:s, s:i, s:[f,f,f,f], s:f, s:o}", "name", ossa_cli_json_text(mt->name),
+            "format",
             ossa_format_name(mt->format), "version", (json_int_t)mt->version, "diffuse",
             ossa_cli_json_round6(mt->diffuse[0]), ossa_cli_json_round6(mt->diffuse[1]),
             ossa_cli_json_round6(mt->diffuse[2]), ossa_cli_json_round6(mt->diffuse[3]),

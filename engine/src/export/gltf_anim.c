@@ -251,8 +251,8 @@ static void clip_animation(gltf_ctx *c, const ossa_clip *clip, track_eval *e)
         json_decref(samplers);
         return;
     }
-    json_t *anim = json_pack("{s:o, s:o, s:o}", "name", gltf_text(name), "channels", channels, "samplers",
-                             samplers);
+    json_t *anim = json_pack("{s:o, s:o, s:o}", "name", gltf_text(name), "channels", channels,
+                             "samplers", samplers);
     if (anim && clip->trigger_count)
         gltf_set(c, anim, "extras", triggers_extras(c, clip));
     gltf_push(c, c->animations, anim);

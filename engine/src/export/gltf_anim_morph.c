@@ -186,8 +186,8 @@ static void morph_clip(gltf_ctx *c, const ossa_morph_clip *mc)
         json_decref(samplers);
         return;
     }
-    gltf_push(c, c->animations, json_pack("{s:o, s:o, s:o, s:{s:b}}", "name", gltf_text(name), "channels",
-                                          channels, "samplers", samplers, "extras",
+    gltf_push(c, c->animations, json_pack("{s:o, s:o, s:o, s:{s:b}}", "name", gltf_text(name),
+                                          "channels", channels, "samplers", samplers, "extras",
                                           "ossa_morph_clip", 1));
 }
 

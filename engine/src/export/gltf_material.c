@@ -191,7 +191,8 @@ static int add_image(gltf_ctx *c, const char *texture_path, const uint8_t *data,
          * do not overwrite each other's textures; only URI-safe characters. */
         char stem[200], tex[200], name[440];
         out_stem(c, stem, sizeof stem);
-        const char *base = strrchr(texture_path, '/') ? strrchr(texture_path, '/') + 1 : texture_path;
+        const char *base = strrchr(texture_path, '/') ? strrchr(texture_path, '/') + 1
+                                                      : texture_path;
         snprintf(tex, sizeof tex, "%s", base);
         char *dot = strrchr(tex, '.');
         if (dot && dot != tex)

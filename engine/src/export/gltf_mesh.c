@@ -118,8 +118,8 @@ static void skin_attributes(gltf_ctx *c, json_t *attrs, const ossa_submesh *sm, 
             sum += jw[k];
         if (fabs(sum - 1.0) > 1e-5) {
             const float *p = sm->positions + 3 * v;
-            float dev = (float)(fabs(sum - 1.0) *
-                                sqrt((double)p[0] * p[0] + (double)p[1] * p[1] + (double)p[2] * p[2]));
+            double len = sqrt((double)p[0] * p[0] + (double)p[1] * p[1] + (double)p[2] * p[2]);
+            float dev = (float)(fabs(sum - 1.0) * len);
             *max_dev = dev > *max_dev ? dev : *max_dev;
             (*off_count)++;
         }
@@ -248,7 +248,8 @@ static void morph_targets(gltf_ctx *c, json_t *prim, const ossa_mesh *mesh, uint
     const ossa_submesh *sm = &mesh->submeshes[s];
     uint32_t vc = sm->vertex_count;
     json_t *list = json_array();
-    float *dp = malloc((size_t)vc * 3 * sizeof(float)), *dn = malloc((size_t)vc * 3 * sizeof(float));
+    float *dp = malloc((size_t)vc * 3 * sizeof(float));
+    float *dn = malloc((size_t)vc * 3 * sizeof(float));
     if (!list || !dp || !dn) {
         json_decref(list);
         c->failed = true;
