@@ -6,7 +6,11 @@ cd "$(dirname "$0")"
 PACKAGES=(meson ninja-build pkg-config gcc g++ python3 libxml2-dev libcglm-dev libsdl2-dev
           libsdl2-image-dev libsdl2-ttf-dev fonts-dejavu-core python3-glad libpng-dev
           libcal3d12-dev libgl-dev libegl-dev libgl1-mesa-dri libegl-mesa0 xvfb xauth
-          libjansson-dev)
+          valgrind clang libclang-rt-14-dev libjansson-dev)
+
+# What `./run.sh test` runs beyond the two full test runs (see there).
+VALGRIND_SUITES="--suite unit --suite xml --suite binary --suite skm --suite c3s --suite cff"
+FUZZ_SECONDS=${OSSA_FUZZ_SECONDS:-20}
 # The glTF export test validates with the Khronos glTF-Validator, an npm package installed into
 # the build folder; Debian's nodejs and npm are installed only when node or npm is missing.
 GLTF_VALIDATOR_VERSION=2.0.0-dev.3.10
@@ -52,7 +56,9 @@ usage: ./run.sh COMMAND
                       tests), open ossa-view on FILE (no FILE: the demo mannequin)
   test                install (and nodejs/npm when missing, and the Khronos glTF validator from
                       npm into build/gltf-validator), build everything, run every test, then
-                      again under ASan+UBSan; ends with "N passed, N failed, N skipped"
+                      again under ASan+UBSan, a valgrind (memcheck) subset, and every libFuzzer
+                      harness for 20 s (OSSA_FUZZ_SECONDS) with clang; ends with "N passed, N
+                      failed, N skipped"
   build               install and build everything into build/ (build/tools/ossa,
                       build/viewer/ossa-view)
   install PREFIX      build, then install ossa, ossa-view, libossa, its headers and ossa.pc
@@ -82,12 +88,15 @@ build() { # build DIR [TARGET...] [-- meson options...]
 
 # Runs one build's tests; prints meson's report and adds its counts to the totals.
 PASSED=0; FAILED=0; SKIPPED=0
-run_suite() { # run_suite DIR LABEL
-    local dir=$1 label=$2 rc=0
+run_suite() { # run_suite DIR LABEL [LOG [meson test options...]]
+    local dir=$1 label=$2 log=${3:-testlog} rc=0
+    shift $(($# < 3 ? $# : 3))
     echo "== tests: $label"
-    meson test -C "$dir" --print-errorlogs --num-processes 2 || rc=$?
+    rm -f "$dir/meson-logs/$log.json"
+    meson test -C "$dir" --print-errorlogs --num-processes 2 "$@" || rc=$?
+    [ -f "$dir/meson-logs/$log.json" ] || { FAILED=$((FAILED + 1)); echo "no test log"; return 0; }
     local counts
-    counts=$(python3 - "$dir/meson-logs/testlog.json" <<'PY'
+    counts=$(python3 - "$dir/meson-logs/$log.json" <<'PY'
 import json, sys
 p = f = s = 0
 for line in open(sys.argv[1]):
@@ -138,6 +147,16 @@ case "$cmd" in
         run_suite build "release build"
         build build-asan -- -Db_sanitize=address,undefined -Db_lundef=false
         ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} run_suite build-asan "ASan + UBSan build"
+        # Memcheck over the GL-free tests that fit CI's time (the whole non-GL suite passes it
+        # too: meson test -C build --setup=valgrind).
+        run_suite build "valgrind (memcheck) subset" testlog-valgrind --setup=valgrind \
+            --no-rebuild $VALGRIND_SUITES
+        # libFuzzer (clang, ASan + UBSan): every harness for $FUZZ_SECONDS s from its seeds and
+        # the regression inputs.
+        CC=clang CXX=clang++ build build-fuzz fuzzers -- -Db_sanitize=address,undefined \
+            -Db_lundef=false -Dfuzz_seconds="$FUZZ_SECONDS" -Dviewer=disabled -Dreference=disabled
+        run_suite build-fuzz "libFuzzer campaign, $FUZZ_SECONDS s a harness" testlog --no-rebuild \
+            --suite fuzz-campaign
         echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
         [ "$FAILED" -eq 0 ]
         ;;

@@ -2,7 +2,9 @@
 // Without OSSA_GPU_SKINNING, positions and normals arrive skinned by the CPU (or in the bind pose).
 // With it they are bind vertices, blended here over up to 8 influences against a palette of 3x4
 // matrices (three vec4 rows per bone, as ossa_skin_palette writes them) the same way the engine's
-// CPU kernels blend: sum w (M p + T), sum w M n renormalised, weights as stored.
+// CPU kernels blend: sum w (M p + T), sum w M n renormalised, weights as stored. Submeshes whose
+// influences carry their own points (C3S, SKM: v = sum P [u; w]) add each influence's gap from
+// the bind vertex, M (u - w p); the gaps are zero for every other submesh.
 layout(location = 0) in vec3 a_position;
 layout(location = 1) in vec3 a_normal;
 layout(location = 2) in vec2 a_uv;
@@ -11,6 +13,14 @@ layout(location = 3) in uvec4 a_bones0;
 layout(location = 4) in uvec4 a_bones1;
 layout(location = 5) in vec4 a_weights0;
 layout(location = 6) in vec4 a_weights1;
+layout(location = 7) in vec3 a_gap0;
+layout(location = 8) in vec3 a_gap1;
+layout(location = 9) in vec3 a_gap2;
+layout(location = 10) in vec3 a_gap3;
+layout(location = 11) in vec3 a_gap4;
+layout(location = 12) in vec3 a_gap5;
+layout(location = 13) in vec3 a_gap6;
+layout(location = 14) in vec3 a_gap7;
 
 layout(std140) uniform Palette {
     vec4 u_rows[OSSA_PALETTE_ROWS];
@@ -24,12 +34,13 @@ out vec3 v_normal;
 out vec2 v_uv;
 
 #ifdef OSSA_GPU_SKINNING
-void blend(uint bone, float w, inout vec3 p, inout vec3 n)
+void blend(uint bone, float w, vec3 gap, inout vec3 p, inout vec3 n)
 {
     int r = 3 * int(bone);
     vec4 x = u_rows[r], y = u_rows[r + 1], z = u_rows[r + 2];
     p += w * vec3(dot(x.xyz, a_position) + x.w, dot(y.xyz, a_position) + y.w,
                   dot(z.xyz, a_position) + z.w);
+    p += vec3(dot(x.xyz, gap), dot(y.xyz, gap), dot(z.xyz, gap));
     n += w * vec3(dot(x.xyz, a_normal), dot(y.xyz, a_normal), dot(z.xyz, a_normal));
 }
 #endif
@@ -43,14 +54,14 @@ void main()
     if (a_bones0.x != 0xffffu) {
         p = vec3(0.0);
         n = vec3(0.0);
-        blend(a_bones0.x, a_weights0.x, p, n);
-        blend(a_bones0.y, a_weights0.y, p, n);
-        blend(a_bones0.z, a_weights0.z, p, n);
-        blend(a_bones0.w, a_weights0.w, p, n);
-        blend(a_bones1.x, a_weights1.x, p, n);
-        blend(a_bones1.y, a_weights1.y, p, n);
-        blend(a_bones1.z, a_weights1.z, p, n);
-        blend(a_bones1.w, a_weights1.w, p, n);
+        blend(a_bones0.x, a_weights0.x, a_gap0, p, n);
+        blend(a_bones0.y, a_weights0.y, a_gap1, p, n);
+        blend(a_bones0.z, a_weights0.z, a_gap2, p, n);
+        blend(a_bones0.w, a_weights0.w, a_gap3, p, n);
+        blend(a_bones1.x, a_weights1.x, a_gap4, p, n);
+        blend(a_bones1.y, a_weights1.y, a_gap5, p, n);
+        blend(a_bones1.z, a_weights1.z, a_gap6, p, n);
+        blend(a_bones1.w, a_weights1.w, a_gap7, p, n);
     }
     if (dot(n, n) > 0.0)
         n = normalize(n);

@@ -192,8 +192,9 @@ static void print_text(FILE *out, const ossa_model *m)
     fputc('\n', out);
     if (m->format == OSSA_FORMAT_SKM || m->format == OSSA_FORMAT_C3S ||
         m->bind_disagreement > 0.0f)
-        fprintf(out, "bind disagreement: %g (largest distance between a vertex from its "
-                     "pre-weighted bone-space origins and the bind vertex)\n",
+        fprintf(out, "bind disagreement: %g (largest distance between the position one "
+                     "influence implies and the vertex's one bind position: how far skinning one "
+                     "bind vertex would be off; submeshes marked 'exact' avoid it)\n",
                 (double)m->bind_disagreement);
     if (m->has_scene_ambient)
         fprintf(out, "scene ambient: %g %g %g\n", (double)m->scene_ambient[0],
@@ -228,6 +229,10 @@ static void print_text(FILE *out, const ossa_model *m)
                 fprintf(out, ", uv frames %u", sm->uv_frame_count);
             if (sm->flags & OSSA_SUBMESH_TWO_SIDED)
                 fprintf(out, ", two-sided");
+            if (sm->influence_points) /* C3S, SKM: which skinning path the runtime takes */
+                fprintf(out, ", %s", ossa_skin_submesh_exact(sm)
+                                         ? "skinned exactly (per-influence points)"
+                                         : "per-influence points agree (blend path)");
             fputc('\n', out);
         }
     }
@@ -325,12 +330,12 @@ static void print_json(FILE *out, const ossa_model *m)
         for (uint32_t k = 0; k < me->submesh_count; k++) {
             const ossa_submesh *sm = &me->submeshes[k];
             json_array_append_new(subs, json_pack(
-                "{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:b}", "vertices",
+                "{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:b, s:b}", "vertices",
                 (json_int_t)sm->vertex_count, "faces", (json_int_t)sm->face_count,
                 "max_influences", (json_int_t)sm->max_influences, "material",
                 (json_int_t)sm->material, "uv_sets", (json_int_t)sm->uv_set_count, "springs",
                 (json_int_t)sm->spring_count, "morph_targets", (json_int_t)sm->morph_count,
-                "colors", sm->colors != NULL));
+                "colors", sm->colors != NULL, "exact_skinning", ossa_skin_submesh_exact(sm) != 0));
         }
         json_object_set_new(mesh, "submeshes", subs);
         json_array_append_new(meshes, mesh);

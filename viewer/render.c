@@ -19,7 +19,8 @@ static const float axis_rgb[3][3] = {{0.95f, 0.2f, 0.2f}, {0.2f, 0.9f, 0.3f},
                                      {0.25f, 0.45f, 1.0f}}; /* mount tripods: X, Y, Z */
 
 /* Attribute locations of mesh.vert. */
-enum { ATTR_POSITION, ATTR_NORMAL, ATTR_UV, ATTR_BONES0, ATTR_BONES1, ATTR_WEIGHTS0, ATTR_WEIGHTS1 };
+enum { ATTR_POSITION, ATTR_NORMAL, ATTR_UV, ATTR_BONES0, ATTR_BONES1, ATTR_WEIGHTS0, ATTR_WEIGHTS1,
+       ATTR_GAP0 /* .. ATTR_GAP0 + 7 */ };
 enum { PALETTE_BINDING = 0, GPU_MAX_INFLUENCES = 8 };
 
 /* Which buffers and program a draw uses in a frame. */
@@ -186,16 +187,19 @@ static bool upload_vertices(view_renderer *r, const view_scene *s, uint32_t *max
     size_t nv = s->vertex_count ? s->vertex_count : 1;
     float *pos = calloc(3 * nv, sizeof *pos), *nrm = calloc(3 * nv, sizeof *nrm);
     float *uv = calloc(2 * nv, sizeof *uv), *weights = calloc(8 * nv, sizeof *weights);
+    float *gaps = calloc(24 * nv, sizeof *gaps);
     uint16_t *bones = calloc(8 * nv, sizeof *bones);
-    bool ok = pos && nrm && uv && weights && bones;
+    bool ok = pos && nrm && uv && weights && bones && gaps;
     if (ok) {
         view_scene_bind_vertices(s, pos, nrm, uv, bones, weights, max_influences);
+        view_scene_bind_gaps(s, gaps);
         size_t v = s->vertex_count;
         static_buffer(r->bind_position_buffer, 3 * v * sizeof *pos, pos);
         static_buffer(r->bind_normal_buffer, 3 * v * sizeof *nrm, nrm);
         static_buffer(r->uv_buffer, 2 * v * sizeof *uv, uv);
         static_buffer(r->bone_buffer, 8 * v * sizeof *bones, bones);
         static_buffer(r->weight_buffer, 8 * v * sizeof *weights, weights);
+        static_buffer(r->gap_buffer, 24 * v * sizeof *gaps, gaps);
         static_buffer(r->position_buffer, 3 * v * sizeof(float), NULL);
         static_buffer(r->normal_buffer, 3 * v * sizeof(float), NULL);
     } else {
@@ -205,6 +209,7 @@ static bool upload_vertices(view_renderer *r, const view_scene *s, uint32_t *max
     free(nrm);
     free(uv);
     free(weights);
+    free(gaps);
     free(bones);
     return ok;
 }
@@ -310,8 +315,8 @@ static bool create_buffers(view_renderer *r, const view_scene *s, char *err, siz
 {
     GLuint *buffers[] = {&r->position_buffer, &r->normal_buffer, &r->bind_position_buffer,
                          &r->bind_normal_buffer, &r->uv_buffer, &r->bone_buffer,
-                         &r->weight_buffer, &r->index_buffer, &r->line_buffer, &r->grid_buffer,
-                         &r->mount_buffer};
+                         &r->weight_buffer, &r->gap_buffer, &r->index_buffer, &r->line_buffer,
+                         &r->grid_buffer, &r->mount_buffer};
     for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++)
         glGenBuffers(1, buffers[i]);
     GLuint *vaos[] = {&r->skinned_vao, &r->gpu_vao, &r->bind_vao, &r->line_vao, &r->grid_vao,
@@ -341,6 +346,9 @@ static bool create_buffers(view_renderer *r, const view_scene *s, char *err, siz
                            (const void *)(4 * sizeof(uint16_t)));
     float_attribute(ATTR_WEIGHTS0, r->weight_buffer, 4, 8 * sizeof(float), 0);
     float_attribute(ATTR_WEIGHTS1, r->weight_buffer, 4, 8 * sizeof(float), 4 * sizeof(float));
+    for (GLuint k = 0; k < 8; k++)
+        float_attribute(ATTR_GAP0 + k, r->gap_buffer, 3, 24 * sizeof(float),
+                        3 * k * sizeof(float));
     glBindVertexArray(0);
 
     line_vao(r->line_vao, r->line_buffer, 2 * (size_t)(r->bone_count ? r->bone_count : 1));
@@ -420,8 +428,8 @@ void view_renderer_free(view_renderer *r)
             glDeleteProgram(programs[i]);
     GLuint buffers[] = {r->position_buffer, r->normal_buffer, r->bind_position_buffer,
                         r->bind_normal_buffer, r->uv_buffer, r->bone_buffer, r->weight_buffer,
-                        r->index_buffer, r->palette_buffer, r->line_buffer, r->grid_buffer,
-                        r->mount_buffer};
+                        r->gap_buffer, r->index_buffer, r->palette_buffer, r->line_buffer,
+                        r->grid_buffer, r->mount_buffer};
     glDeleteBuffers((GLsizei)(sizeof buffers / sizeof buffers[0]), buffers); /* 0 is ignored */
     GLuint vaos[] = {r->skinned_vao, r->gpu_vao, r->bind_vao, r->line_vao, r->grid_vao,
                      r->mount_vao};

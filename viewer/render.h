@@ -66,6 +66,7 @@ typedef struct view_renderer {
     unsigned skinned_vao, gpu_vao, bind_vao, line_vao, grid_vao;
     unsigned position_buffer, normal_buffer;     /* CPU-skinned, rewritten every frame */
     unsigned bind_position_buffer, bind_normal_buffer, uv_buffer, bone_buffer, weight_buffer;
+    unsigned gap_buffer;     /* GPU path: per-influence gaps of exact submeshes (24 per vertex) */
     unsigned index_buffer, palette_buffer, line_buffer, grid_buffer;
     unsigned mount_vao, mount_buffer;            /* 3 lines per mount, axis-major */
     size_t vertex_count;

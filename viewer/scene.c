@@ -536,6 +536,29 @@ void view_scene_bind_vertices(const view_scene *s, float *positions, float *norm
     }
 }
 
+void view_scene_bind_gaps(const view_scene *s, float *gaps)
+{
+    for (uint32_t i = 0; i < s->part_count; i++) {
+        const view_scene_part *p = &s->parts[i];
+        const ossa_submesh *sm = p->submesh;
+        const uint32_t *source = p->skin ? ossa_skin_mesh_source(p->skin) : NULL;
+        for (uint32_t o = 0; o < p->vertex_count; o++) {
+            float *g = gaps + 24 * ((size_t)p->first_vertex + o);
+            memset(g, 0, 24 * sizeof *g);
+            uint32_t v = source ? source[o] : o;
+            if (v == OSSA_SKIN_PAD_VERTEX || !p->skin || !sm->influence_points)
+                continue;
+            uint32_t a = sm->influence_start[v], e = sm->influence_start[v + 1];
+            for (uint32_t k = 0; k < 8 && a + k < e; k++)
+                for (int c = 0; c < 3; c++)
+                    g[3 * k + (uint32_t)c] =
+                        (float)((double)sm->influence_points[3 * (size_t)(a + k) + c] -
+                                (double)sm->influences[a + k].weight *
+                                    (double)sm->positions[3 * (size_t)v + c]);
+        }
+    }
+}
+
 void view_scene_uvs(const view_scene *s, uint32_t part, bool bind, float *uvs)
 {
     if (part >= s->part_count)

@@ -154,6 +154,10 @@ void view_scene_skin(const view_scene *s, uint32_t first_part, uint32_t end_part
 #define VIEW_NO_BONE 0xffffu
 void view_scene_bind_vertices(const view_scene *s, float *positions, float *normals, float *uvs,
                               uint16_t *bones, float *weights, uint32_t *max_influences);
+/* For the GPU path of submeshes with per-influence points (C3S, SKM): 24 floats per layout
+ * vertex, the gap u_k - w_k p of each of its first 8 influences from the bind vertex p (zero
+ * elsewhere), so that sum_k P_k [u_k; w_k] = sum_k w_k P_k [p; 1] + sum_k R_k gap_k. */
+void view_scene_bind_gaps(const view_scene *s, float *gaps);
 /* Box around the current pose's skinned vertices (the joints when there are none, a unit box
  * around the origin when there is nothing at all). */
 void view_scene_bounds(const view_scene *s, float min[3], float max[3]);

@@ -281,6 +281,10 @@ static void check_document(const jval *doc)
     const jval *mesh = get(doc, "mesh");
     check_num(mesh, "mesh", "vertices", 0);
     check_num(mesh, "mesh", "stream_bytes", 0);
+    /* a synthetic mesh has one bind vertex per vertex: linear blend skinning */
+    const jval *exact = get(mesh, "exact_submeshes"), *how = get(mesh, "skinning");
+    CHECK(exact && exact->type == J_NUM && exact->num == 0.0);
+    CHECK(how && how->type == J_STR && !strcmp(how->str, "blend"));
 
     const jval *kernels = get(doc, "kernels");
     CHECK(kernels && kernels->type == J_ARR && kernels->count >= 1);

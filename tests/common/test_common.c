@@ -54,3 +54,10 @@ int test_finish(const char *name)
         printf("%s: all checks passed\n", name);
     return test_failures ? 1 : 0;
 }
+
+double test_time_factor(void)
+{
+    const char *v = getenv("OSSA_TEST_TIME_FACTOR");
+    double f = v ? atof(v) : 1.0;
+    return f >= 1.0 ? f : 1.0;
+}

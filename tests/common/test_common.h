@@ -39,6 +39,9 @@ const char *test_assets_dir(void);
 const char *test_path(char *buf, size_t size, const char *dir, const char *name);
 /* Reads a whole file; NULL on failure. Caller frees. */
 uint8_t *test_read_file(const char *path, size_t *size);
+/* How much slower than usual this run may be (OSSA_TEST_TIME_FACTOR, e.g. under valgrind; 1 by
+ * default): tests that bound a time multiply the bound by it. */
+double test_time_factor(void);
 /* Exit status for main: 0, or 1 when any check failed; prints a summary line. */
 int test_finish(const char *name);
 

@@ -41,8 +41,8 @@ static int all_bounded(const float *v, size_t n)
     return 1;
 }
 
-/* The per-vertex data that no pose touches: texture coordinates, colours, physique weights,
- * springs, morph deltas and vertex frames. */
+/* The per-vertex data that no pose touches: texture coordinates, per-influence points, colours,
+ * physique weights, springs, morph deltas and vertex frames. */
 static int check_vertex_data(const ossa_submesh *sm, uint32_t mi, uint32_t si, char *why,
                              size_t why_size)
 {
@@ -50,6 +50,10 @@ static int check_vertex_data(const ossa_submesh *sm, uint32_t mi, uint32_t si, c
     if (sm->uv_set_count && nv && (!sm->uvs || !all_bounded(sm->uvs, 2 * sm->uv_set_count * nv)))
         return fail(why, why_size, "mesh %u submesh %u: a texture coordinate is missing, not "
                     "finite or beyond %g", mi, si, (double)OSSA_MAX_COORD);
+    size_t ninf = nv ? sm->influence_start[nv] : 0;
+    if (sm->influence_points && !all_bounded(sm->influence_points, 3 * ninf))
+        return fail(why, why_size, "mesh %u submesh %u: an influence point is not finite or "
+                    "beyond %g", mi, si, (double)OSSA_MAX_COORD);
     if (sm->colors && !all_finite(sm->colors, 3 * nv))
         return fail(why, why_size, "mesh %u submesh %u: a vertex colour is not finite", mi, si);
     if (sm->physique_weights && !all_finite(sm->physique_weights, nv))

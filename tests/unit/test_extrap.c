@@ -109,7 +109,7 @@ static void test_denormal_span(void)
         normalise(p.qb);
         p.scaled = kind == 3;
         p.sb[1] = 1.5f;
-        float l = limit(&p, f), t[3], q[4], s[3];
+        float l = limit(&p, f), t[3], q[4], s[3] = {0.0f, 0.0f, 0.0f};
         blend(&p, l, t, q, s);
         CHECKF(isfinite(l) && l <= 0.0f && inside(&p, l), "kind %d: limit %g", kind, (double)l);
         for (int k = 0; k < 3; k++)

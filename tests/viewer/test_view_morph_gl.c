@@ -109,6 +109,38 @@ static void check_morphs(harness *h, const char *cfg)
     harness_image_free(&g1);
 }
 
+/* The same set listed as Blender's Cal3D exporter writes it (morphanim= instead of
+ * morphanimation=): the viewer plays its morph clip, the mesh moves between weights 0 and 0.5. */
+static void check_blender_key(harness *h, const char *cfg)
+{
+    char blender[700], line[1024];
+    snprintf(blender, sizeof blender, "%.*s/blender.cfg", (int)(strrchr(cfg, '/') - cfg), cfg);
+    FILE *in = fopen(cfg, "r"), *out = fopen(blender, "w");
+    CHECK(in && out);
+    bool renamed = false;
+    while (in && out && fgets(line, sizeof line, in)) {
+        if (strncmp(line, "morphanimation=", 15) == 0) {
+            fprintf(out, "morphanim=%s", line + 15);
+            renamed = true;
+        } else {
+            fputs(line, out);
+        }
+    }
+    if (in)
+        fclose(in);
+    if (out)
+        fclose(out);
+    CHECK(renamed);
+    harness_image w0 = {0}, w1 = {0};
+    if (shoot(h, "b0.png", blender, "0", "cpu", &w0) &&
+        shoot(h, "b1.png", blender, "0.5", "cpu", &w1)) {
+        size_t moved = harness_differ(&w0, &w1, 0, w0.height);
+        CHECKF(moved > 100, "morphanim=: the morph changed %zu pixels", moved);
+    }
+    harness_image_free(&w0);
+    harness_image_free(&w1);
+}
+
 static void check_cloth(harness *h, const char *cfg)
 {
     char script[600], a[600], b[600], text[1600], out[8192];
@@ -155,6 +187,7 @@ int main(int argc, char **argv)
         return TEST_SKIP;
     }
     check_morphs(&h, morph_cfg);
+    check_blender_key(&h, morph_cfg);
     check_cloth(&h, cloth_cfg);
     harness_end(&h);
     return test_finish("view-morph");

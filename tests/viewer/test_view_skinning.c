@@ -3,7 +3,10 @@
  * uploads) names the same vertices and influences. With ossa-view: screenshots of the demo walk
  * (and of Cally when the shared assets are there) at a moving time with --skinning cpu and gpu
  * agree: at least 99.5% of the pixels within 8/255 in every channel (the two paths round
- * differently, so a silhouette pixel may flip). */
+ * differently, so a silhouette pixel may flip). A model whose influences carry their own points
+ * (the demo written as SKM with every influence's point moved off the bind vertex) is skinned
+ * exactly on both paths: the shader's formula with the scene's gaps, evaluated here, equals the
+ * scalar reference, and the two screenshots agree. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +14,7 @@
 #include "ossa/anim.h"
 #include "ossa/demo.h"
 #include "ossa/load.h"
+#include "ossa/write.h"
 #include "scene.h"
 #include "test_common.h"
 #include "view_harness.h"
@@ -126,6 +130,118 @@ done:
     free(weights);
     free(bones);
     free(most);
+    view_scene_free(&s);
+    ossa_model_free(m);
+}
+
+/* The demo with each influence's point moved off its bind vertex by up to 6% of the model's
+ * height and its weights scaled by 0.9, written as dir/exact.skm (+ .skp). */
+static bool write_exact_model(const char *dir)
+{
+    ossa_model *m = NULL;
+    ossa_error err;
+    if (ossa_demo_model(&m, &err) != OSSA_OK)
+        return false;
+    bool ok = true;
+    float **points = calloc(m->mesh_count * 64u + 1, sizeof *points);
+    uint32_t made = 0;
+    for (uint32_t i = 0; i < m->mesh_count && points; i++)
+        for (uint32_t j = 0; j < m->meshes[i].submesh_count && made < 64u * m->mesh_count; j++) {
+            ossa_submesh *sm = (ossa_submesh *)&m->meshes[i].submeshes[j];
+            uint32_t total = sm->vertex_count ? sm->influence_start[sm->vertex_count] : 0;
+            float *u = calloc(3 * (size_t)total + 1, sizeof *u);
+            ok = ok && u;
+            if (!u)
+                continue;
+            points[made++] = u;
+            for (uint32_t v = 0; v < sm->vertex_count; v++)
+                for (uint32_t k = sm->influence_start[v]; k < sm->influence_start[v + 1]; k++) {
+                    ((ossa_influence *)sm->influences)[k].weight *= 0.9f;
+                    float w = sm->influences[k].weight;
+                    for (int c = 0; c < 3; c++)
+                        u[3 * k + (uint32_t)c] =
+                            w * (sm->positions[3 * v + (uint32_t)c] +
+                                 0.1f * sinf(1.7f * (float)(k + 3 * (uint32_t)c) + (float)v));
+                }
+            sm->influence_points = u;
+        }
+    ok = ok && points && ossa_write_skm(m, dir, "exact", 30.0f, &err) == OSSA_OK;
+    CHECKF(ok, "exact model: %s", err.message);
+    for (uint32_t k = 0; k < made; k++)
+        free(points[k]);
+    free(points);
+    ossa_model_free(m);
+    return ok;
+}
+
+/* Without GL: the GPU path's inputs (bind vertices, weights, gaps) through mesh.vert's formula
+ * equal the scalar reference on the exact model, and the CPU path's skin jobs too. */
+static void check_exact_scene(const char *skm)
+{
+    ossa_model *m = NULL;
+    ossa_error err;
+    CHECKF(ossa_load_file(skm, NULL, &m, &err) == OSSA_OK, "%s: %s", skm, err.message);
+    if (!m)
+        return;
+    view_scene s;
+    CHECK(view_scene_init(&s, m));
+    int32_t walk = ossa_model_find_clip(m, "walk");
+    CHECK(walk >= 0);
+    view_scene_pose(&s, walk >= 0 ? &m->clips[walk] : NULL, 0.3f);
+    size_t n = s.vertex_count ? s.vertex_count : 1;
+    float *pos = calloc(3 * n, sizeof(float)), *nrm = calloc(3 * n, sizeof(float));
+    float *bind = calloc(3 * n, sizeof(float)), *weights = calloc(8 * n, sizeof(float));
+    float *gaps = calloc(24 * n, sizeof(float));
+    uint16_t *bones = calloc(8 * n, sizeof(uint16_t));
+    CHECK(pos && nrm && bind && weights && gaps && bones);
+    uint32_t exact_parts = 0;
+    double worst_cpu = 0, worst_gpu = 0, size = 0;
+    if (pos && nrm && bind && weights && gaps && bones) {
+        view_scene_skin(&s, 0, s.part_count, pos, nrm);
+        view_scene_bind_vertices(&s, bind, NULL, NULL, bones, weights, NULL);
+        view_scene_bind_gaps(&s, gaps);
+        for (uint32_t i = 0; i < s.part_count; i++) {
+            const view_scene_part *p = &s.parts[i];
+            const ossa_submesh *sm = p->submesh;
+            if (!p->skin)
+                continue;
+            exact_parts += (uint32_t)ossa_skin_mesh_exact(p->skin);
+            float *ref = calloc(3 * (size_t)sm->vertex_count + 1, sizeof(float));
+            if (!ref)
+                continue;
+            ossa_skin_submesh_scalar(sm, s.palette, ref, NULL);
+            const uint32_t *remap = ossa_skin_mesh_remap(p->skin);
+            for (uint32_t v = 0; v < sm->vertex_count; v++) {
+                size_t o = (size_t)p->first_vertex + remap[v];
+                double g[3] = {0, 0, 0};
+                for (uint32_t k = 0; k < 8 && bones[8 * o] != VIEW_NO_BONE; k++) {
+                    const float *mt = s.palette + 12 * (size_t)bones[8 * o + k];
+                    const float *b = bind + 3 * o, *d = gaps + 24 * o + 3 * k;
+                    for (int r = 0; r < 3; r++)
+                        g[r] += weights[8 * o + k] * (mt[4 * r] * b[0] + mt[4 * r + 1] * b[1] +
+                                                      mt[4 * r + 2] * b[2] + mt[4 * r + 3]) +
+                                mt[4 * r] * d[0] + mt[4 * r + 1] * d[1] + mt[4 * r + 2] * d[2];
+                }
+                for (int r = 0; r < 3; r++) {
+                    worst_gpu = fmax(worst_gpu, fabs(g[r] - ref[3 * v + r]));
+                    worst_cpu = fmax(worst_cpu, fabs(pos[3 * o + r] - ref[3 * v + r]));
+                    size = fmax(size, fabs(ref[3 * v + r]));
+                }
+            }
+            free(ref);
+        }
+    }
+    fprintf(stderr, "exact model: %u exact parts, worst cpu %g gpu formula %g (size %g)\n",
+            exact_parts, worst_cpu, worst_gpu, size);
+    CHECK(exact_parts > 0);
+    CHECKF(worst_cpu <= 1e-5 * size && worst_gpu <= 1e-5 * size, "cpu %g, gpu %g", worst_cpu,
+           worst_gpu);
+    free(pos);
+    free(nrm);
+    free(bind);
+    free(weights);
+    free(gaps);
+    free(bones);
     view_scene_free(&s);
     ossa_model_free(m);
 }
@@ -355,6 +471,17 @@ int main(int argc, char **argv)
     compare_paths(&h, "demo", demo);
     check_toggles(&h);
     check_many_influences(&h);
+    char skm[600], dir[600];
+    harness_file(&h, "exact.skm", skm, sizeof skm);
+    snprintf(dir, sizeof dir, "%s", skm);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    if (slash && write_exact_model(dir)) {
+        check_exact_scene(skm);
+        const char *exact[] = {"--size", "240x320", "--clip", "walk", "--time", "0.3", skm, NULL};
+        compare_paths(&h, "exact", exact);
+    }
 
     const char *assets = test_assets_dir();
     char cfg[1024];

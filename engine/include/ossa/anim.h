@@ -38,8 +38,11 @@ void ossa_local_to_model(const ossa_model *m, const float *lt, const float *lr, 
 void ossa_skin_palette(const ossa_model *m, const float *mt, const float *mr, const float *ms,
                        float *palette);
 
-/* Linear blend skinning of one submesh in file order: positions and normals (3 per vertex,
- * normals renormalised). A vertex without influences keeps its bind values. Weights are used as
+/* Skinning of one submesh in file order: positions and normals (3 per vertex, normals
+ * renormalised). Positions: linear blend skinning of the bind position, sum_i w_i P_i p, or, when
+ * the submesh has influence_points (C3S, SKM), the format's exact per-influence sum
+ * sum_i P_i [u_i; w_i]. Normals: the blended rotation of the bind normal in both cases (not a
+ * per-influence sum). A vertex without influences keeps its bind values. Weights are used as
  * stored, not renormalised (as Cal3D). */
 void ossa_skin_submesh_scalar(const ossa_submesh *sm, const float *palette, float *out_positions,
                               float *out_normals);

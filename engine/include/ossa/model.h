@@ -94,6 +94,13 @@ typedef struct ossa_submesh {
     const uint32_t *face_collapse_count; /* vertex_count; may be NULL */
     const uint32_t *influence_start;   /* vertex_count + 1, into influences */
     const ossa_influence *influences;
+    /* 3 per influence (CSR order, beside influences), or NULL. Formats whose vertex is a sum of
+     * per-influence terms (C3S: weightFactor x bone(offsetPos); SKM: R origin + influence x T)
+     * keep each term's bind-space point here, pre-weighted: u_i such that the posed vertex is
+     * sum_i P_i [u_i; w_i], P_i the 3x4 palette matrix (ossa_skin_palette) and w_i the weight.
+     * `positions` is then sum_i u_i, what the format's own formula gives at the bind pose. NULL
+     * for formats whose vertex is one bind position (Cal3D, CFF): the vertex is sum_i w_i P_i p. */
+    const float *influence_points;
     const float *physique_weights;     /* vertex_count when spring_count > 0, else NULL */
     uint32_t spring_count;
     const ossa_spring *springs;
@@ -261,9 +268,11 @@ typedef struct ossa_model {
     uint32_t material_count;
     const ossa_material *materials;
 
-    /* SKM: the largest distance (model units) between a vertex rebuilt from its pre-weighted
-     * bone-space origins and the bind vertex computed from frame 0's inverse bind; 0 when the
-     * format has one form only. ossa info reports it. */
+    /* SKM and C3S: the largest distance (model units) between the bind position one influence
+     * implies on its own (SKM: R0 (origin / w) + T0; C3S: bone(offsetPos)) and the vertex's
+     * single bind position (SKM: the frame-0 sum; C3S: the weighted mean): how far skinning one
+     * bind vertex would be off. Such vertices are skinned exactly from influence_points; 0 when
+     * the format has one form only. ossa info reports it. */
     float bind_disagreement;
 
     uint32_t warning_count;

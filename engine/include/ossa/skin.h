@@ -122,6 +122,17 @@ const uint32_t *ossa_skin_mesh_source(const ossa_skin_mesh *mesh);
 /* Triangles in output order: 3 * face_count indices. */
 uint32_t ossa_skin_mesh_face_count(const ossa_skin_mesh *mesh);
 const uint32_t *ossa_skin_mesh_indices(const ossa_skin_mesh *mesh);
+/* 1 when the mesh is skinned in the exact per-influence form: its submesh has influence_points
+ * (C3S, SKM) that do not all agree, within float noise, on one bind point per vertex (weights
+ * times offsets that disagree, or bones whose base scale the inverse binds leave out). Then each
+ * vertex is sum_i P_i [u_i; w_i] as ossa_skin_submesh_scalar computes it; every kernel has an
+ * exact form (1.4x (AVX2) to 2.5x (scalar) the time of its blend form on the project's EPYC VM,
+ * 4 influences). 0: linear blend skinning of one point per vertex, which for such a submesh is
+ * the same formula (the point is sum_i u_i / sum_i w_i). Decided once, at
+ * ossa_skin_mesh_create. */
+int ossa_skin_mesh_exact(const ossa_skin_mesh *mesh);
+/* The same decision for a submesh, without building a mesh (ossa info, the viewer, benches). */
+int ossa_skin_submesh_exact(const ossa_submesh *sm);
 /* The OSSA_SKIN_GROUP_COUNT groups (empty ones have begin == padded_end). */
 void ossa_skin_mesh_groups(const ossa_skin_mesh *mesh, ossa_skin_group groups[OSSA_SKIN_GROUP_COUNT]);
 /* Bytes of the mesh's streams a full job reads (sum over groups of ossa_skin_kernel_traffic's
@@ -153,9 +164,10 @@ void ossa_skin_job_init(ossa_skin_job *job, const ossa_skin_mesh *mesh, const fl
 /* OSSA_OK, or OSSA_ERR_INVALID_ARGUMENT (NULL pointer, bad range, palette too small, unknown
  * kernel), or OSSA_ERR_UNSUPPORTED (the requested kernel is not available on this CPU). */
 ossa_status ossa_skin_job_validate(const ossa_skin_job *job);
-/* Validates, then skins [begin, end): positions sum_i w_i (M_i p + T_i), normals sum_i w_i M_i n
- * normalised (a zero normal stays zero); weights are used as stored; a vertex without influences
- * keeps its (morphed) position and gets its normal normalised. */
+/* Validates, then skins [begin, end): positions sum_i w_i (M_i p + T_i) (exact meshes:
+ * sum_i P_i [u_i; w_i], see ossa_skin_mesh_exact), normals sum_i w_i M_i n normalised (a zero
+ * normal stays zero); weights are used as stored; a vertex without influences keeps its
+ * (morphed) position and gets its normal normalised. */
 ossa_status ossa_skin_job_run(const ossa_skin_job *job);
 /* The concrete kernel a validated job runs. */
 ossa_skin_kernel ossa_skin_job_kernel(const ossa_skin_job *job);

@@ -215,6 +215,11 @@ static ossa_status validate_submesh(const ossa_model *m, const ossa_mesh *mesh, 
                                (double)in->weight);
         }
     }
+    /* Exact per-influence points (C3S, SKM): bounded like positions. */
+    size_t total_inf = nv ? s->influence_start[nv] : 0;
+    if (s->influence_points && !all_bounded(s->influence_points, 3 * total_inf, MAX_COORD))
+        return invalid(err, "mesh '%s' submesh %u: an influence point is not finite or beyond %g",
+                       mn, si, (double)MAX_COORD);
     if (max_inf != s->max_influences)
         return invalid(err, "mesh '%s' submesh %u: max_influences %u, data has %u", mn, si,
                        s->max_influences, max_inf);

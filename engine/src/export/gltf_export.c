@@ -38,7 +38,11 @@ static void model_checks(gltf_ctx *c)
 {
     const ossa_model *m = c->m;
     double pct = c->model_size > 0.0f ? 100.0 / c->model_size : 0.0;
-    if (m->bind_disagreement > 1e-5f * c->model_size) /* above float noise */
+    bool points = false; /* per-influence points: gltf_mesh.c reports each mesh's exact figure */
+    for (uint32_t i = 0; i < m->mesh_count; i++)
+        for (uint32_t k = 0; k < m->meshes[i].submesh_count; k++)
+            points |= m->meshes[i].submeshes[k].influence_points != NULL;
+    if (!points && m->bind_disagreement > 1e-5f * c->model_size) /* above float noise */
         gltf_warn(c, "the per-influence offsets of the %s file disagree with the single bind "
                   "vertex by up to %.3g (%.2g%% of the model's size): exported as linear blend "
                   "skinning of the bind vertex, as Ossa skins it",

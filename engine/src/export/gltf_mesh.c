@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gltf_internal.h"
+#include "ossa/skin.h"
 
 /* 3x4 row-major transform of a mesh's data into its node's space. */
 typedef struct mesh_xf {
@@ -148,10 +149,41 @@ done:
     free(jw);
 }
 
+/* The one point glTF skins for a vertex. With per-influence points (C3S, SKM: the vertex is
+ * sum_i P_i [u_i; w_i]) it is q = sum u_i / sum w_i, whose linear blend is that sum exactly when
+ * the points agree (u_i = w_i q); *gap gets sum_i |u_i - w_i q|, which bounds how far the blend
+ * is from the exact sum in any pose (rotations keep lengths; 0 at the bind pose). */
+static void skin_point(const ossa_submesh *sm, uint32_t v, float *out, double *gap)
+{
+    *gap = 0.0;
+    memcpy(out, sm->positions + 3 * v, 3 * sizeof(float));
+    if (!sm->influence_points)
+        return;
+    double u[3] = {0, 0, 0}, w = 0.0;
+    for (uint32_t i = sm->influence_start[v]; i < sm->influence_start[v + 1]; i++) {
+        for (int k = 0; k < 3; k++)
+            u[k] += sm->influence_points[3 * (size_t)i + (size_t)k];
+        w += sm->influences[i].weight;
+    }
+    if (!(fabs(w) > 1e-12))
+        return;
+    for (int k = 0; k < 3; k++)
+        out[k] = (float)(u[k] / w);
+    for (uint32_t i = sm->influence_start[v]; i < sm->influence_start[v + 1]; i++) {
+        double d2 = 0.0;
+        for (int k = 0; k < 3; k++) {
+            double d = sm->influence_points[3 * (size_t)i + (size_t)k] -
+                       sm->influences[i].weight * (u[k] / w);
+            d2 += d * d;
+        }
+        *gap += sqrt(d2);
+    }
+}
+
 /* POSITION, NORMAL, TEXCOORD_n, COLOR_0. */
 static void vertex_attributes(gltf_ctx *c, json_t *attrs, const ossa_submesh *sm,
                               const mesh_xf *xf, bool flip_v, uint32_t *bad_normals,
-                              uint32_t *clamped)
+                              uint32_t *clamped, double *max_gap, uint32_t *gapped)
 {
     uint32_t vc = sm->vertex_count;
     float *buf = malloc((size_t)vc * 3 * sizeof(float));
@@ -159,8 +191,17 @@ static void vertex_attributes(gltf_ctx *c, json_t *attrs, const ossa_submesh *sm
         c->failed = true;
         return;
     }
-    for (uint32_t v = 0; v < vc; v++)
-        xf_point(xf, sm->positions + 3 * v, buf + 3 * v);
+    bool exact = ossa_skin_submesh_exact(sm) != 0;
+    for (uint32_t v = 0; v < vc; v++) {
+        float p[3];
+        double gap;
+        skin_point(sm, v, p, &gap);
+        xf_point(xf, p, buf + 3 * v);
+        if (exact && gap > 0.0) {
+            *max_gap = gap > *max_gap ? gap : *max_gap;
+            (*gapped)++;
+        }
+    }
     gltf_set(c, attrs, "POSITION",
              json_integer(gltf_accessor_f32(c, buf, vc, 3, GLTF_ARRAY_BUFFER, true)));
     for (uint32_t v = 0; v < vc; v++) {
@@ -340,8 +381,9 @@ static void one_mesh(gltf_ctx *c, uint32_t i, bool need_extra)
     bool flip_v = mesh->format != OSSA_FORMAT_SKM && mesh->format != OSSA_FORMAT_C3S &&
                   mesh->format != OSSA_FORMAT_CFF;
     json_t *prims = json_array();
-    uint32_t bad_normals = 0, clamped = 0, off = 0;
+    uint32_t bad_normals = 0, clamped = 0, off = 0, gapped = 0;
     float dev = 0.0f;
+    double gap = 0.0;
     for (uint32_t s = 0; s < mesh->submesh_count; s++) {
         const ossa_submesh *sm = &mesh->submeshes[s];
         if (!exported_submesh(sm))
@@ -351,7 +393,7 @@ static void one_mesh(gltf_ctx *c, uint32_t i, bool need_extra)
         gltf_set(c, prim, "attributes", attrs);
         if (!prim || !attrs)
             break;
-        vertex_attributes(c, attrs, sm, &xf, flip_v, &bad_normals, &clamped);
+        vertex_attributes(c, attrs, sm, &xf, flip_v, &bad_normals, &clamped, &gap, &gapped);
         if (skinned) {
             gltf_skin(c, need_extra);
             skin_attributes(c, attrs, sm, &dev, &off);
@@ -371,6 +413,12 @@ static void one_mesh(gltf_ctx *c, uint32_t i, bool need_extra)
                   name, bad_normals);
     if (clamped)
         gltf_warn(c, "mesh %s: %u vertex colour values outside 0..1 clamped", name, clamped);
+    if (gapped)
+        gltf_warn(c, "mesh %s: %u vertices are sums of per-influence points that disagree (%s "
+                  "weighted offsets, which Ossa skins exactly); glTF skins one point per vertex "
+                  "(their weighted mean): off by at most %.3g (%.2g%% of the model's size) in "
+                  "any pose, 0 at the bind pose", name, gapped, ossa_format_name(mesh->format),
+                  gap, c->model_size > 0 ? 100.0 * gap / c->model_size : 0.0);
     if (off)
         gltf_warn(c, "mesh %s: %u vertices' weights do not sum to 1 (Cal3D uses them as they are, "
                   "glTF needs them normalised): normalised; at the bind pose the vertices move up "

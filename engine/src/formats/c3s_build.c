@@ -2,8 +2,10 @@
  * Decision 9). Every SMDL becomes one mesh (plus one flagged OSSA_MESH_HIDDEN for its hidden
  * trifaces), with one submesh per material and sidedness; render vertices are split where a
  * vertex meets different texture vertices. All models' bones form one skeleton (several roots).
- * Bone-weighted vertices become bind-pose vertices (the weighted mean of each weight's bone
- * applied to its offsetPos) with the base pose's inverse binds; vertex-frame keys become
+ * A bone-weighted vertex is Decision 9's sum over its weights of weightFactor x (bone applied to
+ * offsetPos): its bind position is that sum at the base pose, and each weight keeps its own
+ * pre-weighted bind-space point (ossa_submesh.influence_points), so skinning with the base pose's
+ * inverse binds gives the formula exactly; vertex-frame keys become
  * submesh frames and vertex tracks. Disabled elements, and those below full detail (LOD 1.0),
  * are dropped. Implicit bones (BF_IMPLICIT, a flag the spec does not explain) are ordinary
  * bones here. */
@@ -86,6 +88,7 @@ typedef struct model_state {
     ossa_build *b;
     const float *world_t, *world_r, *world_s; /* base pose, model bone order */
     float *base_pos;    /* 3 per VRTX */
+    float *weight_points; /* 3 per VRTX weight: weightFactor x rigid base bind(offsetPos) */
     bool *has_pos;
     uint32_t *vgroup_of, *vgroup_slot; /* per VRTX: 1-based group, index in it */
     uint32_t *tgroup_of, *tgroup_slot; /* per TVRT */
@@ -255,8 +258,10 @@ static ossa_status build_skeleton(c3s_scene *sc, float **wt, float **wr, float *
                   fabsf(s[2] - 1.0f) > 1e-6f;
     }
     if (scaled)
-        ossa_warn(b, "some bones have a non-unit base scale: the inverse binds ignore it, so "
-                     "skinned vertices may differ from the file's (see the bind disagreement)");
+        ossa_warn(b, "some bones have a non-unit base scale: the inverse binds ignore it; the "
+                     "vertices they weight are skinned from their per-weight offsets, so they "
+                     "still follow the file (the bind disagreement shows how far one bind vertex "
+                     "would be off)");
     return OSSA_OK;
 }
 
@@ -318,6 +323,16 @@ static void bone_apply(const model_state *st, uint32_t bone, const float p[3], f
         out[k] += t[k];
 }
 
+/* The base pose without its scale: the inverse of the inverse bind, so that the palette
+ * (pose x inverse bind) takes this point back to the posed bone applied to p. */
+static void bone_apply_rigid(const model_state *st, uint32_t bone, const float p[3], float out[3])
+{
+    const float *t = st->world_t + 3 * bone;
+    quat_rotate(st->world_r + 4 * bone, p, out);
+    for (int k = 0; k < 3; k++)
+        out[k] += t[k];
+}
+
 static uint32_t model_bone(const model_state *st, uint32_t file_bone_1based)
 {
     return st->b->bone_from_file[st->md->bone_base + file_bone_1based - 1];
@@ -335,39 +350,49 @@ static ossa_status base_positions(model_state *st)
     OSSA_TRY(ossa_build_array(b, &st->has_pos, nv, sizeof(bool)));
     OSSA_TRY(ossa_build_array(b, &st->vgroup_of, nv, sizeof(uint32_t)));
     OSSA_TRY(ossa_build_array(b, &st->vgroup_slot, nv, sizeof(uint32_t)));
+    if (md->weight_count)
+        OSSA_TRY(ossa_build_array(b, &st->weight_points, md->weight_count, 3 * sizeof(float)));
     float worst = b->model->bind_disagreement;
     for (uint32_t v = 0; v < nv; v++) {
         const c3s_vertex *cv = &md->vertices[v];
-        float sum[3] = {0, 0, 0}, total = 0.0f;
+        double sum[3] = {0, 0, 0}, total = 0.0;
         uint32_t used = 0;
         for (uint32_t k = 0; k < cv->weight_count; k++) {
             const c3s_weight *w = &md->weights[cv->weight_start + k];
             if (!w->bone)
                 continue;
-            float p[3];
-            bone_apply(st, model_bone(st, w->bone), w->offset, p);
-            for (int c = 0; c < 3; c++)
-                sum[c] += w->factor * p[c];
+            float p[3], rigid[3];
+            uint32_t j = model_bone(st, w->bone);
+            bone_apply(st, j, w->offset, p);
+            bone_apply_rigid(st, j, w->offset, rigid);
+            float *u = st->weight_points + 3 * (size_t)(cv->weight_start + k);
+            for (int c = 0; c < 3; c++) {
+                sum[c] += (double)w->factor * p[c];
+                u[c] = w->factor * rigid[c];
+            }
             total += w->factor;
             used++;
         }
         if (!used)
             continue;
+        /* Decision 9: the vertex is the sum of the weighted terms, not their mean. */
         float *out = st->base_pos + 3 * v;
-        float div = fabsf(total) > 1e-8f ? total : 1.0f;
         for (int c = 0; c < 3; c++)
-            out[c] = sum[c] / div;
+            out[c] = (float)sum[c];
         st->has_pos[v] = true;
-        /* Skinning from one bind vertex equals the per-weight form only where every weight's
-         * offset lands on that vertex; measure how far they are apart. */
+        /* One bind vertex (the weighted mean) skinned by the weights would equal the sum only
+         * where every weight's offset lands on it; measure how far they are apart. */
+        double div = fabs(total) > 1e-8 ? total : 1.0;
+        float mean[3] = {(float)(sum[0] / div), (float)(sum[1] / div), (float)(sum[2] / div)};
         for (uint32_t k = 0; k < cv->weight_count; k++) {
             const c3s_weight *w = &md->weights[cv->weight_start + k];
             if (!w->bone || w->factor == 0.0f)
                 continue;
             float p[3];
             bone_apply(st, model_bone(st, w->bone), w->offset, p);
-            float d = sqrtf((p[0] - out[0]) * (p[0] - out[0]) + (p[1] - out[1]) * (p[1] - out[1]) +
-                            (p[2] - out[2]) * (p[2] - out[2]));
+            float d = sqrtf((p[0] - mean[0]) * (p[0] - mean[0]) +
+                            (p[1] - mean[1]) * (p[1] - mean[1]) +
+                            (p[2] - mean[2]) * (p[2] - mean[2]));
             if (d > worst)
                 worst = d;
         }
@@ -674,8 +699,11 @@ static ossa_status build_submesh(model_state *st, uint32_t g, const uint32_t *fa
     }
     starts[count] = total;
     ossa_influence *inf = NULL;
-    if (total)
+    float *points = NULL;
+    if (total) {
         OSSA_TRY(ossa_build_array(b, &inf, total, sizeof *inf));
+        OSSA_TRY(ossa_build_array(b, &points, total, 3 * sizeof(float)));
+    }
     for (uint32_t r = 0; r < count; r++) {
         const c3s_vertex *cv = &md->vertices[rv_vrtx[r]];
         uint32_t at = starts[r];
@@ -685,6 +713,8 @@ static ossa_status build_submesh(model_state *st, uint32_t g, const uint32_t *fa
                 continue;
             inf[at].bone = model_bone(st, w->bone);
             inf[at].weight = w->factor;
+            memcpy(points + 3 * (size_t)at, st->weight_points + 3 * (size_t)(cv->weight_start + k),
+                   3 * sizeof(float));
             at++;
         }
     }
@@ -693,6 +723,7 @@ static ossa_status build_submesh(model_state *st, uint32_t g, const uint32_t *fa
     sm->uvs = uvs;
     sm->influence_start = starts;
     sm->influences = inf;
+    sm->influence_points = points;
     sm->max_influences = most;
     bs->vrtx = rv_vrtx;
     bs->tex = rv_tex;

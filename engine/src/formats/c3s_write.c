@@ -9,10 +9,12 @@
  *
  * Bone-weighted (the default): every bone is a BONE whose base OCS is its rest pose; every
  * influence a VRTX weight whose offsetPos is the bind vertex taken into the bone's space by its
- * inverse bind. Vertices without influences keep their place through a vertex group "static"
- * and one frame. Each clip is an ASEQ sampled as a cycle (OSSA_TIME_LOOP) at the frame rate:
- * n = round(duration x rate) keys at k x duration / n (playRate n / duration, so the duration
- * is kept), each with a key for every bone the clip animates (animOCS = base^-1 x pose).
+ * inverse bind (a model with per-influence points, C3S or SKM, gives each weight its own point,
+ * influence_points / weight, so the sum of Decision 9 reads back the same). Vertices without
+ * influences keep their place through a vertex group "static" and one frame. Each clip is an
+ * ASEQ sampled as a cycle (OSSA_TIME_LOOP) at the frame rate: n = round(duration x rate) keys at
+ * k x duration / n (playRate n / duration, so the duration is kept), each with a key for every
+ * bone the clip animates (animOCS = base^-1 x pose).
  *
  * Vertex frames (opt->vertex_frames): no bones; one vertex group per submesh whose first frame
  * holds the bind positions, then one frame per group per key of every clip, skinned (or, for a
@@ -296,8 +298,14 @@ static void put_vertices(writer *w)
                 for (uint32_t k = a; k < e && !w->frames; k++) {
                     const ossa_influence *in = &sm->influences[k];
                     const ossa_bone *bn = &m->bones[in->bone];
-                    float offset[3];
-                    quat_rotate(bn->inv_bind_r, sm->positions + 3 * (size_t)v, offset);
+                    /* The point this weight implies: its own (influence_points / weight) where
+                     * the model keeps one, else the bind vertex. */
+                    float point[3], offset[3];
+                    memcpy(point, sm->positions + 3 * (size_t)v, sizeof point);
+                    if (sm->influence_points && in->weight != 0.0f)
+                        for (int c2 = 0; c2 < 3; c2++)
+                            point[c2] = sm->influence_points[3 * (size_t)k + c2] / in->weight;
+                    quat_rotate(bn->inv_bind_r, point, offset);
                     for (int c2 = 0; c2 < 3; c2++)
                         offset[c2] += bn->inv_bind_t[c2];
                     ossa_wbuf_f32(o, in->weight);

@@ -393,6 +393,10 @@ static void apply_scale(ossa_model *m, float s)
             float *pos = (float *)sm->positions;
             for (size_t k = 0; k < 3 * (size_t)sm->vertex_count; k++)
                 pos[k] *= s;
+            float *points = (float *)sm->influence_points;
+            size_t inf_total = sm->vertex_count ? sm->influence_start[sm->vertex_count] : 0;
+            for (size_t k = 0; points && k < 3 * inf_total; k++)
+                points[k] *= s;
             float *frames = (float *)sm->frame_positions;
             for (size_t k = 0; frames && k < 3 * (size_t)sm->vertex_count * sm->frame_count; k++)
                 frames[k] *= s;

@@ -13,8 +13,10 @@
  * multiplied by its influence ("pre-weighted") and a bone-space normal. Posing them with frame 0
  * gives the bind vertex, p = sum(R0 o + w T0), and n = normalise(sum(R0 normal)). Each influence
  * on its own also implies a position, R0 (o / w) + T0; the largest distance between those and p
- * is the model's bind_disagreement (about 0 for a consistently made file): it is how far the
- * bind-vertex form can drift from what Qfusion draws.
+ * is the model's bind_disagreement (about 0 for a consistently made file): it is how far
+ * skinning that one bind vertex would drift from what Qfusion draws. Each influence also keeps its
+ * own term R0 o + w T0 (ossa_submesh.influence_points), so skinning evaluates Qfusion's
+ * sum(R o + w T) exactly.
  *
  * Coordinates and texture coordinates are kept as stored (Qfusion models are Z up; no axes are
  * changed). One .skm becomes one ossa_mesh per run of records with the same mesh name (each
@@ -486,6 +488,7 @@ static ossa_status read_vertex(ossa_reader *r, skm_pose0 *p0, const bool *refere
     uint32_t n;
     OSSA_TRY(ossa_rd_u32(r, &n, "influence count")); /* checked by count_influences */
     ossa_influence *inf = (ossa_influence *)sm->influences + *next;
+    float *points = (float *)sm->influence_points + 3 * (size_t)*next;
     float origin[OSSA_MAX_INFLUENCES][3];
     double pos[3] = {0, 0, 0}, nrm[3] = {0, 0, 0};
     for (uint32_t k = 0; k < n; k++) {
@@ -508,7 +511,13 @@ static ossa_status read_vertex(ossa_reader *r, skm_pose0 *p0, const bool *refere
         ossa_skm_qrot(p0->r[j], o, ro);
         ossa_skm_qrot(p0->r[j], nn, rn);
         for (int c = 0; c < 3; c++) {
-            pos[c] += ro[c] + (double)inf[k].weight * p0->t[j][c];
+            double term = ro[c] + (double)inf[k].weight * p0->t[j][c];
+            if (!(fabs(term) <= SKM_MAX_COORD))
+                return ossa_fail(b, OSSA_ERR_VALUE, (int64_t)vertex_at,
+                                 "influence %u's bind term %g is beyond %g", k, term,
+                                 SKM_MAX_COORD);
+            points[3 * k + (uint32_t)c] = (float)term;
+            pos[c] += term;
             nrm[c] += rn[c];
         }
     }
@@ -596,7 +605,7 @@ static ossa_status read_mesh_data(ossa_reader *r, const skm_record *rec, skm_pos
     OSSA_TRY(count_influences(*r, rec->verts, &total));
 
     size_t nv = rec->verts;
-    float *pos, *nrm, *uv;
+    float *pos, *nrm, *uv, *points;
     uint32_t *start, *indices;
     ossa_influence *inf;
     OSSA_TRY(ossa_build_array(b, &pos, 3 * nv, sizeof *pos));
@@ -604,6 +613,7 @@ static ossa_status read_mesh_data(ossa_reader *r, const skm_record *rec, skm_pos
     OSSA_TRY(ossa_build_array(b, &uv, 2 * nv, sizeof *uv));
     OSSA_TRY(ossa_build_array(b, &start, nv + 1, sizeof *start));
     OSSA_TRY(ossa_build_array(b, &inf, total, sizeof *inf));
+    OSSA_TRY(ossa_build_array(b, &points, total, 3 * sizeof *points));
     OSSA_TRY(ossa_build_array(b, &indices, 3 * (size_t)rec->tris, sizeof *indices));
     sm->vertex_count = rec->verts;
     sm->face_count = rec->tris;
@@ -613,6 +623,7 @@ static ossa_status read_mesh_data(ossa_reader *r, const skm_record *rec, skm_pos
     sm->uvs = uv;
     sm->influence_start = start;
     sm->influences = inf;
+    sm->influence_points = points;
     sm->indices = indices;
 
     uint32_t next = 0;

@@ -10,7 +10,8 @@
  * base.skm holds the meshes of level of detail 0, base_lodN.skm those of level N: one record per
  * submesh, named after its mesh, with its material's name as the shader name. Each influence
  * stores the vertex in its bone's space (inverse bind x bind position) multiplied by the
- * weight, the way Qfusion pre-weights origins, and the normal likewise. What the format cannot
+ * weight, the way Qfusion pre-weights origins (a model with per-influence points, C3S or SKM,
+ * gives each influence its own: R^-1 (u - w T)), and the normal likewise. What the format cannot
  * hold is dropped: bone scale, every UV set but the first, colours, morphs, springs, material
  * colours and maps. Submeshes without vertices or faces are left out; a vertex without
  * influences is bound to bone 0 with full weight. Everything is built in memory first and a
@@ -238,15 +239,22 @@ static ossa_status put_mesh_data(ossa_wbuf *o, const ossa_model *m, const skm_pa
             uint32_t j = inf[k].bone;
             double w = inf[k].weight;
             used[j] = true;
-            /* Into bone space: the inverse of the bind pose, R^-1 (p - T). */
+            /* Into bone space, pre-weighted: R^-1 (u - w T), u the influence's own pre-weighted
+             * point where the model keeps one (C3S, SKM), else w p. */
             const float *t = bt + 3 * (size_t)j, *r = br + 4 * (size_t)j;
             float rinv[4] = {-r[0], -r[1], -r[2], r[3]};
-            double d[3] = {(double)p[0] - t[0], (double)p[1] - t[1], (double)p[2] - t[2]};
+            double d[3];
+            for (int c = 0; c < 3; c++) {
+                double u = a < e && sm->influence_points
+                               ? (double)sm->influence_points[3 * (size_t)(a + k) + c]
+                               : w * p[c];
+                d[c] = u - w * t[c];
+            }
             double nn[3] = {n[0], n[1], n[2]}, bo[3], bn[3];
             ossa_skm_qrot(rinv, d, bo);
             ossa_skm_qrot(rinv, nn, bn);
             for (int c = 0; c < 3; c++)
-                ossa_wbuf_f32(o, (float)(w * bo[c]));
+                ossa_wbuf_f32(o, (float)bo[c]);
             ossa_wbuf_f32(o, (float)w);
             for (int c = 0; c < 3; c++)
                 ossa_wbuf_f32(o, (float)(w * bn[c]));

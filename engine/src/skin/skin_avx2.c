@@ -314,6 +314,154 @@ void ossa_skin_kernel_avx2(const skin_range *r)
     }
 }
 
+/* ---- exact meshes (skin_internal.h): the blended matrix on q plus each rotated gap ---- */
+
+/* As blend8, and also the gaps: g[0..2] get sum_i R_i d_i (x, y, z) of the 8 vertices. Rows 0|1
+ * of a bone times [d | d] and the paired rows 2 times [d_v | d_v+4] (d's fourth component is 0,
+ * so the translation column drops out) are summed horizontally at the end: three FMAs per two
+ * vertices and influence, on the palette rows blend8 loads anyway. */
+AI void blend8_exact(const float *w, const uint16_t *b, const float *d, uint32_t k_count,
+                     uint32_t l, const float *pal, uint32_t stride, __m256 m[12], __m256 g[3])
+{
+    __m256 a[8], c[4], e[8], f[4];
+#pragma GCC unroll 4
+    for (uint32_t v = 0; v < 4; v++) {
+        __m256 acc = _mm256_setzero_ps(), acc_u = _mm256_setzero_ps(), acc2 = _mm256_setzero_ps();
+        __m256 gap = _mm256_setzero_ps(), gap_u = _mm256_setzero_ps(), gap2 = _mm256_setzero_ps();
+#pragma GCC unroll 8
+        for (uint32_t k = 0; k < k_count; k++) {
+            const float *p = bone_at(pal, (uint32_t)b[k * SKIN_B + l + v] * (stride * 4u));
+            const float *q = bone_at(pal, (uint32_t)b[k * SKIN_B + l + v + 4] * (stride * 4u));
+            __m256 wv = _mm256_broadcast_ss(w + k * SKIN_B + l + v);
+            __m256 wu = _mm256_broadcast_ss(w + k * SKIN_B + l + v + 4);
+            __m256 wp = _mm256_blend_ps(wv, wu, 0xf0);
+            __m128 dv = _mm_load_ps(d + 4 * (k * SKIN_B + l + v));
+            __m128 du = _mm_load_ps(d + 4 * (k * SKIN_B + l + v + 4));
+            __m256 dvv = _mm256_set_m128(dv, dv), duu = _mm256_set_m128(du, du);
+            __m256 dp = _mm256_set_m128(du, dv);
+            __m256 p01 = _mm256_loadu_ps(p), q01 = _mm256_loadu_ps(q);
+            __m256 r2 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p + 8)),
+                                             _mm_loadu_ps(q + 8), 1);
+            acc = _mm256_fmadd_ps(wv, p01, acc);
+            acc_u = _mm256_fmadd_ps(wu, q01, acc_u);
+            acc2 = _mm256_fmadd_ps(wp, r2, acc2);
+            gap = _mm256_fmadd_ps(dvv, p01, gap);
+            gap_u = _mm256_fmadd_ps(duu, q01, gap_u);
+            gap2 = _mm256_fmadd_ps(dp, r2, gap2);
+        }
+        a[v] = acc;
+        a[v + 4] = acc_u;
+        c[v] = acc2;
+        e[v] = gap;
+        e[v + 4] = gap_u;
+        f[v] = gap2;
+    }
+    __m256 lo[4], hi[4], r2[4];
+    transpose4(a[0], a[1], a[2], a[3], lo);
+    transpose4(a[4], a[5], a[6], a[7], hi);
+    transpose4(c[0], c[1], c[2], c[3], r2);
+    for (uint32_t j = 0; j < 4; j++) {
+        m[j] = _mm256_permute2f128_ps(lo[j], hi[j], 0x20);
+        m[4 + j] = _mm256_permute2f128_ps(lo[j], hi[j], 0x31);
+        m[8 + j] = r2[j];
+    }
+    /* hadd twice: [x0..x3 | y0..y3] from e[0..3], [x4..x7 | y4..y7] from e[4..7] */
+    __m256 s_lo = _mm256_hadd_ps(_mm256_hadd_ps(e[0], e[1]), _mm256_hadd_ps(e[2], e[3]));
+    __m256 s_hi = _mm256_hadd_ps(_mm256_hadd_ps(e[4], e[5]), _mm256_hadd_ps(e[6], e[7]));
+    g[0] = _mm256_permute2f128_ps(s_lo, s_hi, 0x20);
+    g[1] = _mm256_permute2f128_ps(s_lo, s_hi, 0x31);
+    g[2] = _mm256_hadd_ps(_mm256_hadd_ps(f[0], f[1]), _mm256_hadd_ps(f[2], f[3]));
+}
+
+AI void transform8_exact(const float *rows, const __m256 *m, const __m256 *g, uint32_t l,
+                         float *op, float *on, int stream)
+{
+    __m256 x = _mm256_load_ps(rows + l), y = _mm256_load_ps(rows + SKIN_B + l);
+    __m256 z = _mm256_load_ps(rows + 2 * SKIN_B + l);
+    __m256 nx = _mm256_load_ps(rows + 3 * SKIN_B + l), ny = _mm256_load_ps(rows + 4 * SKIN_B + l);
+    __m256 nz = _mm256_load_ps(rows + 5 * SKIN_B + l);
+    __m256 tx = _mm256_add_ps(m[3], g[0]), ty = _mm256_add_ps(m[7], g[1]);
+    __m256 tz = _mm256_add_ps(m[11], g[2]);
+    __m256 px = _mm256_fmadd_ps(m[2], z, _mm256_fmadd_ps(m[1], y, _mm256_fmadd_ps(m[0], x, tx)));
+    __m256 py = _mm256_fmadd_ps(m[6], z, _mm256_fmadd_ps(m[5], y, _mm256_fmadd_ps(m[4], x, ty)));
+    __m256 pz = _mm256_fmadd_ps(m[10], z, _mm256_fmadd_ps(m[9], y, _mm256_fmadd_ps(m[8], x, tz)));
+    __m256 qx = _mm256_fmadd_ps(m[2], nz, _mm256_fmadd_ps(m[1], ny, _mm256_mul_ps(m[0], nx)));
+    __m256 qy = _mm256_fmadd_ps(m[6], nz, _mm256_fmadd_ps(m[5], ny, _mm256_mul_ps(m[4], nx)));
+    __m256 qz = _mm256_fmadd_ps(m[10], nz, _mm256_fmadd_ps(m[9], ny, _mm256_mul_ps(m[8], nx)));
+    normalize8(&qx, &qy, &qz);
+    store_aos8(op, px, py, pz, stream);
+    store_aos8(on, qx, qy, qz, stream);
+}
+
+/* Output vertices [r->lo, r->hi) of a group with K >= 1 influences of an exact mesh. Streaming
+ * stores go straight out 8 vertices at a time (3 lines per output: 32-byte aligned). */
+AI void run_k_exact(const skin_range *r, uint32_t k_count, const float *pal, uint32_t stride,
+                    int stream)
+{
+    const skin_group_data *g = &r->mesh->groups[r->group];
+    float scratch[SKIN_ROWS] __attribute__((aligned(64)));
+    int prefetch = (size_t)(r->hi - r->lo) / SKIN_B * g->stride > SKIN_PREFETCH_MIN_BYTES;
+    for (uint32_t o = r->lo; o < r->hi;) {
+        uint32_t local = o - g->begin, blk = local / SKIN_B;
+        uint32_t stop = g->begin + (blk + 1) * SKIN_B;
+        if (stop > r->hi)
+            stop = r->hi;
+        const float *block = skin_block_ptr(g, blk);
+        if (prefetch)
+            for (uint32_t off = 0; off < g->stride; off += 64)
+                _mm_prefetch((const char *)block + SKIN_PREFETCH_BLOCKS * (size_t)g->stride + off,
+                             _MM_HINT_T0);
+        const float *rows = ossa_skin_block_rows(r, block, o / SKIN_B, scratch);
+        const float *w = block + SKIN_ROWS;
+        const uint16_t *b = (const uint16_t *)(const void *)(w + k_count * SKIN_B);
+        const float *d = (const float *)(const void *)((const char *)block + g->points);
+        while (o < stop) {
+            uint32_t l = o % SKIN_B;
+            float *op = r->out_pos + 3 * (size_t)o, *on = r->out_nrm + 3 * (size_t)o;
+            if ((l & 7u) == 0 && o + 8 <= stop) {
+                __m256 m[12], gap[3];
+                blend8_exact(w, b, d, k_count, l, pal, stride, m, gap);
+                transform8_exact(rows, m, gap, l, op, on, stream);
+                o += 8;
+            } else {
+                ossa_skin_vertex_exact_scalar(rows, w, b, d, k_count, l, r->palette, op, on);
+                o++;
+            }
+        }
+    }
+    if (stream)
+        _mm_sfence();
+}
+
+#define CASE_KX(K)                                                                                 \
+    case K:                                                                                        \
+        if (wide)                                                                                  \
+            r->stream ? run_k_exact(r, K, pal, SKIN_PAL_WIDE, 1)                                   \
+                      : run_k_exact(r, K, pal, SKIN_PAL_WIDE, 0);                                  \
+        else                                                                                       \
+            r->stream ? run_k_exact(r, K, pal, 12, 1) : run_k_exact(r, K, pal, 12, 0);             \
+        break;
+
+void ossa_skin_kernel_exact_avx2(const skin_range *r)
+{
+    uint32_t k_count = r->mesh->groups[r->group].influences;
+    uint32_t bones = r->mesh->palette_size;
+    float copy[SKIN_PAL_COPY_MAX * SKIN_PAL_WIDE] __attribute__((aligned(64)));
+    const float *pal = r->palette;
+    int wide = bones <= SKIN_PAL_COPY_MAX && r->hi - r->lo >= bones;
+    if (wide) {
+        for (uint32_t i = 0; i < bones; i++)
+            for (uint32_t j = 0; j < 12; j += 4)
+                _mm_store_ps(copy + SKIN_PAL_WIDE * i + j,
+                             _mm_loadu_ps(r->palette + 12 * (size_t)i + j));
+        pal = copy;
+    }
+    switch (k_count) {
+    CASE_KX(1) CASE_KX(2) CASE_KX(3) CASE_KX(4) CASE_KX(5) CASE_KX(6) CASE_KX(7) CASE_KX(8)
+    default: ossa_skin_kernel_exact_scalar(r); break;
+    }
+}
+
 void ossa_lerp_floats_avx2(const float *a, const float *b, float t, size_t n, float *out)
 {
     __m256 tv = _mm256_set1_ps(t);

@@ -10,7 +10,10 @@
  *  - normals are renormalised with rsqrt14 and one Newton step (relative error about 1e-7); a
  *    block holding a subnormal squared length is redone with sqrt and divide.
  *  - outputs are packed float3 built with two-source permutes; large ranges prefetch every line
- *    of the block SKIN_PREFETCH_BLOCKS ahead, as the AVX2 kernel does. */
+ *    of the block SKIN_PREFETCH_BLOCKS ahead, as the AVX2 kernel does.
+ * Exact meshes (skin_internal.h): each vertex also accumulates its palette rows times the
+ * influence's gap [d | d | d] (d = dx, dy, dz, 0), transposed the same way; the three products of
+ * a row add up to that row of sum_i R_i d_i. */
 #include <float.h>
 #include <immintrin.h>
 #include <math.h>
@@ -218,6 +221,115 @@ void ossa_skin_kernel_avx512(const skin_range *r)
     default: ossa_skin_kernel_scalar(r); break;
     }
 }
+AI void blend16_exact(const float *w, const uint16_t *b, const float *d, uint32_t k_count,
+                      const float *pal, int wide, __m512 r[16], __m512 e[16])
+{
+#pragma GCC unroll 16
+    for (uint32_t v = 0; v < 16; v++) {
+        __m512 acc = _mm512_setzero_ps(), gap = _mm512_setzero_ps();
+#pragma GCC unroll 8
+        for (uint32_t k = 0; k < k_count; k++) {
+            uint32_t bone = b[k * SKIN_B + v];
+            __m512 row = wide ? _mm512_load_ps(pal + SKIN_PAL_WIDE * bone)
+                              : _mm512_maskz_loadu_ps(0x0fff, pal + 12u * bone);
+            __m512 wv = _mm512_set1_ps(w[k * SKIN_B + v]);
+            __m512 dv = _mm512_broadcast_f32x4(_mm_load_ps(d + 4 * (k * SKIN_B + v)));
+            acc = _mm512_fmadd_ps(wv, row, acc);
+            gap = _mm512_fmadd_ps(dv, row, gap);
+        }
+        r[v] = acc;
+        e[v] = gap;
+    }
+}
+
+AI void skin16_exact(const float *rows, const float *w, const uint16_t *b, const float *d,
+                     uint32_t k_count, const float *pal, int wide, float *op, float *on,
+                     const aos_index *ix, int stream)
+{
+    __m512 x = _mm512_load_ps(rows), y = _mm512_load_ps(rows + SKIN_B);
+    __m512 z = _mm512_load_ps(rows + 2 * SKIN_B);
+    __m512 nx = _mm512_load_ps(rows + 3 * SKIN_B), ny = _mm512_load_ps(rows + 4 * SKIN_B);
+    __m512 nz = _mm512_load_ps(rows + 5 * SKIN_B);
+    __m512 r[16], e[16], m[12], g[12];
+    blend16_exact(w, b, d, k_count, pal, wide, r, e);
+    transpose16x12(r, m);
+    transpose16x12(e, g);
+    __m512 tx = _mm512_add_ps(m[3], _mm512_add_ps(_mm512_add_ps(g[0], g[1]), g[2]));
+    __m512 ty = _mm512_add_ps(m[7], _mm512_add_ps(_mm512_add_ps(g[4], g[5]), g[6]));
+    __m512 tz = _mm512_add_ps(m[11], _mm512_add_ps(_mm512_add_ps(g[8], g[9]), g[10]));
+    __m512 px = _mm512_fmadd_ps(m[2], z, _mm512_fmadd_ps(m[1], y, _mm512_fmadd_ps(m[0], x, tx)));
+    __m512 py = _mm512_fmadd_ps(m[6], z, _mm512_fmadd_ps(m[5], y, _mm512_fmadd_ps(m[4], x, ty)));
+    __m512 pz = _mm512_fmadd_ps(m[10], z, _mm512_fmadd_ps(m[9], y, _mm512_fmadd_ps(m[8], x, tz)));
+    __m512 qx = _mm512_fmadd_ps(m[2], nz, _mm512_fmadd_ps(m[1], ny, _mm512_mul_ps(m[0], nx)));
+    __m512 qy = _mm512_fmadd_ps(m[6], nz, _mm512_fmadd_ps(m[5], ny, _mm512_mul_ps(m[4], nx)));
+    __m512 qz = _mm512_fmadd_ps(m[10], nz, _mm512_fmadd_ps(m[9], ny, _mm512_mul_ps(m[8], nx)));
+    normalize16(&qx, &qy, &qz);
+    store_aos16(op, px, py, pz, ix, stream);
+    store_aos16(on, qx, qy, qz, ix, stream);
+}
+
+AI void run_k_exact(const skin_range *r, uint32_t k_count, const float *pal, int wide, int stream)
+{
+    const skin_group_data *g = &r->mesh->groups[r->group];
+    float scratch[SKIN_ROWS] __attribute__((aligned(64)));
+    aos_index ix;
+    aos_index_init(&ix);
+    int prefetch = (size_t)(r->hi - r->lo) / SKIN_B * g->stride > SKIN_PREFETCH_MIN_BYTES;
+    for (uint32_t o = r->lo; o < r->hi;) {
+        uint32_t local = o - g->begin, blk = local / SKIN_B;
+        uint32_t stop = g->begin + (blk + 1) * SKIN_B;
+        if (stop > r->hi)
+            stop = r->hi;
+        const float *block = skin_block_ptr(g, blk);
+        if (prefetch)
+            for (uint32_t off = 0; off < g->stride; off += 64)
+                _mm_prefetch((const char *)block + SKIN_PREFETCH_BLOCKS * (size_t)g->stride + off,
+                             _MM_HINT_T0);
+        const float *rows = ossa_skin_block_rows(r, block, o / SKIN_B, scratch);
+        const float *w = block + SKIN_ROWS;
+        const uint16_t *b = (const uint16_t *)(const void *)(w + k_count * SKIN_B);
+        const float *d = (const float *)(const void *)((const char *)block + g->points);
+        if (o % SKIN_B == 0 && stop - o == SKIN_B) {
+            skin16_exact(rows, w, b, d, k_count, pal, wide, r->out_pos + 3 * (size_t)o,
+                         r->out_nrm + 3 * (size_t)o, &ix, stream);
+            o = stop;
+            continue;
+        }
+        for (; o < stop; o++)
+            ossa_skin_vertex_exact_scalar(rows, w, b, d, k_count, o % SKIN_B, r->palette,
+                                          r->out_pos + 3 * (size_t)o, r->out_nrm + 3 * (size_t)o);
+    }
+    if (stream)
+        _mm_sfence();
+}
+
+#define CASE_KX(K)                                                                                 \
+    case K:                                                                                        \
+        if (wide)                                                                                  \
+            r->stream ? run_k_exact(r, K, pal, 1, 1) : run_k_exact(r, K, pal, 1, 0);               \
+        else                                                                                       \
+            r->stream ? run_k_exact(r, K, pal, 0, 1) : run_k_exact(r, K, pal, 0, 0);               \
+        break;
+
+void ossa_skin_kernel_exact_avx512(const skin_range *r)
+{
+    uint32_t bones = r->mesh->palette_size;
+    uint32_t k_count = r->mesh->groups[r->group].influences;
+    float copy[SKIN_PAL_COPY_MAX * SKIN_PAL_WIDE] __attribute__((aligned(64)));
+    const float *pal = r->palette;
+    int wide = k_count > 0 && k_count <= 8 && bones <= SKIN_PAL_COPY_MAX && r->hi - r->lo >= bones;
+    if (wide) {
+        for (uint32_t i = 0; i < bones; i++)
+            _mm512_store_ps(copy + SKIN_PAL_WIDE * i,
+                            _mm512_maskz_loadu_ps(0x0fff, r->palette + 12 * (size_t)i));
+        pal = copy;
+    }
+    switch (k_count) {
+    CASE_KX(1) CASE_KX(2) CASE_KX(3) CASE_KX(4) CASE_KX(5) CASE_KX(6) CASE_KX(7) CASE_KX(8)
+    default: ossa_skin_kernel_exact_scalar(r); break;
+    }
+}
+
 void ossa_lerp_floats_avx512(const float *a, const float *b, float t, size_t n, float *out)
 {
     __m512 tv = _mm512_set1_ps(t);

@@ -7,7 +7,15 @@
  *   uint16_t bone[K][16]                                    (bone indices, < palette_size)
  * padded to a multiple of 64 bytes. One contiguous stream per group keeps the hardware
  * prefetcher on a single sequential walk. The general group (> 8 influences) uses K = 0 blocks for
- * its rows and a CSR list of (bone, weight) per vertex. */
+ * its rows and a CSR list of (bone, weight) per vertex.
+ *
+ * Exact meshes (a submesh with influence_points whose points are not all w_i x one bind point,
+ * see skin_mesh.c) add, after the bone indices,
+ *   float d[K][16][4]                                       (per influence: dx, dy, dz, 0)
+ * the gap between the influence's pre-weighted point u_i and w_i q, q the vertex's row position.
+ * The vertex is then sum_i P_i [u_i; w_i] = (sum_i w_i P_i) [q; 1] + sum_i R_i d_i, R_i the
+ * 3x3 part of P_i: the blended matrix as in linear blend skinning plus one rotation per
+ * influence. The general group keeps 4 floats per CSR entry likewise (gen_point). */
 #ifndef OSSA_SKIN_INTERNAL_H
 #define OSSA_SKIN_INTERNAL_H
 
@@ -33,6 +41,7 @@ typedef struct skin_group_data {
     uint32_t influences;      /* K (the general group: 0 in the block layout) */
     uint32_t begin, end, padded_end; /* output indices */
     uint32_t stride;          /* bytes per block */
+    uint32_t points;          /* byte offset of d[K][16][4] in a block (exact meshes), else 0 */
     unsigned char *blocks;    /* 64-byte aligned, (padded_end - begin) / 16 blocks */
 } skin_group_data;
 
@@ -44,6 +53,7 @@ typedef struct skin_spring_data {
 struct ossa_skin_mesh {
     uint32_t vertex_count, output_count, palette_size, face_count, morph_count;
     ossa_skin_kernel auto_kernel;
+    int exact;                /* the per-influence form (skin_mesh.c); 0: linear blend only */
     skin_group_data groups[OSSA_SKIN_GROUP_COUNT];
     uint32_t *remap;          /* vertex_count */
     uint32_t *source;         /* output_count */
@@ -52,6 +62,7 @@ struct ossa_skin_mesh {
     uint32_t *gen_start;      /* padded count + 1 */
     uint16_t *gen_bone;
     float *gen_weight;
+    float *gen_point;         /* exact meshes: 4 per CSR entry (dx, dy, dz, 0) */
     /* morphs, sorted by block: entries of block b are [morph_start[b], morph_start[b + 1]) */
     uint32_t *morph_start;    /* output_count / 16 + 1 */
     skin_morph_entry *morph_entries;
@@ -108,7 +119,17 @@ void ossa_skin_vertex_scalar(const float *rows, const float *weights, const uint
                              uint32_t k, uint32_t lane, const float *palette, float *out_p,
                              float *out_n);
 
+/* The same for an exact mesh: d holds the block's d[K][16][4]. */
+void ossa_skin_vertex_exact_scalar(const float *rows, const float *weights, const uint16_t *bones,
+                                   const float *d, uint32_t k, uint32_t lane, const float *palette,
+                                   float *out_p, float *out_n);
+
 void ossa_skin_kernel_scalar(const skin_range *r);
+/* Exact meshes, groups with K >= 1 (group 0 is the same in both forms). */
+void ossa_skin_kernel_exact_scalar(const skin_range *r);
+void ossa_skin_kernel_exact_sse2(const skin_range *r);
+void ossa_skin_kernel_exact_avx2(const skin_range *r);
+void ossa_skin_kernel_exact_avx512(const skin_range *r);
 void ossa_skin_kernel_sse2(const skin_range *r);
 void ossa_skin_kernel_avx2(const skin_range *r);
 void ossa_skin_kernel_avx512(const skin_range *r);

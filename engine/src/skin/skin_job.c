@@ -1,5 +1,5 @@
-/* Kernel selection, skin job validation and dispatch, the scalar stream kernel, the general
- * (> 8 influences) group and morph blending. */
+/* Kernel selection, skin job validation and dispatch, the scalar stream kernels (blend and
+ * exact), the general (> 8 influences) group and morph blending. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,6 +158,56 @@ void ossa_skin_kernel_scalar(const skin_range *r)
     }
 }
 
+/* Exact form: the blended matrix applied to q, plus each influence's rotation of its gap. */
+void ossa_skin_vertex_exact_scalar(const float *rows, const float *weights, const uint16_t *bones,
+                                   const float *d, uint32_t k, uint32_t lane, const float *palette,
+                                   float *out_p, float *out_n)
+{
+    if (k == 0) {
+        ossa_skin_vertex_scalar(rows, weights, bones, 0, lane, palette, out_p, out_n);
+        return;
+    }
+    float x = rows[lane], y = rows[SKIN_B + lane], z = rows[2 * SKIN_B + lane];
+    float nx = rows[3 * SKIN_B + lane], ny = rows[4 * SKIN_B + lane], nz = rows[5 * SKIN_B + lane];
+    float m[12] = {0}, gx = 0, gy = 0, gz = 0;
+    for (uint32_t i = 0; i < k; i++) {
+        const float *mt = palette + 12u * bones[i * SKIN_B + lane];
+        const float *g = d + 4 * (i * SKIN_B + lane);
+        float w = weights[i * SKIN_B + lane];
+        for (int j = 0; j < 12; j++)
+            m[j] += w * mt[j];
+        gx += mt[0] * g[0] + mt[1] * g[1] + mt[2] * g[2];
+        gy += mt[4] * g[0] + mt[5] * g[1] + mt[6] * g[2];
+        gz += mt[8] * g[0] + mt[9] * g[1] + mt[10] * g[2];
+    }
+    out_p[0] = m[0] * x + m[1] * y + m[2] * z + m[3] + gx;
+    out_p[1] = m[4] * x + m[5] * y + m[6] * z + m[7] + gy;
+    out_p[2] = m[8] * x + m[9] * y + m[10] * z + m[11] + gz;
+    normalize_store(m[0] * nx + m[1] * ny + m[2] * nz, m[4] * nx + m[5] * ny + m[6] * nz,
+                    m[8] * nx + m[9] * ny + m[10] * nz, out_n);
+}
+
+void ossa_skin_kernel_exact_scalar(const skin_range *r)
+{
+    const skin_group_data *g = &r->mesh->groups[r->group];
+    uint32_t k = g->influences;
+    float scratch[SKIN_ROWS] __attribute__((aligned(64)));
+    for (uint32_t o = r->lo; o < r->hi;) {
+        uint32_t local = o - g->begin, blk = local / SKIN_B;
+        uint32_t stop = g->begin + (blk + 1) * SKIN_B;
+        if (stop > r->hi)
+            stop = r->hi;
+        const float *block = skin_block_ptr(g, blk);
+        const float *rows = ossa_skin_block_rows(r, block, o / SKIN_B, scratch);
+        const float *w = block + SKIN_ROWS;
+        const uint16_t *b = (const uint16_t *)(const void *)(w + k * SKIN_B);
+        const float *d = (const float *)(const void *)((const char *)block + g->points);
+        for (; o < stop; o++)
+            ossa_skin_vertex_exact_scalar(rows, w, b, d, k, o % SKIN_B, r->palette,
+                                          r->out_pos + 3 * (size_t)o, r->out_nrm + 3 * (size_t)o);
+    }
+}
+
 /* The general group: rows in K = 0 blocks, influences from the CSR list, reference order. */
 static void skin_general(const skin_range *r)
 {
@@ -181,6 +231,12 @@ static void skin_general(const skin_range *r)
                 px += w * (mt[0] * x + mt[1] * y + mt[2] * z + mt[3]);
                 py += w * (mt[4] * x + mt[5] * y + mt[6] * z + mt[7]);
                 pz += w * (mt[8] * x + mt[9] * y + mt[10] * z + mt[11]);
+                if (m->gen_point) { /* exact: the rotated gap */
+                    const float *gp = m->gen_point + 4 * (size_t)i;
+                    px += mt[0] * gp[0] + mt[1] * gp[1] + mt[2] * gp[2];
+                    py += mt[4] * gp[0] + mt[5] * gp[1] + mt[6] * gp[2];
+                    pz += mt[8] * gp[0] + mt[9] * gp[1] + mt[10] * gp[2];
+                }
                 qx += w * (mt[0] * nx + mt[1] * ny + mt[2] * nz);
                 qy += w * (mt[4] * nx + mt[5] * ny + mt[6] * nz);
                 qz += w * (mt[8] * nx + mt[9] * ny + mt[10] * nz);
@@ -234,6 +290,19 @@ ossa_skin_kernel ossa_skin_job_kernel(const ossa_skin_job *job)
     return job->kernel == OSSA_SKIN_KERNEL_AUTO ? job->mesh->auto_kernel : job->kernel;
 }
 
+/* Exact meshes: the same four kernels in their exact form. */
+static skin_kernel_fn exact_kernel_fn(ossa_skin_kernel k)
+{
+    switch (k) {
+#ifdef OSSA_SKIN_X86
+    case OSSA_SKIN_KERNEL_SSE2: return ossa_skin_kernel_exact_sse2;
+    case OSSA_SKIN_KERNEL_AVX2: return ossa_skin_kernel_exact_avx2;
+    case OSSA_SKIN_KERNEL_AVX512: return ossa_skin_kernel_exact_avx512;
+#endif
+    default: return ossa_skin_kernel_exact_scalar;
+    }
+}
+
 static skin_kernel_fn kernel_fn(ossa_skin_kernel k)
 {
     switch (k) {
@@ -252,7 +321,9 @@ ossa_status ossa_skin_job_run(const ossa_skin_job *job)
     if (st != OSSA_OK)
         return st;
     const struct ossa_skin_mesh *m = job->mesh;
-    skin_kernel_fn fn = kernel_fn(ossa_skin_job_kernel(job));
+    ossa_skin_kernel kernel = ossa_skin_job_kernel(job);
+    skin_kernel_fn fn = kernel_fn(kernel);
+    skin_kernel_fn exact_fn = m->exact ? exact_kernel_fn(kernel) : fn;
     const float *morph = NULL;
     if (job->morph_weights)
         for (uint32_t t = 0; t < m->morph_count; t++)
@@ -276,7 +347,7 @@ ossa_status ossa_skin_job_run(const ossa_skin_job *job)
         if (g == SKIN_GENERAL)
             skin_general(&r);
         else
-            fn(&r);
+            (g == 0 ? fn : exact_fn)(&r);
     }
     return OSSA_OK;
 }

@@ -1,5 +1,14 @@
 /* Builds the runtime skinning mesh once from a submesh: influence groups, padded SoA blocks,
- * vertex remap, remapped triangles, morph deltas sorted by block, spring data. */
+ * vertex remap, remapped triangles, morph deltas sorted by block, spring data.
+ *
+ * Submeshes with influence_points (C3S, SKM: the vertex is sum_i P_i [u_i; w_i]) are read so:
+ * each vertex gets the row point q = sum_i u_i / sum_i w_i (its bind position p when the weights
+ * nearly cancel) and each influence the gap d_i = u_i - w_i q. When every gap is float noise
+ * (within SKIN_EXACT_TOLERANCE of the submesh's size) linear blend skinning of q is the format's
+ * formula and the mesh takes the ordinary path; this holds for any weight total as long as the
+ * influences agree on one point. Otherwise the mesh is exact: its blocks carry the gaps and the
+ * kernels add sum_i R_i d_i (skin_internal.h). A morph moves q, which is as if it moved p and
+ * every u_i by w_i times its delta. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,6 +21,10 @@
 
 #define SKIN_MAX_VERTICES (1u << 26)
 #define SKIN_MAX_VERTEX_INFLUENCES 65535u
+/* Gaps up to this fraction of the submesh's largest coordinate count as float noise: a file
+ * written from one bind vertex reads back with gaps of a few ulps (the demo assets: below 1e-7),
+ * and a gap this size moves a skinned vertex by about as much. */
+#define SKIN_EXACT_TOLERANCE 2e-6
 
 static ossa_status skin_fail(ossa_error *err, ossa_status st, const char *fmt, ...)
 {
@@ -26,10 +39,63 @@ static ossa_status skin_fail(ossa_error *err, ossa_status st, const char *fmt, .
     return st;
 }
 
-static uint32_t block_stride(uint32_t k)
+static uint32_t block_stride(uint32_t k, int exact)
 {
     uint32_t bytes = (uint32_t)(SKIN_ROWS * sizeof(float)) + k * SKIN_B * 4u + k * SKIN_B * 2u;
+    if (exact)
+        bytes += k * SKIN_B * 16u;
     return (bytes + 63u) & ~63u;
+}
+
+/* The row point q of vertex v (file order), in double: sum u / sum w, or p where the weights
+ * (nearly) cancel or q would be out of range. */
+static void row_point(const ossa_submesh *sm, uint32_t v, double q[3])
+{
+    const float *p = sm->positions + 3 * (size_t)v;
+    uint32_t a = sm->influence_start[v], e = sm->influence_start[v + 1];
+    for (int c = 0; c < 3; c++)
+        q[c] = p[c];
+    if (!sm->influence_points || a == e)
+        return;
+    double sum_w = 0.0, sum_abs = 0.0, u[3] = {0, 0, 0};
+    for (uint32_t k = a; k < e; k++) {
+        sum_w += sm->influences[k].weight;
+        sum_abs += fabs(sm->influences[k].weight);
+        for (int c = 0; c < 3; c++)
+            u[c] += sm->influence_points[3 * (size_t)k + c];
+    }
+    if (!(fabs(sum_w) >= 0.125 * sum_abs) || sum_w == 0.0)
+        return;
+    double r[3];
+    for (int c = 0; c < 3; c++) {
+        r[c] = u[c] / sum_w;
+        if (!(fabs(r[c]) <= 1e15))
+            return;
+    }
+    memcpy(q, r, sizeof r);
+}
+
+/* 1 when some influence point lies off w_i q by more than float noise. */
+int ossa_skin_submesh_exact(const ossa_submesh *sm)
+{
+    if (!sm || !sm->influence_points || !sm->positions || !sm->influence_start ||
+        !sm->influences)
+        return 0;
+    double size = 0.0, worst = 0.0;
+    for (uint32_t v = 0; v < sm->vertex_count; v++) {
+        double q[3];
+        row_point(sm, v, q);
+        for (int c = 0; c < 3; c++) {
+            size = fmax(size, fabs(q[c]));
+            size = fmax(size, fabs((double)sm->positions[3 * (size_t)v + c]));
+        }
+        for (uint32_t k = sm->influence_start[v]; k < sm->influence_start[v + 1]; k++)
+            for (int c = 0; c < 3; c++) {
+                double w = sm->influences[k].weight;
+                worst = fmax(worst, fabs(sm->influence_points[3 * (size_t)k + c] - w * q[c]));
+            }
+    }
+    return worst > SKIN_EXACT_TOLERANCE * size;
 }
 
 static uint32_t group_of(uint32_t k)
@@ -71,6 +137,7 @@ void ossa_skin_mesh_destroy(ossa_skin_mesh *m)
     free(m->gen_start);
     free(m->gen_bone);
     free(m->gen_weight);
+    free(m->gen_point);
     free(m->morph_start);
     free(m->morph_entries);
     free(m->springs);
@@ -110,6 +177,10 @@ static ossa_status check_submesh(const ossa_submesh *sm, uint32_t palette_size, 
                                  sm->influences[k].bone, palette_size);
             if (!isfinite(sm->influences[k].weight))
                 return skin_fail(err, OSSA_ERR_VALUE, "skin mesh: vertex %u: weight not finite", v);
+            for (int c = 0; sm->influence_points && c < 3; c++)
+                if (!(fabsf(sm->influence_points[3 * (size_t)k + c]) <= 1e15f))
+                    return skin_fail(err, OSSA_ERR_VALUE, "skin mesh: vertex %u: influence "
+                                     "point not finite or beyond 1e15", v);
         }
         for (int c = 0; c < 3; c++)
             if (!isfinite(sm->positions[3 * (size_t)v + c]) || !isfinite(sm->normals[3 * (size_t)v + c]))
@@ -185,6 +256,7 @@ ossa_status ossa_skin_mesh_create(const ossa_submesh *sm, uint32_t palette_size,
     m->palette_size = palette_size;
     m->face_count = sm->face_count;
     m->morph_count = sm->morph_count;
+    m->exact = ossa_skin_submesh_exact(sm);
 
     uint32_t next = 0;
     size_t storage_bytes = 0;
@@ -194,7 +266,9 @@ ossa_status ossa_skin_mesh_create(const ossa_submesh *sm, uint32_t palette_size,
         gd->begin = next;
         gd->end = next + counts[g];
         gd->padded_end = next + ((counts[g] + SKIN_B - 1) / SKIN_B) * SKIN_B;
-        gd->stride = block_stride(gd->influences);
+        gd->stride = block_stride(gd->influences, m->exact);
+        gd->points = m->exact ? (uint32_t)(SKIN_ROWS * sizeof(float)) + gd->influences * SKIN_B * 6u
+                              : 0;
         next = gd->padded_end;
         storage_bytes += (size_t)(gd->padded_end - gd->begin) / SKIN_B * gd->stride;
     }
@@ -208,6 +282,8 @@ ossa_status ossa_skin_mesh_create(const ossa_submesh *sm, uint32_t palette_size,
     m->gen_start = alloc_array((size_t)gen_padded + 1, sizeof *m->gen_start, &failed);
     m->gen_bone = alloc_array((size_t)gen_influences, sizeof *m->gen_bone, &failed);
     m->gen_weight = alloc_array((size_t)gen_influences, sizeof *m->gen_weight, &failed);
+    if (m->exact)
+        m->gen_point = alloc_array(4 * (size_t)gen_influences, sizeof *m->gen_point, &failed);
     m->morph_start = alloc_array((size_t)m->output_count / SKIN_B + 1, sizeof *m->morph_start, &failed);
     m->movable = alloc_array(m->output_count, 1, &failed);
     if (!failed && storage_bytes) {
@@ -240,16 +316,29 @@ ossa_status ossa_skin_mesh_create(const ossa_submesh *sm, uint32_t palette_size,
         m->remap[v] = o;
         m->source[o] = v;
         uint32_t local = o - gd->begin, lane = local % SKIN_B;
-        float *blk = (float *)(void *)(gd->blocks + (size_t)(local / SKIN_B) * gd->stride);
+        unsigned char *blk_bytes = gd->blocks + (size_t)(local / SKIN_B) * gd->stride;
+        float *blk = (float *)(void *)blk_bytes;
+        double q[3];
+        row_point(sm, v, q);
         for (int c = 0; c < 3; c++) {
-            blk[c * SKIN_B + lane] = sm->positions[3 * (size_t)v + c];
+            blk[c * SKIN_B + lane] = (float)q[c];
             blk[(3 + c) * SKIN_B + lane] = sm->normals[3 * (size_t)v + c];
         }
+        /* the gap of influence k from w_k q, for exact meshes */
+        float gap[4] = {0, 0, 0, 0};
+#define SKIN_GAP(k)                                                                                \
+        for (int c = 0; c < 3; c++)                                                                \
+            gap[c] = (float)((double)sm->influence_points[3 * (size_t)(k) + c] -                   \
+                             (double)sm->influences[k].weight * (double)(float)q[c])
         if (g == SKIN_GENERAL) {
             m->gen_start[local] = gen_cursor;
             for (uint32_t k = a; k < e; k++) {
                 m->gen_bone[gen_cursor] = (uint16_t)sm->influences[k].bone;
                 m->gen_weight[gen_cursor] = sm->influences[k].weight;
+                if (m->exact) {
+                    SKIN_GAP(k);
+                    memcpy(m->gen_point + 4 * (size_t)gen_cursor, gap, sizeof gap);
+                }
                 gen_cursor++;
             }
             m->gen_start[local + 1] = gen_cursor;
@@ -257,11 +346,17 @@ ossa_status ossa_skin_mesh_create(const ossa_submesh *sm, uint32_t palette_size,
             uint32_t k_count = e - a;
             float *w = blk + SKIN_ROWS;
             uint16_t *b = (uint16_t *)(void *)(w + k_count * SKIN_B);
+            float *d = (float *)(void *)(blk_bytes + gd->points);
             for (uint32_t k = 0; k < k_count; k++) {
                 w[k * SKIN_B + lane] = sm->influences[a + k].weight;
                 b[k * SKIN_B + lane] = (uint16_t)sm->influences[a + k].bone;
+                if (m->exact) {
+                    SKIN_GAP(a + k);
+                    memcpy(d + 4 * (k * SKIN_B + lane), gap, sizeof gap);
+                }
             }
         }
+#undef SKIN_GAP
     }
     /* padding vertices of the general group have no influences */
     for (uint32_t local = counts[SKIN_GENERAL]; local < gen_padded; local++)
@@ -352,6 +447,7 @@ uint32_t ossa_skin_mesh_face_count(const ossa_skin_mesh *m) { return m ? m->face
 const uint32_t *ossa_skin_mesh_remap(const ossa_skin_mesh *m) { return m ? m->remap : NULL; }
 const uint32_t *ossa_skin_mesh_source(const ossa_skin_mesh *m) { return m ? m->source : NULL; }
 const uint32_t *ossa_skin_mesh_indices(const ossa_skin_mesh *m) { return m ? m->indices : NULL; }
+int ossa_skin_mesh_exact(const ossa_skin_mesh *m) { return m ? m->exact : 0; }
 
 void ossa_skin_mesh_groups(const ossa_skin_mesh *m, ossa_skin_group groups[OSSA_SKIN_GROUP_COUNT])
 {
@@ -364,11 +460,11 @@ void ossa_skin_mesh_groups(const ossa_skin_mesh *m, ossa_skin_group groups[OSSA_
 }
 
 /* Bytes per vertex of the block layout (general: rows + CSR entries for that count). */
-static uint32_t read_bytes_per_vertex(uint32_t k)
+static uint32_t read_bytes_per_vertex(uint32_t k, int exact)
 {
     if (k <= OSSA_SKIN_MAX_GROUPED)
-        return block_stride(k) / SKIN_B;
-    return (uint32_t)(SKIN_ROWS * sizeof(float)) / SKIN_B + 4u + k * 6u;
+        return block_stride(k, exact) / SKIN_B;
+    return (uint32_t)(SKIN_ROWS * sizeof(float)) / SKIN_B + 4u + k * (exact ? 22u : 6u);
 }
 
 void ossa_skin_mesh_traffic(const ossa_skin_mesh *m, uint64_t *read_bytes, uint64_t *write_bytes)
@@ -376,11 +472,12 @@ void ossa_skin_mesh_traffic(const ossa_skin_mesh *m, uint64_t *read_bytes, uint6
     uint64_t r = 0;
     if (m) {
         for (uint32_t g = 0; g < SKIN_GENERAL; g++)
-            r += (uint64_t)(m->groups[g].padded_end - m->groups[g].begin) * read_bytes_per_vertex(g);
+            r += (uint64_t)(m->groups[g].padded_end - m->groups[g].begin) *
+                 read_bytes_per_vertex(g, m->exact);
         const skin_group_data *gd = &m->groups[SKIN_GENERAL];
         uint32_t gp = gd->padded_end - gd->begin;
         r += (uint64_t)gp * (SKIN_ROWS * sizeof(float) / SKIN_B + 4u) +
-             (uint64_t)m->gen_start[gp] * 6u;
+             (uint64_t)m->gen_start[gp] * (m->exact ? 22u : 6u);
     }
     if (read_bytes)
         *read_bytes = r;
@@ -395,7 +492,7 @@ ossa_status ossa_skin_kernel_traffic(ossa_skin_kernel k, uint32_t influences, os
         return OSSA_ERR_INVALID_ARGUMENT;
     if (k == OSSA_SKIN_KERNEL_AUTO)
         k = ossa_skin_kernel_best();
-    out->read_bytes = read_bytes_per_vertex(influences);
+    out->read_bytes = read_bytes_per_vertex(influences, 0);
     out->write_bytes = 24u;
     (void)vertex_count;
     int stream = store == OSSA_SKIN_STORE_STREAM;

@@ -7,6 +7,7 @@
 void ossa_skin_submesh_scalar(const ossa_submesh *sm, const float *palette, float *out_pos,
                               float *out_nrm)
 {
+    const float *points = sm->influence_points;
     for (uint32_t v = 0; v < sm->vertex_count; v++) {
         const float *p = sm->positions + 3 * v, *n = sm->normals + 3 * v;
         uint32_t a = sm->influence_start[v], e = sm->influence_start[v + 1];
@@ -18,9 +19,18 @@ void ossa_skin_submesh_scalar(const ossa_submesh *sm, const float *palette, floa
         for (uint32_t k = a; k < e; k++) {
             const float *mt = palette + 12 * sm->influences[k].bone;
             float w = sm->influences[k].weight;
-            px += w * (mt[0] * p[0] + mt[1] * p[1] + mt[2] * p[2] + mt[3]);
-            py += w * (mt[4] * p[0] + mt[5] * p[1] + mt[6] * p[2] + mt[7]);
-            pz += w * (mt[8] * p[0] + mt[9] * p[1] + mt[10] * p[2] + mt[11]);
+            if (points) {
+                /* the format's own sum: P_k [u_k; w_k], u_k pre-weighted */
+                const float *u = points + 3 * (size_t)k;
+                px += mt[0] * u[0] + mt[1] * u[1] + mt[2] * u[2] + w * mt[3];
+                py += mt[4] * u[0] + mt[5] * u[1] + mt[6] * u[2] + w * mt[7];
+                pz += mt[8] * u[0] + mt[9] * u[1] + mt[10] * u[2] + w * mt[11];
+            } else {
+                px += w * (mt[0] * p[0] + mt[1] * p[1] + mt[2] * p[2] + mt[3]);
+                py += w * (mt[4] * p[0] + mt[5] * p[1] + mt[6] * p[2] + mt[7]);
+                pz += w * (mt[8] * p[0] + mt[9] * p[1] + mt[10] * p[2] + mt[11]);
+            }
+            /* normals blend the rotations, also for per-influence points */
             nx += w * (mt[0] * n[0] + mt[1] * n[1] + mt[2] * n[2]);
             ny += w * (mt[4] * n[0] + mt[5] * n[1] + mt[6] * n[2]);
             nz += w * (mt[8] * n[0] + mt[9] * n[1] + mt[10] * n[2]);

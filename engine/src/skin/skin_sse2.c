@@ -1,6 +1,8 @@
 /* SSE2 kernels (built with -msse2): the AVX2 scheme at 4 vertices per step, without FMA. Each
  * vertex blends its palette rows (three 128-bit multiply-adds per influence), 4 blended matrices
- * are transposed to SoA, transformed, and stored as packed float3. */
+ * are transposed to SoA, transformed, and stored as packed float3. Exact meshes (skin_internal.h)
+ * also multiply each row by the influence's gap (dx, dy, dz, 0) and sum the products after the
+ * same transpose. */
 #include <emmintrin.h>
 #include <math.h>
 #include "skin_internal.h"
@@ -135,6 +137,99 @@ void ossa_skin_kernel_sse2(const skin_range *r)
     switch (r->mesh->groups[r->group].influences) {
     CASE_K(0) CASE_K(1) CASE_K(2) CASE_K(3) CASE_K(4) CASE_K(5) CASE_K(6) CASE_K(7) CASE_K(8)
     default: ossa_skin_kernel_scalar(r); break;
+    }
+}
+
+/* Exact meshes: skin4 plus sum_i R_i d_i. */
+AI void skin4_exact(const float *rows, const float *w, const uint16_t *b, const float *d,
+                    uint32_t k_count, uint32_t l, const float *pal, float *op, float *on,
+                    int stream)
+{
+    __m128 x = _mm_load_ps(rows + l), y = _mm_load_ps(rows + SKIN_B + l);
+    __m128 z = _mm_load_ps(rows + 2 * SKIN_B + l);
+    __m128 nx = _mm_load_ps(rows + 3 * SKIN_B + l), ny = _mm_load_ps(rows + 4 * SKIN_B + l);
+    __m128 nz = _mm_load_ps(rows + 5 * SKIN_B + l);
+    __m128 r0[4], r1[4], r2[4], g0[4], g1[4], g2[4];
+    for (uint32_t v = 0; v < 4; v++) {
+        __m128 a0 = _mm_setzero_ps(), a1 = _mm_setzero_ps(), a2 = _mm_setzero_ps();
+        __m128 e0 = _mm_setzero_ps(), e1 = _mm_setzero_ps(), e2 = _mm_setzero_ps();
+        for (uint32_t k = 0; k < k_count; k++) {
+            const float *m = pal + 12u * b[k * SKIN_B + l + v];
+            __m128 wv = _mm_set1_ps(w[k * SKIN_B + l + v]);
+            __m128 dv = _mm_load_ps(d + 4 * (k * SKIN_B + l + v));
+            __m128 m0 = _mm_loadu_ps(m), m1 = _mm_loadu_ps(m + 4), m2 = _mm_loadu_ps(m + 8);
+            a0 = MADD(wv, m0, a0);
+            a1 = MADD(wv, m1, a1);
+            a2 = MADD(wv, m2, a2);
+            e0 = MADD(dv, m0, e0);
+            e1 = MADD(dv, m1, e1);
+            e2 = MADD(dv, m2, e2);
+        }
+        r0[v] = a0;
+        r1[v] = a1;
+        r2[v] = a2;
+        g0[v] = e0;
+        g1[v] = e1;
+        g2[v] = e2;
+    }
+    _MM_TRANSPOSE4_PS(r0[0], r0[1], r0[2], r0[3]);
+    _MM_TRANSPOSE4_PS(r1[0], r1[1], r1[2], r1[3]);
+    _MM_TRANSPOSE4_PS(r2[0], r2[1], r2[2], r2[3]);
+    _MM_TRANSPOSE4_PS(g0[0], g0[1], g0[2], g0[3]);
+    _MM_TRANSPOSE4_PS(g1[0], g1[1], g1[2], g1[3]);
+    _MM_TRANSPOSE4_PS(g2[0], g2[1], g2[2], g2[3]);
+    __m128 gx = _mm_add_ps(_mm_add_ps(g0[0], g0[1]), g0[2]); /* g0[3]: the 0 component */
+    __m128 gy = _mm_add_ps(_mm_add_ps(g1[0], g1[1]), g1[2]);
+    __m128 gz = _mm_add_ps(_mm_add_ps(g2[0], g2[1]), g2[2]);
+    __m128 px = MADD(r0[0], x, MADD(r0[1], y, MADD(r0[2], z, _mm_add_ps(r0[3], gx))));
+    __m128 py = MADD(r1[0], x, MADD(r1[1], y, MADD(r1[2], z, _mm_add_ps(r1[3], gy))));
+    __m128 pz = MADD(r2[0], x, MADD(r2[1], y, MADD(r2[2], z, _mm_add_ps(r2[3], gz))));
+    __m128 qx = MADD(r0[0], nx, MADD(r0[1], ny, _mm_mul_ps(r0[2], nz)));
+    __m128 qy = MADD(r1[0], nx, MADD(r1[1], ny, _mm_mul_ps(r1[2], nz)));
+    __m128 qz = MADD(r2[0], nx, MADD(r2[1], ny, _mm_mul_ps(r2[2], nz)));
+    normalize4(&qx, &qy, &qz);
+    store_aos4(op, px, py, pz, stream);
+    store_aos4(on, qx, qy, qz, stream);
+}
+
+AI void run_k_exact(const skin_range *r, uint32_t k_count, int stream)
+{
+    const skin_group_data *g = &r->mesh->groups[r->group];
+    float scratch[SKIN_ROWS] __attribute__((aligned(64)));
+    for (uint32_t o = r->lo; o < r->hi;) {
+        uint32_t local = o - g->begin, blk = local / SKIN_B;
+        uint32_t stop = g->begin + (blk + 1) * SKIN_B;
+        if (stop > r->hi)
+            stop = r->hi;
+        const float *block = skin_block_ptr(g, blk);
+        _mm_prefetch((const char *)block + 8 * (size_t)g->stride, _MM_HINT_T0);
+        const float *rows = ossa_skin_block_rows(r, block, o / SKIN_B, scratch);
+        const float *w = block + SKIN_ROWS;
+        const uint16_t *b = (const uint16_t *)(const void *)(w + k_count * SKIN_B);
+        const float *d = (const float *)(const void *)((const char *)block + g->points);
+        while (o < stop) {
+            uint32_t l = o % SKIN_B;
+            float *op = r->out_pos + 3 * (size_t)o, *on = r->out_nrm + 3 * (size_t)o;
+            if ((l & 3u) == 0 && o + 4 <= stop) {
+                skin4_exact(rows, w, b, d, k_count, l, r->palette, op, on, stream);
+                o += 4;
+            } else {
+                ossa_skin_vertex_exact_scalar(rows, w, b, d, k_count, l, r->palette, op, on);
+                o++;
+            }
+        }
+    }
+    if (stream)
+        _mm_sfence();
+}
+
+#define CASE_KX(K) case K: if (r->stream) run_k_exact(r, K, 1); else run_k_exact(r, K, 0); break;
+
+void ossa_skin_kernel_exact_sse2(const skin_range *r)
+{
+    switch (r->mesh->groups[r->group].influences) {
+    CASE_KX(1) CASE_KX(2) CASE_KX(3) CASE_KX(4) CASE_KX(5) CASE_KX(6) CASE_KX(7) CASE_KX(8)
+    default: ossa_skin_kernel_exact_scalar(r); break;
     }
 }
 
