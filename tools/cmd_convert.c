@@ -150,6 +150,13 @@ static void dropped(const ossa_model *m, target t, bool xml, ossa_cli_warnings *
         if (triggers || m->mount_count)
             warnf(w, f, "clip triggers, linked clips and mounts", name);
     }
+    uint32_t exact = 0;
+    for (uint32_t i = 0; i < m->mesh_count; i++)
+        for (uint32_t k = 0; k < m->meshes[i].submesh_count; k++)
+            exact += (uint32_t)ossa_skin_submesh_exact(&m->meshes[i].submeshes[k]);
+    if (exact && (t == T_CAL3D_SET || t == T_CAL3D_FILE || t == T_CFF))
+        warnf(w, "%s: %s skins one bind point per vertex (their sum is written)",
+              "per-influence points that disagree (exact weighted-offset skinning)", name);
     if ((t == T_CAL3D_SET || t == T_CAL3D_FILE || t == T_SKM || t == T_C3S) && extra)
         warnf(w, f, "the CFF frames' seventh values", name);
 }
