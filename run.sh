@@ -6,12 +6,15 @@ cd "$(dirname "$0")"
 PACKAGES=(meson ninja-build pkg-config gcc g++ python3 libxml2-dev libcglm-dev libsdl2-dev
           libsdl2-image-dev libsdl2-ttf-dev fonts-dejavu-core python3-glad libpng-dev
           libcal3d12-dev libgl-dev libegl-dev libgl1-mesa-dri libegl-mesa0 xvfb xauth
-          valgrind clang libclang-rt-14-dev)
+          valgrind clang libclang-rt-14-dev libjansson-dev)
 
 # What `./run.sh test` runs beyond the two full test runs (see there).
 VALGRIND_SUITES="--suite unit --suite xml --suite binary --suite skm --suite c3s --suite cff --suite anim
     --suite skin --suite fuzz --suite bench --suite assets --suite layouts"
 FUZZ_SECONDS=${OSSA_FUZZ_SECONDS:-20}
+# The glTF export test validates with the Khronos glTF-Validator, an npm package installed into
+# the build folder; Debian's nodejs and npm are installed only when node or npm is missing.
+GLTF_VALIDATOR_VERSION=2.0.0-dev.3.10
 
 as_root() {
     if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
@@ -19,8 +22,11 @@ as_root() {
 }
 
 install_deps() {
-    local missing=()
-    for p in "${PACKAGES[@]}"; do
+    local missing=() wanted=("${PACKAGES[@]}")
+    if [ "$cmd" = test ] && { ! command -v node >/dev/null || ! command -v npm >/dev/null; }; then
+        wanted+=(nodejs npm)
+    fi
+    for p in "${wanted[@]}"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
     done
     [ ${#missing[@]} -eq 0 ] && return 0
@@ -31,14 +37,29 @@ install_deps() {
         --no-install-recommends "${missing[@]}"
 }
 
+# gltf-validator into build/gltf-validator (once); the gltf-validator test skips when npm cannot
+# reach its registry.
+install_gltf_validator() {
+    local dir=$PWD/build/gltf-validator
+    export OSSA_GLTF_VALIDATOR=$dir
+    [ -f "$dir/node_modules/gltf-validator/package.json" ] && return 0
+    command -v npm >/dev/null || return 0
+    echo "run.sh: installing gltf-validator@$GLTF_VALIDATOR_VERSION into $dir"
+    mkdir -p "$dir"
+    npm install --no-audit --no-fund --prefix "$dir" "gltf-validator@$GLTF_VALIDATOR_VERSION" \
+        >"$dir.log" 2>&1 || echo "run.sh: npm could not install gltf-validator (see $dir.log)"
+}
+
 usage() {
     cat <<'EOF'
 usage: ./run.sh COMMAND
   view [FILE...]      install what is missing, build the viewer and what it links (not the
                       tests), open ossa-view on FILE (no FILE: the demo mannequin)
-  test                install, build everything, run every test, then again under ASan+UBSan,
-                      a valgrind (memcheck) subset, and every libFuzzer harness for 20 s
-                      (OSSA_FUZZ_SECONDS) with clang; ends with "N passed, N failed, N skipped"
+  test                install (and nodejs/npm when missing, and the Khronos glTF validator from
+                      npm into build/gltf-validator), build everything, run every test, then
+                      again under ASan+UBSan, a valgrind (memcheck) subset, and every libFuzzer
+                      harness for 20 s (OSSA_FUZZ_SECONDS) with clang; ends with "N passed, N
+                      failed, N skipped"
   build               install and build everything into build/ (build/tools/ossa,
                       build/viewer/ossa-view)
   install PREFIX      build, then install ossa, ossa-view, libossa, its headers and ossa.pc
@@ -123,6 +144,7 @@ case "$cmd" in
     test)
         install_deps
         build build
+        install_gltf_validator
         run_suite build "release build"
         build build-asan -- -Db_sanitize=address,undefined -Db_lundef=false
         ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} run_suite build-asan "ASan + UBSan build"

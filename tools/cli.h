@@ -3,20 +3,29 @@
 #define OSSA_CLI_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <jansson.h>
 #include "ossa/ossa.h"
 
 int ossa_cmd_info(int argc, char **argv);
 int ossa_cmd_sample(int argc, char **argv);
 int ossa_cmd_bench(int argc, char **argv);
+int ossa_cmd_export(int argc, char **argv);
+int ossa_cmd_convert(int argc, char **argv);
 
 /* Loads the model named by files (one or several) with opt (may be NULL); prints the error and
  * returns NULL. */
 ossa_model *ossa_cli_load(const char *const *files, size_t count, const ossa_load_options *opt);
 
-/* A JSON string literal (quotes and escapes included), valid UTF-8 whatever bytes s holds
- * (cli_text.c). */
-void ossa_cli_json_string(FILE *out, const char *s);
+/* JSON goes through jansson (reals print with 9 significant digits): a double rounded to 6
+ * significant digits (what %.6g prints), and a document printed (compact, or indented; every
+ * character outside ASCII escaped) and released. */
+double ossa_cli_json_round6(double v);
+void ossa_cli_json_print(FILE *out, json_t *doc, bool indent);
+/* A JSON string of s (NULL: ""), valid UTF-8 whatever bytes s holds: bytes that are not UTF-8
+ * are read as Latin-1 (cli_text.c). */
+json_t *ossa_cli_json_text(const char *s);
 /* Writes text for a terminal: valid UTF-8, control characters other than newline and tab (and
  * bytes that are not UTF-8) shown as \xNN or \uNNNN escapes. */
 void ossa_cli_write_text(FILE *out, const char *text, size_t size);

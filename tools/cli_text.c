@@ -1,9 +1,12 @@
 /* Names from files reach the terminal and JSON readers: a bone named with raw bytes 0xFF 0xFE
  * made `ossa info --json` invalid JSON, and an ESC in a name could drive the terminal. Text is
- * therefore written as valid UTF-8 with control characters made visible, and JSON strings as
- * valid UTF-8 with every control character escaped. Bytes that are not UTF-8 are read as
- * Latin-1 in JSON (what old exporters wrote) and shown as \xNN in text. */
+ * therefore written as valid UTF-8 with control characters made visible, and JSON strings are
+ * made valid UTF-8 for jansson, which escapes every C0 and C1 control character (and, as the CLI
+ * prints JSON, everything outside ASCII; DEL stays as it is, a plain character to JSON). Bytes
+ * that are not UTF-8 are read as Latin-1 in JSON (what old exporters wrote) and shown as \xNN in
+ * text. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 
@@ -39,53 +42,36 @@ static size_t utf8_length(const unsigned char *p, size_t left, unsigned *code)
     return n;
 }
 
-static void put_utf8(FILE *out, unsigned c)
-{
-    if (c < 0x80) {
-        fputc((int)c, out);
-    } else if (c < 0x800) {
-        fputc((int)(0xC0 | (c >> 6)), out);
-        fputc((int)(0x80 | (c & 0x3F)), out);
-    } else if (c < 0x10000) {
-        fputc((int)(0xE0 | (c >> 12)), out);
-        fputc((int)(0x80 | ((c >> 6) & 0x3F)), out);
-        fputc((int)(0x80 | (c & 0x3F)), out);
-    } else {
-        fputc((int)(0xF0 | (c >> 18)), out);
-        fputc((int)(0x80 | ((c >> 12) & 0x3F)), out);
-        fputc((int)(0x80 | ((c >> 6) & 0x3F)), out);
-        fputc((int)(0x80 | (c & 0x3F)), out);
-    }
-}
-
 /* C0 and C1 control characters and DEL: what a terminal may act on. */
 static int is_control(unsigned c)
 {
     return c < 0x20 || (c >= 0x7F && c <= 0x9F);
 }
 
-void ossa_cli_json_string(FILE *out, const char *s)
+json_t *ossa_cli_json_text(const char *s)
 {
     const unsigned char *p = (const unsigned char *)(s ? s : "");
-    size_t left = strlen((const char *)p);
-    fputc('"', out);
+    size_t left = strlen((const char *)p), k = 0;
+    char *buf = malloc(2 * left + 1); /* a Latin-1 byte takes two bytes in UTF-8 */
+    if (!buf)
+        return NULL;
     while (left) {
         unsigned c;
         size_t n = utf8_length(p, left, &c);
-        if (!n) {
-            c = *p; /* not UTF-8: the byte as Latin-1 */
+        if (n) {
+            memcpy(buf + k, p, n);
+            k += n;
+        } else { /* not UTF-8: the byte as Latin-1 */
+            buf[k++] = (char)(0xC0 | (*p >> 6));
+            buf[k++] = (char)(0x80 | (*p & 0x3F));
             n = 1;
         }
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", (char)c);
-        else if (is_control(c))
-            fprintf(out, "\\u%04x", c);
-        else
-            put_utf8(out, c);
         p += n;
         left -= n;
     }
-    fputc('"', out);
+    json_t *j = json_stringn(buf, k);
+    free(buf);
+    return j;
 }
 
 void ossa_cli_write_text(FILE *out, const char *text, size_t size)

@@ -721,24 +721,17 @@ done:
 
 /* ---- output -------------------------------------------------------------------------------- */
 
-/* Non-finite numbers cannot be written in JSON: they come out as null (and fail the test). */
-static void json_num(FILE *out, const char *key, double v, const char *after)
+/* Figures to 6 significant digits; non-finite numbers cannot be written in JSON: they come out
+ * as null (and fail the test). */
+static json_t *num(double v)
 {
-    fprintf(out, "\"%s\": ", key);
-    if (isfinite(v))
-        fprintf(out, "%.6g", v);
-    else
-        fputs("null", out);
-    fputs(after, out);
+    return isfinite(v) ? json_real(ossa_cli_json_round6(v)) : json_null();
 }
 
-static void json_timing(FILE *out, const char *key, timing t, const char *after)
+static json_t *timing_json(timing t)
 {
-    fprintf(out, "\"%s\": {", key);
-    json_num(out, "median", t.median, ", ");
-    json_num(out, "min", t.min, ", ");
-    json_num(out, "max", t.max, "}");
-    fputs(after, out);
+    return json_pack("{s:o, s:o, s:o}", "median", num(t.median), "min", num(t.min), "max",
+                     num(t.max));
 }
 
 static const skin_result *best_single(const bench_report *r)
@@ -752,101 +745,87 @@ static const skin_result *best_single(const bench_report *r)
 
 static void print_json(FILE *out, const bench_opts *o, const bench_report *r)
 {
-    fputs("{\n  \"ossa_bench\": 1,\n  \"date\": ", out);
-    ossa_cli_json_string(out, r->date);
-    fputs(",\n  \"machine\": {\"cpu\": ", out);
-    ossa_cli_json_string(out, r->cpu);
-    fprintf(out, ", \"cores\": %ld, \"features\": [", r->cores);
-    for (size_t i = 0; i < r->feature_count; i++) {
-        ossa_cli_json_string(out, r->features[i]);
-        fputs(i + 1 < r->feature_count ? ", " : "", out);
-    }
-    fputs("], \"build_type\": ", out);
-    ossa_cli_json_string(out, OSSA_BUILD_TYPE);
-    fputs(", \"compiler\": ", out);
-    ossa_cli_json_string(out, __VERSION__);
-    fprintf(out, "},\n  \"options\": {\"vertices\": %u, \"influences\": %u, \"bones\": %u, "
-                 "\"threads\": %u, \"runs\": %u, \"model\": ",
-            o->vertices, o->influences, o->bones, o->threads, o->runs);
-    if (o->model_count)
-        ossa_cli_json_string(out, r->source);
-    else
-        fputs("null", out);
-    fprintf(out, ", \"store\": \"%s\"", store_names[o->store]);
-    fprintf(out, ", \"warmup_runs\": %d, \"min_run_seconds\": %g, \"seed\": %llu},\n",
-            WARMUP_RUNS, RUN_SECONDS, (unsigned long long)BENCH_SEED);
-    fprintf(out, "  \"mesh\": {\"vertices\": %u, \"submeshes\": %u, \"bones\": %u, "
-                 "\"max_influences\": %u, \"influences\": %llu, ",
-            r->vertices, r->submeshes, r->bone_count, r->max_influences,
-            (unsigned long long)r->influences_total);
-    fprintf(out, "\"exact_submeshes\": %u, \"skinning\": \"%s\", ", r->exact_submeshes,
-            !r->exact_submeshes ? "blend" : r->exact_submeshes == r->submeshes ? "exact" : "mixed");
-    json_num(out, "stream_bytes", r->stream_bytes, "},\n");
-    fputs("  \"kernels\": [", out);
-    for (size_t i = 0; i < r->kernel_count; i++) {
-        ossa_cli_json_string(out, ossa_skin_kernel_name(r->kernels[i]));
-        fputs(i + 1 < r->kernel_count ? ", " : "", out);
-    }
-    fprintf(out, "],\n  \"bandwidth\": {\"array_bytes\": %zu, \"bytes_per_element\": 16, ",
-            3 * r->triad_n * sizeof(float));
-    json_num(out, "triad_gbps", r->triad_gbps[0], ", \"runs\": [");
-    for (size_t k = 0; k < r->thread_count_n; k++) {
-        fprintf(out, "{\"threads\": %u, ", r->thread_counts[k]);
-        json_num(out, "triad_gbps", r->triad_gbps[k], ", ");
-        json_num(out, "stream_convention_gbps", r->triad_gbps[k] * 12.0 / 16.0, ", ");
-        json_timing(out, "seconds", r->triad[k], k + 1 < r->thread_count_n ? "}, " : "}");
-    }
-    fputs("]},\n  \"skinning\": [\n", out);
+    json_t *features = json_array(), *kernels = json_array(), *runs = json_array();
+    for (size_t i = 0; i < r->feature_count; i++)
+        json_array_append_new(features, json_string(r->features[i]));
+    for (size_t i = 0; i < r->kernel_count; i++)
+        json_array_append_new(kernels, json_string(ossa_skin_kernel_name(r->kernels[i])));
+    for (size_t k = 0; k < r->thread_count_n; k++)
+        json_array_append_new(runs, json_pack(
+            "{s:i, s:o, s:o, s:o}", "threads", (json_int_t)r->thread_counts[k], "triad_gbps",
+            num(r->triad_gbps[k]), "stream_convention_gbps", num(r->triad_gbps[k] * 12.0 / 16.0),
+            "seconds", timing_json(r->triad[k])));
+    json_t *skinning = json_array();
     for (size_t i = 0; i < r->skin_count; i++) {
-        const skin_result *s = &r->skin[i];
-        fputs("    {\"kernel\": ", out);
-        ossa_cli_json_string(out, ossa_skin_kernel_name(s->kernel));
-        fprintf(out, ", \"threads\": %u, ", s->threads);
-        json_num(out, "vertices_per_second", s->vps, ", ");
-        json_num(out, "ns_per_vertex", 1e9 / s->vps, ", ");
-        json_timing(out, "seconds", s->t, ", ");
-        json_num(out, "bytes_per_vertex", s->bytes_per_vertex, ", ");
-        fprintf(out, "\"streaming_stores\": %s, ", s->streaming ? "true" : "false");
-        json_num(out, "triad_gbps", s->triad_gbps, ", ");
-        json_num(out, "memory_bound_vertices_per_second", s->limit_vps, ", ");
-        json_num(out, "fraction_of_memory_bound", s->fraction, ", ");
-        if (r->has_cal3d)
-            json_num(out, "ratio_vs_cal3d", s->ratio, ", ");
-        json_num(out, "max_error_vs_scalar", s->max_err, "}");
-        fputs(i + 1 < r->skin_count ? ",\n" : "\n", out);
+        const skin_result *sr = &r->skin[i];
+        json_t *e = json_pack(
+            "{s:s, s:i, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o}", "kernel",
+            ossa_skin_kernel_name(sr->kernel), "threads", (json_int_t)sr->threads,
+            "vertices_per_second", num(sr->vps), "ns_per_vertex", num(1e9 / sr->vps), "seconds",
+            timing_json(sr->t), "bytes_per_vertex", num(sr->bytes_per_vertex),
+            "streaming_stores", sr->streaming != 0, "triad_gbps", num(sr->triad_gbps),
+            "memory_bound_vertices_per_second", num(sr->limit_vps), "fraction_of_memory_bound",
+            num(sr->fraction));
+        if (e && r->has_cal3d)
+            json_object_set_new(e, "ratio_vs_cal3d", num(sr->ratio));
+        if (e)
+            json_object_set_new(e, "max_error_vs_scalar", num(sr->max_err));
+        json_array_append_new(skinning, e);
     }
-    fputs("  ],\n  \"pose\": [\n", out);
+    json_t *pose = json_array();
     for (size_t i = 0; i < POSE_SIZES; i++) {
         const pose_result *p = &r->pose[i];
-        fprintf(out, "    {\"bones\": %u, ", p->bones);
-        json_num(out, "ossa_seconds", p->ossa.median, ", ");
-        json_num(out, "ossa_mixer_seconds", p->mixer.median, ", ");
-        json_timing(out, "ossa", p->ossa, ", ");
-        json_timing(out, "ossa_mixer", p->mixer, p->has_cal3d ? ", " : "}");
-        if (p->has_cal3d) {
-            json_num(out, "cal3d_seconds", p->cal3d.median, ", ");
-            json_timing(out, "cal3d", p->cal3d, ", ");
-            json_num(out, "speedup_vs_cal3d", p->speedup, ", ");
-            json_num(out, "mixer_speedup_vs_cal3d", p->mixer_speedup, "}");
+        json_t *e = json_pack("{s:i, s:o, s:o, s:o, s:o}", "bones", (json_int_t)p->bones,
+                              "ossa_seconds", num(p->ossa.median), "ossa_mixer_seconds",
+                              num(p->mixer.median), "ossa", timing_json(p->ossa), "ossa_mixer",
+                              timing_json(p->mixer));
+        if (e && p->has_cal3d) {
+            json_object_set_new(e, "cal3d_seconds", num(p->cal3d.median));
+            json_object_set_new(e, "cal3d", timing_json(p->cal3d));
+            json_object_set_new(e, "speedup_vs_cal3d", num(p->speedup));
+            json_object_set_new(e, "mixer_speedup_vs_cal3d", num(p->mixer_speedup));
         }
-        fputs(i + 1 < POSE_SIZES ? ",\n" : "\n", out);
+        json_array_append_new(pose, e);
     }
-    fprintf(out, "  ],\n  \"cal3d\": {\"available\": %s", r->has_cal3d ? "true" : "false");
-    if (r->has_cal3d) {
+    json_t *cal3d = json_pack("{s:b}", "available", r->has_cal3d != 0);
+    if (cal3d && r->has_cal3d) {
         const skin_result *best = best_single(r);
-        fputs(", ", out);
-        json_num(out, "vertices_per_second", r->cal3d_vps, ", ");
-        json_timing(out, "seconds", r->cal3d_skin, ", ");
-        fputs("\"best_kernel\": ", out);
-        ossa_cli_json_string(out, best ? ossa_skin_kernel_name(best->kernel) : "");
-        fputs(", ", out);
-        json_num(out, "best_kernel_ratio", best ? best->ratio : 0.0, ", ");
-        json_num(out, "max_error_vs_ossa", r->cal3d_err, "");
-    } else {
-        fputs(", \"note\": ", out);
-        ossa_cli_json_string(out, r->cal3d_note[0] ? r->cal3d_note : "libcal3d was not found at build time");
+        json_object_set_new(cal3d, "vertices_per_second", num(r->cal3d_vps));
+        json_object_set_new(cal3d, "seconds", timing_json(r->cal3d_skin));
+        json_object_set_new(cal3d, "best_kernel",
+                            json_string(best ? ossa_skin_kernel_name(best->kernel) : ""));
+        json_object_set_new(cal3d, "best_kernel_ratio", num(best ? best->ratio : 0.0));
+        json_object_set_new(cal3d, "max_error_vs_ossa", num(r->cal3d_err));
+    } else if (cal3d) {
+        json_object_set_new(cal3d, "note", ossa_cli_json_text(r->cal3d_note[0] ? r->cal3d_note
+                                                       : "libcal3d was not found at build time"));
     }
-    fputs("}\n}\n", out);
+    json_t *doc = json_pack(
+        "{s:i, s:s, s:{s:o, s:I, s:o, s:s, s:s},"
+        " s:{s:i, s:i, s:i, s:i, s:i, s:o, s:s, s:i, s:f, s:I},"
+        " s:{s:i, s:i, s:i, s:i, s:I, s:i, s:s, s:o}, s:o,"
+        " s:{s:I, s:i, s:o, s:o}, s:o, s:o, s:o}",
+        "ossa_bench", 1, "date", r->date,
+        "machine", "cpu", ossa_cli_json_text(r->cpu), "cores", (json_int_t)r->cores,
+        "features", features,
+        "build_type", OSSA_BUILD_TYPE, "compiler", __VERSION__,
+        "options", "vertices", (json_int_t)o->vertices, "influences", (json_int_t)o->influences,
+        "bones", (json_int_t)o->bones, "threads", (json_int_t)o->threads, "runs",
+        (json_int_t)o->runs, "model",
+        o->model_count ? ossa_cli_json_text(r->source) : json_null(), "store",
+        store_names[o->store], "warmup_runs", (json_int_t)WARMUP_RUNS, "min_run_seconds",
+        (double)RUN_SECONDS, "seed", (json_int_t)BENCH_SEED,
+        "mesh", "vertices", (json_int_t)r->vertices, "submeshes", (json_int_t)r->submeshes,
+        "bones", (json_int_t)r->bone_count, "max_influences", (json_int_t)r->max_influences,
+        "influences", (json_int_t)r->influences_total, "exact_submeshes",
+        (json_int_t)r->exact_submeshes, "skinning",
+        !r->exact_submeshes ? "blend" : r->exact_submeshes == r->submeshes ? "exact" : "mixed",
+        "stream_bytes", num(r->stream_bytes),
+        "kernels", kernels,
+        "bandwidth", "array_bytes", (json_int_t)(3 * r->triad_n * sizeof(float)),
+        "bytes_per_element", 16, "triad_gbps", num(r->triad_gbps[0]), "runs", runs,
+        "skinning", skinning, "pose", pose, "cal3d", cal3d);
+    ossa_cli_json_print(out, doc, true);
 }
 
 static void print_table(FILE *out, const bench_opts *o, const bench_report *r)

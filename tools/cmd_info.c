@@ -57,6 +57,23 @@ ossa_model *ossa_cli_load_args(const char *usage, const char **files, size_t cou
     return m;
 }
 
+double ossa_cli_json_round6(double v)
+{
+    char text[32];
+    snprintf(text, sizeof text, "%.6g", v);
+    return strtod(text, NULL);
+}
+
+void ossa_cli_json_print(FILE *out, json_t *doc, bool indent)
+{
+    if (doc) {
+        json_dumpf(doc, out, (indent ? JSON_INDENT(2) : JSON_COMPACT) | JSON_REAL_PRECISION(9) |
+                                 JSON_ENSURE_ASCII);
+        fputc('\n', out);
+    }
+    json_decref(doc);
+}
+
 static uint64_t clip_keys(const ossa_clip *c)
 {
     uint64_t keys = 0;
@@ -150,12 +167,9 @@ static const char *lineage_of(ossa_format format, uint32_t version, ossa_cal3d_l
     return ossa_cal3d_lineage_name(lineage);
 }
 
-static void json_lineage(FILE *out, const char *lineage)
+static json_t *json_lineage(const char *lineage)
 {
-    if (lineage)
-        ossa_cli_json_string(out, lineage);
-    else
-        fputs("null", out);
+    return lineage ? json_string(lineage) : json_null();
 }
 
 static void print_text(FILE *out, const ossa_model *m)
@@ -278,103 +292,96 @@ static void print_text(FILE *out, const ossa_model *m)
         fprintf(out, "  %s\n", m->warnings[i]);
 }
 
+/* The model as one JSON document, built with jansson (the CLI's one JSON writer). */
 static void print_json(FILE *out, const ossa_model *m)
 {
-    fputs("{\"file\":", out);
-    ossa_cli_json_string(out, m->source);
-    fputs(",\"format\":", out);
-    ossa_cli_json_string(out, ossa_format_name(m->format));
-    fprintf(out, ",\"version\":%u,\"scale\":%.9g,\"bones\":%u", m->version, (double)m->scale,
-            m->bone_count);
-    fputs(",\"skeleton\":", out);
+    json_t *doc = json_pack("{s:o, s:s, s:i, s:f, s:i}", "file", ossa_cli_json_text(m->source),
+                            "format", ossa_format_name(m->format), "version",
+                            (json_int_t)m->version, "scale", (double)m->scale, "bones",
+                            (json_int_t)m->bone_count);
+    if (!doc)
+        return;
+    json_t *skeleton = json_null();
     if (m->bone_count) {
-        fputs("{\"format\":", out);
-        ossa_cli_json_string(out, ossa_format_name(m->skeleton_format));
-        fprintf(out, ",\"version\":%u,\"lineage\":", m->skeleton_version);
-        json_lineage(out, lineage_of(m->skeleton_format, m->skeleton_version,
-                                     m->skeleton_lineage));
-        fputs(",\"names\":[", out);
-        for (uint32_t i = 0; i < m->bone_count; i++) {
-            if (i)
-                fputc(',', out);
-            ossa_cli_json_string(out, m->bones[i].name);
-        }
-        fputs("]}", out);
-    } else {
-        fputs("null", out);
+        json_t *names = json_array();
+        for (uint32_t i = 0; i < m->bone_count; i++)
+            json_array_append_new(names, ossa_cli_json_text(m->bones[i].name));
+        skeleton = json_pack("{s:s, s:i, s:o, s:o}", "format",
+                             ossa_format_name(m->skeleton_format), "version",
+                             (json_int_t)m->skeleton_version, "lineage",
+                             json_lineage(lineage_of(m->skeleton_format, m->skeleton_version,
+                                                     m->skeleton_lineage)),
+                             "names", names);
     }
-    fprintf(out, ",\"bind_disagreement\":%.9g", (double)m->bind_disagreement);
-    fputs(",\"meshes\":[", out);
+    json_object_set_new(doc, "skeleton", skeleton);
+    json_object_set_new(doc, "bind_disagreement", json_real((double)m->bind_disagreement));
+    json_t *meshes = json_array();
     for (uint32_t i = 0; i < m->mesh_count; i++) {
         const ossa_mesh *me = &m->meshes[i];
-        fputs(i ? ",{\"name\":" : "{\"name\":", out);
-        ossa_cli_json_string(out, me->name);
-        fputs(",\"format\":", out);
-        ossa_cli_json_string(out, ossa_format_name(me->format));
-        fprintf(out, ",\"version\":%u,\"lineage\":", me->version);
-        json_lineage(out, lineage_of(me->format, me->version, me->lineage));
-        if (me->file_vertex_count || me->file_face_count)
-            fprintf(out, ",\"file_vertices\":%u,\"file_faces\":%u", me->file_vertex_count,
-                    me->file_face_count);
-        fputs(",\"submeshes\":[", out);
-        for (uint32_t s = 0; s < me->submesh_count; s++) {
-            const ossa_submesh *sm = &me->submeshes[s];
-            fprintf(out, "%s{\"vertices\":%u,\"faces\":%u,\"max_influences\":%u,\"material\":%d,"
-                         "\"uv_sets\":%u,\"springs\":%u,\"morph_targets\":%u,\"colors\":%s,"
-                         "\"exact_skinning\":%s}",
-                    s ? "," : "", sm->vertex_count, sm->face_count, sm->max_influences,
-                    sm->material, sm->uv_set_count, sm->spring_count, sm->morph_count,
-                    sm->colors ? "true" : "false", ossa_skin_submesh_exact(sm) ? "true" : "false");
+        json_t *mesh = json_pack("{s:o, s:s, s:i, s:o}", "name", ossa_cli_json_text(me->name),
+                                 "format", ossa_format_name(me->format), "version",
+                                 (json_int_t)me->version, "lineage",
+                                 json_lineage(lineage_of(me->format, me->version, me->lineage)));
+        if (me->file_vertex_count || me->file_face_count) {
+            json_object_set_new(mesh, "file_vertices", json_integer(me->file_vertex_count));
+            json_object_set_new(mesh, "file_faces", json_integer(me->file_face_count));
         }
-        fputs("]}", out);
+        json_t *subs = json_array();
+        for (uint32_t k = 0; k < me->submesh_count; k++) {
+            const ossa_submesh *sm = &me->submeshes[k];
+            json_array_append_new(subs, json_pack(
+                "{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:b, s:b}", "vertices",
+                (json_int_t)sm->vertex_count, "faces", (json_int_t)sm->face_count,
+                "max_influences", (json_int_t)sm->max_influences, "material",
+                (json_int_t)sm->material, "uv_sets", (json_int_t)sm->uv_set_count, "springs",
+                (json_int_t)sm->spring_count, "morph_targets", (json_int_t)sm->morph_count,
+                "colors", sm->colors != NULL, "exact_skinning", ossa_skin_submesh_exact(sm) != 0));
+        }
+        json_object_set_new(mesh, "submeshes", subs);
+        json_array_append_new(meshes, mesh);
     }
-    fputs("],\"clips\":[", out);
+    json_object_set_new(doc, "meshes", meshes);
+    json_t *clips = json_array();
     for (uint32_t i = 0; i < m->clip_count; i++) {
         const ossa_clip *c = &m->clips[i];
-        fputs(i ? ",{\"name\":" : "{\"name\":", out);
-        ossa_cli_json_string(out, c->name);
-        fputs(",\"format\":", out);
-        ossa_cli_json_string(out, ossa_format_name(c->format));
-        fprintf(out, ",\"version\":%u,\"duration\":%.9g,\"tracks\":%u,\"keys\":%llu,"
-                     "\"compressed\":%s}",
-                c->version, (double)c->duration, c->track_count,
-                (unsigned long long)clip_keys(c), c->compressed ? "true" : "false");
+        json_array_append_new(clips, json_pack(
+            "{s:o, s:s, s:i, s:f, s:i, s:I, s:b}", "name", ossa_cli_json_text(c->name), "format",
+            ossa_format_name(c->format), "version", (json_int_t)c->version, "duration",
+            (double)c->duration, "tracks", (json_int_t)c->track_count, "keys",
+            (json_int_t)clip_keys(c), "compressed", c->compressed != 0));
     }
-    fputs("],\"morph_clips\":[", out);
+    json_object_set_new(doc, "clips", clips);
+    json_t *morph_clips = json_array();
     for (uint32_t i = 0; i < m->morph_clip_count; i++) {
         const ossa_morph_clip *c = &m->morph_clips[i];
-        fputs(i ? ",{\"name\":" : "{\"name\":", out);
-        ossa_cli_json_string(out, c->name);
-        fputs(",\"format\":", out);
-        ossa_cli_json_string(out, ossa_format_name(c->format));
-        fprintf(out, ",\"version\":%u,\"duration\":%.9g,\"tracks\":%u}", c->version,
-                (double)c->duration, c->track_count);
+        json_array_append_new(morph_clips, json_pack(
+            "{s:o, s:s, s:i, s:f, s:i}", "name", ossa_cli_json_text(c->name), "format",
+            ossa_format_name(c->format),
+            "version", (json_int_t)c->version, "duration", (double)c->duration,
+            "tracks", (json_int_t)c->track_count));
     }
-    fputs("],\"materials\":[", out);
+    json_object_set_new(doc, "morph_clips", morph_clips);
+    json_t *materials = json_array();
     for (uint32_t i = 0; i < m->material_count; i++) {
         const ossa_material *mt = &m->materials[i];
-        fputs(i ? ",{\"name\":" : "{\"name\":", out);
-        ossa_cli_json_string(out, mt->name);
-        fputs(",\"format\":", out);
-        ossa_cli_json_string(out, ossa_format_name(mt->format));
-        fprintf(out, ",\"version\":%u,\"diffuse\":[%.6g,%.6g,%.6g,%.6g],\"shininess\":%.9g,"
-                     "\"maps\":[",
-                mt->version, (double)mt->diffuse[0], (double)mt->diffuse[1],
-                (double)mt->diffuse[2], (double)mt->diffuse[3], (double)mt->shininess);
-        for (uint32_t k = 0; k < mt->map_count; k++) {
-            if (k)
-                fputc(',', out);
-            ossa_cli_json_string(out, mt->maps[k].file);
-        }
-        fputs("]}", out);
+        json_t *maps = json_array();
+        for (uint32_t k = 0; k < mt->map_count; k++)
+            json_array_append_new(maps, ossa_cli_json_text(mt->maps[k].file));
+        /* colours to 6 digits, as they always were printed */
+        json_array_append_new(materials, json_pack(
+            "{s:o, s:s, s:i, s:[f,f,f,f], s:f, s:o}", "name", ossa_cli_json_text(mt->name),
+            "format",
+            ossa_format_name(mt->format), "version", (json_int_t)mt->version, "diffuse",
+            ossa_cli_json_round6(mt->diffuse[0]), ossa_cli_json_round6(mt->diffuse[1]),
+            ossa_cli_json_round6(mt->diffuse[2]), ossa_cli_json_round6(mt->diffuse[3]),
+            "shininess", (double)mt->shininess, "maps", maps));
     }
-    fputs("],\"warnings\":[", out);
-    for (uint32_t i = 0; i < m->warning_count; i++) {
-        if (i)
-            fputc(',', out);
-        ossa_cli_json_string(out, m->warnings[i]);
-    }
-    fputs("]}\n", out);
+    json_object_set_new(doc, "materials", materials);
+    json_t *warnings = json_array();
+    for (uint32_t i = 0; i < m->warning_count; i++)
+        json_array_append_new(warnings, ossa_cli_json_text(m->warnings[i]));
+    json_object_set_new(doc, "warnings", warnings);
+    ossa_cli_json_print(out, doc, false);
 }
 
 int ossa_cmd_info(int argc, char **argv)

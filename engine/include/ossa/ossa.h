@@ -11,5 +11,6 @@
 #include "ossa/runtime.h"
 #include "ossa/write.h"
 #include "ossa/vertex_anim.h"
+#include "ossa/export.h"
 
 #endif

@@ -1,0 +1,52 @@
+/* Exporting a model to glTF 2.0 (.glb, or .gltf with its files beside or embedded).
+ *
+ * The model is written as glTF can hold it: bones as a node hierarchy with a skin and inverse
+ * bind matrices, one mesh per ossa mesh with one primitive per submesh, every clip as an
+ * animation, morph targets (and C3S vertex frames) as targets with weight animations, materials
+ * as a PBR reading of the source colours, textures embedded or beside. Where glTF cannot say
+ * what the source says (Cal3D's extrapolation before a track's first key, springs, non-normalised
+ * weights, ...) the closest form is written and a warning says what changed and by how much.
+ * docs/FORMATS.md ("glTF export") lists every mapping. The library never prints: warnings go to
+ * the caller's callback. */
+#ifndef OSSA_EXPORT_H
+#define OSSA_EXPORT_H
+
+#include <stdbool.h>
+#include "ossa/model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The source's up axis; glTF is Y up, right-handed. */
+typedef enum ossa_export_up {
+    OSSA_EXPORT_UP_AUTO = 0, /* from the format: Y for the demo and CFF; Z for Cal3D, SKM and
+                                C3S unless the bind pose plainly stands along Y (as ossa-view) */
+    OSSA_EXPORT_UP_Y,
+    OSSA_EXPORT_UP_Z
+} ossa_export_up;
+
+typedef void (*ossa_export_warning_fn)(void *user, const char *message);
+
+/* Zero is the default for every field. */
+typedef struct ossa_export_options {
+    float fps;                       /* rate of resampled stretches; 0: 30 */
+    ossa_export_up up;               /* the source's up axis */
+    bool embed;                      /* .gltf: buffer and images as data: URIs, not files beside */
+    ossa_export_warning_fn warning;  /* each warning, one line of text; NULL: not reported */
+    void *warning_user;
+} ossa_export_options;
+
+/* Writes the model to path: .glb (one binary file) or .gltf (JSON, with path's base name +
+ * ".bin" and the textures beside it unless opt->embed). opt may be NULL. Returns OSSA_OK, or a
+ * status with err naming the file; nothing is left behind on failure. */
+ossa_status ossa_export_gltf(const ossa_model *m, const char *path,
+                             const ossa_export_options *opt, ossa_error *err);
+
+/* The up axis an export with these options treats as the source's (never AUTO). */
+ossa_export_up ossa_export_source_up(const ossa_model *m, const ossa_export_options *opt);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

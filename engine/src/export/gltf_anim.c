@@ -1,0 +1,277 @@
+/* Skeletal clips as glTF animations. The keys are written as they are (LINEAR; rotations unit,
+ * each key's sign chosen so that consecutive keys are on the shorter arc, as Cal3D's blend
+ * takes it). A clip plays as a Cal3D cycle (ossa_sample_clip, OSSA_TIME_LOOP), so:
+ *   - after the last key, the loop key (the first key again at t = duration) is one more key;
+ *   - before a track's first key Cal3D extrapolates along the first pair, and after the last key
+ *     (when the clip gets no loop key) along the last pair; glTF holds instead, so those
+ *     stretches are resampled at opt.fps (with a warning);
+ *   - keys at the same time (a step in Cal3D) are moved one float step apart (glTF needs
+ *     increasing times). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gltf_internal.h"
+#include "ossa/anim.h"
+
+typedef struct key_list {
+    float *time, *t, *r, *s;
+    size_t n, cap;
+    bool failed;
+} key_list;
+
+static void keys_free(key_list *k)
+{
+    free(k->time);
+    free(k->t);
+    free(k->r);
+    free(k->s);
+}
+
+static void keys_add(key_list *k, float time, const float *t, const float *r, const float *s)
+{
+    if (k->failed)
+        return;
+    if (k->n == k->cap) {
+        size_t cap = k->cap ? 2 * k->cap : 64;
+        float *a = realloc(k->time, cap * sizeof(float));
+        if (a)
+            k->time = a;
+        float *b = realloc(k->t, 3 * cap * sizeof(float));
+        if (b)
+            k->t = b;
+        float *c = realloc(k->r, 4 * cap * sizeof(float));
+        if (c)
+            k->r = c;
+        float *d = realloc(k->s, 3 * cap * sizeof(float));
+        if (d)
+            k->s = d;
+        if (!a || !b || !c || !d) {
+            k->failed = true;
+            return;
+        }
+        k->cap = cap;
+    }
+    k->time[k->n] = time;
+    memcpy(k->t + 3 * k->n, t, 3 * sizeof(float));
+    memcpy(k->r + 4 * k->n, r, 4 * sizeof(float));
+    memcpy(k->s + 3 * k->n, s, 3 * sizeof(float));
+    k->n++;
+}
+
+/* One track's value at a time as Cal3D's sampler gives it outside the loop tail (pose arrays
+ * of bone_count entries, scratch). */
+typedef struct track_eval {
+    const ossa_model *m;
+    ossa_clip one;           /* a clip of this track alone */
+    float *t, *r, *s;
+} track_eval;
+
+static void eval_at(track_eval *e, float time, float *t, float *r, float *s)
+{
+    uint32_t b = e->one.tracks[0].bone;
+    ossa_pose_rest(e->m, e->t, e->r, e->s);
+    ossa_sample_clip(e->m, &e->one, time, OSSA_TIME_EXTRAPOLATE, e->t, e->r, e->s);
+    memcpy(t, e->t + 3 * b, 3 * sizeof(float));
+    memcpy(r, e->r + 4 * b, 4 * sizeof(float));
+    memcpy(s, e->s + 3 * b, 3 * sizeof(float));
+}
+
+static void add_key(key_list *k, const ossa_track *tr, uint32_t i, const float *rest_s)
+{
+    keys_add(k, tr->times[i], tr->translations + 3 * i, tr->rotations + 4 * i,
+             tr->scales ? tr->scales + 3 * i : rest_s);
+}
+
+static void add_eval(key_list *k, track_eval *e, float time)
+{
+    float t[3], r[4], s[3];
+    eval_at(e, time, t, r, s);
+    keys_add(k, time, t, r, s);
+}
+
+/* Fills k with the track's keys over [0, duration] as glTF must hold them. Returns how many
+ * stretches were resampled; *bumped counts keys moved apart. */
+static int track_keys(const gltf_ctx *c, track_eval *e, const ossa_clip *clip, bool loop_key,
+                      key_list *k, uint32_t *bumped)
+{
+    const ossa_track *tr = e->one.tracks;
+    const float *rest_s = c->m->bones[tr->bone].rest_s;
+    float d = clip->duration, step = 1.0f / c->opt.fps;
+    uint32_t n = tr->key_count;
+    int resampled = 0;
+    if (n == 1) { /* constant in every mode */
+        add_key(k, tr, 0, rest_s);
+        k->time[0] = 0.0f;
+        return 0;
+    }
+    float t0 = tr->times[0];
+    if (t0 > 0.0f) { /* Cal3D extrapolates before the first key */
+        for (uint32_t i = 0; (float)i * step < t0 - 1e-6f && (float)i * step < d; i++)
+            add_eval(k, e, (float)i * step);
+        resampled++;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        float ti = tr->times[i];
+        if (ti < 0.0f)
+            continue;
+        if (ti > d) { /* keys past the duration are never reached: cut at the duration */
+            if (!k->n || k->time[k->n - 1] < d)
+                add_eval(k, e, d);
+            break;
+        }
+        if (k->n == 0 && ti > 0.0f && t0 < 0.0f)
+            add_eval(k, e, 0.0f);
+        add_key(k, tr, i, rest_s);
+        if (k->n >= 2 && !(k->time[k->n - 1] > k->time[k->n - 2])) {
+            k->time[k->n - 1] = nextafterf(k->time[k->n - 2], INFINITY);
+            (*bumped)++;
+        }
+    }
+    float last = tr->times[n - 1];
+    if (last < d) {
+        if (loop_key) {
+            add_key(k, tr, 0, rest_s);
+            k->time[k->n - 1] = d;
+        } else { /* Cal3D extrapolates after the last key */
+            for (float x = (floorf(last / step) + 1.0f) * step; x < d - 1e-6f; x += step)
+                add_eval(k, e, x);
+            add_eval(k, e, d);
+            resampled++;
+        }
+        if (k->n >= 2 && !(k->time[k->n - 1] > k->time[k->n - 2]))
+            k->time[k->n - 1] = nextafterf(k->time[k->n - 2], INFINITY);
+    }
+    return resampled;
+}
+
+/* Root bones take the axis change; rotations unit and on the shorter arc from key to key. */
+static uint32_t finish_keys(const gltf_ctx *c, bool root, key_list *k)
+{
+    uint32_t non_unit = 0;
+    for (size_t i = 0; i < k->n; i++) {
+        float *t = k->t + 3 * i, *r = k->r + 4 * i;
+        float n2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3];
+        non_unit += fabsf(n2 - 1.0f) > 1e-3f;
+        if (root) {
+            gltf_axis_vec(c, t, t);
+            float q[4];
+            gltf_axis_quat(c, r, q);
+            memcpy(r, q, sizeof q);
+        }
+        gltf_quat_normalize(r);
+        if (i > 0) {
+            const float *p = r - 4;
+            if (p[0] * r[0] + p[1] * r[1] + p[2] * r[2] + p[3] * r[3] < 0.0f)
+                for (int j = 0; j < 4; j++)
+                    r[j] = -r[j];
+        }
+    }
+    return non_unit;
+}
+
+static void channel(gltf_ctx *c, json_t *channels, json_t *samplers, int input, int output,
+                    int node, const char *path)
+{
+    int s = gltf_push(c, samplers, json_pack("{s:i, s:i, s:s}", "input", input, "output", output,
+                                             "interpolation", "LINEAR"));
+    gltf_push(c, channels, json_pack("{s:i, s:{s:i, s:s}}", "sampler", s, "target", "node", node,
+                                     "path", path));
+}
+
+static json_t *triggers_extras(gltf_ctx *c, const ossa_clip *clip)
+{
+    json_t *list = json_array();
+    for (uint32_t i = 0; i < clip->trigger_count; i++)
+        gltf_push(c, list, json_pack("{s:f, s:o}", "time", (double)clip->triggers[i].time,
+                                     "name", gltf_text(clip->triggers[i].name)));
+    return json_pack("{s:o}", "triggers", list);
+}
+
+static void clip_animation(gltf_ctx *c, const ossa_clip *clip, track_eval *e)
+{
+    const ossa_model *m = c->m;
+    const char *name = clip->name ? clip->name : "";
+    json_t *channels = json_array(), *samplers = json_array();
+    if (!channels || !samplers) {
+        json_decref(channels);
+        json_decref(samplers);
+        c->failed = true;
+        return;
+    }
+    /* Cal3D decides on the loop key from the first track alone (ossa_sample_clip). */
+    bool loop_key = clip->track_count &&
+                    clip->tracks[0].times[clip->tracks[0].key_count - 1] < clip->duration;
+    uint32_t resampled = 0, bumped = 0, non_unit = 0, skipped = 0;
+    for (uint32_t i = 0; i < clip->track_count && !c->failed; i++) {
+        const ossa_track *tr = &clip->tracks[i];
+        if (tr->bone >= m->bone_count) {
+            skipped++;
+            continue;
+        }
+        e->one.tracks = tr;
+        e->one.duration = clip->duration;
+        key_list k = {0};
+        resampled += (uint32_t)track_keys(c, e, clip, loop_key, &k, &bumped);
+        if (k.failed) {
+            keys_free(&k);
+            c->failed = true;
+            break;
+        }
+        non_unit += finish_keys(c, m->bones[tr->bone].parent < 0, &k);
+        int input = gltf_accessor_f32(c, k.time, k.n, 1, 0, true);
+        channel(c, channels, samplers, input, gltf_accessor_f32(c, k.t, k.n, 3, 0, false),
+                (int)tr->bone, "translation");
+        channel(c, channels, samplers, input, gltf_accessor_f32(c, k.r, k.n, 4, 0, false),
+                (int)tr->bone, "rotation");
+        if (tr->scales)
+            channel(c, channels, samplers, input, gltf_accessor_f32(c, k.s, k.n, 3, 0, false),
+                    (int)tr->bone, "scale");
+        keys_free(&k);
+    }
+    gltf_vertex_frame_channel(c, channels, samplers, clip);
+    if (skipped)
+        gltf_warn(c, "clip %s: %u tracks name bones the model does not have (no skeleton "
+                  "loaded?): not exported", name, skipped);
+    if (resampled)
+        gltf_warn(c, "clip %s: %u track stretches before a first key or after a last key (where "
+                  "Cal3D extrapolates and glTF would hold) resampled at %g frames per second",
+                  name, resampled, (double)c->opt.fps);
+    if (bumped)
+        gltf_warn(c, "clip %s: %u keys at the same time as the key before moved one float step "
+                  "later (glTF needs increasing times)", name, bumped);
+    if (non_unit)
+        gltf_warn(c, "clip %s: %u rotation keys are not unit quaternions: normalised (Cal3D "
+                  "would also scale child translations by |q|^2)", name, non_unit);
+    if (clip->uv_track_count)
+        gltf_warn(c, "clip %s: %u texture-coordinate frame tracks not exported (glTF cannot "
+                  "animate texture coordinates)", name, clip->uv_track_count);
+    if (json_array_size(channels) == 0) {
+        gltf_warn(c, "clip %s animates nothing the export holds: not exported", name);
+        json_decref(channels);
+        json_decref(samplers);
+        return;
+    }
+    json_t *anim = json_pack("{s:o, s:o, s:o}", "name", gltf_text(name), "channels", channels,
+                             "samplers", samplers);
+    if (anim && clip->trigger_count)
+        gltf_set(c, anim, "extras", triggers_extras(c, clip));
+    gltf_push(c, c->animations, anim);
+}
+
+void gltf_animations(gltf_ctx *c)
+{
+    const ossa_model *m = c->m;
+    size_t nb = m->bone_count ? m->bone_count : 1;
+    track_eval e = {.m = m};
+    e.one.track_count = 1;
+    e.t = malloc(nb * 3 * sizeof(float));
+    e.r = malloc(nb * 4 * sizeof(float));
+    e.s = malloc(nb * 3 * sizeof(float));
+    if (!e.t || !e.r || !e.s)
+        c->failed = true;
+    for (uint32_t i = 0; i < m->clip_count && !c->failed; i++)
+        clip_animation(c, &m->clips[i], &e);
+    free(e.t);
+    free(e.r);
+    free(e.s);
+}

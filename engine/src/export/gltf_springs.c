@@ -1,0 +1,107 @@
+/* How far Cal3D's cloth (springs) takes its vertices from the skin that glTF exports: each
+ * submesh with springs is skinned and its cloth stepped through two seconds of the rest pose and
+ * then through every clip played once as a cycle at the export's fps (starting at rest where the
+ * skin puts it, as Cal3D's resetPositions); the largest distance between a cloth vertex and its
+ * skinned (linear blend) position is the figure the warning reports. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gltf_internal.h"
+#include "ossa/anim.h"
+#include "ossa/skin.h"
+
+typedef struct spring_run {
+    const ossa_model *m;
+    float *lt, *lr, *ls, *mt, *mr, *ms, *pal;
+} spring_run;
+
+static void palette_at(spring_run *r, const ossa_clip *clip, float time)
+{
+    ossa_pose_rest(r->m, r->lt, r->lr, r->ls);
+    if (clip)
+        ossa_sample_clip(r->m, clip, ossa_clip_wrap_time(clip, time), OSSA_TIME_LOOP, r->lt,
+                         r->lr, r->ls);
+    ossa_local_to_model(r->m, r->lt, r->lr, r->ls, r->mt, r->mr, r->ms);
+    ossa_skin_palette(r->m, r->mt, r->mr, r->ms, r->pal);
+}
+
+/* Steps the cloth of one submesh through a stretch of time; returns the largest gap. */
+static double simulate(spring_run *r, ossa_skin_mesh *mesh, ossa_spring_state *state,
+                       const ossa_clip *clip, float seconds, float fps, float *pos, float *nrm,
+                       float *lbs)
+{
+    uint32_t n = ossa_skin_mesh_output_count(mesh);
+    ossa_skin_job job;
+    ossa_skin_job_init(&job, mesh, r->pal, r->m->bone_count, pos, nrm);
+    palette_at(r, clip, 0.0f);
+    if (ossa_skin_job_run(&job) != OSSA_OK)
+        return 0.0;
+    ossa_spring_state_reset_to(state, pos);
+    double worst = 0.0;
+    uint32_t steps = (uint32_t)ceilf(seconds * fps);
+    for (uint32_t i = 1; i <= steps && i <= 100000; i++) {
+        palette_at(r, clip, (float)i / fps);
+        if (ossa_skin_job_run(&job) != OSSA_OK)
+            break;
+        memcpy(lbs, pos, 3 * sizeof(float) * n);
+        if (ossa_spring_update(state, 1.0f / fps, pos) != OSSA_OK)
+            break;
+        for (uint32_t v = 0; v < n; v++) {
+            double d2 = 0.0;
+            for (int k = 0; k < 3; k++) {
+                double d = (double)pos[3 * v + k] - lbs[3 * v + k];
+                d2 += d * d;
+            }
+            worst = d2 > worst * worst ? sqrt(d2) : worst;
+        }
+    }
+    return worst;
+}
+
+double gltf_spring_gap(gltf_ctx *c)
+{
+    const ossa_model *m = c->m;
+    size_t nb = m->bone_count ? m->bone_count : 1;
+    spring_run r = {.m = m};
+    r.lt = malloc(nb * 3 * sizeof(float));
+    r.lr = malloc(nb * 4 * sizeof(float));
+    r.ls = malloc(nb * 3 * sizeof(float));
+    r.mt = malloc(nb * 3 * sizeof(float));
+    r.mr = malloc(nb * 4 * sizeof(float));
+    r.ms = malloc(nb * 3 * sizeof(float));
+    r.pal = malloc(nb * 12 * sizeof(float));
+    double worst = m->bone_count && r.lt && r.lr && r.ls && r.mt && r.mr && r.ms && r.pal ? 0.0
+                                                                                         : -1.0;
+    for (uint32_t i = 0; i < m->mesh_count && worst >= 0.0; i++)
+        for (uint32_t s = 0; s < m->meshes[i].submesh_count && worst >= 0.0; s++) {
+            const ossa_submesh *sm = &m->meshes[i].submeshes[s];
+            if (!sm->spring_count)
+                continue;
+            ossa_skin_mesh *mesh = NULL;
+            ossa_spring_state *state = NULL;
+            float *pos = NULL, *nrm = NULL, *lbs = NULL;
+            if (ossa_skin_mesh_create(sm, m->bone_count, &mesh, NULL) == OSSA_OK &&
+                ossa_spring_state_create(mesh, &state) == OSSA_OK) {
+                size_t n = (size_t)ossa_skin_mesh_output_count(mesh) * 3 + 3;
+                pos = malloc(n * sizeof(float));
+                nrm = malloc(n * sizeof(float));
+                lbs = malloc(n * sizeof(float));
+            }
+            if (!pos || !nrm || !lbs) {
+                worst = -1.0;
+            } else {
+                worst = fmax(worst, simulate(&r, mesh, state, NULL, 2.0f, c->opt.fps, pos, nrm,
+                                             lbs));
+                for (uint32_t k = 0; k < m->clip_count; k++)
+                    worst = fmax(worst, simulate(&r, mesh, state, &m->clips[k],
+                                                 m->clips[k].duration, c->opt.fps, pos, nrm, lbs));
+            }
+            free(pos);
+            free(nrm);
+            free(lbs);
+            ossa_spring_state_destroy(state);
+            ossa_skin_mesh_destroy(mesh);
+        }
+    free(r.lt); free(r.lr); free(r.ls); free(r.mt); free(r.mr); free(r.ms); free(r.pal);
+    return worst;
+}

@@ -1,0 +1,163 @@
+/* ossa export: models to glTF 2.0, one model or a batch. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "batch.h"
+#include "cli.h"
+
+#define EXPORT_USAGE                                                                          \
+    "ossa export MODEL... -o OUT.glb|OUT.gltf [--fps N] [--up y|z] [--embed] [--verbose] "   \
+    OSSA_CLI_LOAD_USAGE "\n       ossa export (MODEL|FOLDER)... -o OUTDIR [--gltf] [options]"
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && !strcasecmp(s + n - k, suffix);
+}
+
+/* Loads and exports one model; returns 0 written, 1 failed. Warnings are collected in w. */
+static int export_one(const char *const *files, size_t count, const ossa_load_options *lopt,
+                      const char *out, ossa_export_options *xopt, ossa_cli_warnings *w,
+                      char *why, size_t why_size)
+{
+    ossa_model *m = NULL;
+    ossa_error err;
+    if (ossa_load_files(files, count, lopt, &m, &err) != OSSA_OK) {
+        ossa_error_format(&err, why, (unsigned)why_size);
+        return 1;
+    }
+    xopt->warning = ossa_cli_warning_add;
+    xopt->warning_user = w;
+    ossa_status st = ossa_export_gltf(m, out, xopt, &err);
+    ossa_model_free(m);
+    if (st != OSSA_OK) {
+        ossa_error_format(&err, why, (unsigned)why_size);
+        return 1;
+    }
+    return 0;
+}
+
+int ossa_cli_run_batch(const char *cmd, ossa_batch *b, ossa_cli_batch_fn fn, void *user,
+                       bool verbose)
+{
+    size_t done = 0, warned = 0, failed = 0;
+    for (size_t i = 0; i < b->count; i++) {
+        const ossa_batch_model *bm = &b->models[i];
+        ossa_cli_warnings w = {0};
+        char why[1024] = "";
+        int rc = ossa_batch_mkdirs(bm->out) ? (snprintf(why, sizeof why, "cannot create the "
+                                                        "folders of %s", bm->out), 1)
+                                            : fn(bm, user, &w, why, sizeof why);
+        if (rc) {
+            failed++;
+            fprintf(stderr, "ossa %s: [%zu/%zu] %s: FAILED: %s\n", cmd, i + 1, b->count,
+                    bm->label, why);
+        } else {
+            done++;
+            warned += w.count > 0;
+            fprintf(stderr, "ossa %s: [%zu/%zu] %s -> %s: ok", cmd, i + 1, b->count, bm->label,
+                    bm->out);
+            if (w.count)
+                fprintf(stderr, ", %zu warning%s%s", w.count, w.count > 1 ? "s" : "",
+                        verbose ? ":" : " (--verbose lists them)");
+            fputc('\n', stderr);
+            for (size_t k = 0; verbose && k < w.count; k++)
+                fprintf(stderr, "    warning: %s\n", w.lines[k]);
+        }
+        ossa_cli_warnings_clear(&w);
+    }
+    fprintf(stderr, "ossa %s: %zu written (%zu with warnings), %zu failed, of %zu\n", cmd, done,
+            warned, failed, b->count);
+    return failed ? 1 : 0;
+}
+
+typedef struct export_batch_ctx {
+    const ossa_load_options *lopt;
+    ossa_export_options *xopt;
+} export_batch_ctx;
+
+static int export_batch_one(const ossa_batch_model *bm, void *user, ossa_cli_warnings *w,
+                            char *why, size_t why_size)
+{
+    export_batch_ctx *x = user;
+    return export_one((const char *const *)bm->files, bm->file_count, x->lopt, bm->out, x->xopt,
+                      w, why, why_size);
+}
+
+int ossa_cmd_export(int argc, char **argv)
+{
+    ossa_load_options lopt = {0};
+    ossa_export_options xopt = {0};
+    const char *out = NULL;
+    bool verbose = false, gltf = false;
+    int taken;
+    const char **files = calloc((size_t)argc + 1, sizeof *files);
+    size_t count = 0;
+    if (!files)
+        return 1;
+    for (int i = 0; i < argc; i++) {
+        if ((taken = ossa_cli_load_option("export", argc, argv, &i, &lopt)) != 0) {
+            if (taken == 2)
+                goto usage;
+        } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+            out = argv[++i];
+        } else if (!strcmp(argv[i], "--fps") && i + 1 < argc) {
+            char *end;
+            xopt.fps = strtof(argv[++i], &end);
+            if (*end || !(xopt.fps >= 1.0f && xopt.fps <= 10000.0f)) {
+                fprintf(stderr, "ossa export: --fps needs frames per second in 1..10000\n");
+                goto usage;
+            }
+        } else if (!strcmp(argv[i], "--up") && i + 1 < argc) {
+            i++;
+            if (!strcasecmp(argv[i], "y"))
+                xopt.up = OSSA_EXPORT_UP_Y;
+            else if (!strcasecmp(argv[i], "z"))
+                xopt.up = OSSA_EXPORT_UP_Z;
+            else {
+                fprintf(stderr, "ossa export: --up takes y or z, not '%s'\n", argv[i]);
+                goto usage;
+            }
+        } else if (!strcmp(argv[i], "--embed")) {
+            xopt.embed = true;
+        } else if (!strcmp(argv[i], "--gltf")) {
+            gltf = true;
+        } else if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v")) {
+            verbose = true;
+        } else if (ossa_cli_take_file("export", argv[i], files, &count)) {
+            goto usage;
+        }
+    }
+    if (!count || !out) {
+        fprintf(stderr, "usage: %s\n", EXPORT_USAGE);
+        goto usage;
+    }
+    /* -o a file: the inputs are one model (a folder: the model ossa_load_files finds in it) */
+    bool single = ends_with(out, ".glb") || ends_with(out, ".gltf");
+    int rc;
+    if (single) {
+        ossa_cli_warnings w = {0};
+        char why[1024];
+        rc = export_one(files, count, &lopt, out, &xopt, &w, why, sizeof why);
+        for (size_t k = 0; k < w.count; k++)
+            fprintf(stderr, "ossa export: warning: %s\n", w.lines[k]);
+        if (rc)
+            fprintf(stderr, "ossa export: %s\n", why);
+        ossa_cli_warnings_clear(&w);
+    } else {
+        ossa_batch b = {0};
+        rc = ossa_batch_collect(&b, files, count, out, gltf ? "gltf" : "glb");
+        if (!rc) {
+            export_batch_ctx x = {&lopt, &xopt};
+            rc = ossa_cli_run_batch("export", &b, export_batch_one, &x, verbose);
+        }
+        ossa_batch_free(&b);
+    }
+    free(files);
+    return rc;
+usage:
+    free(files);
+    return 2;
+}
