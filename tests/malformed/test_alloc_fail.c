@@ -1,4 +1,4 @@
-/* Allocation failure: every loader and writer, with its Nth allocation failing for every N up
+/* Allocation failure: every loader and writer (Cal3D binary, XML and mp3butcher, SKM, C3S, CFF, glTF), with its Nth allocation failing for every N up
  * to the number it makes, returns OSSA_ERR_NOMEM (a writer: an error), hands out no model and
  * leaks nothing. The engine is linked statically, and malloc and its relatives are wrapped at
  * link time (-Wl,--wrap=...) to count live blocks and fail on demand; libxml2's own
@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ossa/export.h"
 #include "ossa/ossa.h"
 #include "test_common.h"
 
@@ -174,6 +175,20 @@ static ossa_status write_c3s(const void *arg, ossa_model **out, ossa_error *err)
     return ossa_write_c3s(demo, p, &opt, err);
 }
 
+static ossa_status write_cal3d(const void *arg, ossa_model **out, ossa_error *err)
+{
+    *out = NULL;
+    return ossa_write_cal3d(demo, scratch, "demo", (const ossa_cal3d_write_options *)arg, err);
+}
+
+static ossa_status write_gltf(const void *arg, ossa_model **out, ossa_error *err)
+{
+    char p[600];
+    snprintf(p, sizeof p, "%s/demo.%s", scratch, (const char *)arg);
+    *out = NULL;
+    return ossa_export_gltf(demo, p, NULL, err);
+}
+
 static ossa_status write_cff(const void *arg, ossa_model **out, ossa_error *err)
 {
     char p[600];
@@ -206,10 +221,17 @@ int main(void)
     demo = model;
     if (demo) {
         static const bool bones = false, frames = true;
+        static const ossa_cal3d_write_options binary = {0}, xml = {.xml = true},
+                                              fork = {.mp3butcher = true};
+        sweep("write cal3d", write_cal3d, &binary, true);
+        sweep("write cal3d xml", write_cal3d, &xml, true);
+        sweep("write cal3d mp3butcher", write_cal3d, &fork, true);
         sweep("write skm", write_skm, NULL, true);
         sweep("write c3s", write_c3s, &bones, true);
         sweep("write c3s vertex frames", write_c3s, &frames, true);
         sweep("write cff", write_cff, NULL, true);
+        sweep("export glb", write_gltf, "glb", true);
+        sweep("export gltf", write_gltf, "gltf", true);
     }
     ossa_model_free(model);
     rmdir(scratch);
