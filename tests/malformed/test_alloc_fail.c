@@ -1,12 +1,14 @@
 /* Allocation failure: every loader and writer (Cal3D binary, XML and mp3butcher, SKM, C3S, CFF, glTF), with its Nth allocation failing for every N up
  * to the number it makes, returns OSSA_ERR_NOMEM (a writer: an error), hands out no model and
  * leaks nothing. The engine is linked statically, and malloc and its relatives are wrapped at
- * link time (-Wl,--wrap=...) to count live blocks and fail on demand; libxml2's own
- * allocations are not counted. */
+ * link time (-Wl,--wrap=...) to count live blocks and fail on demand; jansson's blocks are
+ * counted; libxml2's own allocations are not. */
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <jansson.h>
 
 #include "ossa/export.h"
 #include "ossa/ossa.h"
@@ -90,6 +92,14 @@ void *__wrap_aligned_alloc(size_t align, size_t n)
     return p;
 }
 
+/* jansson's allocator: counted, never failed. */
+static void *counted_malloc(size_t n)
+{
+    void *p = __real_malloc(n);
+    live += p != NULL;
+    return p;
+}
+
 static char scratch[256];
 
 /* Removes every file of the scratch folder (a failed writer must leave none, checked too). */
@@ -144,9 +154,9 @@ static void sweep(const char *what, step_fn step, const void *arg, bool writer)
         scratch_files(true);
         if (!ok || live != before) {
             bad++;
-            CHECKF(0, "%s: allocation %ld of %ld failing: status %s, %ld blocks leaked%s (%s)",
-                   what, n, total, ossa_status_name(st), live - before,
-                   writer && st != OSSA_OK ? ", files left" : "", err.message);
+            CHECKF(0, "%s: allocation %ld of %ld failing: status %s, %ld blocks leaked, %zu files "
+                   "left (%s)", what, n, total, ossa_status_name(st), live - before,
+                   scratch_files(false), err.message);
         }
     }
     printf("%s: %ld allocations, each failed in turn\n", what, total);
@@ -200,6 +210,10 @@ static ossa_status write_cff(const void *arg, ossa_model **out, ossa_error *err)
 
 int main(void)
 {
+    /* The exporter's JSON is built by jansson: its blocks are counted too (a string jansson
+     * made is freed by the exporter), but not failed: jansson's json_dumps was seen to return a
+     * string with one of its internal allocations failed, which is jansson's to answer for. */
+    json_set_alloc_funcs(counted_malloc, __wrap_free);
     const char *root = getenv("OSSA_SOURCE_ROOT");
     if (!root)
         return TEST_SKIP;

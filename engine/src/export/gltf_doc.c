@@ -368,9 +368,10 @@ ossa_status gltf_write_files(gltf_ctx *c)
 {
     if (c->failed)
         return ossa_write_fail(c->err, OSSA_ERR_NOMEM, c->path, "out of memory");
-    if (c->glb && c->bin.size)
+    if (c->glb && c->bin.size &&
         json_array_append_new(json_object_get(c->root, "buffers"),
-                              json_pack("{s:I}", "byteLength", (json_int_t)c->bin.size));
+                              json_pack("{s:I}", "byteLength", (json_int_t)c->bin.size)))
+        return ossa_write_fail(c->err, OSSA_ERR_NOMEM, c->path, "out of memory");
     char *json = json_dumps(c->root, JSON_COMPACT | JSON_REAL_PRECISION(9));
     if (!json)
         return ossa_write_fail(c->err, OSSA_ERR_NOMEM, c->path, "out of memory");

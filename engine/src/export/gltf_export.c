@@ -129,6 +129,7 @@ static void buffer(gltf_ctx *c)
 ossa_status ossa_export_gltf(const ossa_model *m, const char *path,
                              const ossa_export_options *opt, ossa_error *err)
 {
+    ossa_error_clear(err);
     if (!m || !path)
         return ossa_write_fail(err, OSSA_ERR_INVALID_ARGUMENT, path ? path : "",
                                "no model or no path");

@@ -270,10 +270,17 @@ int gltf_material(gltf_ctx *c, int32_t material, bool two_sided)
                         : &c->default_material[two_sided];
     if (*slot >= 0)
         return *slot;
-    json_t *mat = json_object(), *pbr = json_object();
-    gltf_set(c, mat, "pbrMetallicRoughness", pbr);
-    if (!mat || !pbr)
+    json_t *mat = json_object();
+    if (!mat) {
+        c->failed = true;
         return -1;
+    }
+    gltf_set(c, mat, "pbrMetallicRoughness", json_object());
+    json_t *pbr = json_object_get(mat, "pbrMetallicRoughness"); /* owned by mat */
+    if (!pbr) {
+        json_decref(mat);
+        return -1;
+    }
     if (two_sided)
         gltf_set(c, mat, "doubleSided", json_true());
     if (slot == &c->default_material[two_sided]) {

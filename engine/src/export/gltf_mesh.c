@@ -388,10 +388,12 @@ static void one_mesh(gltf_ctx *c, uint32_t i, bool need_extra)
         const ossa_submesh *sm = &mesh->submeshes[s];
         if (!exported_submesh(sm))
             continue;
-        json_t *prim = json_object(), *attrs = json_object();
-        gltf_push(c, prims, prim);
-        gltf_set(c, prim, "attributes", attrs);
-        if (!prim || !attrs)
+        json_t *prim = json_object();
+        if (gltf_push(c, prims, prim) < 0)
+            break;
+        gltf_set(c, prim, "attributes", json_object());
+        json_t *attrs = json_object_get(prim, "attributes");
+        if (!attrs)
             break;
         vertex_attributes(c, attrs, sm, &xf, flip_v, &bad_normals, &clamped, &gap, &gapped);
         if (skinned) {
@@ -457,10 +459,11 @@ static void one_mesh(gltf_ctx *c, uint32_t i, bool need_extra)
         json_t *bone = json_array_get(c->nodes, (size_t)rigid);
         json_t *kids = json_object_get(bone, "children");
         if (!kids) {
-            kids = json_array();
-            gltf_set(c, bone, "children", kids);
+            gltf_set(c, bone, "children", json_array());
+            kids = json_object_get(bone, "children"); /* NULL when the set failed */
         }
-        gltf_push(c, kids, json_integer(ni));
+        if (kids)
+            gltf_push(c, kids, json_integer(ni));
     }
 }
 

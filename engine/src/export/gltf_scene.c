@@ -130,9 +130,8 @@ void gltf_nodes(gltf_ctx *c)
     for (uint32_t b = 0; b < m->bone_count; b++) {
         const ossa_bone *bn = &m->bones[b];
         json_t *node = json_object();
-        gltf_push(c, c->nodes, node);
-        if (!node)
-            return;
+        if (gltf_push(c, c->nodes, node) < 0)
+            return; /* node is gone with the failed push: not touched again */
         gltf_set(c, node, "name", gltf_text(bn->name));
         float t[3], r[4] = {bn->rest_r[0], bn->rest_r[1], bn->rest_r[2], bn->rest_r[3]};
         float n2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3];
@@ -162,8 +161,8 @@ void gltf_nodes(gltf_ctx *c)
         json_t *parent = json_array_get(c->nodes, (size_t)p);
         json_t *kids = json_object_get(parent, "children");
         if (!kids) {
-            kids = json_array();
-            gltf_set(c, parent, "children", kids);
+            gltf_set(c, parent, "children", json_array());
+            kids = json_object_get(parent, "children"); /* NULL when the set failed */
         }
         if (kids)
             gltf_push(c, kids, json_integer(b));

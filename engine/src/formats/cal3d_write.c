@@ -483,9 +483,11 @@ ossa_status ossa_write_cal3d(const ossa_model *m, const char *dir, const char *b
         return cw_fail(&w, OSSA_ERR_INVALID_ARGUMENT, NULL,
                        "a model and a base name without '/' are required");
     ossa_error verr;
-    if (ossa_model_validate(m, &verr) != OSSA_OK)
-        return cw_fail(&w, OSSA_ERR_INVALID_ARGUMENT, NULL, "the model is not valid: %s",
-                       verr.message);
+    ossa_error_clear(&verr); /* validation fills only a clear record */
+    ossa_status valid = ossa_model_validate(m, &verr);
+    if (valid != OSSA_OK)
+        return cw_fail(&w, valid == OSSA_ERR_NOMEM ? OSSA_ERR_NOMEM : OSSA_ERR_INVALID_ARGUMENT,
+                       NULL, "the model is not valid: %s", verr.message);
     OSSA_TRY(layout_for(&w, opt->version, opt->mp3butcher));
     char why[sizeof err->message];
     if (cw_check_representable(m, &w.layout, xml, why, sizeof why) != OSSA_OK ||
