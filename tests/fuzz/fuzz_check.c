@@ -126,6 +126,8 @@ static int check_pose(const ossa_model *m, pose_bufs *p, const char *what, char 
  * palette p holds, through the runtime mesh as the viewer does; every output must stay finite. */
 static int check_springs(const ossa_model *m, const pose_bufs *p, char *why, size_t why_size)
 {
+    if (!p->palette_bones)
+        return 0; /* no bone at all, not even an influence's: nothing is skinned */
     for (uint32_t i = 0; i < m->mesh_count; i++)
         for (uint32_t j = 0; j < m->meshes[i].submesh_count; j++) {
             const ossa_submesh *sm = &m->meshes[i].submeshes[j];
