@@ -2,7 +2,6 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +12,7 @@
 
 #include "core/checked.h"
 #include "core/limits.h"
+#include "formats/file_io.h"
 #include "formats/folder.h"
 #include "formats/formats.h"
 #include "formats/skm_format.h"
@@ -221,82 +221,6 @@ ossa_format_reader ossa_format_reader_for(ossa_format f)
     }
 }
 
-static const char *file_kind(mode_t mode)
-{
-    return S_ISDIR(mode) ? "a folder" : S_ISFIFO(mode) ? "a FIFO" : S_ISSOCK(mode) ? "a socket"
-           : S_ISCHR(mode) || S_ISBLK(mode) ? "a device" : "not a regular file";
-}
-
-/* Opens a regular file for reading. Special files are refused before anything is read: opening
- * is non-blocking (a FIFO with no writer would wait forever in open), and the check is made on
- * what was opened, not on the name. */
-static ossa_status open_regular(ossa_build *b, const char *path, FILE **out, struct stat *st)
-{
-    *out = NULL;
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
-        return ossa_fail(b, OSSA_ERR_IO, -1, "cannot open: %s", strerror(errno));
-    if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode)) {
-        const char *kind = file_kind(st->st_mode);
-        close(fd);
-        return ossa_fail(b, OSSA_ERR_IO, -1, "%s, not a file Ossa can read", kind);
-    }
-    int flags = fcntl(fd, F_GETFL);
-    if (flags >= 0)
-        fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-    *out = fdopen(fd, "rb");
-    if (!*out) {
-        close(fd);
-        return ossa_fail(b, OSSA_ERR_NOMEM, -1, "cannot open: %s", strerror(errno));
-    }
-    return OSSA_OK;
-}
-
-/* The first bytes of a file (up to cap), for sniffing before anything is read whole. */
-static ossa_status read_head(ossa_build *b, const char *path, uint8_t *head, size_t cap,
-                             size_t *got)
-{
-    FILE *f;
-    struct stat st;
-    *got = 0;
-    OSSA_TRY(open_regular(b, path, &f, &st));
-    *got = fread(head, 1, cap, f);
-    fclose(f);
-    return OSSA_OK;
-}
-
-/* Reads a whole file into memory (capped). */
-static ossa_status read_whole(ossa_build *b, const char *path, uint8_t **out, size_t *size)
-{
-    *out = NULL;
-    *size = 0;
-    FILE *f;
-    struct stat st;
-    OSSA_TRY(open_regular(b, path, &f, &st));
-    if ((uint64_t)st.st_size > OSSA_MAX_FILE_SIZE) {
-        fclose(f);
-        return ossa_fail(b, OSSA_ERR_RANGE, -1, "file of %lld bytes exceeds the limit of %u",
-                         (long long)st.st_size, OSSA_MAX_FILE_SIZE);
-    }
-    size_t n = (size_t)st.st_size;
-    uint8_t *buf = malloc(n + 1); /* +1: a NUL after the data helps text parsers */
-    if (!buf) {
-        fclose(f);
-        return ossa_fail(b, OSSA_ERR_NOMEM, -1, "cannot allocate %zu bytes", n);
-    }
-    size_t got = n ? fread(buf, 1, n, f) : 0;
-    int failed = ferror(f);
-    fclose(f);
-    if (got != n || failed) {
-        free(buf);
-        return ossa_fail(b, OSSA_ERR_IO, -1, "read %zu of %zu bytes", got, n);
-    }
-    buf[n] = 0;
-    *out = buf;
-    *size = n;
-    return OSSA_OK;
-}
-
 /* Reads one file of the model being built; the format comes from the options or the sniffer. */
 static ossa_status read_one(ossa_build *b, const char *path, const uint8_t *data, size_t size)
 {
@@ -320,41 +244,18 @@ static ossa_status read_one(ossa_build *b, const char *path, const uint8_t *data
     return OSSA_OK;
 }
 
-/* Whether the first bytes can begin a file of format f: a binary format's magic, or for XML
- * (told by its extension) a '<' as the first character after white space and a byte order
- * mark. Checked before a file is read whole, so that a large file of something else is refused
- * from its first bytes. */
-static bool head_fits(ossa_format f, const uint8_t *p, size_t n)
-{
-    switch (f) {
-    case OSSA_FORMAT_XSF: case OSSA_FORMAT_XAF: case OSSA_FORMAT_XMF: case OSSA_FORMAT_XRF:
-    case OSSA_FORMAT_XPF: {
-        size_t i = n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF ? 3 : 0;
-        if (n >= 2 && ((p[0] == 0xFF && p[1] == 0xFE) || (p[0] == 0xFE && p[1] == 0xFF)))
-            return true; /* UTF-16: the XML reader explains why it refuses it */
-        while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
-            i++;
-        return i == n || p[i] == '<';
-    }
-    case OSSA_FORMAT_CFF:
-        return true; /* no magic: the reader checks the header against the size */
-    default:
-        return f != OSSA_FORMAT_UNKNOWN;
-    }
-}
-
 static ossa_status load_path(ossa_build *b, const char *path)
 {
     uint8_t *data, head[512];
     size_t size, got;
     OSSA_TRY(ossa_build_set_file(b, path));
-    OSSA_TRY(read_head(b, path, head, sizeof head, &got));
+    OSSA_TRY(ossa_file_read_head(b, path, head, sizeof head, &got));
     ossa_format f = b->opt.format ? b->opt.format : ossa_sniff(head, got, path);
-    if (f == OSSA_FORMAT_UNKNOWN || !head_fits(f, head, got))
+    if (f == OSSA_FORMAT_UNKNOWN || !ossa_file_head_fits(f, head, got))
         return ossa_fail(b, OSSA_ERR_FORMAT, 0, "not a format Ossa reads%s",
                          f == OSSA_FORMAT_UNKNOWN ? "" : ": its first bytes are not the "
                                                          "start of one");
-    OSSA_TRY(read_whole(b, path, &data, &size));
+    OSSA_TRY(ossa_file_read_whole(b, path, &data, &size));
     ossa_status st = read_one(b, path, data, size);
     free(data);
     return st;
@@ -671,7 +572,7 @@ static ossa_status load_cfg(ossa_build *b, const char *cfg_path, uint8_t *text)
             uint8_t head[4096];
             size_t got = 0;
             if (st == OSSA_OK)
-                st = read_head(b, found, head, sizeof head, &got);
+                st = ossa_file_read_head(b, found, head, sizeof head, &got);
             ossa_format kind = st == OSSA_OK ? ossa_sniff(head, got, found) : OSSA_FORMAT_UNKNOWN;
             if (st == OSSA_OK && !b->opt.format && load_rank(kind) != rank) {
                 b->file = cfg_file;
@@ -738,7 +639,7 @@ static ossa_status find_skm_pose(ossa_build *b, const char *skm_path, char *out,
         if (is_regular_file(cfg)) {
             uint8_t *text;
             size_t size;
-            OSSA_TRY(read_whole(b, cfg, &text, &size));
+            OSSA_TRY(ossa_file_read_whole(b, cfg, &text, &size));
             cfg_scan sc;
             cfg_scan_text(text, size, &sc);
             if (sc.import && !sc.path_len) {
@@ -898,7 +799,7 @@ static ossa_status load_ranked(ossa_build *b, const char *const *paths, size_t c
         size_t n = 0;
         st = ossa_build_set_file(b, paths[i]);
         if (st == OSSA_OK)
-            st = read_head(b, paths[i], head, sizeof head, &n);
+            st = ossa_file_read_head(b, paths[i], head, sizeof head, &n);
         if (st != OSSA_OK)
             break;
         ossa_format fmt = ossa_sniff(head, n, paths[i]);
@@ -910,7 +811,7 @@ static ossa_status load_ranked(ossa_build *b, const char *const *paths, size_t c
             size_t size;
             st = ossa_build_set_file(b, paths[i]);
             if (st == OSSA_OK)
-                st = read_whole(b, paths[i], &text, &size);
+                st = ossa_file_read_whole(b, paths[i], &text, &size);
             if (st != OSSA_OK)
                 break;
             cfg_scan sc;

@@ -1,0 +1,113 @@
+/* Opening and reading the files of a model: regular files only, refused before any read when
+ * they are not, sniffed from their first bytes before they are read whole (load.c, folder.c). */
+#include "formats/file_io.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/limits.h"
+
+static const char *file_kind(mode_t mode)
+{
+    return S_ISDIR(mode) ? "a folder" : S_ISFIFO(mode) ? "a FIFO" : S_ISSOCK(mode) ? "a socket"
+           : S_ISCHR(mode) || S_ISBLK(mode) ? "a device" : "not a regular file";
+}
+
+/* Opens a regular file for reading. Special files are refused before anything is read: opening
+ * is non-blocking (a FIFO with no writer would wait forever in open), and the check is made on
+ * what was opened, not on the name. */
+static ossa_status open_regular(ossa_build *b, const char *path, FILE **out, struct stat *st)
+{
+    *out = NULL;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return ossa_fail(b, OSSA_ERR_IO, -1, "cannot open: %s", strerror(errno));
+    if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode)) {
+        const char *kind = file_kind(st->st_mode);
+        close(fd);
+        return ossa_fail(b, OSSA_ERR_IO, -1, "%s, not a file Ossa can read", kind);
+    }
+    int flags = fcntl(fd, F_GETFL);
+    if (flags >= 0)
+        fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    *out = fdopen(fd, "rb");
+    if (!*out) {
+        close(fd);
+        return ossa_fail(b, OSSA_ERR_NOMEM, -1, "cannot open: %s", strerror(errno));
+    }
+    return OSSA_OK;
+}
+
+/* The first bytes of a file (up to cap), for sniffing before anything is read whole. */
+ossa_status ossa_file_read_head(ossa_build *b, const char *path, uint8_t *head, size_t cap,
+                             size_t *got)
+{
+    FILE *f;
+    struct stat st;
+    *got = 0;
+    OSSA_TRY(open_regular(b, path, &f, &st));
+    *got = fread(head, 1, cap, f);
+    fclose(f);
+    return OSSA_OK;
+}
+
+/* Reads a whole file into memory (capped). */
+ossa_status ossa_file_read_whole(ossa_build *b, const char *path, uint8_t **out, size_t *size)
+{
+    *out = NULL;
+    *size = 0;
+    FILE *f;
+    struct stat st;
+    OSSA_TRY(open_regular(b, path, &f, &st));
+    if ((uint64_t)st.st_size > OSSA_MAX_FILE_SIZE) {
+        fclose(f);
+        return ossa_fail(b, OSSA_ERR_RANGE, -1, "file of %lld bytes exceeds the limit of %u",
+                         (long long)st.st_size, OSSA_MAX_FILE_SIZE);
+    }
+    size_t n = (size_t)st.st_size;
+    uint8_t *buf = malloc(n + 1); /* +1: a NUL after the data helps text parsers */
+    if (!buf) {
+        fclose(f);
+        return ossa_fail(b, OSSA_ERR_NOMEM, -1, "cannot allocate %zu bytes", n);
+    }
+    size_t got = n ? fread(buf, 1, n, f) : 0;
+    int failed = ferror(f);
+    fclose(f);
+    if (got != n || failed) {
+        free(buf);
+        return ossa_fail(b, OSSA_ERR_IO, -1, "read %zu of %zu bytes", got, n);
+    }
+    buf[n] = 0;
+    *out = buf;
+    *size = n;
+    return OSSA_OK;
+}
+
+/* Whether the first bytes can begin a file of format f: a binary format's magic, or for XML
+ * (told by its extension) a '<' as the first character after white space and a byte order
+ * mark. Checked before a file is read whole, so that a large file of something else is refused
+ * from its first bytes. */
+bool ossa_file_head_fits(ossa_format f, const uint8_t *p, size_t n)
+{
+    switch (f) {
+    case OSSA_FORMAT_XSF: case OSSA_FORMAT_XAF: case OSSA_FORMAT_XMF: case OSSA_FORMAT_XRF:
+    case OSSA_FORMAT_XPF: {
+        size_t i = n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF ? 3 : 0;
+        if (n >= 2 && ((p[0] == 0xFF && p[1] == 0xFE) || (p[0] == 0xFE && p[1] == 0xFF)))
+            return true; /* UTF-16: the XML reader explains why it refuses it */
+        while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
+            i++;
+        return i == n || p[i] == '<';
+    }
+    case OSSA_FORMAT_CFF:
+        return true; /* no magic: the reader checks the header against the size */
+    default:
+        return f != OSSA_FORMAT_UNKNOWN;
+    }
+}
+

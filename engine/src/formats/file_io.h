@@ -1,0 +1,21 @@
+/* Opening and reading the files of a model (file_io.c). Failures fill the build's error with
+ * the file being read (b->file). */
+#ifndef OSSA_FILE_IO_H
+#define OSSA_FILE_IO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "core/build.h"
+
+/* Up to cap first bytes of a regular file (a FIFO, device or socket is refused unread). */
+ossa_status ossa_file_read_head(ossa_build *b, const char *path, uint8_t *head, size_t cap,
+                                size_t *got);
+/* The whole regular file, capped at OSSA_MAX_FILE_SIZE, with a NUL after the data; the caller
+ * frees *out. */
+ossa_status ossa_file_read_whole(ossa_build *b, const char *path, uint8_t **out, size_t *size);
+/* Whether the first bytes can begin a file of format f (a binary magic; '<' for XML told by its
+ * extension; anything for CFF, which has no magic). */
+bool ossa_file_head_fits(ossa_format f, const uint8_t *p, size_t n);
+
+#endif
