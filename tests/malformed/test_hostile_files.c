@@ -3,7 +3,8 @@
  * .caf or .xsf (it used to be read whole before being refused), a .cfg naming a file of the wrong
  * kind for its key (an animation under skeleton= silently gave the root a child's keys) and a
  * .cfg naming itself. Each must fail at once, cheaply, with a message that says what is wrong
- * and where. An alarm turns a hang into a failure. */
+ * and where. A FIFO named as a texture must not block the glTF export either. An alarm turns a
+ * hang into a failure. */
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ossa/export.h"
 #include "ossa/ossa.h"
 #include "test_common.h"
 
@@ -105,6 +107,22 @@ int main(void)
     write_text("text.cfg", "skeleton=mannequin.csf\nmesh=notes.txt\n");
     write_text("notes.txt", "hello\n");
     expect("text.cfg", OSSA_ERR_FORMAT, 2, "not a file Ossa reads");
+
+    /* A texture that is a FIFO: the glTF export goes on without it instead of blocking. */
+    snprintf(cmd, sizeof cmd, "cp '%s'/assets/c3s/mannequin.c3s '%s'/assets/c3s/skin.tga '%s'/",
+             root, root, dir);
+    CHECK(system(cmd) == 0);
+    CHECK(mkfifo(in_dir(p, sizeof p, "shirt.tga"), 0600) == 0);
+    ossa_model *scene = NULL;
+    ossa_error err;
+    CHECK(ossa_load_file(in_dir(p, sizeof p, "mannequin.c3s"), NULL, &scene, &err) == OSSA_OK);
+    if (scene) {
+        double t0 = now();
+        ossa_status st = ossa_export_gltf(scene, in_dir(p, sizeof p, "out.glb"), NULL, &err);
+        CHECKF(st == OSSA_OK, "export with a FIFO texture: %s", err.message);
+        CHECK(now() - t0 < 5.0 * test_time_factor());
+        ossa_model_free(scene);
+    }
 
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     CHECK(system(cmd) == 0);

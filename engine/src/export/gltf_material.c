@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "formats/file_io.h"
 #include "gltf_internal.h"
 
 /* The map a viewer draws as the diffuse texture: the first with no type or a type naming
@@ -35,7 +36,8 @@ static const ossa_texture_map *diffuse_map(const ossa_material *mat)
 
 static uint8_t *read_all(const char *path, size_t *size)
 {
-    FILE *f = fopen(path, "rb");
+    struct stat st;
+    FILE *f = ossa_file_open_regular(path, &st); /* a FIFO named as a texture would block */
     if (!f)
         return NULL;
     uint8_t *data = NULL;

@@ -18,29 +18,38 @@ static const char *file_kind(mode_t mode)
            : S_ISCHR(mode) || S_ISBLK(mode) ? "a device" : "not a regular file";
 }
 
-/* Opens a regular file for reading. Special files are refused before anything is read: opening
- * is non-blocking (a FIFO with no writer would wait forever in open), and the check is made on
- * what was opened, not on the name. */
-static ossa_status open_regular(ossa_build *b, const char *path, FILE **out, struct stat *st)
+FILE *ossa_file_open_regular(const char *path, struct stat *st)
 {
-    *out = NULL;
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
-        return ossa_fail(b, OSSA_ERR_IO, -1, "cannot open: %s", strerror(errno));
+        return NULL;
     if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode)) {
-        const char *kind = file_kind(st->st_mode);
         close(fd);
-        return ossa_fail(b, OSSA_ERR_IO, -1, "%s, not a file Ossa can read", kind);
+        errno = EINVAL; /* st tells what it was */
+        return NULL;
     }
     int flags = fcntl(fd, F_GETFL);
     if (flags >= 0)
         fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-    *out = fdopen(fd, "rb");
-    if (!*out) {
+    FILE *f = fdopen(fd, "rb");
+    if (!f)
         close(fd);
-        return ossa_fail(b, OSSA_ERR_NOMEM, -1, "cannot open: %s", strerror(errno));
-    }
-    return OSSA_OK;
+    return f;
+}
+
+/* ossa_file_open_regular with the build's error filled: what the path was when it is not a
+ * regular file, why it could not be opened otherwise. */
+static ossa_status open_regular(ossa_build *b, const char *path, FILE **out, struct stat *st)
+{
+    memset(st, 0, sizeof *st);
+    *out = ossa_file_open_regular(path, st);
+    if (*out)
+        return OSSA_OK;
+    if (errno == EINVAL && st->st_mode && !S_ISREG(st->st_mode))
+        return ossa_fail(b, OSSA_ERR_IO, -1, "%s, not a file Ossa can read",
+                         file_kind(st->st_mode));
+    return ossa_fail(b, errno == ENOMEM ? OSSA_ERR_NOMEM : OSSA_ERR_IO, -1, "cannot open: %s",
+                     strerror(errno));
 }
 
 /* The first bytes of a file (up to cap), for sniffing before anything is read whole. */

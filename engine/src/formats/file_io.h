@@ -6,7 +6,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <sys/stat.h>
 #include "core/build.h"
+
+/* Opens a regular file for reading, or returns NULL (errno set; st says what the path was when
+ * it is not a regular file). Special files are refused before anything is read: the open is
+ * non-blocking (a FIFO with no writer would wait forever in open), and the check is made on
+ * what was opened, not on the name. */
+FILE *ossa_file_open_regular(const char *path, struct stat *st);
 
 /* Up to cap first bytes of a regular file (a FIFO, device or socket is refused unread). */
 ossa_status ossa_file_read_head(ossa_build *b, const char *path, uint8_t *head, size_t cap,

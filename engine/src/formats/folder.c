@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "core/limits.h"
+#include "formats/file_io.h"
 
 #define FOLDER_MAX_DEPTH 8         /* subfolder levels searched below the given folder */
 #define FOLDER_MAX_ENTRIES 100000u /* directory entries looked at, in all */
@@ -51,7 +52,8 @@ static bool is_cfg_name(const char *path)
 /* The format of a regular file from its first bytes and name. */
 static ossa_format sniff_path(const char *path)
 {
-    FILE *f = fopen(path, "rb");
+    struct stat st;
+    FILE *f = ossa_file_open_regular(path, &st);
     if (!f)
         return OSSA_FORMAT_UNKNOWN;
     unsigned char head[4096];

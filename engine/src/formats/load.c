@@ -608,7 +608,8 @@ static ossa_format skm_kind(const char *path)
 {
     uint8_t head[8];
     size_t n = 0;
-    FILE *f = fopen(path, "rb");
+    struct stat st;
+    FILE *f = ossa_file_open_regular(path, &st);
     if (f) {
         n = fread(head, 1, sizeof head, f);
         fclose(f);
