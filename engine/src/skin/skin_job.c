@@ -1,6 +1,7 @@
 /* Kernel selection, skin job validation and dispatch, the scalar stream kernels (blend and
  * exact), the general (> 8 influences) group and morph blending. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,26 +139,6 @@ void ossa_skin_vertex_scalar(const float *rows, const float *weights, const uint
                     m[8] * nx + m[9] * ny + m[10] * nz, out_n);
 }
 
-void ossa_skin_kernel_scalar(const skin_range *r)
-{
-    const skin_group_data *g = &r->mesh->groups[r->group];
-    uint32_t k = g->influences;
-    float scratch[SKIN_ROWS] __attribute__((aligned(64)));
-    for (uint32_t o = r->lo; o < r->hi;) {
-        uint32_t local = o - g->begin, blk = local / SKIN_B;
-        uint32_t stop = g->begin + (blk + 1) * SKIN_B;
-        if (stop > r->hi)
-            stop = r->hi;
-        const float *block = skin_block_ptr(g, blk);
-        const float *rows = ossa_skin_block_rows(r, block, o / SKIN_B, scratch);
-        const float *w = block + SKIN_ROWS;
-        const uint16_t *b = (const uint16_t *)(const void *)(w + k * SKIN_B);
-        for (; o < stop; o++)
-            ossa_skin_vertex_scalar(rows, w, b, k, o % SKIN_B, r->palette, r->out_pos + 3 * (size_t)o,
-                                    r->out_nrm + 3 * (size_t)o);
-    }
-}
-
 /* Exact form: the blended matrix applied to q, plus each influence's rotation of its gap. */
 void ossa_skin_vertex_exact_scalar(const float *rows, const float *weights, const uint16_t *bones,
                                    const float *d, uint32_t k, uint32_t lane, const float *palette,
@@ -187,7 +168,9 @@ void ossa_skin_vertex_exact_scalar(const float *rows, const float *weights, cons
                     m[8] * nx + m[9] * ny + m[10] * nz, out_n);
 }
 
-void ossa_skin_kernel_exact_scalar(const skin_range *r)
+/* The scalar kernels walk the blocks of a range alike; exact meshes' blocks also carry each
+ * influence's gap (g->points bytes into the block). */
+static void scalar_blocks(const skin_range *r, bool exact)
 {
     const skin_group_data *g = &r->mesh->groups[r->group];
     uint32_t k = g->influences;
@@ -201,11 +184,26 @@ void ossa_skin_kernel_exact_scalar(const skin_range *r)
         const float *rows = ossa_skin_block_rows(r, block, o / SKIN_B, scratch);
         const float *w = block + SKIN_ROWS;
         const uint16_t *b = (const uint16_t *)(const void *)(w + k * SKIN_B);
-        const float *d = (const float *)(const void *)((const char *)block + g->points);
-        for (; o < stop; o++)
-            ossa_skin_vertex_exact_scalar(rows, w, b, d, k, o % SKIN_B, r->palette,
-                                          r->out_pos + 3 * (size_t)o, r->out_nrm + 3 * (size_t)o);
+        const float *d = exact ? (const float *)(const void *)((const char *)block + g->points)
+                               : NULL;
+        for (; o < stop; o++) {
+            float *p = r->out_pos + 3 * (size_t)o, *n = r->out_nrm + 3 * (size_t)o;
+            if (d)
+                ossa_skin_vertex_exact_scalar(rows, w, b, d, k, o % SKIN_B, r->palette, p, n);
+            else
+                ossa_skin_vertex_scalar(rows, w, b, k, o % SKIN_B, r->palette, p, n);
+        }
     }
+}
+
+void ossa_skin_kernel_scalar(const skin_range *r)
+{
+    scalar_blocks(r, false);
+}
+
+void ossa_skin_kernel_exact_scalar(const skin_range *r)
+{
+    scalar_blocks(r, true);
 }
 
 /* The general group: rows in K = 0 blocks, influences from the CSR list, reference order. */
