@@ -1,8 +1,10 @@
 /* The thread pool: every index of every dispatch is run exactly once, whether the workers are
  * still spinning from the previous dispatch (back to back) or asleep (after a pause longer than
- * the spin window), with 2 to 4 participants and odd alignments; and an idle pool sleeps: its
- * workers use (next to) no CPU while nothing is dispatched. */
+ * the spin window), with 2 to 4 participants and odd alignments; an idle pool sleeps: its
+ * workers use (next to) no CPU while nothing is dispatched; and a worker that stalls (as one
+ * preempted on a busy core) holds only the one small chunk it runs, the caller taking the rest. */
 #define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +41,51 @@ static double process_cpu_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+#define STALL_N 16000u
+
+typedef struct stall_ctx {
+    pthread_t caller;
+    atomic_uint caller_indices, worker_indices, worker_calls;
+    atomic_uint hits[STALL_N];
+    long stall_us;
+} stall_ctx;
+
+/* The worker stalls in its first chunk, as if the OS had preempted it. */
+static void stall_range(void *p, uint32_t begin, uint32_t end)
+{
+    stall_ctx *c = p;
+    for (uint32_t i = begin; i < end; i++)
+        atomic_fetch_add_explicit(&c->hits[i], 1, memory_order_relaxed);
+    if (pthread_equal(pthread_self(), c->caller)) {
+        atomic_fetch_add(&c->caller_indices, end - begin);
+        return;
+    }
+    atomic_fetch_add(&c->worker_indices, end - begin);
+    if (atomic_fetch_add(&c->worker_calls, 1) == 0)
+        sleep_us(c->stall_us);
+}
+
+static void check_stalled_worker(void)
+{
+    static stall_ctx c;
+    ossa_skin_pool *pool = NULL;
+    CHECK(ossa_skin_pool_create(2, &pool) == OSSA_OK);
+    if (!pool)
+        return;
+    c.caller = pthread_self();
+    c.stall_us = (long)(100000 * test_time_factor());
+    ossa_skin_pool_for(pool, 0, STALL_N, 16, stall_range, &c);
+    uint32_t bad = 0;
+    for (uint32_t i = 0; i < STALL_N; i++)
+        bad += atomic_load(&c.hits[i]) != 1;
+    CHECKF(bad == 0, "stalled worker: %u indices not run exactly once", bad);
+    /* a fixed half per thread would leave 8000 to the stalled worker */
+    uint32_t worker = atomic_load(&c.worker_indices), caller = atomic_load(&c.caller_indices);
+    CHECKF(worker <= STALL_N / 8 && caller + worker == STALL_N,
+           "stalled worker ran %u of %u indices (caller %u)", worker, STALL_N, caller);
+    ossa_skin_pool_destroy(pool);
+}
+
 int main(void)
 {
     static count_ctx c;
@@ -72,6 +119,7 @@ int main(void)
         }
         ossa_skin_pool_destroy(pool);
     }
+    check_stalled_worker();
     /* one participant runs on the caller; an empty range runs nothing */
     ossa_skin_pool *one = NULL;
     CHECK(ossa_skin_pool_create(1, &one) == OSSA_OK);

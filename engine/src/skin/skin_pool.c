@@ -1,13 +1,22 @@
-/* Persistent pthread pool: workers are created once. A dispatch publishes one range function,
- * bumps an atomic generation counter and runs slice 0 itself; workers run theirs and count down
- * `pending`. Waiting is spin-then-block on both sides: a worker that has just finished a slice
- * spins for at most POOL_SPIN_NS waiting for the next dispatch (frames and benchmarks dispatch
- * back to back, and a condition-variable wake-up costs tens of microseconds on a VM), then sleeps
- * on a condition variable; the caller likewise spins at most POOL_SPIN_NS for the workers to
- * finish before sleeping. So an idle pool sleeps (no CPU) at most POOL_SPIN_NS after its last
- * dispatch. Sleepers are counted so a dispatch only takes the mutex when someone sleeps; the
- * counter and the generation (or pending) are sequentially consistent, so a waker and a
- * would-be sleeper cannot miss each other. No allocation after create. */
+/* Persistent pthread pool: workers are created once. A dispatch cuts its range into small chunks
+ * (about 8 per participant, bounds on multiples of the caller's alignment), publishes them in one
+ * atomic word (dispatch number, chunk count, next chunk) and bumps a generation counter; the
+ * caller and every worker then claim chunks from that word until none is left, and the caller
+ * waits until every chunk is done. So a worker that the OS preempts holds at most the one chunk
+ * it is running: the others take the rest (a fixed half per thread made the whole dispatch wait
+ * for the slowest core). A worker that arrives late finds the word at another dispatch, or
+ * exhausted, and goes back to waiting without touching the dispatch's fields; those fields only
+ * change after every chunk of their dispatch is done, and a claimed chunk is not done until its
+ * claimer finishes it.
+ *
+ * Waiting is spin-then-block on both sides: a worker that has just finished spins for at most
+ * POOL_SPIN_NS waiting for the next dispatch (frames and benchmarks dispatch back to back, and a
+ * condition-variable wake-up costs tens of microseconds on a VM), then sleeps on a condition
+ * variable; the caller likewise spins at most POOL_SPIN_NS for the chunks to finish before
+ * sleeping. So an idle pool sleeps (no CPU) at most POOL_SPIN_NS after its last dispatch.
+ * Sleepers are counted so a dispatch only takes the mutex when someone sleeps; the counters are
+ * sequentially consistent, so a waker and a would-be sleeper cannot miss each other. No
+ * allocation after create. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -28,16 +37,19 @@ typedef struct pool_worker {
 struct ossa_skin_pool {
     uint32_t threads;
     pthread_mutex_t lock;
-    pthread_cond_t wake, done;
-    atomic_uint_fast64_t generation;
-    atomic_uint pending;       /* workers still running the current dispatch */
+    pthread_cond_t wake, done_cond;
+    atomic_uint_fast64_t generation; /* bumped by every dispatch: wakes the workers */
+    /* Claims: dispatch number << 32 | chunk count << 16 | next chunk. */
+    atomic_uint_fast64_t claim;
+    atomic_uint done;          /* chunks of the current dispatch finished */
     atomic_uint sleepers;      /* workers blocked (or about to block) on `wake` */
     atomic_int caller_waiting; /* the caller blocked (or about to block) on `done` */
     atomic_int quit;
     /* the current dispatch: written before the generation is bumped */
     ossa_skin_range_fn fn;
     void *ctx;
-    uint32_t begin, end, align;
+    uint32_t begin, end, align, chunk; /* chunk: elements a chunk, a multiple of align */
+    uint32_t dispatch;                 /* number of the current dispatch (wraps) */
     uint32_t started; /* workers successfully created */
     pool_worker *workers;
 };
@@ -72,12 +84,12 @@ static int spin_for_generation(struct ossa_skin_pool *p, uint64_t seen)
     }
 }
 
-static int spin_for_done(struct ossa_skin_pool *p)
+static int spin_for_done(struct ossa_skin_pool *p, uint32_t count)
 {
     int64_t start = now_ns();
     for (;;) {
         for (int i = 0; i < 64; i++) {
-            if (atomic_load_explicit(&p->pending, memory_order_acquire) == 0)
+            if (atomic_load_explicit(&p->done, memory_order_acquire) == count)
                 return 1;
             cpu_relax();
         }
@@ -86,24 +98,56 @@ static int spin_for_done(struct ossa_skin_pool *p)
     }
 }
 
-/* Slice i of n over [begin, end), bounds rounded to multiples of align (relative to 0). */
-static void slice(uint32_t begin, uint32_t end, uint32_t align, uint32_t i, uint32_t n,
-                  uint32_t *b, uint32_t *e)
+#define POOL_CHUNKS_PER_THREAD 8u
+#define POOL_MAX_CHUNKS 0xffffu
+
+/* Chunk i of the current dispatch: [begin + i x chunk, ...), its inner bounds on multiples of
+ * align (relative to 0), the first starting at begin and the last ending at end. */
+static void chunk_bounds(const struct ossa_skin_pool *p, uint32_t i, uint32_t *b, uint32_t *e)
 {
-    uint64_t span = end - begin;
-    uint64_t lo = begin + span * i / n, hi = begin + span * (i + 1) / n;
-    lo = (lo + align - 1) / align * align;
-    hi = (hi + align - 1) / align * align;
-    if (i == 0)
-        lo = begin;
-    if (i + 1 == n || hi > end)
-        hi = end;
-    if (lo > end)
-        lo = end;
-    if (hi < lo)
-        hi = lo;
+    uint64_t base = (uint64_t)p->begin / p->align * p->align;
+    uint64_t lo = base + (uint64_t)i * p->chunk, hi = lo + p->chunk;
+    if (lo < p->begin)
+        lo = p->begin;
+    if (hi > p->end)
+        hi = p->end;
     *b = (uint32_t)lo;
-    *e = (uint32_t)hi;
+    *e = (uint32_t)(hi < lo ? lo : hi);
+}
+
+/* Takes the next chunk of whatever dispatch the claim word holds; 0 when none is left. Returns
+ * the chunk count of that dispatch in *count. */
+static int claim_chunk(struct ossa_skin_pool *p, uint32_t *chunk, uint32_t *count)
+{
+    uint_fast64_t v = atomic_load_explicit(&p->claim, memory_order_acquire);
+    for (;;) {
+        uint32_t next = (uint32_t)(v & 0xffffu), n = (uint32_t)((v >> 16) & 0xffffu);
+        if (next >= n)
+            return 0;
+        if (atomic_compare_exchange_weak_explicit(&p->claim, &v, v + 1, memory_order_acq_rel,
+                                                  memory_order_acquire)) {
+            *chunk = next;
+            *count = n;
+            return 1;
+        }
+    }
+}
+
+/* Runs chunks until none is left; wakes the caller when it finished the dispatch's last one. */
+static void run_chunks(struct ossa_skin_pool *p)
+{
+    uint32_t i, count;
+    while (claim_chunk(p, &i, &count)) {
+        uint32_t b, e;
+        chunk_bounds(p, i, &b, &e);
+        if (b < e)
+            p->fn(p->ctx, b, e);
+        if (atomic_fetch_add(&p->done, 1) + 1 == count && atomic_load(&p->caller_waiting)) {
+            pthread_mutex_lock(&p->lock);
+            pthread_cond_signal(&p->done_cond);
+            pthread_mutex_unlock(&p->lock);
+        }
+    }
 }
 
 static void *worker_main(void *arg)
@@ -124,16 +168,7 @@ static void *worker_main(void *arg)
         if (atomic_load(&p->quit))
             break;
         seen = atomic_load_explicit(&p->generation, memory_order_acquire);
-        uint32_t b, e;
-        slice(p->begin, p->end, p->align, w->index, p->threads, &b, &e);
-        if (b < e)
-            p->fn(p->ctx, b, e);
-        /* the last one out wakes the caller if it went to sleep */
-        if (atomic_fetch_sub(&p->pending, 1) == 1 && atomic_load(&p->caller_waiting)) {
-            pthread_mutex_lock(&p->lock);
-            pthread_cond_signal(&p->done);
-            pthread_mutex_unlock(&p->lock);
-        }
+        run_chunks(p);
         spin = 1;
     }
     return NULL;
@@ -176,7 +211,7 @@ ossa_status ossa_skin_pool_create(uint32_t threads, ossa_skin_pool **out)
         free(p);
         return OSSA_ERR_NOMEM;
     }
-    if (pthread_cond_init(&p->done, NULL) != 0) {
+    if (pthread_cond_init(&p->done_cond, NULL) != 0) {
         pthread_cond_destroy(&p->wake);
         pthread_mutex_destroy(&p->lock);
         free(p->workers);
@@ -201,7 +236,7 @@ void ossa_skin_pool_destroy(ossa_skin_pool *p)
     if (!p)
         return;
     pool_stop(p);
-    pthread_cond_destroy(&p->done);
+    pthread_cond_destroy(&p->done_cond);
     pthread_cond_destroy(&p->wake);
     pthread_mutex_destroy(&p->lock);
     free(p->workers);
@@ -224,29 +259,44 @@ void ossa_skin_pool_for(ossa_skin_pool *p, uint32_t begin, uint32_t end, uint32_
         fn(ctx, begin, end);
         return;
     }
+    uint64_t blocks = ((uint64_t)end - (uint64_t)begin / align * align + align - 1) / align;
+    uint64_t want = (uint64_t)p->threads * POOL_CHUNKS_PER_THREAD;
+    uint64_t blocks_per_chunk = (blocks + want - 1) / want;
+    uint64_t count = (blocks + blocks_per_chunk - 1) / blocks_per_chunk;
+    if (count > POOL_MAX_CHUNKS) { /* only for a range wider than 2^32 / 65535 x want */
+        blocks_per_chunk = (blocks + POOL_MAX_CHUNKS - 1) / POOL_MAX_CHUNKS;
+        count = (blocks + blocks_per_chunk - 1) / blocks_per_chunk;
+    }
+    if (count <= 1) {
+        fn(ctx, begin, end);
+        return;
+    }
     p->fn = fn;
     p->ctx = ctx;
     p->begin = begin;
     p->end = end;
     p->align = align;
-    atomic_store(&p->pending, p->threads - 1);
-    atomic_fetch_add(&p->generation, 1); /* publishes the fields above */
+    p->chunk = (uint32_t)(blocks_per_chunk * align > UINT32_MAX ? UINT32_MAX
+                                                                : blocks_per_chunk * align);
+    p->dispatch++;
+    atomic_store(&p->done, 0);
+    /* publishes the fields above to whoever claims a chunk */
+    atomic_store_explicit(&p->claim, (uint_fast64_t)p->dispatch << 32 | count << 16,
+                          memory_order_release);
+    atomic_fetch_add(&p->generation, 1);
     if (atomic_load(&p->sleepers)) {
         pthread_mutex_lock(&p->lock);
         pthread_cond_broadcast(&p->wake);
         pthread_mutex_unlock(&p->lock);
     }
 
-    uint32_t b, e;
-    slice(begin, end, align, 0, p->threads, &b, &e);
-    if (b < e)
-        fn(ctx, b, e);
+    run_chunks(p);
 
-    if (!spin_for_done(p)) {
+    if (!spin_for_done(p, (uint32_t)count)) {
         pthread_mutex_lock(&p->lock);
         atomic_store(&p->caller_waiting, 1);
-        while (atomic_load(&p->pending))
-            pthread_cond_wait(&p->done, &p->lock);
+        while (atomic_load(&p->done) != count)
+            pthread_cond_wait(&p->done_cond, &p->lock);
         atomic_store(&p->caller_waiting, 0);
         pthread_mutex_unlock(&p->lock);
     }
