@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "bench_model.h"
+#include "bench_timing.h"
 #include "cli.h"
 #include "ossa/runtime.h"
 #include "ossa/skin.h"
@@ -22,15 +23,11 @@
 
 enum {
     MAX_THREADS = 256,
-    WARMUP_RUNS = 2,        /* untimed runs after calibration */
-    ROUND_WARMUP_RUNS = 3,  /* untimed runs before each timed one */
-    MAX_RUNS = 64,
     MAX_RESULTS = 2 * OSSA_SKIN_KERNEL_COUNT,
     POSE_SIZES = 2,
 };
 static const uint32_t pose_bones[POSE_SIZES] = {64, 256};
 #define FRAME_DT (1.0f / 60.0f)
-#define RUN_SECONDS 0.02     /* each timed run repeats its work for at least this long */
 #define BENCH_SEED 0x05517A2024ull
 static const char *const store_names[] = {"auto", "cached", "stream"};
 
@@ -41,102 +38,6 @@ typedef struct bench_opts {
     int json;
     ossa_skin_store store;  /* --store: the skin jobs' store policy */
 } bench_opts;
-
-/* ---- timing ------------------------------------------------------------------------------ */
-
-typedef void (*bench_fn)(void *ctx);
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static double batch_s(bench_fn fn, void *ctx, uint64_t reps)
-{
-    double t0 = now_s();
-    for (uint64_t i = 0; i < reps; i++)
-        fn(ctx);
-    return now_s() - t0;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-typedef struct timing {
-    double median, min, max; /* seconds per call */
-} timing;
-
-/* How many calls make a run last RUN_SECONDS; then WARMUP_RUNS untimed runs. */
-static uint64_t calibrate(bench_fn fn, void *ctx)
-{
-    uint64_t reps = 1;
-    double t;
-    while ((t = batch_s(fn, ctx, reps)) < RUN_SECONDS / 4 && reps < (1ull << 30))
-        reps *= 4;
-    double want = RUN_SECONDS / (t > 1e-9 ? t : 1e-9) * (double)reps;
-    reps = want < 1.0 ? 1 : (uint64_t)want;
-    for (int w = 0; w < WARMUP_RUNS; w++)
-        batch_s(fn, ctx, reps);
-    return reps;
-}
-
-static double median_sorted(const double *x, uint32_t n)
-{
-    return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
-}
-
-/* Median (and spread) of n samples of seconds per call. */
-static timing timing_of(const double *samples, uint32_t n)
-{
-    double x[MAX_RUNS];
-    memcpy(x, samples, n * sizeof x[0]);
-    qsort(x, n, sizeof x[0], cmp_double);
-    timing out = {median_sorted(x, n), x[0], x[n - 1]};
-    return out;
-}
-
-/* Median over the rounds of num[r] / den[r]: a ratio of two subjects measured side by side. */
-static double median_ratio(const double *num, const double *den, uint32_t n)
-{
-    double x[MAX_RUNS];
-    for (uint32_t i = 0; i < n; i++)
-        x[i] = num[i] / den[i];
-    qsort(x, n, sizeof x[0], cmp_double);
-    return median_sorted(x, n);
-}
-
-/* One thing to time: fn(ctx), `reps` calls a run, samples[r] = seconds per call of run r. */
-typedef struct subject {
-    bench_fn fn;
-    void *ctx;
-    uint64_t reps;
-    double samples[MAX_RUNS];
-} subject;
-
-/* Times n subjects in `runs` rounds, each round running every subject once in turn. On a shared
- * machine whose speed drifts over seconds (a VM's neighbours, frequency changes), subjects timed
- * one after another in blocks see different machines; interleaved, each round compares them
- * under the same conditions, and ratios are taken per round (median_ratio). */
-static void measure_rounds(subject *subs, size_t n, uint32_t runs)
-{
-    for (size_t i = 0; i < n; i++)
-        subs[i].reps = calibrate(subs[i].fn, subs[i].ctx);
-    for (uint32_t r = 0; r < runs; r++)
-        for (size_t i = 0; i < n; i++) {
-            /* An untimed run first, so every subject starts from its own data in the caches
-             * rather than from the previous subject's (large last-level caches keep a good
-             * part of a 1M-vertex mesh, and fill with a stream only over several passes). */
-            for (int w = 0; w < ROUND_WARMUP_RUNS; w++)
-                batch_s(subs[i].fn, subs[i].ctx, subs[i].reps);
-            subs[i].samples[r] = batch_s(subs[i].fn, subs[i].ctx, subs[i].reps) /
-                                 (double)subs[i].reps;
-        }
-}
 
 /* ---- STREAM triad -------------------------------------------------------------------------- */
 
@@ -325,7 +226,7 @@ static void pose_ctx_release(pose_ctx *p)
 typedef struct skin_result {
     ossa_skin_kernel kernel;
     uint32_t threads;
-    timing t;               /* seconds per full skin */
+    bench_timing t;               /* seconds per full skin */
     double vps;             /* vertices per second (file vertices, padding excluded) */
     double bytes_per_vertex;
     int streaming;
@@ -337,7 +238,7 @@ typedef struct skin_result {
 
 typedef struct pose_result {
     uint32_t bones;
-    timing ossa, mixer, cal3d;
+    bench_timing ossa, mixer, cal3d;
     double speedup, mixer_speedup; /* libcal3d / Ossa, medians of per-round ratios */
     int has_cal3d;
 } pose_result;
@@ -358,15 +259,16 @@ typedef struct bench_report {
     uint32_t thread_counts[2];
     size_t thread_count_n;
     double triad_gbps[2];   /* per entry of thread_counts */
-    timing triad[2];
+    bench_timing triad[2];
     size_t triad_n;         /* floats in each of a, b, c */
     skin_result skin[MAX_RESULTS];
     size_t skin_count;
     pose_result pose[POSE_SIZES];
     int has_cal3d;
     char cal3d_note[256];
-    timing cal3d_skin;
+    bench_timing cal3d_skin;
     double cal3d_vps, cal3d_err;
+    bench_load load;
 } bench_report;
 
 static void cpu_model(char *out, size_t size)
@@ -446,26 +348,26 @@ static int bench_pose(const bench_opts *o, bench_report *r, size_t which)
     ossa_rt_skeleton_rest(p.skel, &p.local);
     ok = ossa_mixer_blend_cycle(p.mixer, 0, 1.0f, 0.0f);
     ossa_mixer_update(p.mixer, 0.0f);
-    subject subs[3] = {{pose_sample_once, &p, 0, {0}}, {pose_mixer_once, &p, 0, {0}},
-                       {NULL, NULL, 0, {0}}};
+    bench_subject subs[3] = {{.fn = pose_sample_once, .ctx = &p},
+                             {.fn = pose_mixer_once, .ctx = &p}};
     size_t n = 2;
 #ifdef OSSA_BENCH_CAL3D
     char msg[256];
     p.cal = bench_cal3d_new(m, 0, msg, sizeof msg);
     if (p.cal) {
-        subs[n++] = (subject){pose_cal3d_once, &p, 0, {0}};
+        subs[n++] = (bench_subject){.fn = pose_cal3d_once, .ctx = &p};
         res->has_cal3d = 1;
     } else {
         snprintf(r->cal3d_note, sizeof r->cal3d_note, "%s", msg);
     }
 #endif
-    measure_rounds(subs, n, o->runs);
-    res->ossa = timing_of(subs[0].samples, o->runs);
-    res->mixer = timing_of(subs[1].samples, o->runs);
+    bench_measure_rounds(subs, n, o->runs, &r->load);
+    res->ossa = bench_timing_of(&subs[0], o->runs);
+    res->mixer = bench_timing_of(&subs[1], o->runs);
     if (res->has_cal3d) {
-        res->cal3d = timing_of(subs[2].samples, o->runs);
-        res->speedup = median_ratio(subs[2].samples, subs[0].samples, o->runs);
-        res->mixer_speedup = median_ratio(subs[2].samples, subs[1].samples, o->runs);
+        res->cal3d = bench_timing_of(&subs[2], o->runs);
+        res->speedup = bench_median_ratio(subs[2].samples, subs[0].samples, o->runs);
+        res->mixer_speedup = bench_median_ratio(subs[2].samples, subs[1].samples, o->runs);
     }
     if (!ok || p.failed)
         fprintf(stderr, "ossa bench: a pose job failed (%u bones)\n", res->bones);
@@ -509,7 +411,7 @@ static int bench_skin(const bench_opts *o, const ossa_model *m, bench_report *r)
     memset(&s, 0, sizeof s);
     triad_ctx tri = {0}, triads[2];
     ossa_skin_pool *pools[2] = {NULL, NULL};
-    subject subs[2 + MAX_RESULTS + 1];
+    bench_subject subs[2 + MAX_RESULTS + 1];
     size_t ns = 0;
 #ifdef OSSA_BENCH_CAL3D
     cal_skin_ctx cal = {NULL, NULL};
@@ -582,7 +484,8 @@ static int bench_skin(const bench_opts *o, const ossa_model *m, bench_report *r)
         }
         triads[ti] = tri;
         triads[ti].pool = pools[ti];
-        subs[ns++] = (subject){triad_once, &triads[ti], 0, {0}};
+        subs[ns++] = (bench_subject){.fn = triad_once, .ctx = &triads[ti],
+                                          .threads = r->thread_counts[ti]};
     }
     for (size_t ki = 0; ki < r->kernel_count; ki++) {
         for (size_t ti = 0; ti < r->thread_count_n; ti++) {
@@ -592,7 +495,8 @@ static int bench_skin(const bench_opts *o, const ossa_model *m, bench_report *r)
             skins[r->skin_count] = s;
             skins[r->skin_count].kernel = res->kernel;
             skins[r->skin_count].pool = pools[ti];
-            subs[ns++] = (subject){skin_once, &skins[r->skin_count], 0, {0}};
+            subs[ns++] = (bench_subject){.fn = skin_once, .ctx = &skins[r->skin_count],
+                                              .threads = res->threads};
             r->skin_count++;
         }
     }
@@ -602,21 +506,21 @@ static int bench_skin(const bench_opts *o, const ossa_model *m, bench_report *r)
     cal.out = malloc(6 * sizeof(float) * (r->vertices ? r->vertices : 1));
     if (cal.cal && cal.out) {
         bench_cal3d_pose(cal.cal, 0.37f); /* one frame forward */
-        subs[ns++] = (subject){cal_skin_once, &cal, 0, {0}};
+        subs[ns++] = (bench_subject){.fn = cal_skin_once, .ctx = &cal};
         r->has_cal3d = 1;
     } else if (!cal.cal) {
         snprintf(r->cal3d_note, sizeof r->cal3d_note, "%s", msg);
     }
 #endif
-    measure_rounds(subs, ns, o->runs);
+    bench_measure_rounds(subs, ns, o->runs, &r->load);
 
-    const subject *cal_sub = r->has_cal3d ? &subs[ns - 1] : NULL;
+    const bench_subject *cal_sub = r->has_cal3d ? &subs[ns - 1] : NULL;
     if (cal_sub) {
-        r->cal3d_skin = timing_of(cal_sub->samples, o->runs);
+        r->cal3d_skin = bench_timing_of(cal_sub, o->runs);
         r->cal3d_vps = (double)r->vertices / r->cal3d_skin.median;
     }
     for (size_t ti = 0; ti < r->thread_count_n; ti++) {
-        r->triad[ti] = timing_of(subs[ti].samples, o->runs);
+        r->triad[ti] = bench_timing_of(&subs[ti], o->runs);
         /* 16 bytes an element: read b and c, write a, and the write-allocate read of a. */
         r->triad_gbps[ti] = 16.0 * (double)tri.n / r->triad[ti].median * 1e-9;
     }
@@ -635,9 +539,9 @@ static int bench_skin(const bench_opts *o, const ossa_model *m, bench_report *r)
     }
     for (size_t i = 0; i < r->skin_count; i++) {
         skin_result *res = &r->skin[i];
-        const subject *sub = &subs[r->thread_count_n + i];
+        const bench_subject *sub = &subs[r->thread_count_n + i];
         size_t ti = res->threads > 1 ? r->thread_count_n - 1 : 0;
-        res->t = timing_of(sub->samples, o->runs);
+        res->t = bench_timing_of(sub, o->runs);
         res->vps = (double)r->vertices / res->t.median;
         double bytes = skin_bytes(&s, res->kernel, res->threads, &res->streaming);
         res->bytes_per_vertex = bytes / (double)(r->vertices ? r->vertices : 1);
@@ -645,9 +549,9 @@ static int bench_skin(const bench_opts *o, const ossa_model *m, bench_report *r)
         res->limit_vps = res->triad_gbps * 1e9 / res->bytes_per_vertex;
         /* per round: (kernel's bytes / its time) / (triad's bytes / its time) */
         res->fraction = bytes / (16.0 * (double)tri.n) *
-                        median_ratio(subs[ti].samples, sub->samples, o->runs);
+                        bench_median_ratio(subs[ti].samples, sub->samples, o->runs);
         if (cal_sub)
-            res->ratio = median_ratio(cal_sub->samples, sub->samples, o->runs);
+            res->ratio = bench_median_ratio(cal_sub->samples, sub->samples, o->runs);
         /* Run it once more so the outputs hold its result: compare with the scalar API. */
         skin_once(&skins[i]);
         s.failed |= skins[i].failed;
@@ -728,10 +632,30 @@ static json_t *num(double v)
     return isfinite(v) ? json_real(ossa_cli_json_round6(v)) : json_null();
 }
 
-static json_t *timing_json(timing t)
+static json_t *timing_json(bench_timing t)
 {
-    return json_pack("{s:o, s:o, s:o}", "median", num(t.median), "min", num(t.min), "max",
-                     num(t.max));
+    return json_pack("{s:o, s:o, s:o, s:o}", "median", num(t.median), "min", num(t.min), "max",
+                     num(t.max), "cpu_median", num(t.cpu_median));
+}
+
+static json_t *load_json(const double load[3])
+{
+    return load[0] < 0 ? json_null() : json_pack("[o, o, o]", num(load[0]), num(load[1]),
+                                                 num(load[2]));
+}
+
+/* The warning both outputs give when a round ran short of CPU; "" when none did. */
+static const char *contention_warning(const bench_load *load, char *buf, size_t size)
+{
+    if (!load->contended)
+        return "";
+    snprintf(buf, size,
+             "the machine was busy: in %u of %u rounds a subject got less than %.0f%% of a CPU "
+             "per thread (lowest %.0f%%; load average %.2f at the start, %.2f at the end); "
+             "ratios are taken per round, but absolute figures may be low",
+             load->contended, load->rounds, 100.0 * BENCH_CONTENDED_SHARE,
+             100.0 * load->min_cpu_share, load->start[0], load->end[0]);
+    return buf;
 }
 
 static const skin_result *best_single(const bench_report *r)
@@ -813,8 +737,8 @@ static void print_json(FILE *out, const bench_opts *o, const bench_report *r)
         "bones", (json_int_t)o->bones, "threads", (json_int_t)o->threads, "runs",
         (json_int_t)o->runs, "model",
         o->model_count ? ossa_cli_json_text(r->source) : json_null(), "store",
-        store_names[o->store], "warmup_runs", (json_int_t)WARMUP_RUNS, "min_run_seconds",
-        (double)RUN_SECONDS, "seed", (json_int_t)BENCH_SEED,
+        store_names[o->store], "warmup_runs", (json_int_t)BENCH_WARMUP_RUNS, "min_run_seconds",
+        (double)BENCH_RUN_SECONDS, "seed", (json_int_t)BENCH_SEED,
         "mesh", "vertices", (json_int_t)r->vertices, "submeshes", (json_int_t)r->submeshes,
         "bones", (json_int_t)r->bone_count, "max_influences", (json_int_t)r->max_influences,
         "influences", (json_int_t)r->influences_total, "exact_submeshes",
@@ -825,6 +749,21 @@ static void print_json(FILE *out, const bench_opts *o, const bench_report *r)
         "bandwidth", "array_bytes", (json_int_t)(3 * r->triad_n * sizeof(float)),
         "bytes_per_element", 16, "triad_gbps", num(r->triad_gbps[0]), "runs", runs,
         "skinning", skinning, "pose", pose, "cal3d", cal3d);
+    char warning[512];
+    json_t *load = json_pack("{s:o, s:o, s:i, s:i, s:o}", "load_average_start",
+                             load_json(r->load.start), "load_average_end",
+                             load_json(r->load.end), "rounds", (json_int_t)r->load.rounds,
+                             "contended_rounds", (json_int_t)r->load.contended,
+                             "min_cpu_share", num(r->load.min_cpu_share));
+    if (doc && load) {
+        json_object_set_new(doc, "load", load);
+        json_object_set_new(doc, "warnings",
+                            r->load.contended ? json_pack("[o]", ossa_cli_json_text(
+                                contention_warning(&r->load, warning, sizeof warning)))
+                                              : json_array());
+    } else {
+        json_decref(load);
+    }
     ossa_cli_json_print(out, doc, true);
 }
 
@@ -836,6 +775,13 @@ static void print_table(FILE *out, const bench_opts *o, const bench_report *r)
                  "median of %u runs\n\n",
             o->model_count ? r->source : "synthetic", r->vertices, r->submeshes, r->bone_count,
             r->max_influences, o->runs);
+    if (r->load.start[0] >= 0)
+        fprintf(out, "load average %.2f at the start, %.2f at the end; %u of %u rounds "
+                     "contended\n\n",
+                r->load.start[0], r->load.end[0], r->load.contended, r->load.rounds);
+    char warning[512];
+    if (r->load.contended)
+        fprintf(out, "warning: %s\n\n", contention_warning(&r->load, warning, sizeof warning));
     if (r->exact_submeshes)
         fprintf(out, "skinning: exact per-influence form (C3S/SKM offsets that disagree) in %u of "
                      "%u submeshes, linear blend in the rest\n\n",
@@ -992,6 +938,7 @@ int ossa_cmd_bench(int argc, char **argv)
         snprintf(r->source, sizeof r->source, "synthetic");
     }
     r->bone_count = m->bone_count;
+    bench_load_begin(&r->load);
     if (!bench_skin(&o, m, r))
         goto done;
     ossa_model_free(m);
@@ -999,6 +946,7 @@ int ossa_cmd_bench(int argc, char **argv)
     for (size_t i = 0; i < POSE_SIZES; i++)
         if (!bench_pose(&o, r, i))
             goto done;
+    bench_load_end(&r->load);
     if (o.json)
         print_json(stdout, &o, r);
     else

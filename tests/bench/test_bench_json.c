@@ -313,6 +313,13 @@ static void check_document(const jval *doc)
         for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
             check_num(r, "skinning[]", keys[k], 0);
         check_num(r, "skinning[]", "max_error_vs_scalar", 1);
+        /* CPU time beside wall time: a run on a pool's threads may use more CPU than wall */
+        const jval *secs = get(r, "seconds");
+        CHECK(secs && secs->type == J_OBJ);
+        if (secs && secs->type == J_OBJ) {
+            check_num(secs, "skinning[].seconds", "median", 0);
+            check_num(secs, "skinning[].seconds", "cpu_median", 0);
+        }
         const jval *e = get(r, "max_error_vs_scalar");
         CHECKF(e && e->type == J_NUM && e->num < 1e-3, "kernel output differs from scalar");
     }
@@ -322,6 +329,22 @@ static void check_document(const jval *doc)
     for (size_t i = 0; pose && pose->type == J_ARR && i < pose->count; i++) {
         check_num(pose->items[i], "pose[]", "bones", 0);
         check_num(pose->items[i], "pose[]", "ossa_seconds", 0);
+    }
+
+    /* The machine's load: rounds counted (2 kernels-or-more x runs at least), contended ones no
+     * more than all, and a warning exactly when some round was contended. */
+    const jval *load = get(doc, "load");
+    CHECK(load && load->type == J_OBJ);
+    if (load && load->type == J_OBJ) {
+        const jval *rounds = get(load, "rounds"), *busy = get(load, "contended_rounds");
+        const jval *share = get(load, "min_cpu_share"), *warn = get(doc, "warnings");
+        const jval *avg = get(load, "load_average_start");
+        CHECK(avg && (avg->type == J_NULL || (avg->type == J_ARR && avg->count == 3)));
+        CHECK(rounds && rounds->type == J_NUM && rounds->num >= 2 * 2);
+        CHECK(busy && busy->type == J_NUM && rounds && busy->num <= rounds->num);
+        CHECK(share && share->type == J_NUM && share->num > 0.0);
+        CHECK(warn && warn->type == J_ARR && busy && busy->type == J_NUM &&
+              (warn->count > 0) == (busy->num > 0));
     }
 
     const jval *cal = get(doc, "cal3d");
