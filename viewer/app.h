@@ -15,31 +15,12 @@
 #include "hud.h"
 #include "hud_gl.h"
 #include "layout.h"
+#include "options.h"
 #include "playback.h"
 #include "render.h"
 #include "scene.h"
 
 #define MAX_DROP_FILES 256
-
-typedef struct view_options {
-    const char **files;
-    size_t file_count;
-    const char *screenshot;
-    const char *script;
-    long bench_frames;
-    int width, height;
-    const char *clip;   /* index or name, NULL: clip 0 */
-    float time;
-    float frame_rate;
-    float speed;
-    float fade;
-    ossa_wrap_mode mode;
-    view_up_axis up;
-    bool paused;
-    bool bones;
-    bool hud;           /* --screenshot draws the HUD too */
-    view_skinning skinning;
-} view_options;
 
 /* Everything that belongs to one loaded model; a drop builds a new one beside the current one
  * and swaps only when it is complete. */
