@@ -1,9 +1,10 @@
-/* The state ossa-view keeps while it runs, shared by main.c (options, SDL events, GL, scripts)
- * and app_hud.c (the HUD from that state: font, panels, joint names). */
+/* The state ossa-view keeps while it runs and what every action does to it (app.c, no GL and no
+ * SDL: unit-tested headless). The event loop (event_loop.c: SDL events, scripts, GL frames),
+ * files.c (opening models, drops) and app_hud.c (the HUD from this state: font, panels, joint
+ * names) share it. This header names GL and SDL types only as opaque pointers and plain structs. */
 #ifndef OSSA_VIEW_APP_H
 #define OSSA_VIEW_APP_H
 
-#include <SDL.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -15,31 +16,12 @@
 #include "hud.h"
 #include "hud_gl.h"
 #include "layout.h"
+#include "options.h"
 #include "playback.h"
 #include "render.h"
 #include "scene.h"
 
 #define MAX_DROP_FILES 256
-
-typedef struct view_options {
-    const char **files;
-    size_t file_count;
-    const char *screenshot;
-    const char *script;
-    long bench_frames;
-    int width, height;
-    const char *clip;   /* index or name, NULL: clip 0 */
-    float time;
-    float frame_rate;
-    float speed;
-    float fade;
-    ossa_wrap_mode mode;
-    view_up_axis up;
-    bool paused;
-    bool bones;
-    bool hud;           /* --screenshot draws the HUD too */
-    view_skinning skinning;
-} view_options;
 
 /* Everything that belongs to one loaded model; a drop builds a new one beside the current one
  * and swaps only when it is complete. */
@@ -58,8 +40,26 @@ typedef struct view_model {
     bool gpu_notes_shown;        /* the parts the GPU path leaves to the CPU were named */
 } view_model;
 
-typedef struct view_app {
+typedef struct view_app view_app;
+
+/* What app.c leaves to the side with a window, GL and the HUD's font: filled by the event loop.
+ * A NULL table, or a NULL entry, does nothing (a headless app: no title, no HUD panels). */
+typedef struct view_app_ops {
+    /* The window's title should now read view_app_title. */
+    void (*title_changed)(view_app *app);
+    /* The skinning path changed: name what the GPU path leaves to the CPU (once a model). */
+    void (*skinning_changed)(view_app *app);
+    /* The clip panel's row under (x, y), -1 when none. */
+    int64_t (*clip_at)(view_app *app, float x, float y);
+    /* The wheel over the clip panel scrolls it: true when (x, y) is over it. */
+    bool (*clip_wheel)(view_app *app, float x, float y, float notches);
+    /* Selects the joint drawn nearest (x, y), or none. */
+    void (*pick_joint)(view_app *app, float x, float y);
+} view_app_ops;
+
+struct view_app {
     view_options opt;
+    const view_app_ops *ops;        /* NULL: headless */
     view_model cur;
     view_camera camera;
     view_playback playback;
@@ -67,8 +67,8 @@ typedef struct view_app {
     view_ticks ticks;
     bool show_info, show_help;
     bool offscreen;                 /* hidden window: script, bench, screenshot */
-    SDL_Window *window;
-    SDL_GLContext context;
+    struct SDL_Window *window;      /* SDL's, opaque here */
+    void *context;                  /* SDL_GLContext */
     bool gl_ready;
     view_hud hud;
     view_hud_gl hud_gl;
@@ -108,7 +108,50 @@ typedef struct view_app {
      * change) since the last tick, which puts the cloth back at rest. */
     float morph_clock;
     bool time_jumped;
-} view_app;
+};
+
+/* ---- app.c: what every action does (no GL, no SDL) ---------------------------------------- */
+
+/* Builds the viewer's side of a loaded model into vm (scene, clip lengths, cross-fade, bind
+ * bounds, the name the HUD shows), taking model over: on failure it is freed, vm holds nothing
+ * and err says why. A cross-fade that cannot be set up is a warning on stderr (hard cuts). */
+bool view_model_init(view_model *vm, ossa_model *model, float fade, char *err, size_t err_size);
+/* Frees what view_model_init built, the model included (free the renderer first). */
+void view_model_release(view_model *vm);
+
+/* Resets playback (clip, time and the options' rate, mode, speed, pause) and the camera for the
+ * model just made current. */
+void view_app_start_model(view_app *app, uint32_t clip, float time);
+/* The current clip; NULL with none (the rest pose). */
+const ossa_clip *view_app_current_clip(const view_app *app);
+/* The timeline's key ticks: every key time of every track of the current clip. */
+void view_app_rebuild_ticks(view_app *app);
+/* Changes clip (out of range or the same: nothing), cross-fading from where the old one is. */
+void view_app_switch_clip(view_app *app, uint32_t to);
+/* Does what an action (input.h) says, then has the title follow. */
+void view_app_apply(view_app *app, view_action a);
+/* Input as abstract events: a key (input.h's keys and VIEW_MOD_*), a button (VIEW_BUTTON_*)
+ * pressed or released at (x, y), the mouse moved to x by (dx, dy), the wheel by notches at
+ * (x, y); coordinates in pixels of view_w x view_h. */
+void view_app_key(view_app *app, int key, unsigned mods);
+void view_app_button(view_app *app, int button, bool down, float x, float y);
+void view_app_motion(view_app *app, float x, float dx, float dy);
+void view_app_wheel(view_app *app, float x, float y, float notches);
+/* Seeks to the time under x on the timeline. */
+void view_app_scrub_to(view_app *app, float x);
+/* Poses the scene for the current time (a running fade's blend, else the current clip); dt
+ * moves the fade on. */
+void view_app_update_pose(view_app *app, float dt);
+/* One step of dt seconds of simulated time: clock, playback, fade, pose, springs. */
+void view_app_tick(view_app *app, float dt);
+/* The window title: "ossa-view - MODEL - CLIP[ (paused)]". */
+void view_app_title(const view_app *app, char *out, size_t size);
+/* Shows text in the HUD for a few seconds (cut to what the HUD holds). */
+void view_app_message(view_app *app, const char *text);
+/* The message shown now, "" when none. */
+const char *view_app_message_now(const view_app *app);
+
+/* ---- app_hud.c ----------------------------------------------------------------------------- */
 
 /* The HUD's font: found and opened at the size for the window's DPI; with none, a one-line note
  * on stderr and a HUD without text. */

@@ -1,6 +1,7 @@
 /* ossa-view's HUD from the running state: the font (found, sized for the DPI), the information
  * and clip panels laid out before the model is drawn (the camera frames the model in what they
  * leave free), joint names after it. Layout and drawing decisions are in hud.c and layout.c. */
+#include <SDL.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

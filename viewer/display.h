@@ -1,5 +1,5 @@
 /* What the viewer shows, as toggled by keys (B, W, N, P, G, K, J) and command-line options.
- * main.c owns the state and the keys; render.c and scene.c read it. No GL here. */
+ * app.c owns the state and the keys; render.c and scene.c read it. No GL here. */
 #ifndef OSSA_VIEW_DISPLAY_H
 #define OSSA_VIEW_DISPLAY_H
 

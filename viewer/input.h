@@ -1,6 +1,6 @@
 /* Input of ossa-view without SDL or GL: keys and their actions, the help text (--help and the F1
  * overlay both print it, so they cannot disagree), and the timeline's geometry (where it lies in
- * the window, hit-testing, x <-> time). main.c turns SDL events into these keys; scripts name
+ * the window, hit-testing, x <-> time). event_loop.c turns SDL events into these keys; scripts name
  * them with view_key_parse. */
 #ifndef OSSA_VIEW_INPUT_H
 #define OSSA_VIEW_INPUT_H

@@ -110,7 +110,7 @@ void view_renderer_draw(view_renderer *r, const view_scene *s, const view_frame 
  * vertex frames, "none (no skeleton)" when there is nothing to skin. */
 const char *view_renderer_skinning_name(const view_renderer *r, const view_display *d);
 /* One note a part that stays on the CPU in GPU mode (too many influences, morph targets played
- * by morph clips, springs); nothing without GPU skinning. main.c prints them once a model, when
+ * by morph clips, springs); nothing without GPU skinning. files.c prints them once a model, when
  * GPU skinning is in use after the model loaded. */
 void view_renderer_print_gpu_notes(const view_renderer *r, const view_scene *s, FILE *out);
 

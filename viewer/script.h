@@ -1,6 +1,6 @@
 /* ossa-view --script FILE: timed input replayed against a hidden window, on script time (never
  * the wall clock), so runs are deterministic. No SDL or GL here: the file is parsed into
- * commands up front (any error stops the viewer before it opens a window) and main.c replays
+ * commands up front (any error stops the viewer before it opens a window) and event_loop.c replays
  * them as the SDL events a user would cause, through the same handler as the window's events.
  *
  * One command a line; '#' starts a comment; blank lines are skipped. Times in seconds.

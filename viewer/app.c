@@ -1,0 +1,322 @@
+/* What ossa-view's actions do to its state (app.h), without GL or SDL: clip changes and their
+ * cross-fades, playback keys, scrubbing, camera drags, the pose and springs of each tick, the
+ * title and messages. What needs a window goes through app->ops. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "input.h"
+#include "script.h"
+
+#define MESSAGE_SECONDS 6.0
+
+static void title_changed(view_app *app)
+{
+    if (app->ops && app->ops->title_changed)
+        app->ops->title_changed(app);
+}
+
+void view_app_message(view_app *app, const char *text)
+{
+    size_t n = strlen(text);
+    if (n >= sizeof app->message)
+        n = sizeof app->message - 1; /* the HUD wraps long lines, it cannot show pages */
+    memcpy(app->message, text, n);
+    app->message[n] = '\0';
+    app->message_until = app->clock + MESSAGE_SECONDS;
+}
+
+const char *view_app_message_now(const view_app *app)
+{
+    return app->clock < app->message_until ? app->message : "";
+}
+
+void view_model_release(view_model *vm)
+{
+    if (vm->scene_ready)
+        view_scene_free(&vm->scene);
+    view_crossfade_free(&vm->fade);
+    free(vm->durations);
+    free(vm->labels);
+    ossa_model_free(vm->model);
+    memset(vm, 0, sizeof *vm);
+}
+
+bool view_model_init(view_model *vm, ossa_model *model, float fade, char *err, size_t err_size)
+{
+    memset(vm, 0, sizeof *vm);
+    vm->model = model;
+    const ossa_model *m = vm->model;
+    vm->durations = calloc(m->clip_count ? m->clip_count : 1, sizeof *vm->durations);
+    vm->labels = calloc(m->bone_count ? m->bone_count : 1, sizeof *vm->labels);
+    if (!vm->durations || !vm->labels || !view_scene_init(&vm->scene, m)) {
+        snprintf(err, err_size, "out of memory for %s", m->source ? m->source : "the model");
+        view_model_release(vm);
+        return false;
+    }
+    vm->scene_ready = true;
+    for (uint32_t i = 0; i < m->clip_count; i++)
+        vm->durations[i] = m->clips[i].duration;
+    char fade_err[600];
+    if (!view_crossfade_init(&vm->fade, m, fade, fade_err, sizeof fade_err))
+        fprintf(stderr, "ossa-view: warning: %s\n", fade_err);
+    view_scene_bind_bounds(&vm->scene, vm->bind_min, vm->bind_max);
+    const char *src = m->source && m->source[0] ? m->source : "model";
+    const char *slash = strrchr(src, '/');
+    /* A skeleton alone (or meshes that are all hidden) has nothing to draw but its bones. */
+    vm->skeleton_only = m->bone_count > 0;
+    for (uint32_t i = 0; i < vm->scene.part_count; i++)
+        vm->skeleton_only &= vm->scene.parts[i].hidden || !vm->scene.parts[i].index_count;
+    if (m->format == OSSA_FORMAT_DEMO)
+        snprintf(vm->name, sizeof vm->name, "built-in demo");
+    else
+        snprintf(vm->name, sizeof vm->name, "%s (%s)", slash && slash[1] ? slash + 1 : src,
+                 ossa_format_name(m->format));
+    return true;
+}
+
+const ossa_clip *view_app_current_clip(const view_app *app)
+{
+    return app->playback.clip_count ? &app->cur.model->clips[app->playback.clip] : NULL;
+}
+
+void view_app_rebuild_ticks(view_app *app)
+{
+    memset(&app->ticks, 0, sizeof app->ticks);
+    const ossa_clip *clip = view_app_current_clip(app);
+    if (!clip)
+        return;
+    for (uint32_t k = 0; k < clip->track_count; k++)
+        view_ticks_add(&app->ticks, clip->tracks[k].times, clip->tracks[k].key_count,
+                       clip->duration);
+}
+
+void view_app_title(const view_app *app, char *out, size_t size)
+{
+    const ossa_clip *clip = view_app_current_clip(app);
+    snprintf(out, size, "ossa-view - %s - %s%s", app->cur.name,
+             clip ? (clip->name ? clip->name : "(clip)") : "rest pose",
+             app->playback.playing ? "" : " (paused)");
+}
+
+void view_app_start_model(view_app *app, uint32_t clip, float time)
+{
+    const ossa_model *m = app->cur.model;
+    view_playback_init(&app->playback, m->clip_count, app->cur.durations);
+    view_playback_set_frame_rate(&app->playback, app->opt.frame_rate);
+    view_playback_set_mode(&app->playback, app->opt.mode);
+    app->playback.speed = app->opt.speed;
+    view_playback_set_clip(&app->playback, clip, app->cur.durations);
+    view_playback_seek(&app->playback, time);
+    if (app->opt.paused)
+        app->playback.playing = false;
+    app->morph_clock = time;
+    app->time_jumped = true;
+    view_camera_init(&app->camera);
+    app->camera.up = app->opt.up != VIEW_UP_AUTO
+                         ? app->opt.up
+                         : view_camera_up_for_model(m->format, app->cur.bind_min,
+                                                    app->cur.bind_max);
+    view_camera_reset(&app->camera, app->cur.bind_min, app->cur.bind_max);
+    view_app_rebuild_ticks(app);
+    if (app->cur.skeleton_only)
+        app->display.bones = true;
+    app->clip_first = 0;
+    app->clip_followed = UINT32_MAX; /* the list shows the first clip played */
+    app->selected_bone = -1;
+    title_changed(app);
+}
+
+/* Morph clips run on the current clip's clock (so they follow pauses, seeks and reverse), or on
+ * the morph clock when the model has no skeletal clip. */
+static void update_morphs(view_app *app)
+{
+    const view_playback *p = &app->playback;
+    view_scene_set_morph_time(&app->cur.scene, p->clip_count ? p->time : app->morph_clock);
+}
+
+/* Poses the scene for the current time: from the cross-fade's blended pose while one runs,
+ * else from the current clip. dt moves the fade on. */
+void view_app_update_pose(view_app *app, float dt)
+{
+    view_playback *p = &app->playback;
+    update_morphs(app);
+    const ossa_soa_pose *blend = view_crossfade_update(&app->cur.fade, dt, p->time);
+    if (blend) {
+        view_scene_pose_local(&app->cur.scene, blend);
+        /* Vertex frames do not blend: the clip with the larger weight shows its shapes. The
+         * clip faded out runs on at its own pace, as the mixer plays it. */
+        const ossa_model *m = app->cur.model;
+        ossa_mixer *mx = app->cur.fade.mixer;
+        app->fade_from_time += isfinite(dt) && dt > 0.0f ? dt : 0.0f;
+        bool old_wins = app->fade_from < m->clip_count &&
+                        ossa_mixer_weight(mx, app->fade_from) >
+                            ossa_mixer_weight(mx, app->cur.fade.target);
+        view_scene_set_vertex_clip(&app->cur.scene,
+                                   old_wins ? &m->clips[app->fade_from] : view_app_current_clip(app),
+                                   old_wins ? app->fade_from_time : p->time);
+        return;
+    }
+    /* The scene wraps times into [0, duration): the end of a clip played once is shown just
+     * before it rather than as its start. */
+    float t = p->duration > 0.0f && p->time >= p->duration ? nextafterf(p->duration, 0.0f)
+                                                             : p->time;
+    view_scene_pose(&app->cur.scene, view_app_current_clip(app), t);
+}
+
+void view_app_switch_clip(view_app *app, uint32_t to)
+{
+    view_playback *p = &app->playback;
+    if (to >= p->clip_count || to == p->clip)
+        return;
+    app->fade_from = p->clip;
+    app->fade_from_time = p->time;
+    app->time_jumped = true;
+    view_crossfade_start(&app->cur.fade, p->clip, p->time, to);
+    view_playback_set_clip(p, to, app->cur.durations);
+    view_app_rebuild_ticks(app);
+}
+
+void view_app_apply(view_app *app, view_action a)
+{
+    view_playback *p = &app->playback;
+    view_display *d = &app->display;
+    switch (a.kind) {
+    case VIEW_ACT_NONE: return;
+    case VIEW_ACT_QUIT: app->quit = true; break;
+    case VIEW_ACT_PLAY_PAUSE: view_playback_toggle(p); break;
+    case VIEW_ACT_STEP:
+        view_playback_step_frames(p, a.arg);
+        app->time_jumped = true;
+        break;
+    case VIEW_ACT_FIRST_FRAME:
+        view_playback_first_frame(p);
+        app->time_jumped = true;
+        break;
+    case VIEW_ACT_LAST_FRAME:
+        view_playback_last_frame_seek(p);
+        app->time_jumped = true;
+        break;
+    case VIEW_ACT_SPEED: view_playback_speed_step(p, a.arg); break;
+    case VIEW_ACT_REVERSE: view_playback_reverse(p); break;
+    case VIEW_ACT_CYCLE_MODE: view_playback_cycle_mode(p); break;
+    case VIEW_ACT_CLIP: view_app_switch_clip(app, (uint32_t)a.arg); break;
+    case VIEW_ACT_CLIP_STEP:
+        if (p->clip_count > 1)
+            view_app_switch_clip(app, (uint32_t)(((int64_t)p->clip + a.arg + p->clip_count) %
+                                        p->clip_count));
+        break;
+    case VIEW_ACT_HELP: app->show_help = !app->show_help; break;
+    case VIEW_ACT_HUD: app->show_info = !app->show_info; break;
+    case VIEW_ACT_BONES: d->bones = !d->bones; break;
+    case VIEW_ACT_JOINT_NAMES: d->joint_names = !d->joint_names; break;
+    case VIEW_ACT_WIREFRAME: d->wireframe = !d->wireframe; break;
+    case VIEW_ACT_NORMALS: d->normals = !d->normals; break;
+    case VIEW_ACT_BIND_POSE: d->bind_pose = !d->bind_pose; break;
+    case VIEW_ACT_GRID: d->grid = !d->grid; break;
+    case VIEW_ACT_SKINNING:
+        d->skinning = d->skinning == VIEW_SKIN_GPU ? VIEW_SKIN_CPU : VIEW_SKIN_GPU;
+        if (app->ops && app->ops->skinning_changed)
+            app->ops->skinning_changed(app);
+        break;
+    case VIEW_ACT_FRAME_MODEL:
+        view_camera_frame(&app->camera, app->cur.bind_min, app->cur.bind_max);
+        break;
+    case VIEW_ACT_RESET_CAMERA:
+        view_camera_reset(&app->camera, app->cur.bind_min, app->cur.bind_max);
+        break;
+    }
+    title_changed(app);
+}
+
+void view_app_key(view_app *app, int key, unsigned mods)
+{
+    view_app_apply(app, view_key_action(key, mods));
+}
+
+void view_app_scrub_to(view_app *app, float x)
+{
+    view_timeline tl;
+    view_timeline_layout(&tl, app->view_w, app->view_h);
+    view_playback *p = &app->playback;
+    float t = view_timeline_time_at(&tl, x, p->duration);
+    /* A loop's end is its start: the right end of the bar stays at the end. */
+    if (p->mode == OSSA_WRAP_LOOP && p->duration > 0.0f && t >= p->duration)
+        t = nextafterf(p->duration, 0.0f);
+    view_playback_seek(p, t);
+    app->time_jumped = true;
+}
+
+void view_app_button(view_app *app, int button, bool down, float x, float y)
+{
+    if (down) {
+        view_timeline tl;
+        view_timeline_layout(&tl, app->view_w, app->view_h);
+        int64_t clip = button == VIEW_BUTTON_LEFT && app->ops && app->ops->clip_at
+                           ? app->ops->clip_at(app, x, y)
+                           : -1;
+        if (clip >= 0) {
+            view_app_switch_clip(app, (uint32_t)clip); /* a row of the clip panel */
+            title_changed(app);
+        } else if (button == VIEW_BUTTON_LEFT && app->show_info && app->playback.duration > 0.0f &&
+            view_timeline_hit(&tl, x, y)) {
+            /* Scrubbing holds playback and gives it back on release. */
+            app->scrubbing = true;
+            app->play_after_scrub = app->playback.playing;
+            app->playback.playing = false;
+            view_app_scrub_to(app, x);
+        } else {
+            app->drag_button = button;
+            app->drag_moved = false;
+        }
+    } else {
+        /* A left click that did not orbit picks the joint under it (or none). */
+        if (button == VIEW_BUTTON_LEFT && app->drag_button == VIEW_BUTTON_LEFT &&
+            !app->drag_moved && app->ops && app->ops->pick_joint)
+            app->ops->pick_joint(app, x, y);
+        if (button == VIEW_BUTTON_LEFT && app->scrubbing) {
+            app->scrubbing = false;
+            app->playback.playing = app->play_after_scrub;
+        }
+        if (button == app->drag_button)
+            app->drag_button = 0;
+    }
+}
+
+void view_app_motion(view_app *app, float x, float dx, float dy)
+{
+    if (app->scrubbing)
+        view_app_scrub_to(app, x);
+    else if (app->drag_button == VIEW_BUTTON_LEFT) {
+        view_camera_orbit(&app->camera, dx, dy);
+        app->drag_moved |= dx != 0.0f || dy != 0.0f;
+    }
+    else if (app->drag_button == VIEW_BUTTON_RIGHT || app->drag_button == VIEW_BUTTON_MIDDLE)
+        view_camera_pan(&app->camera, dx, dy);
+}
+
+/* One step of simulated time: playback, fade, pose (morphs included) and springs. Springs
+ * step by the playback time that passed (dt times |speed|, none while paused), so slow motion
+ * slows the cloth too; a jump in time puts it back at rest first. */
+void view_app_tick(view_app *app, float dt)
+{
+    view_playback *p = &app->playback;
+    app->clock += dt;
+    view_playback_advance(p, dt);
+    float played = p->playing && isfinite(dt) && dt > 0.0f ? dt * fabsf(p->speed) : 0.0f;
+    if (!p->clip_count && p->playing && isfinite(dt))
+        app->morph_clock += dt * p->speed;
+    view_app_update_pose(app, dt);
+    if (app->time_jumped)
+        view_scene_springs_reset(&app->cur.scene);
+    app->time_jumped = false;
+    view_scene_springs_step(&app->cur.scene, played);
+}
+
+void view_app_wheel(view_app *app, float x, float y, float notches)
+{
+    if (!(app->ops && app->ops->clip_wheel && app->ops->clip_wheel(app, x, y, notches)))
+        view_camera_zoom(&app->camera, notches);
+}

@@ -1,0 +1,148 @@
+/* ossa-view opening models (files.h). */
+#include <SDL.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "files.h"
+#include "ossa/demo.h"
+#include "ossa/load.h"
+
+void view_free_model(view_model *vm)
+{
+    if (vm->renderer_ready)
+        view_renderer_free(&vm->renderer);
+    view_model_release(vm);
+}
+
+bool view_load_model(const char *const *paths, size_t count, float fade, bool gl,
+                     view_model *vm, char *err, size_t err_size)
+{
+    memset(vm, 0, sizeof *vm);
+    ossa_model *model;
+    ossa_error e;
+    ossa_status st = count ? ossa_load_files(paths, count, NULL, &model, &e)
+                           : ossa_demo_model(&model, &e);
+    if (st != OSSA_OK) {
+        ossa_error_format(&e, err, err_size);
+        return false;
+    }
+    for (uint32_t i = 0; i < model->warning_count; i++)
+        fprintf(stderr, "ossa-view: warning: %s\n", model->warnings[i]);
+    if (!view_model_init(vm, model, fade, err, err_size))
+        return false;
+    if (gl) {
+        if (!view_renderer_init(&vm->renderer, &vm->scene, err, err_size)) {
+            view_free_model(vm);
+            return false;
+        }
+        vm->renderer_ready = true;
+    }
+    return true;
+}
+
+int view_resolve_clip(const ossa_model *m, const char *clip, uint32_t *out)
+{
+    *out = 0;
+    if (!clip)
+        return 0;
+    char *end;
+    errno = 0;
+    long n = strtol(clip, &end, 10);
+    if (end != clip && !*end && !errno && n >= 0 && n < (long)m->clip_count) {
+        *out = (uint32_t)n;
+        return 0;
+    }
+    int32_t found = ossa_model_find_clip(m, clip);
+    if (found < 0) {
+        fprintf(stderr, "ossa-view: the model has no clip '%s' (%u clips:", clip, m->clip_count);
+        for (uint32_t i = 0; i < m->clip_count; i++)
+            fprintf(stderr, " %u '%s'", i, m->clips[i].name ? m->clips[i].name : "");
+        fputs(")\n", stderr);
+        return VIEW_EXIT_INPUT;
+    }
+    *out = (uint32_t)found;
+    return 0;
+}
+
+void view_gpu_notes(view_app *app)
+{
+    if (app->display.skinning == VIEW_SKIN_GPU && app->cur.renderer_ready &&
+        !app->cur.gpu_notes_shown) {
+        view_renderer_print_gpu_notes(&app->cur.renderer, &app->cur.scene, stderr);
+        app->cur.gpu_notes_shown = true;
+    }
+}
+
+/* A folder opens by the engine's folder rule, as on the command line. */
+void view_open_paths(view_app *app, char *const *paths, size_t count)
+{
+    char *files[MAX_DROP_FILES];
+    size_t n = 0;
+    char err[1200] = "";
+    bool oom = false;
+    for (size_t i = 0; i < count && n < MAX_DROP_FILES; i++) {
+        if ((files[n] = strdup(paths[i])) != NULL)
+            n++;
+        else
+            oom = true;
+    }
+    view_model next;
+    if (oom)
+        snprintf(err, sizeof err, "out of memory opening the dropped files");
+    else if (n && view_load_model((const char *const *)files, n, app->opt.fade, app->gl_ready,
+                                  &next, err, sizeof err)) {
+        view_free_model(&app->cur);
+        app->cur = next;
+        view_app_start_model(app, 0, 0.0f);
+        view_gpu_notes(app);
+        char text[600];
+        snprintf(text, sizeof text, "opened %s", app->cur.name);
+        fprintf(stderr, "ossa-view: %s\n", text);
+        app->message[0] = '\0';
+    } else if (!err[0]) {
+        snprintf(err, sizeof err, "nothing to open");
+    }
+    for (size_t i = 0; i < n; i++)
+        free(files[i]);
+    if (err[0]) {
+        char text[1300];
+        snprintf(text, sizeof text, "cannot open: %s", err);
+        fprintf(stderr, "ossa-view: %s\n", text);
+        view_app_message(app, text);
+    }
+}
+
+void view_drop_clear(view_app *app)
+{
+    for (size_t i = 0; i < app->drop_count; i++)
+        SDL_free(app->drop_paths[i]);
+    app->drop_count = 0;
+}
+
+void view_drop_begin(view_app *app)
+{
+    view_drop_clear(app);
+    app->drop_open = true;
+}
+
+void view_drop_file(view_app *app, char *file)
+{
+    if (app->drop_count < MAX_DROP_FILES)
+        app->drop_paths[app->drop_count++] = file;
+    else
+        SDL_free(file);
+    if (!app->drop_open) { /* a system that sends no begin/complete: one path a drop */
+        view_open_paths(app, app->drop_paths, app->drop_count);
+        view_drop_clear(app);
+    }
+}
+
+void view_drop_complete(view_app *app)
+{
+    if (app->drop_count)
+        view_open_paths(app, app->drop_paths, app->drop_count);
+    view_drop_clear(app);
+    app->drop_open = false;
+}
