@@ -78,7 +78,7 @@ static double skin_vs_scalar(const ossa_instance *inst, const outputs *o, uint32
     for (uint32_t i = 0; i < o->count; i++) {
         ossa_instance_part p;
         ossa_instance_part_info(inst, i, &p);
-        if (!p.skin || p.springs || p.morph_weights || ossa_instance_part_vertex_track(inst, i))
+        if (!p.skin || p.spring || p.morph_weights || ossa_instance_part_vertex_track(inst, i))
             continue;
         float *ref_p = malloc(3 * (p.vertex_count + 1) * sizeof(float));
         float *ref_n = malloc(3 * (p.vertex_count + 1) * sizeof(float));
@@ -390,7 +390,7 @@ static double run_cloth(ossa_instance *inst, int steps, float dt)
     for (uint32_t i = 0; i < o.count; i++) {
         ossa_instance_part p;
         ossa_instance_part_info(inst, i, &p);
-        if (!p.springs)
+        if (!p.spring)
             continue;
         float *plain = malloc(3 * (p.output_count + 1) * sizeof(float));
         float *nrm = malloc(3 * (p.output_count + 1) * sizeof(float));
@@ -459,7 +459,7 @@ static void test_springs_morphs(void)
     for (uint32_t i = 0; i < ossa_instance_part_count(inst); i++) {
         ossa_instance_part p;
         ossa_instance_part_info(inst, i, &p);
-        springs += p.springs;
+        springs += p.spring != NULL;
         morphs += p.morph_weights != NULL;
     }
     CHECK(springs > 0 && morphs > 0 && m->morph_clip_count > 0);

@@ -72,7 +72,9 @@ typedef struct ossa_instance_part {
     ossa_status skin_status;         /* why skin is NULL though the model has bones and the part
                                         vertices (OSSA_OK otherwise) */
     const float *morph_weights;      /* source->morph_count current weights; NULL: no morphing */
-    bool springs;                    /* a spring state runs on the part */
+    const ossa_spring_state *spring; /* NULL: no cloth runs on the part */
+    const float *spring_positions;   /* with spring: 3 floats per output vertex, the last spring
+                                        step's positions (the spring-owned ones are used) */
     bool frame_tracked, uv_tracked;  /* some clip has a vertex / uv track for the submesh */
 } ossa_instance_part;
 
@@ -143,6 +145,10 @@ void ossa_instance_pose_local(ossa_instance *inst, const ossa_soa_pose *local);
 void ossa_instance_set_vertex_clip(ossa_instance *inst, uint32_t clip, float time);
 uint32_t ossa_instance_vertex_clip(const ossa_instance *inst);
 float ossa_instance_vertex_time(const ossa_instance *inst);
+/* The morph mixer (every morph clip a cycle; NULL when no morph clip plays on a part) and its
+ * clock as last set, wrapped into its length. */
+ossa_mixer *ossa_instance_morph_mixer(ossa_instance *inst);
+float ossa_instance_morph_time(const ossa_instance *inst);
 /* The morph clips' clock: every morph cycle shown at time (wrapped into the morph mixer's
  * length; not finite: 0), and every morphing part's weights refreshed. */
 void ossa_instance_set_morph_time(ossa_instance *inst, float time);

@@ -125,7 +125,8 @@ static ossa_status build_morphs_springs(ossa_instance *inst)
         p->spring_positions = calloc(3 * n, sizeof(float));
         if (!p->spring_positions)
             return OSSA_ERR_NOMEM;
-        p->info.springs = true;
+        p->info.spring = p->spring;
+        p->info.spring_positions = p->spring_positions;
     }
     if (!morphs || !m->morph_clip_count || !m->bone_count)
         return OSSA_OK;
@@ -299,6 +300,16 @@ ossa_mixer *ossa_instance_mixer(ossa_instance *inst)
     return inst->mixer;
 }
 
+ossa_mixer *ossa_instance_morph_mixer(ossa_instance *inst)
+{
+    return inst->morph_mixer;
+}
+
+float ossa_instance_morph_time(const ossa_instance *inst)
+{
+    return inst->morph_time;
+}
+
 ossa_soa_pose *ossa_instance_local_pose(ossa_instance *inst)
 {
     return &inst->local;
@@ -397,6 +408,7 @@ void ossa_instance_set_morph_time(ossa_instance *inst, float time)
         if (t < 0.0f)
             t += d;
     }
+    inst->morph_time = t;
     ossa_mixer_set_time(inst->morph_mixer, t);
     for (uint32_t i = 0; i < inst->part_count; i++) {
         inst_part *p = &inst->parts[i];

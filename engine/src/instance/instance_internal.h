@@ -31,6 +31,7 @@ struct ossa_instance {
     ossa_mixer *mixer;              /* the skeletal mixer */
     ossa_mixer *morph_mixer;        /* NULL: no morph clip plays on a part with morph targets */
     float clock;                    /* the instance clock (update / seek) */
+    float morph_time;               /* the morph mixer's, wrapped into its length */
 
     uint32_t vertex_clip;           /* OSSA_INSTANCE_NO_CLIP: none */
     float vertex_time;              /* wrapped into the clip */
