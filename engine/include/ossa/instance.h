@@ -117,9 +117,10 @@ ossa_mixer *ossa_instance_mixer(ossa_instance *inst);
  * mixer's cycle capacity is full. */
 ossa_status ossa_instance_play(ossa_instance *inst, uint32_t clip, float fade_seconds,
                                ossa_error *err);
-/* Advances by dt seconds (not finite or negative: 0): the mixer, the instance clock (which the
- * morph clips follow), then the pose, the morph weights, the vertex clip (the clip of largest
- * weight at its cycle time) and one spring step of dt (clamped to spring_max_dt). */
+/* Advances by dt seconds (not finite: 0; negative runs the clocks back, as Cal3D's
+ * updateAnimation does): the mixer, the instance clock (which the morph clips follow), then the
+ * pose, the morph weights, the vertex clip (the clip of largest weight at its cycle time) and,
+ * for dt > 0, one spring step of dt (clamped to spring_max_dt). */
 void ossa_instance_update(ossa_instance *inst, float dt);
 /* Jumps to a time (not finite: 0): the mixer's clock (Cal3D setAnimationTime) and the instance
  * clock, then the pose, morphs and vertex clip as _update does, and the cloth put at rest where

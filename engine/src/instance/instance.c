@@ -462,7 +462,7 @@ ossa_status ossa_instance_play(ossa_instance *inst, uint32_t clip, float fade_se
 
 void ossa_instance_update(ossa_instance *inst, float dt)
 {
-    if (!isfinite(dt) || dt < 0.0f)
+    if (!isfinite(dt))
         dt = 0.0f;
     ossa_mixer_update(inst->mixer, dt);
     inst->clock += dt;
