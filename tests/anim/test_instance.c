@@ -462,6 +462,23 @@ static void test_springs_morphs(void)
         morphs += p.morph_weights != NULL;
     }
     CHECK(springs > 0 && morphs > 0 && m->morph_clip_count > 0);
+    /* Before any step the cloth is where Cal3D starts it: at the bind vertices. */
+    {
+        outputs o = {0};
+        CHECK(outputs_make(&o, inst));
+        CHECK(ossa_instance_skin(inst, 0, o.count, o.spans, &err) == OSSA_OK);
+        for (uint32_t i = 0; i < o.count; i++) {
+            ossa_instance_part p;
+            ossa_instance_part_info(inst, i, &p);
+            for (uint32_t v = 0; p.spring && v < p.output_count; v++) {
+                uint32_t f = p.output_source[v];
+                if (f != OSSA_SKIN_PAD_VERTEX && p.source->physique_weights[f] > 0.0f)
+                    CHECK(memcmp(o.spans[i].positions + 3 * (size_t)v,
+                                 p.source->positions + 3 * (size_t)f, 3 * sizeof(float)) == 0);
+            }
+        }
+        outputs_free(&o);
+    }
     /* The morph clock moves the weights (the seed's morph clip ramps its target). */
     float seen_min = INFINITY, seen_max = -INFINITY;
     for (int k = 0; k <= 10; k++) {

@@ -85,7 +85,9 @@ typedef struct ossa_instance_span {
     uint32_t capacity;               /* vertices both hold: >= the part's output_count */
 } ossa_instance_span;
 
-/* Builds an instance of model (which must outlive it) at rest. desc may be NULL (defaults).
+/* Builds an instance of model (which must outlive it) at rest, its cloth at the bind vertices
+ * as Cal3D starts it (ossa_instance_springs_reset puts it where the rest pose skins it). desc
+ * may be NULL (defaults).
  * OSSA_ERR_INVALID_ARGUMENT (NULL model or out, a bad desc), OSSA_ERR_NOMEM, or what the mixer
  * or runtime clips report. A part whose skin mesh cannot be built keeps its file order and bind
  * vertices (skin_status); springs or morph clips that cannot run are left out. *out stays NULL

@@ -125,6 +125,12 @@ static ossa_status build_morphs_springs(ossa_instance *inst)
         p->spring_positions = calloc(3 * n, sizeof(float));
         if (!p->spring_positions)
             return OSSA_ERR_NOMEM;
+        /* Until the first step the cloth shows where its state starts: the bind vertices. */
+        const uint32_t *source = p->info.output_source;
+        for (uint32_t o = 0; o < p->info.output_count; o++)
+            if (source[o] != OSSA_SKIN_PAD_VERTEX)
+                memcpy(p->spring_positions + 3 * (size_t)o,
+                       p->info.source->positions + 3 * (size_t)source[o], 3 * sizeof(float));
         p->info.spring = p->spring;
         p->info.spring_positions = p->spring_positions;
     }
@@ -217,9 +223,10 @@ ossa_status ossa_instance_create(const ossa_model *model, const ossa_instance_de
         ossa_instance_destroy(inst);
         return st;
     }
+    /* The cloth starts at the bind vertices (ossa_spring_state_create), as Cal3D's submesh
+     * vertices do, not reset to the rest pose's skin: the first steps then match libcal3d. */
     ossa_instance_pose_clip(inst, OSSA_INSTANCE_NO_CLIP, 0.0f);
     ossa_instance_set_morph_time(inst, 0.0f);
-    ossa_instance_springs_reset(inst);
     *out = inst;
     return OSSA_OK;
 }
