@@ -11,6 +11,7 @@
 #include "bench_model.h"
 #include "bench_timing.h"
 #include "cli.h"
+#include "ossa/instance.h"
 #include "ossa/runtime.h"
 #include "ossa/skin.h"
 #ifdef OSSA_BENCH_CAL3D
@@ -71,8 +72,9 @@ static void triad_once(void *p)
 /* ---- skinning ------------------------------------------------------------------------------ */
 
 typedef struct skin_ctx {
-    size_t count;                 /* submeshes */
-    ossa_skin_mesh **meshes;
+    size_t count;                 /* skinned submeshes */
+    const ossa_skin_mesh **meshes; /* the character instance's */
+    const ossa_submesh **sources; /* the submesh of each */
     float **pos, **nrm;           /* 64-byte aligned outputs, output order */
     const float *palette;
     uint32_t palette_size;
@@ -418,13 +420,22 @@ static int bench_skin(const bench_opts *o, const ossa_model *m, bench_report *r)
 #endif
     int ok = 1;
     float *ref_pos = NULL, *ref_nrm = NULL;
-    for (uint32_t i = 0; i < m->mesh_count; i++)
-        s.count += m->meshes[i].submesh_count;
-    s.meshes = calloc(s.count ? s.count : 1, sizeof *s.meshes);
-    s.pos = calloc(s.count ? s.count : 1, sizeof *s.pos);
-    s.nrm = calloc(s.count ? s.count : 1, sizeof *s.nrm);
+    /* The character instance builds the skin meshes, as a program would; the jobs are timed
+     * here kernel by kernel over its meshes. */
+    ossa_instance *inst = NULL;
+    ossa_error err;
+    if (ossa_instance_create(m, NULL, &inst, &err) != OSSA_OK) {
+        fprintf(stderr, "ossa bench: %s\n", err.message);
+        return 0;
+    }
+    uint32_t parts = ossa_instance_part_count(inst);
+    s.meshes = calloc(parts ? parts : 1, sizeof *s.meshes);
+    s.sources = calloc(parts ? parts : 1, sizeof *s.sources);
+    s.pos = calloc(parts ? parts : 1, sizeof *s.pos);
+    s.nrm = calloc(parts ? parts : 1, sizeof *s.nrm);
     float *palette = malloc(12 * sizeof(float) * (m->bone_count ? m->bone_count : 1));
-    if (!s.meshes || !s.pos || !s.nrm || !palette || !model_palette(m, 0.37f, palette)) {
+    if (!s.meshes || !s.sources || !s.pos || !s.nrm || !palette ||
+        !model_palette(m, 0.37f, palette)) {
         ok = 0;
         goto done;
     }
@@ -432,36 +443,40 @@ static int bench_skin(const bench_opts *o, const ossa_model *m, bench_report *r)
     s.store = o->store;
     s.palette_size = m->bone_count;
     size_t k = 0, max_out = 0;
-    for (uint32_t i = 0; i < m->mesh_count; i++) {
-        for (uint32_t j = 0; j < m->meshes[i].submesh_count; j++, k++) {
-            const ossa_submesh *sm = &m->meshes[i].submeshes[j];
-            ossa_error err;
-            if (ossa_skin_mesh_create(sm, m->bone_count, &s.meshes[k], &err) != OSSA_OK) {
-                fprintf(stderr, "ossa bench: skin mesh: %s\n", err.message);
-                ok = 0;
-                goto done;
-            }
-            size_t out = ossa_skin_mesh_output_count(s.meshes[k]);
-            s.pos[k] = ossa_skin_buffer_alloc(3 * sizeof(float) * out);
-            s.nrm[k] = ossa_skin_buffer_alloc(3 * sizeof(float) * out);
-            if (!s.pos[k] || !s.nrm[k]) {
-                ok = 0;
-                goto done;
-            }
-            if (out > max_out)
-                max_out = out;
-            uint64_t rd, wr;
-            ossa_skin_mesh_traffic(s.meshes[k], &rd, &wr);
-            r->stream_bytes += (double)rd + (double)wr;
-            r->vertices += sm->vertex_count;
-            if (sm->vertex_count) /* influence_start may be NULL for an empty submesh */
-                r->influences_total += sm->influence_start[sm->vertex_count];
-            if (sm->max_influences > r->max_influences)
-                r->max_influences = sm->max_influences;
-            r->exact_submeshes += (uint32_t)ossa_skin_mesh_exact(s.meshes[k]);
+    for (uint32_t i = 0; i < parts; i++) {
+        ossa_instance_part part;
+        ossa_instance_part_info(inst, i, &part);
+        if (!part.skin && !part.vertex_count)
+            continue; /* an empty submesh: nothing to skin */
+        if (!part.skin) {
+            fprintf(stderr, "ossa bench: skin mesh of mesh %u submesh %u: %s\n", part.mesh,
+                    part.submesh, ossa_status_name(part.skin_status));
+            ok = 0;
+            goto done;
         }
+        const ossa_submesh *sm = part.source;
+        s.meshes[k] = part.skin;
+        s.sources[k] = sm;
+        size_t out = part.output_count;
+        s.pos[k] = ossa_skin_buffer_alloc(3 * sizeof(float) * out);
+        s.nrm[k] = ossa_skin_buffer_alloc(3 * sizeof(float) * out);
+        s.count = ++k;
+        if (!s.pos[k - 1] || !s.nrm[k - 1]) {
+            ok = 0;
+            goto done;
+        }
+        if (out > max_out)
+            max_out = out;
+        uint64_t rd, wr;
+        ossa_skin_mesh_traffic(part.skin, &rd, &wr);
+        r->stream_bytes += (double)rd + (double)wr;
+        r->vertices += sm->vertex_count;
+        r->influences_total += sm->influence_start[sm->vertex_count];
+        if (sm->max_influences > r->max_influences)
+            r->max_influences = sm->max_influences;
+        r->exact_submeshes += (uint32_t)ossa_skin_mesh_exact(part.skin);
     }
-    r->submeshes = (uint32_t)s.count;
+    r->submeshes = parts;
     if (!r->vertices) {
         fprintf(stderr, "ossa bench: the model has no vertices to skin\n");
         ok = 0;
@@ -555,20 +570,17 @@ static int bench_skin(const bench_opts *o, const ossa_model *m, bench_report *r)
         /* Run it once more so the outputs hold its result: compare with the scalar API. */
         skin_once(&skins[i]);
         s.failed |= skins[i].failed;
-        k = 0;
-        for (uint32_t mi = 0; mi < m->mesh_count; mi++) {
-            for (uint32_t j = 0; j < m->meshes[mi].submesh_count; j++, k++) {
-                const ossa_submesh *sm = &m->meshes[mi].submeshes[j];
-                ossa_skin_submesh_scalar(sm, palette, ref_pos, ref_nrm);
-                const uint32_t *remap = ossa_skin_mesh_remap(s.meshes[k]);
-                for (uint32_t v = 0; v < sm->vertex_count; v++) {
-                    double e1 = max_diff(s.pos[k] + 3 * (size_t)remap[v], ref_pos + 3 * v, 3);
-                    double e2 = max_diff(s.nrm[k] + 3 * (size_t)remap[v], ref_nrm + 3 * v, 3);
-                    if (e1 > res->max_err)
-                        res->max_err = e1;
-                    if (e2 > res->max_err)
-                        res->max_err = e2;
-                }
+        for (k = 0; k < s.count; k++) {
+            const ossa_submesh *sm = s.sources[k];
+            ossa_skin_submesh_scalar(sm, palette, ref_pos, ref_nrm);
+            const uint32_t *remap = ossa_skin_mesh_remap(s.meshes[k]);
+            for (uint32_t v = 0; v < sm->vertex_count; v++) {
+                double e1 = max_diff(s.pos[k] + 3 * (size_t)remap[v], ref_pos + 3 * v, 3);
+                double e2 = max_diff(s.nrm[k] + 3 * (size_t)remap[v], ref_nrm + 3 * v, 3);
+                if (e1 > res->max_err)
+                    res->max_err = e1;
+                if (e2 > res->max_err)
+                    res->max_err = e2;
             }
         }
     }
@@ -600,14 +612,12 @@ static int bench_skin(const bench_opts *o, const ossa_model *m, bench_report *r)
 #endif
 done:
     for (size_t i = 0; i < s.count; i++) {
-        if (s.meshes)
-            ossa_skin_mesh_destroy(s.meshes[i]);
-        if (s.pos)
-            ossa_skin_buffer_free(s.pos[i]);
-        if (s.nrm)
-            ossa_skin_buffer_free(s.nrm[i]);
+        ossa_skin_buffer_free(s.pos[i]);
+        ossa_skin_buffer_free(s.nrm[i]);
     }
     free(s.meshes);
+    free(s.sources);
+    ossa_instance_destroy(inst);
     free(s.pos);
     free(s.nrm);
     free(palette);

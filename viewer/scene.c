@@ -12,84 +12,7 @@
 /* Parts at least this big are split over the pool; smaller ones are not worth waking it. */
 enum { PARALLEL_MIN_VERTICES = 16384, MAX_POOL_THREADS = 4 };
 
-/* Counts the parts and gives each its layout range; false when the layout overflows 32 bits. */
-static bool build_parts(view_scene *s)
-{
-    const ossa_model *m = s->model;
-    uint32_t parts = 0;
-    for (uint32_t i = 0; i < m->mesh_count; i++)
-        parts += m->meshes[i].submesh_count;
-    s->parts = calloc(parts ? parts : 1, sizeof *s->parts);
-    if (!s->parts)
-        return false;
-    size_t at = 0;
-    for (uint32_t i = 0; i < m->mesh_count; i++)
-        for (uint32_t j = 0; j < m->meshes[i].submesh_count; j++) {
-            const ossa_submesh *sm = &m->meshes[i].submeshes[j];
-            view_scene_part *p = &s->parts[s->part_count++];
-            p->submesh = sm;
-            p->mesh = i;
-            p->submesh_index = j;
-            p->hidden = (m->meshes[i].flags & OSSA_MESH_HIDDEN) != 0;
-            p->two_sided = (sm->flags & OSSA_SUBMESH_TWO_SIDED) != 0;
-            for (uint32_t c = 0; c < m->clip_count; c++) {
-                p->frame_tracked |= ossa_clip_vertex_track(&m->clips[c], i, j) != NULL;
-                p->uv_tracked |= ossa_clip_uv_track(&m->clips[c], i, j) != NULL;
-            }
-            if (m->bone_count && sm->vertex_count && m->bone_count <= OSSA_SKIN_MAX_PALETTE) {
-                ossa_error err;
-                if (ossa_skin_mesh_create(sm, m->bone_count, &p->skin, &err) != OSSA_OK) {
-                    char text[512];
-                    fprintf(stderr, "ossa-view: warning: mesh %u submesh %u is shown unskinned: %s\n",
-                            i, j, ossa_error_format(&err, text, sizeof text));
-                    p->skin = NULL;
-                }
-            }
-            if (p->skin) {
-                p->vertex_count = ossa_skin_mesh_output_count(p->skin);
-                p->index_count = 3 * ossa_skin_mesh_face_count(p->skin);
-                p->indices = ossa_skin_mesh_indices(p->skin);
-            } else {
-                p->vertex_count = sm->vertex_count;
-                p->index_count = 3 * sm->face_count;
-                p->indices = sm->indices;
-            }
-            p->first_vertex = (uint32_t)at;
-            at += p->vertex_count;
-            /* GL draws take signed 32-bit vertex and index numbers. */
-            if (at > INT32_MAX / 4 || p->index_count > INT32_MAX / 4)
-                return false;
-        }
-    s->vertex_count = at;
-    for (uint32_t i = 0; i < m->mesh_count; i++)
-        s->hidden_mesh_count += (m->meshes[i].flags & OSSA_MESH_HIDDEN) != 0;
-    return true;
-}
-
-/* File-order scratch for the submeshes that play frames or carry a mount. */
-static bool build_frame_scratch(view_scene *s)
-{
-    const ossa_model *m = s->model;
-    size_t largest = 1;
-    for (uint32_t i = 0; i < s->part_count; i++) {
-        const view_scene_part *p = &s->parts[i];
-        if ((p->frame_tracked || p->uv_tracked) && p->submesh->vertex_count > largest)
-            largest = p->submesh->vertex_count;
-    }
-    for (uint32_t i = 0; i < m->mount_count; i++) {
-        const ossa_mount *mt = &m->mounts[i];
-        if (mt->mesh < m->mesh_count && mt->submesh < m->meshes[mt->mesh].submesh_count &&
-            m->meshes[mt->mesh].submeshes[mt->submesh].vertex_count > largest)
-            largest = m->meshes[mt->mesh].submeshes[mt->submesh].vertex_count;
-    }
-    s->frame_positions = calloc(3 * largest, sizeof(float));
-    s->frame_normals = calloc(3 * largest, sizeof(float));
-    s->frame_uvs = calloc(2 * largest, sizeof(float));
-    return s->frame_positions && s->frame_normals && s->frame_uvs;
-}
-
-/* The index of clip in the model's clips, -1 when it is not one of them. Found by address (the
- * caller's pointer into m->clips), compared as integers since unrelated pointers may not be. */
+/* The model's clip index of a clip pointer; -1 when it is none of them. */
 static int64_t clip_index(const ossa_model *m, const ossa_clip *clip)
 {
     uintptr_t at = (uintptr_t)clip, first = (uintptr_t)m->clips;
@@ -97,6 +20,65 @@ static int64_t clip_index(const ossa_model *m, const ossa_clip *clip)
         (at - first) / sizeof *clip >= m->clip_count)
         return -1;
     return (int64_t)((at - first) / sizeof *clip);
+}
+
+static uint32_t clip_id(const ossa_model *m, const ossa_clip *clip)
+{
+    int64_t index = clip_index(m, clip);
+    return index < 0 ? OSSA_INSTANCE_NO_CLIP : (uint32_t)index;
+}
+
+/* The parts' layout from the instance's parts, and a warning for each runtime feature a part
+ * goes without; false when the layout overflows 32 bits or memory runs out. */
+static bool build_parts(view_scene *s)
+{
+    const ossa_model *m = s->model;
+    uint32_t count = ossa_instance_part_count(s->instance);
+    s->parts = calloc(count ? count : 1, sizeof *s->parts);
+    if (!s->parts)
+        return false;
+    size_t at = 0;
+    bool morph_parts = false;
+    for (uint32_t i = 0; i < count; i++) {
+        ossa_instance_part info;
+        ossa_instance_part_info(s->instance, i, &info);
+        const ossa_submesh *sm = info.source;
+        view_scene_part *p = &s->parts[s->part_count++];
+        p->submesh = sm;
+        p->mesh = info.mesh;
+        p->submesh_index = info.submesh;
+        p->hidden = (m->meshes[info.mesh].flags & OSSA_MESH_HIDDEN) != 0;
+        p->two_sided = (sm->flags & OSSA_SUBMESH_TWO_SIDED) != 0;
+        p->frame_tracked = info.frame_tracked;
+        p->uv_tracked = info.uv_tracked;
+        p->skin = info.skin;
+        p->vertex_count = info.output_count;
+        p->index_count = info.index_count;
+        p->indices = info.indices;
+        p->morph_weights = info.morph_weights;
+        p->spring = info.spring;
+        p->spring_positions = info.spring_positions;
+        if (info.skin_status != OSSA_OK)
+            fprintf(stderr, "ossa-view: warning: mesh %u submesh %u is shown unskinned: %s\n",
+                    info.mesh, info.submesh, ossa_status_name(info.skin_status));
+        if (info.skin && sm->spring_count && sm->physique_weights && !info.spring)
+            fprintf(stderr, "ossa-view: warning: mesh %u submesh %u: its springs do not run\n",
+                    info.mesh, info.submesh);
+        morph_parts |= info.skin && sm->morph_count;
+        s->morph_part_count += info.morph_weights != NULL;
+        s->spring_part_count += info.spring != NULL;
+        p->first_vertex = (uint32_t)at;
+        at += p->vertex_count;
+        /* GL draws take signed 32-bit vertex and index numbers. */
+        if (at > INT32_MAX / 4 || p->index_count > INT32_MAX / 4)
+            return false;
+    }
+    if (morph_parts && m->morph_clip_count && m->bone_count && !s->morph_mixer)
+        fprintf(stderr, "ossa-view: warning: morph clips do not play\n");
+    s->vertex_count = at;
+    for (uint32_t i = 0; i < m->mesh_count; i++)
+        s->hidden_mesh_count += (m->meshes[i].flags & OSSA_MESH_HIDDEN) != 0;
+    return true;
 }
 
 /* Model-space origin of each bone in the bind pose: the inverse of the inverse bind transform
@@ -128,7 +110,7 @@ static uint32_t lines_from_joints(const ossa_model *m, const float *joints, floa
     return n;
 }
 
-static bool build_pose(view_scene *s)
+static bool build_overlay(view_scene *s)
 {
     const ossa_model *m = s->model;
     size_t nb = m->bone_count ? m->bone_count : 1;
@@ -136,102 +118,34 @@ static bool build_pose(view_scene *s)
     s->bind_joints = calloc(3 * nb, sizeof(float));
     s->bone_lines = calloc(6 * nb, sizeof(float));
     s->bind_bone_lines = calloc(6 * nb, sizeof(float));
-    s->palette = calloc(12 * nb, sizeof(float));
-    s->clips = calloc(m->clip_count ? m->clip_count : 1, sizeof *s->clips);
-    if (!s->joints || !s->bind_joints || !s->bone_lines || !s->bind_bone_lines || !s->palette ||
-        !s->clips)
-        return false;
-    if (!m->bone_count)
-        return true;
-    ossa_error err;
-    if (ossa_rt_skeleton_create(m, &s->skeleton, &err) != OSSA_OK ||
-        ossa_soa_pose_init(&s->local, m->bone_count) != OSSA_OK ||
-        ossa_soa_pose_init(&s->model_pose, m->bone_count) != OSSA_OK)
-        return false;
-    uint32_t max_tracks = 1;
-    for (uint32_t c = 0; c < m->clip_count; c++) {
-        if (ossa_rt_clip_create(m, &m->clips[c], &s->clips[c], &err) != OSSA_OK) {
-            char text[512];
-            fprintf(stderr, "ossa-view: warning: clip %u plays as the rest pose: %s\n", c,
-                    ossa_error_format(&err, text, sizeof text));
-            s->clips[c] = NULL;
-            continue;
-        }
-        uint32_t tracks = ossa_rt_clip_track_count(s->clips[c]);
-        if (tracks > max_tracks)
-            max_tracks = tracks;
-    }
-    if (ossa_sample_cache_create(max_tracks, &s->cache, &err) != OSSA_OK)
+    if (!s->joints || !s->bind_joints || !s->bone_lines || !s->bind_bone_lines)
         return false;
     bind_joint_positions(m, s->bind_joints);
     s->bone_line_count = lines_from_joints(m, s->bind_joints, s->bind_bone_lines);
     return true;
 }
 
-/* Spring states and morph weight buffers for the parts that need them, and the morph mixer with
- * every morph clip as a looping cycle of weight 1. A mixer or spring state that cannot be made
- * only costs that feature (a warning); false when out of memory. */
-static bool build_morphs_springs(view_scene *s)
+/* Joints and bone lines of the instance's current pose. */
+static void update_overlay(view_scene *s)
 {
     const ossa_model *m = s->model;
-    bool morphs = false;
-    for (uint32_t i = 0; i < s->part_count; i++) {
-        view_scene_part *p = &s->parts[i];
-        if (!p->skin)
-            continue;
-        morphs |= p->submesh->morph_count > 0;
-        if (!p->submesh->spring_count || !p->submesh->physique_weights)
-            continue;
-        ossa_status st = ossa_spring_state_create(p->skin, &p->spring);
-        if (st == OSSA_ERR_NOMEM)
-            return false;
-        if (st != OSSA_OK) {
-            fprintf(stderr, "ossa-view: warning: mesh %u submesh %u: its springs do not run\n",
-                    p->mesh, p->submesh_index);
-            p->spring = NULL;
-            continue;
-        }
-        p->spring_positions = calloc(3 * (size_t)(p->vertex_count ? p->vertex_count : 1),
-                                     sizeof(float));
-        if (!p->spring_positions)
-            return false;
-        s->spring_part_count++;
+    if (!m->bone_count)
+        return;
+    const ossa_soa_pose *pose = ossa_instance_model_pose(s->instance);
+    for (uint32_t i = 0; i < m->bone_count; i++) {
+        s->joints[3 * (size_t)i] = pose->tx[i];
+        s->joints[3 * (size_t)i + 1] = pose->ty[i];
+        s->joints[3 * (size_t)i + 2] = pose->tz[i];
     }
-    if (!morphs || !m->morph_clip_count || !m->bone_count)
-        return true;
-    ossa_mixer_desc desc = {
-        .max_cycles = m->morph_clip_count < 4096 ? m->morph_clip_count : 4096,
-        .max_actions = 1,
-    };
-    ossa_error err;
-    ossa_status st = ossa_mixer_create(m, &desc, &s->morph_mixer, &err);
-    if (st != OSSA_OK) {
-        char text[512];
-        if (st == OSSA_ERR_NOMEM)
-            return false;
-        fprintf(stderr, "ossa-view: warning: morph clips do not play: %s\n",
-                ossa_error_format(&err, text, sizeof text));
-        s->morph_mixer = NULL;
-        return true;
-    }
-    for (uint32_t c = 0; c < m->morph_clip_count; c++)
-        if (!ossa_mixer_blend_cycle(s->morph_mixer, ossa_mixer_morph_id(s->morph_mixer, c), 1.0f,
-                                    0.0f)) {
-            /* Only past the mixer's capacity: one line, not one per clip. */
-            fprintf(stderr, "ossa-view: warning: morph clips %u and later do not play\n", c);
-            break;
-        }
-    ossa_mixer_update(s->morph_mixer, 0.0f); /* weights reach their targets (no delay) */
-    for (uint32_t i = 0; i < s->part_count; i++) {
-        view_scene_part *p = &s->parts[i];
-        if (!p->skin || !p->submesh->morph_count)
-            continue;
-        p->morph_weights = calloc(p->submesh->morph_count, sizeof(float));
-        if (!p->morph_weights)
-            return false;
-        s->morph_part_count++;
-    }
-    return true;
+    s->bone_line_count = lines_from_joints(m, s->joints, s->bone_lines);
+}
+
+/* The vertex clip as the instance holds it. */
+static void sync_vertex_clip(view_scene *s)
+{
+    uint32_t clip = ossa_instance_vertex_clip(s->instance);
+    s->vertex_clip = clip < s->model->clip_count ? &s->model->clips[clip] : NULL;
+    s->vertex_time = ossa_instance_vertex_time(s->instance);
 }
 
 bool view_scene_init(view_scene *s, const ossa_model *m)
@@ -239,8 +153,18 @@ bool view_scene_init(view_scene *s, const ossa_model *m)
     memset(s, 0, sizeof *s);
     s->model = m;
     s->kernel = ossa_skin_kernel_resolve(OSSA_SKIN_KERNEL_AUTO, stderr);
-    if (!build_parts(s) || !build_pose(s) || !build_frame_scratch(s) ||
-        !build_morphs_springs(s)) {
+    ossa_instance_desc desc = {.kernel = s->kernel,
+                               .parallel_min_vertices = PARALLEL_MIN_VERTICES,
+                               .spring_max_dt = VIEW_SPRING_MAX_DT};
+    ossa_error err;
+    if (ossa_instance_create(m, &desc, &s->instance, &err) != OSSA_OK) {
+        char text[512];
+        fprintf(stderr, "ossa-view: %s\n", ossa_error_format(&err, text, sizeof text));
+        return false;
+    }
+    s->palette = ossa_instance_palette(s->instance);
+    s->morph_mixer = ossa_instance_morph_mixer(s->instance);
+    if (!build_parts(s) || !build_overlay(s)) {
         view_scene_free(s);
         return false;
     }
@@ -256,6 +180,7 @@ bool view_scene_init(view_scene *s, const ossa_model *m)
     if (threads > 1 && s->vertex_count >= PARALLEL_MIN_VERTICES &&
         ossa_skin_pool_create(threads, &s->pool) != OSSA_OK)
         s->pool = NULL; /* skinning on one thread is still right */
+    ossa_instance_set_pool(s->instance, s->pool);
     view_scene_pose(s, NULL, 0.0f);
     view_scene_set_morph_time(s, 0.0f);
     view_scene_springs_reset(s);
@@ -264,206 +189,58 @@ bool view_scene_init(view_scene *s, const ossa_model *m)
 
 void view_scene_free(view_scene *s)
 {
-    for (uint32_t i = 0; i < s->part_count; i++) {
-        /* The spring state refers to the skin mesh: it goes first. */
-        ossa_spring_state_destroy(s->parts[i].spring);
-        free(s->parts[i].spring_positions);
-        free(s->parts[i].morph_weights);
-        ossa_skin_mesh_destroy(s->parts[i].skin);
-    }
     free(s->parts);
-    ossa_mixer_free(s->morph_mixer);
-    if (s->clips)
-        for (uint32_t c = 0; c < s->model->clip_count; c++)
-            ossa_rt_clip_free(s->clips[c]);
-    free(s->clips);
-    ossa_sample_cache_free(s->cache);
-    ossa_rt_skeleton_free(s->skeleton);
-    ossa_soa_pose_release(&s->local);
-    ossa_soa_pose_release(&s->model_pose);
+    /* The instance uses the pool: it goes first. */
+    ossa_instance_destroy(s->instance);
     if (s->pool)
         ossa_skin_pool_destroy(s->pool);
-    free(s->palette);
     free(s->joints);
     free(s->bind_joints);
     free(s->bone_lines);
     free(s->bind_bone_lines);
     free(s->positions);
     free(s->normals);
-    free(s->frame_positions);
-    free(s->frame_normals);
-    free(s->frame_uvs);
     memset(s, 0, sizeof *s);
 }
 
 void view_scene_set_vertex_clip(view_scene *s, const ossa_clip *clip, float time)
 {
-    bool known = clip_index(s->model, clip) >= 0;
-    s->vertex_clip = known ? clip : NULL;
-    s->vertex_time = known && isfinite(time) ? ossa_clip_wrap_time(clip, time) : 0.0f;
+    ossa_instance_set_vertex_clip(s->instance, clip_id(s->model, clip), time);
+    sync_vertex_clip(s);
 }
 
 void view_scene_pose(view_scene *s, const ossa_clip *clip, float time)
 {
-    const ossa_model *m = s->model;
-    view_scene_set_vertex_clip(s, clip, time);
-    if (!m->bone_count)
-        return;
-    ossa_rt_skeleton_rest(s->skeleton, &s->local);
-    int64_t index = clip_index(m, clip);
-    if (index >= 0) {
-        const ossa_rt_clip *rt = s->clips[index];
-        if (rt) {
-            ossa_sample_job job = {
-                .clip = rt,
-                .cache = s->cache,
-                .time = ossa_clip_wrap_time(clip, time),
-                .time_mode = OSSA_TIME_LOOP,
-                .rot = OSSA_ROT_SLERP,
-                .output = &s->local,
-            };
-            ossa_sample_job_run(&job);
-        }
-    }
-    view_scene_pose_local(s, &s->local);
+    ossa_instance_pose_clip(s->instance, clip_id(s->model, clip), time);
+    sync_vertex_clip(s);
+    update_overlay(s);
 }
 
 void view_scene_pose_local(view_scene *s, const ossa_soa_pose *local)
 {
-    const ossa_model *m = s->model;
-    if (!m->bone_count)
-        return;
-    if (!local || local->bone_count != m->bone_count) {
-        ossa_rt_skeleton_rest(s->skeleton, &s->local);
-        local = &s->local;
-    }
-    ossa_ltm_job ltm = {.skeleton = s->skeleton, .local = local, .model = &s->model_pose};
-    ossa_ltm_job_run(&ltm);
-    ossa_palette_job pal = {.skeleton = s->skeleton, .model = &s->model_pose,
-                            .palette = s->palette, .palette_floats = 12 * (size_t)m->bone_count};
-    ossa_palette_job_run(&pal);
-    for (uint32_t i = 0; i < m->bone_count; i++) {
-        s->joints[3 * (size_t)i] = s->model_pose.tx[i];
-        s->joints[3 * (size_t)i + 1] = s->model_pose.ty[i];
-        s->joints[3 * (size_t)i + 2] = s->model_pose.tz[i];
-    }
-    s->bone_line_count = lines_from_joints(m, s->joints, s->bone_lines);
+    ossa_instance_pose_local(s->instance, local);
+    update_overlay(s);
 }
 
 const ossa_vertex_track *view_scene_part_vertex_track(const view_scene *s, uint32_t part)
 {
-    if (part >= s->part_count || !s->parts[part].frame_tracked)
-        return NULL;
-    const view_scene_part *p = &s->parts[part];
-    return ossa_clip_vertex_track(s->vertex_clip, p->mesh, p->submesh_index);
-}
-
-/* File-order values (`width` floats per vertex) into a part's layout order; padding gets zeros. */
-static void scatter(const view_scene_part *p, const float *from, int width, float *to)
-{
-    const uint32_t *source = p->skin ? ossa_skin_mesh_source(p->skin) : NULL;
-    if (!source) {
-        memcpy(to, from, (size_t)width * p->vertex_count * sizeof(float));
-        return;
-    }
-    for (uint32_t o = 0; o < p->vertex_count; o++)
-        for (int k = 0; k < width; k++)
-            to[(size_t)width * o + k] = source[o] == OSSA_SKIN_PAD_VERTEX
-                                            ? 0.0f
-                                            : from[(size_t)width * source[o] + k];
-}
-
-/* A part's shape from its vertex track, at the vertex clip's time, in layout order. */
-static void play_frames(const view_scene *s, const view_scene_part *p, float *pos, float *nrm)
-{
-    /* Without streams the layout is file order: the frames go straight into the buffer. */
-    float *fp = p->skin ? s->frame_positions : pos, *fn = p->skin ? s->frame_normals : nrm;
-    if (ossa_vertex_clip_eval(s->model, s->vertex_clip, p->mesh, p->submesh_index,
-                              s->vertex_time, OSSA_TIME_LOOP, fp, fn) != OSSA_OK) {
-        /* Indices were validated at load; a failure here would be a bug. Show the bind shape. */
-        memcpy(fp, p->submesh->positions, 3 * (size_t)p->submesh->vertex_count * sizeof(float));
-        memcpy(fn, p->submesh->normals, 3 * (size_t)p->submesh->vertex_count * sizeof(float));
-    }
-    if (p->skin) {
-        scatter(p, fp, 3, pos);
-        scatter(p, fn, 3, nrm);
-    }
-}
-
-/* A part with streams skinned (morphs applied) into its layout range, without springs. */
-static void skin_part(const view_scene *s, const view_scene_part *p, float *pos, float *nrm)
-{
-    ossa_skin_job job;
-    ossa_skin_job_init(&job, p->skin, s->palette, s->model->bone_count, pos, nrm);
-    job.kernel = s->kernel;
-    job.morph_weights = p->morph_weights;
-    if (s->pool && p->vertex_count >= PARALLEL_MIN_VERTICES)
-        ossa_skin_run_parallel(s->pool, &job);
-    else
-        ossa_skin_job_run(&job);
-}
-
-/* The spring-owned vertices (physique weight > 0) of a part from its last spring step. */
-static void apply_springs(const view_scene_part *p, float *pos)
-{
-    const uint32_t *source = ossa_skin_mesh_source(p->skin);
-    const float *phys = p->submesh->physique_weights;
-    for (uint32_t o = 0; o < p->vertex_count; o++)
-        if (source[o] != OSSA_SKIN_PAD_VERTEX && phys[source[o]] > 0.0f)
-            memcpy(pos + 3 * (size_t)o, p->spring_positions + 3 * (size_t)o, 3 * sizeof(float));
+    return ossa_instance_part_vertex_track(s->instance, part);
 }
 
 void view_scene_set_morph_time(view_scene *s, float time)
 {
-    if (!s->morph_mixer)
-        return;
-    float d = ossa_mixer_duration(s->morph_mixer), t = 0.0f;
-    if (d > 0.0f && isfinite(time)) {
-        t = fmodf(time, d);
-        if (t < 0.0f)
-            t += d;
-    }
-    s->morph_time = t;
-    ossa_mixer_set_time(s->morph_mixer, t);
-    for (uint32_t i = 0; i < s->part_count; i++) {
-        view_scene_part *p = &s->parts[i];
-        if (p->morph_weights)
-            ossa_mixer_morph_weights(s->morph_mixer, p->mesh, p->submesh_index, p->morph_weights);
-    }
-}
-
-/* Every part with springs skinned into the scene's scratch, then stepped by dt (reset: put at
- * rest there instead), and the result kept for view_scene_skin. */
-static void springs_run(view_scene *s, float dt, bool reset)
-{
-    for (uint32_t i = 0; i < s->part_count; i++) {
-        view_scene_part *p = &s->parts[i];
-        if (!p->spring)
-            continue;
-        float *pos = s->positions + 3 * (size_t)p->first_vertex;
-        float *nrm = s->normals + 3 * (size_t)p->first_vertex;
-        skin_part(s, p, pos, nrm);
-        if (reset)
-            ossa_spring_state_reset_to(p->spring, pos);
-        else
-            ossa_spring_update(p->spring, dt, pos);
-        memcpy(p->spring_positions, pos, 3 * (size_t)p->vertex_count * sizeof(float));
-    }
+    ossa_instance_set_morph_time(s->instance, time);
+    s->morph_time = ossa_instance_morph_time(s->instance);
 }
 
 void view_scene_springs_step(view_scene *s, float dt)
 {
-    if (!s->spring_part_count || !isfinite(dt) || !(dt > 0.0f))
-        return;
-    /* Verlet steps assume small, even steps: a stalled frame must not fling the cloth. */
-    springs_run(s, dt > VIEW_SPRING_MAX_DT ? VIEW_SPRING_MAX_DT : dt, false);
+    ossa_instance_springs_step(s->instance, dt);
 }
 
-/* At rest where the current pose skins the cloth (Cal3D's resetPositions), not at the bind
- * pose: a seek shows the cloth hanging from the posed mesh. */
 void view_scene_springs_reset(view_scene *s)
 {
-    springs_run(s, 0.0f, true);
+    ossa_instance_springs_reset(s->instance);
 }
 
 void view_scene_skin(const view_scene *s, uint32_t first_part, uint32_t end_part, float *positions,
@@ -471,23 +248,9 @@ void view_scene_skin(const view_scene *s, uint32_t first_part, uint32_t end_part
 {
     for (uint32_t i = first_part; i < end_part && i < s->part_count; i++) {
         const view_scene_part *p = &s->parts[i];
-        float *pos = positions + 3 * (size_t)p->first_vertex;
-        float *nrm = normals + 3 * (size_t)p->first_vertex;
-        if (view_scene_part_vertex_track(s, i)) {
-            play_frames(s, p, pos, nrm);
-            continue;
-        }
-        if (!p->skin) {
-            size_t bytes = 3 * (size_t)p->vertex_count * sizeof(float);
-            if (bytes) {
-                memcpy(pos, p->submesh->positions, bytes);
-                memcpy(nrm, p->submesh->normals, bytes);
-            }
-            continue;
-        }
-        skin_part(s, p, pos, nrm);
-        if (p->spring)
-            apply_springs(p, pos);
+        ossa_instance_span span = {positions + 3 * (size_t)p->first_vertex,
+                                   normals + 3 * (size_t)p->first_vertex, p->vertex_count};
+        ossa_instance_skin(s->instance, i, 1, &span, NULL);
     }
 }
 
@@ -561,77 +324,16 @@ void view_scene_bind_gaps(const view_scene *s, float *gaps)
 
 void view_scene_uvs(const view_scene *s, uint32_t part, bool bind, float *uvs)
 {
-    if (part >= s->part_count)
-        return;
-    const view_scene_part *p = &s->parts[part];
-    const ossa_clip *clip = bind || !p->uv_tracked ? NULL : s->vertex_clip;
-    float *file_uvs = p->skin ? s->frame_uvs : uvs;
-    if (!p->uv_tracked) {
-        /* No scratch was sized for this submesh: set 0 straight from the model. */
-        const ossa_submesh *sm = p->submesh;
-        const uint32_t *source = p->skin ? ossa_skin_mesh_source(p->skin) : NULL;
-        for (uint32_t o = 0; o < p->vertex_count; o++) {
-            uint32_t v = source ? source[o] : o;
-            bool has = v != OSSA_SKIN_PAD_VERTEX && sm->uv_set_count && sm->uvs;
-            uvs[2 * (size_t)o] = has ? sm->uvs[2 * (size_t)sm->uv_set_count * v] : 0.0f;
-            uvs[2 * (size_t)o + 1] = has ? sm->uvs[2 * (size_t)sm->uv_set_count * v + 1] : 0.0f;
-        }
-        return;
-    }
-    if (ossa_uv_clip_eval(s->model, clip, p->mesh, p->submesh_index, s->vertex_time,
-                          OSSA_TIME_LOOP, file_uvs) != OSSA_OK)
-        memset(file_uvs, 0, 2 * (size_t)p->submesh->vertex_count * sizeof(float));
-    if (p->skin)
-        scatter(p, file_uvs, 2, uvs);
-}
-
-/* The part that draws a submesh; part_count when none does. */
-static uint32_t part_of(const view_scene *s, uint32_t mesh, uint32_t submesh)
-{
-    uint32_t part = 0;
-    while (part < s->part_count &&
-           (s->parts[part].mesh != mesh || s->parts[part].submesh_index != submesh))
-        part++;
-    return part;
-}
-
-/* A part's shape as it is drawn now (or in the bind pose), in file order. */
-static const float *part_shape(const view_scene *s, uint32_t part, bool bind)
-{
-    const view_scene_part *p = &s->parts[part];
-    if (bind || (!p->skin && !view_scene_part_vertex_track(s, part)))
-        return p->submesh->positions;
-    if (!p->skin) {
-        play_frames(s, p, s->frame_positions, s->frame_normals);
-        return s->frame_positions;
-    }
-    /* Skinned (or frames scattered) into layout order, then gathered back to file order. */
-    view_scene_skin(s, part, part + 1, s->positions, s->normals);
-    const uint32_t *source = ossa_skin_mesh_source(p->skin);
-    const float *layout = s->positions + 3 * (size_t)p->first_vertex;
-    for (uint32_t o = 0; o < p->vertex_count; o++)
-        if (source[o] != OSSA_SKIN_PAD_VERTEX)
-            memcpy(s->frame_positions + 3 * (size_t)source[o], layout + 3 * (size_t)o,
-                   3 * sizeof(float));
-    return s->frame_positions;
+    ossa_instance_uvs(s->instance, part, bind, uvs);
 }
 
 uint32_t view_scene_mount_lines(const view_scene *s, bool bind, float length, float *lines)
 {
     const ossa_model *m = s->model;
-    uint32_t placed = 0, shape_part = s->part_count;
-    const float *shape = NULL;
+    uint32_t placed = 0;
     for (uint32_t i = 0; i < m->mount_count; i++) {
-        /* Mounts on one submesh usually come together: its shape is made once for them. */
-        uint32_t part = part_of(s, m->mounts[i].mesh, m->mounts[i].submesh);
-        if (part == s->part_count)
-            continue;
-        if (part != shape_part) {
-            shape = part_shape(s, part, bind);
-            shape_part = part;
-        }
         float t[3], r[4], sc[3];
-        if (ossa_mount_transform(m, i, shape, t, r, sc) != OSSA_OK)
+        if (ossa_instance_mount(s->instance, i, bind, t, r, sc) != OSSA_OK)
             continue;
         versor q = {r[0], r[1], r[2], r[3]};
         for (int axis = 0; axis < 3; axis++) {

@@ -1,6 +1,6 @@
-/* What ossa-view draws, without GL: the model's pose (evaluated with the engine's runtime: sample
- * job, local-to-model job, palette job), the bone lines of the overlay, and the vertex layout every
- * skinning path shares.
+/* What ossa-view draws, without GL: a layer over the model's character instance (ossa/instance.h,
+ * which owns the pose, the mixers, the skin meshes, springs and vertex frames and does the
+ * work), the bone lines of the overlay, and the vertex layout every skinning path shares.
  *
  * Vertex layout. Every drawable submesh is a "part" with a range of layout vertices. A part with
  * skinning streams (ossa_skin_mesh, skin.h) uses the skin mesh's output order, padding included
@@ -39,6 +39,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "ossa/instance.h"
 #include "ossa/model.h"
 #include "ossa/runtime.h"
 #include "ossa/skin.h"
@@ -46,7 +47,7 @@
 typedef struct view_scene_part {
     const ossa_submesh *submesh;
     uint32_t mesh, submesh_index;   /* where it lives in the model */
-    ossa_skin_mesh *skin;           /* NULL: bind vertices in file order */
+    const ossa_skin_mesh *skin;     /* NULL: bind vertices in file order (the instance's) */
     uint32_t first_vertex;          /* in the layout */
     uint32_t vertex_count;          /* layout vertices, padding included */
     uint32_t index_count;           /* 3 x faces */
@@ -55,27 +56,23 @@ typedef struct view_scene_part {
     bool two_sided;                 /* OSSA_SUBMESH_TWO_SIDED */
     bool frame_tracked;             /* some clip has a vertex track for the submesh */
     bool uv_tracked;                /* some clip has a uv track for the submesh */
-    float *morph_weights;           /* submesh->morph_count weights from the morph mixer (NULL:
+    const float *morph_weights;     /* submesh->morph_count weights from the morph mixer (NULL:
                                        no morphing) */
-    ossa_spring_state *spring;      /* NULL: no springs */
-    float *spring_positions;        /* 3 per layout vertex of the part: the last spring step's
+    const ossa_spring_state *spring; /* NULL: no springs */
+    const float *spring_positions;  /* 3 per layout vertex of the part: the last spring step's
                                        output (spring-owned vertices are read from it) */
 } view_scene_part;
 
+/* The runtime objects (pose, mixers, skin meshes, springs, frames) belong to a character
+ * instance (ossa/instance.h); the scene adds the layout, the bone overlay and the bounds. */
 typedef struct view_scene {
     const ossa_model *model;        /* not owned */
+    ossa_instance *instance;        /* owned */
     size_t vertex_count;            /* layout vertices of every part */
     uint32_t part_count;
     view_scene_part *parts;
     ossa_skin_kernel kernel;        /* the concrete CPU kernel the skin jobs run */
-
-    /* Pose: the runtime's skeleton, one runtime clip per model clip, a sampling cache, the local
-     * and model SoA poses and the palette (12 floats, 3x4 row-major, per bone). */
-    ossa_rt_skeleton *skeleton;
-    ossa_rt_clip **clips;           /* clip_count entries, NULL where a clip could not be built */
-    ossa_sample_cache *cache;
-    ossa_soa_pose local, model_pose;
-    float *palette;
+    const float *palette;           /* the instance's: 12 floats, 3x4 row-major, per bone */
     ossa_skin_pool *pool;           /* NULL: big parts are skinned on the calling thread too */
 
     float *joints;                  /* 3 floats per bone: model-space joint positions, current pose */
@@ -88,15 +85,13 @@ typedef struct view_scene {
     float *positions, *normals;
 
     /* Vertex frames: the clip whose vertex and uv tracks play (NULL: none) and its time, wrapped
-     * into the clip; scratch in file order for the largest submesh that has tracks or a mount
-     * (3 floats per vertex for positions and normals, 2 for UVs). */
+     * into the clip. */
     const ossa_clip *vertex_clip;
     float vertex_time;
-    float *frame_positions, *frame_normals, *frame_uvs;
     uint32_t hidden_mesh_count;     /* meshes flagged OSSA_MESH_HIDDEN, for the HUD */
 
     /* Morph clips and springs (see above). */
-    ossa_mixer *morph_mixer;        /* NULL: no morph clip plays on a part with morph targets */
+    const ossa_mixer *morph_mixer;  /* NULL: no morph clip plays on a part with morph targets */
     float morph_time;               /* the morph mixer's time, wrapped into its length */
     uint32_t morph_part_count;      /* parts with morph_weights */
     uint32_t spring_part_count;     /* parts with a spring state */
@@ -110,8 +105,8 @@ void view_scene_free(view_scene *s);
  * model's clips, or at rest when clip is NULL: the palette, the joints and the bone lines. */
 void view_scene_pose(view_scene *s, const ossa_clip *clip, float time);
 /* The same from a local pose the caller evaluated (e.g. ossa_mixer_evaluate): local->bone_count
- * must equal the model's bone count (else the rest pose is shown). local may be &s->local. The
- * vertex clip is left as it is. */
+ * must equal the model's bone count (else the rest pose is shown). local may be the instance's
+ * (ossa_instance_local_pose). The vertex clip is left as it is. */
 void view_scene_pose_local(view_scene *s, const ossa_soa_pose *local);
 /* The clip (one of the model's, else none) whose vertex and uv tracks play, at time (wrapped
  * into the clip, Cal3D loop); NULL: every submesh shows its bind or skinned shape. */

@@ -130,8 +130,66 @@ static void run_frames(const ossa_model *m)
     free(palette);
 }
 
+/* The character instance: play, update, seek, manual posing, springs and skinning into spans
+ * made beforehand allocate nothing either. */
+static void run_instance(const ossa_model *m)
+{
+    ossa_error err;
+    ossa_instance *inst = NULL;
+    CHECK(ossa_instance_create(m, NULL, &inst, &err) == OSSA_OK);
+    uint32_t parts = inst ? ossa_instance_part_count(inst) : 0;
+    ossa_instance_span *spans = calloc(parts + 1, sizeof *spans);
+    CHECK(spans != NULL);
+    for (uint32_t i = 0; spans && i < parts; i++) {
+        ossa_instance_part p;
+        CHECK(ossa_instance_part_info(inst, i, &p));
+        spans[i].positions = malloc(3 * ((size_t)p.output_count + 1) * sizeof(float));
+        spans[i].normals = malloc(3 * ((size_t)p.output_count + 1) * sizeof(float));
+        spans[i].capacity = p.output_count;
+    }
+    if (!inst || !spans)
+        return;
+    counter.calls = 0;
+    counter.armed = 1;
+    long frames = 0;
+    for (int f = 0; f < 200; f++, frames++) {
+        if (f % 50 == 0 && m->clip_count)
+            CHECK(ossa_instance_play(inst, (uint32_t)(f / 50) % m->clip_count, 0.3f, &err) ==
+                  OSSA_OK);
+        if (f == 120)
+            ossa_instance_seek(inst, 0.4f);
+        if (f == 170) {
+            ossa_instance_pose_clip(inst, 0, 0.2f);
+            ossa_instance_set_morph_time(inst, 0.2f);
+            ossa_instance_springs_reset(inst);
+        }
+        ossa_instance_update(inst, 1.0f / 60.0f);
+        CHECK(ossa_instance_skin(inst, 0, parts, spans, &err) == OSSA_OK);
+        for (uint32_t k = 0; k < m->mount_count; k++) {
+            float t[3], r[4], s[3];
+            ossa_instance_mount(inst, k, false, t, r, s);
+        }
+    }
+    counter.armed = 0;
+    CHECKF(counter.calls == 0, "instance: %ld allocator calls in %ld frames", counter.calls,
+           frames);
+    printf("instance: %u parts, %ld frames: %ld allocator calls\n", parts, frames, counter.calls);
+    for (uint32_t i = 0; i < parts; i++) {
+        free(spans[i].positions);
+        free(spans[i].normals);
+    }
+    free(spans);
+    ossa_instance_destroy(inst);
+}
+
 int main(void)
 {
+    ossa_model *demo = NULL;
+    ossa_error derr;
+    CHECK(ossa_demo_model(&demo, &derr) == OSSA_OK);
+    if (demo)
+        run_instance(demo);
+    ossa_model_free(demo);
     fixture f;
     fixture_random(&f, 5, 64, 3, 16, 1);
     run_frames(&f.model);
@@ -144,6 +202,7 @@ int main(void)
         ossa_error err;
         if (ossa_load_file(path, NULL, &m, &err) == OSSA_OK) {
             run_frames(m);
+            run_instance(m); /* cally's ponytail has springs */
             ossa_model_free(m);
         }
     }

@@ -9,6 +9,7 @@
 #include "core/limits.h"
 #include "fuzz_seeds.h"
 #include "ossa/anim.h"
+#include "ossa/instance.h"
 #include "ossa/skin.h"
 #include "ossa/load.h"
 
@@ -162,6 +163,45 @@ static int check_springs(const ossa_model *m, const pose_bufs *p, char *why, siz
     return 0;
 }
 
+/* The character instance (instance.h) of the model: it must build, play each clip (a few),
+ * update, seek and skin every part to finite numbers. */
+static int check_instance(const ossa_model *m, char *why, size_t why_size)
+{
+    ossa_error err;
+    ossa_instance *inst = NULL;
+    ossa_status st = ossa_instance_create(m, NULL, &inst, &err);
+    if (st == OSSA_ERR_NOMEM)
+        return 0;
+    if (st != OSSA_OK)
+        return fail(why, why_size, "no instance of a loaded model: %s", err.message);
+    int bad = 0;
+    for (uint32_t c = 0; c < m->clip_count && c < 4; c++) {
+        ossa_instance_play(inst, c, 0.1f, NULL);
+        for (int k = 0; k < 4; k++)
+            ossa_instance_update(inst, 0.05f);
+    }
+    ossa_instance_seek(inst, 0.5f);
+    ossa_instance_update(inst, 1.0f / 30.0f);
+    for (uint32_t i = 0; i < ossa_instance_part_count(inst) && !bad; i++) {
+        ossa_instance_part p;
+        ossa_instance_part_info(inst, i, &p);
+        size_t n = 3 * (size_t)p.output_count;
+        ossa_instance_span span = {malloc((n + 1) * sizeof(float)),
+                                   malloc((n + 1) * sizeof(float)), p.output_count};
+        if (!span.positions || !span.normals)
+            bad = fail(why, why_size, "out of memory in the harness");
+        else if (ossa_instance_skin(inst, i, 1, &span, &err) != OSSA_OK)
+            bad = fail(why, why_size, "instance part %u: %s", i, err.message);
+        else if (!all_finite(span.positions, n) || !all_finite(span.normals, n))
+            bad = fail(why, why_size, "instance part %u (mesh %u submesh %u): a non-finite "
+                       "vertex", i, p.mesh, p.submesh);
+        free(span.positions);
+        free(span.normals);
+    }
+    ossa_instance_destroy(inst);
+    return bad;
+}
+
 static int check_model(const ossa_model *m, char *why, size_t why_size)
 {
     ossa_error verr;
@@ -220,6 +260,8 @@ static int check_model(const ossa_model *m, char *why, size_t why_size)
     bad = check_pose(m, &p, "rest pose", why, why_size);
     if (!bad)
         bad = check_springs(m, &p, why, why_size);
+    if (!bad)
+        bad = check_instance(m, why, why_size);
     for (uint32_t c = 0; c < m->clip_count && !bad; c++) {
         const ossa_clip *clip = &m->clips[c];
         float times[2] = {0.0f, clip->duration * 0.5f};

@@ -42,7 +42,8 @@ fuzz_harness fuzz_harness_info(void);
  *  - OK: the model passes ossa_model_validate, every per-vertex value (uvs, colours, physique
  *    weights, springs, morph deltas, vertex frames) is finite and within validation's bound,
  *    and a scalar pose (rest, and every clip sampled at 0 and at half its duration) with a
- *    palette and skinning of every submesh yields finite numbers only.
+ *    palette and skinning of every submesh yields finite numbers only, and so does a character
+ *    instance of it (instance.h) that plays its clips, updates, seeks and skins every part.
  * Returns 0 when all hold, otherwise 1 with a description in why. */
 int fuzz_check_input(const uint8_t *data, size_t size, fuzz_target target, char *why,
                      size_t why_size);

@@ -95,12 +95,9 @@ static double worse(double acc, double d)
 static void compare(mix_runner *r, const char *what, int op, int step)
 {
     const ossa_model *m = r->m;
-    EXPECT(r, ossa_mixer_evaluate(r->mx, &r->local), "%s op %d: evaluate failed", what, op);
-    ossa_ltm_job lj = {.skeleton = ossa_mixer_skeleton(r->mx), .local = &r->local,
-                       .model = &r->model};
-    ossa_palette_job pj = {.skeleton = lj.skeleton, .model = &r->model, .palette = r->palette,
-                           .palette_floats = 12 * (size_t)m->bone_count};
-    CHECK(ossa_ltm_job_run(&lj) && ossa_palette_job_run(&pj));
+    /* The instance's update evaluated the mixer: its model pose and palette are compared. */
+    const ossa_soa_pose *pose = ossa_instance_model_pose(r->inst);
+    const float *palette = ossa_instance_palette(r->inst);
     double clock = worse(0, fabs((double)ossa_mixer_time(r->mx) - cal3d_mix_time(r->ref)));
     double dur =
         worse(0, fabs((double)ossa_mixer_duration(r->mx) - cal3d_mix_duration(r->ref)));
@@ -113,7 +110,7 @@ static void compare(mix_runner *r, const char *what, int op, int step)
     for (uint32_t i = 0; i < m->bone_count; i++) {
         float t[3], q[4];
         cal3d_mix_bone(r->ref, (int)m->bones[i].source_index, t, q);
-        float mine[4] = {r->model.qx[i], r->model.qy[i], r->model.qz[i], r->model.qw[i]};
+        float mine[4] = {pose->qx[i], pose->qy[i], pose->qz[i], pose->qw[i]};
         float h[4] = {-q[0], -q[1], -q[2], q[3]}; /* Cal3D's conjugated convention */
         double dp = 0, dm = 0;
         for (int k = 0; k < 4; k++) {
@@ -121,9 +118,9 @@ static void compare(mix_runner *r, const char *what, int op, int step)
             dm = worse(dm, fabs((double)mine[k] + h[k]));
         }
         er = worse(er, fmin(dp, dm));
-        et = worse(et, fabs((double)r->model.tx[i] - t[0]));
-        et = worse(et, fabs((double)r->model.ty[i] - t[1]));
-        et = worse(et, fabs((double)r->model.tz[i] - t[2]));
+        et = worse(et, fabs((double)pose->tx[i] - t[0]));
+        et = worse(et, fabs((double)pose->ty[i] - t[1]));
+        et = worse(et, fabs((double)pose->tz[i] - t[2]));
         r->compared_bones++;
     }
     EXPECT(r, et <= 1e-4 * r->size && er <= 1e-4, "%s op %d step %d: bones differ: t %g, r %g",
@@ -137,7 +134,7 @@ static void compare(mix_runner *r, const char *what, int op, int step)
     for (uint32_t mi = 0; mi < m->mesh_count; mi++)
         for (uint32_t si = 0; si < m->meshes[mi].submesh_count; si++) {
             const ossa_submesh *sm = &m->meshes[mi].submeshes[si];
-            ossa_skin_submesh_scalar(sm, r->palette, r->pos + 3 * at, r->nrm + 3 * at);
+            ossa_skin_submesh_scalar(sm, palette, r->pos + 3 * at, r->nrm + 3 * at);
             for (uint32_t v = 0; v < sm->vertex_count && n > 0; v++) {
                 if (sm->spring_count && sm->physique_weights && sm->physique_weights[v] > 0)
                     continue;
@@ -192,7 +189,10 @@ long mix_run(mix_runner *r, const ossa_mixer_desc *desc, const char *label, cons
     ossa_error err;
     r->ref = cal3d_mix_new(r->files[0], r->anims, 3, r->meshes, r->mesh_count, msg, sizeof msg);
     CHECKF(r->ref != NULL, "libcal3d: %s", msg);
-    CHECK(ossa_mixer_create(r->m, desc, &r->mx, &err) == OSSA_OK);
+    /* A character instance wires the mixer to the pose jobs; its mixer takes the calls. */
+    ossa_instance_desc idesc = {.mixer = desc ? *desc : (ossa_mixer_desc){0}};
+    CHECK(ossa_instance_create(r->m, &idesc, &r->inst, &err) == OSSA_OK);
+    r->mx = r->inst ? ossa_instance_mixer(r->inst) : NULL;
     for (size_t i = 0; r->ref && r->mx && i < n && ops[i].kind != MIX_OP_END; i++) {
         const mix_op *o = &ops[i];
         if (o->kind != MIX_OP_STEPS) {
@@ -200,13 +200,14 @@ long mix_run(mix_runner *r, const ossa_mixer_desc *desc, const char *label, cons
             continue;
         }
         for (int s = 0; s < o->id; s++) {
-            ossa_mixer_update(r->mx, o->a);
+            ossa_instance_update(r->inst, o->a);
             cal3d_mix_update(r->ref, o->a);
             compare(r, label, (int)i, s);
         }
     }
-    ossa_mixer_free(r->mx);
+    ossa_instance_destroy(r->inst);
     cal3d_mix_free(r->ref);
+    r->inst = NULL;
     r->mx = NULL;
     r->ref = NULL;
     return r->mismatches - before;

@@ -10,6 +10,7 @@
 
 #include "cal3d_mixer_oracle.h"
 #include "ossa/ossa.h"
+#include "ossa/instance.h"
 #include "ossa/runtime.h"
 
 enum { MIX_OP_CYCLE, MIX_OP_CLEAR, MIX_OP_ACTION, MIX_OP_REMOVE, MIX_OP_STEPS, MIX_OP_END };
@@ -44,7 +45,8 @@ typedef struct mix_runner {
     char paths[24][2048];
     const char *files[24], *anims[3], *meshes[20];
     int mesh_count;
-    ossa_mixer *mx;
+    ossa_instance *inst; /* mix_run's character instance (NULL outside it) */
+    ossa_mixer *mx;      /* its mixer, or one the caller made */
     cal3d_mix *ref;
     ossa_soa_pose local, model;
     float *palette, *pos, *ref_pos, *nrm;
@@ -61,9 +63,10 @@ typedef struct mix_runner {
 /* Loads the case's files into r (checks fail and 0 is returned on a load error). */
 int mix_runner_open(mix_runner *r, const char *assets, const mix_model_case *mc);
 void mix_runner_close(mix_runner *r);
-/* Runs ops (up to MIX_OP_END or n ops) on a fresh ossa_mixer (desc may be NULL) and a fresh
- * CalModel, comparing the call results and the state after every step; label names the
- * scenario in messages. Returns the number of disagreements. */
+/* Runs ops (up to MIX_OP_END or n ops) on a fresh character instance's mixer (desc may be
+ * NULL; ossa_instance_update steps it and evaluates the pose) and a fresh CalModel, comparing
+ * the call results and the state after every step; label names the scenario in messages.
+ * Returns the number of disagreements. */
 long mix_run(mix_runner *r, const ossa_mixer_desc *desc, const char *label, const mix_op *ops,
              size_t n);
 /* The summary line of everything compared so far. */

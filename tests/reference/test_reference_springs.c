@@ -3,10 +3,11 @@
  * cfg's scale, which would make 0.11 drop the springs). Both sides play the same clips with the
  * same dt sequence from the bind pose: libcal3d through CalModel::update (mixer, skeleton,
  * physique, then CalSpringSystem::update, which owns the vertices of physique weight > 0 and
- * keeps them in the submesh's own vertex vector, read back through CalRenderer); Ossa the way
- * the viewer does it (viewer/scene.c springs_run): ossa_mixer pose, full skin job of the
- * submesh, then ossa_spring_update with the same dt. After every step every vertex of the
- * spring submeshes is compared: the spring-owned ones and, as a control, the rigid ones.
+ * keeps them in the submesh's own vertex vector, read back through CalRenderer); Ossa through a
+ * character instance (ossa_instance_update: ossa_mixer pose, full skin job of the submesh, then
+ * ossa_spring_update with the same dt; ossa_instance_skin reads the cloth back). After every
+ * step every vertex of the spring submeshes is compared: the spring-owned ones and, as a
+ * control, the rigid ones.
  *
  * Tolerance (SPRING_TOL x model size, size = largest |coordinate| of the model). The rigid
  * vertices differ by float rounding only (measured <= 4.3e-7 x size). Ossa's spring step uses
@@ -36,8 +37,8 @@
 
 typedef struct spring_part {
     const ossa_submesh *sm;
-    ossa_skin_mesh *skin;
-    ossa_spring_state *state;
+    uint32_t part;       /* the instance's part */
+    const ossa_skin_mesh *skin;
     size_t at;           /* first vertex in libcal3d's concatenated (mesh, submesh) order */
     float *pos, *nrm;    /* output order */
 } spring_part;
@@ -71,38 +72,39 @@ static double worse(double acc, double d)
     return d == d ? fmax(acc, d) : INFINITY;
 }
 
-static int parts_open(spring_run *run, const ossa_model *m)
+/* The instance's parts with a cloth, and output buffers for them. */
+static int parts_open(spring_run *run, const ossa_instance *inst)
 {
+    const ossa_model *m = ossa_instance_model(inst);
     size_t at = 0;
-    for (uint32_t mi = 0; mi < m->mesh_count; mi++)
-        for (uint32_t si = 0; si < m->meshes[mi].submesh_count; si++) {
-            const ossa_submesh *sm = &m->meshes[mi].submeshes[si];
-            if (sm->spring_count && run->part_count < 8) {
-                spring_part *p = &run->parts[run->part_count++];
-                ossa_error err;
-                p->sm = sm;
-                p->at = at;
-                CHECKF(ossa_skin_mesh_create(sm, m->bone_count, &p->skin, &err) == OSSA_OK,
-                       "skin mesh: %s", err.message);
-                if (!p->skin)
-                    return 0;
-                size_t n = 3 * (size_t)ossa_skin_mesh_output_count(p->skin);
-                p->pos = calloc(n + 1, sizeof(float));
-                p->nrm = calloc(n + 1, sizeof(float));
-                CHECK(ossa_spring_state_create(p->skin, &p->state) == OSSA_OK);
-                if (!p->pos || !p->nrm || !p->state)
-                    return 0;
-            }
-            at += sm->vertex_count;
+    for (uint32_t i = 0; i < ossa_instance_part_count(inst); i++) {
+        ossa_instance_part info;
+        ossa_instance_part_info(inst, i, &info);
+        if (info.source->spring_count && run->part_count < 8) {
+            CHECKF(info.spring != NULL, "mesh %u submesh %u: no cloth (%s)", info.mesh,
+                   info.submesh, ossa_status_name(info.skin_status));
+            if (!info.spring)
+                return 0;
+            spring_part *p = &run->parts[run->part_count++];
+            p->sm = info.source;
+            p->part = i;
+            p->skin = info.skin;
+            p->at = at;
+            size_t n = 3 * (size_t)info.output_count;
+            p->pos = calloc(n + 1, sizeof(float));
+            p->nrm = calloc(n + 1, sizeof(float));
+            if (!p->pos || !p->nrm)
+                return 0;
         }
+        at += info.vertex_count;
+    }
+    (void)m;
     return run->part_count > 0;
 }
 
 static void parts_close(spring_run *run)
 {
     for (int i = 0; i < run->part_count; i++) {
-        ossa_spring_state_destroy(run->parts[i].state);
-        ossa_skin_mesh_destroy(run->parts[i].skin);
         free(run->parts[i].pos);
         free(run->parts[i].nrm);
     }
@@ -113,26 +115,22 @@ static void parts_close(spring_run *run)
 static double step(mix_runner *r, spring_run *run, float dt, const char *label, int quiet)
 {
     const ossa_model *m = r->m;
-    ossa_mixer_update(r->mx, dt);
+    ossa_instance_update(r->inst, dt);
     cal3d_mix_update(r->ref, dt);
-    CHECK(ossa_mixer_evaluate(r->mx, &r->local));
-    ossa_ltm_job lj = {.skeleton = ossa_mixer_skeleton(r->mx), .local = &r->local,
-                       .model = &r->model};
-    ossa_palette_job pj = {.skeleton = lj.skeleton, .model = &r->model, .palette = r->palette,
-                           .palette_floats = 12 * (size_t)m->bone_count};
-    CHECK(ossa_ltm_job_run(&lj) && ossa_palette_job_run(&pj));
     CHECK(cal3d_mix_vertices(r->ref, r->ref_pos, r->vertex_total) == (long)r->vertex_total);
     double es = 0, er = 0;
     for (int i = 0; i < run->part_count; i++) {
         spring_part *p = &run->parts[i];
-        ossa_skin_job job;
-        ossa_skin_job_init(&job, p->skin, r->palette, m->bone_count, p->pos, p->nrm);
-        CHECK(ossa_skin_job_run(&job) == OSSA_OK);
         const uint32_t *remap = ossa_skin_mesh_remap(p->skin);
         /* The skinned positions the cloth is pulled away from (motion measure only). */
+        ossa_skin_job job;
+        ossa_skin_job_init(&job, p->skin, ossa_instance_palette(r->inst), m->bone_count, p->pos,
+                           p->nrm);
+        CHECK(ossa_skin_job_run(&job) == OSSA_OK);
         for (uint32_t v = 0; v < p->sm->vertex_count; v++)
             memcpy(r->pos + 3 * (p->at + v), p->pos + 3 * (size_t)remap[v], 3 * sizeof(float));
-        CHECK(ossa_spring_update(p->state, dt, p->pos) == OSSA_OK);
+        ossa_instance_span span = {p->pos, p->nrm, ossa_skin_mesh_output_count(p->skin)};
+        CHECK(ossa_instance_skin(r->inst, p->part, 1, &span, NULL) == OSSA_OK);
         for (uint32_t v = 0; v < p->sm->vertex_count; v++) {
             const float *mine = p->pos + 3 * (size_t)remap[v];
             const float *ref = r->ref_pos + 3 * (p->at + v);
@@ -169,7 +167,7 @@ static double step(mix_runner *r, spring_run *run, float dt, const char *label, 
     return es;
 }
 
-/* Runs a scenario on a fresh ossa_mixer + spring states and a fresh CalModel (whose spring
+/* Runs a scenario on a fresh character instance and a fresh CalModel (whose spring
  * system uses gravity/force when given). quiet: differences are measured, not failures. */
 static spring_run run_scenario(mix_runner *r, const spring_scenario *sc, const float *gravity,
                                const float *force, int quiet)
@@ -180,10 +178,15 @@ static spring_run run_scenario(mix_runner *r, const spring_scenario *sc, const f
     ossa_error err;
     r->ref = cal3d_mix_new(r->files[0], r->anims, 3, r->meshes, r->mesh_count, msg, sizeof msg);
     CHECKF(r->ref != NULL, "libcal3d: %s", msg);
-    CHECK(ossa_mixer_create(r->m, NULL, &r->mx, &err) == OSSA_OK);
+    /* Ossa's side is a character instance: mixer, pose, skin and cloth wired as one. Its cloth
+     * starts at rest where the rest pose skins it, libcal3d's at the bind vertices: the same
+     * points up to float rounding. */
+    ossa_instance_desc desc = {.spring_max_dt = 1.0f}; /* every dt here is stepped as given */
+    CHECK(ossa_instance_create(r->m, &desc, &r->inst, &err) == OSSA_OK);
+    r->mx = r->inst ? ossa_instance_mixer(r->inst) : NULL;
     if (r->ref && gravity)
         CHECK(cal3d_mix_set_spring_forces(r->ref, gravity, force));
-    int ok = r->ref && r->mx && parts_open(&run, r->m);
+    int ok = r->ref && r->mx && parts_open(&run, r->inst);
     for (size_t i = 0; ok && i < 12 && sc->ops[i].kind != MIX_OP_END; i++) {
         const mix_op *o = &sc->ops[i];
         switch (o->kind) {
@@ -204,8 +207,9 @@ static spring_run run_scenario(mix_runner *r, const spring_scenario *sc, const f
         }
     }
     parts_close(&run);
-    ossa_mixer_free(r->mx);
+    ossa_instance_destroy(r->inst);
     cal3d_mix_free(r->ref);
+    r->inst = NULL;
     r->mx = NULL;
     r->ref = NULL;
     return run;

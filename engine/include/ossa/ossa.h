@@ -12,5 +12,6 @@
 #include "ossa/write.h"
 #include "ossa/vertex_anim.h"
 #include "ossa/export.h"
+#include "ossa/instance.h"
 
 #endif

@@ -1,0 +1,55 @@
+/* The character instance's state, shared by instance.c (building, clocks, pose) and
+ * instance_output.c (skinning, springs, vertex frames, UVs, mounts). */
+#ifndef OSSA_INSTANCE_INTERNAL_H
+#define OSSA_INSTANCE_INTERNAL_H
+
+#include "ossa/instance.h"
+
+typedef struct inst_part {
+    ossa_instance_part info;
+    ossa_skin_mesh *skin;           /* owned; info.skin is the same */
+    float *morph_weights;           /* owned; info.morph_weights is the same */
+    ossa_spring_state *spring;      /* NULL: no springs */
+    float *spring_positions;        /* 3 per output vertex: the last spring step's output */
+} inst_part;
+
+struct ossa_instance {
+    const ossa_model *model;
+    ossa_instance_desc desc;        /* defaults filled in */
+    ossa_skin_kernel kernel;        /* concrete */
+    uint32_t part_count;
+    inst_part *parts;
+
+    /* Pose: runtime skeleton, one runtime clip per model clip, the cache that samples them for
+     * _pose_clip, local and model poses, the palette (12 floats per bone). */
+    ossa_rt_skeleton *skeleton;
+    ossa_rt_clip **clips;
+    ossa_sample_cache *cache;
+    ossa_soa_pose local, model_pose;
+    float *palette;
+
+    ossa_mixer *mixer;              /* the skeletal mixer */
+    ossa_mixer *morph_mixer;        /* NULL: no morph clip plays on a part with morph targets */
+    float clock;                    /* the instance clock (update / seek) */
+    float morph_time;               /* the morph mixer's, wrapped into its length */
+
+    uint32_t vertex_clip;           /* OSSA_INSTANCE_NO_CLIP: none */
+    float vertex_time;              /* wrapped into the clip */
+
+    /* Scratch: file-order shapes for the largest submesh (3 floats per vertex for positions
+     * and normals, 2 for UVs), output-order skin for the largest part (3 floats a vertex). */
+    float *file_positions, *file_normals, *file_uvs;
+    float *out_positions, *out_normals;
+
+    /* Mount shapes: file_positions holds part shape_part's shape (bind or not) as of pose
+     * generation shape_generation; every change of pose, morphs, springs or vertex clip
+     * moves generation on. */
+    uint64_t generation, shape_generation;
+    uint32_t shape_part;
+    bool shape_bind;
+};
+
+/* instance_output.c */
+void ossa_instance_springs_run(ossa_instance *inst, float dt, bool reset);
+
+#endif

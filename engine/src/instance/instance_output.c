@@ -1,0 +1,210 @@
+/* Character instance output: parts skinned (morphs, springs) or shaped by vertex frames into
+ * caller buffers, UVs, and mounts on the shape as it is drawn. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "instance/instance_internal.h"
+#include "ossa/vertex_anim.h"
+
+/* File-order values (`width` floats per vertex) into a part's output order; padding gets 0. */
+static void scatter(const inst_part *p, const float *from, int width, float *to)
+{
+    const uint32_t *source = p->info.output_source;
+    if (!source) {
+        memcpy(to, from, (size_t)width * p->info.output_count * sizeof(float));
+        return;
+    }
+    for (uint32_t o = 0; o < p->info.output_count; o++)
+        for (int k = 0; k < width; k++)
+            to[(size_t)width * o + k] = source[o] == OSSA_SKIN_PAD_VERTEX
+                                            ? 0.0f
+                                            : from[(size_t)width * source[o] + k];
+}
+
+const ossa_vertex_track *ossa_instance_part_vertex_track(const ossa_instance *inst, uint32_t part)
+{
+    if (part >= inst->part_count || !inst->parts[part].info.frame_tracked ||
+        inst->vertex_clip >= inst->model->clip_count)
+        return NULL;
+    const ossa_instance_part *p = &inst->parts[part].info;
+    return ossa_clip_vertex_track(&inst->model->clips[inst->vertex_clip], p->mesh, p->submesh);
+}
+
+/* A part's shape from its vertex track at the vertex clip's time, in output order. */
+static void play_frames(ossa_instance *inst, const inst_part *p, float *pos, float *nrm)
+{
+    /* Without streams the output is file order: the frames go straight into the buffer. */
+    float *fp = p->skin ? inst->file_positions : pos, *fn = p->skin ? inst->file_normals : nrm;
+    const ossa_clip *clip = &inst->model->clips[inst->vertex_clip];
+    size_t bytes = 3 * (size_t)p->info.vertex_count * sizeof(float);
+    if (ossa_vertex_clip_eval(inst->model, clip, p->info.mesh, p->info.submesh, inst->vertex_time,
+                              OSSA_TIME_LOOP, fp, fn) != OSSA_OK &&
+        bytes) {
+        /* Indices were validated at load; a failure here would be a bug. Show the bind shape. */
+        memcpy(fp, p->info.source->positions, bytes);
+        memcpy(fn, p->info.source->normals, bytes);
+    }
+    if (p->skin) {
+        scatter(p, fp, 3, pos);
+        scatter(p, fn, 3, nrm);
+    }
+}
+
+/* A part with streams skinned (morphs applied) into pos/nrm, without springs. */
+static void skin_part(const ossa_instance *inst, const inst_part *p, float *pos, float *nrm)
+{
+    ossa_skin_job job;
+    ossa_skin_job_init(&job, p->skin, inst->palette, inst->model->bone_count, pos, nrm);
+    job.kernel = inst->kernel;
+    job.morph_weights = p->morph_weights;
+    if (inst->desc.pool && p->info.output_count >= inst->desc.parallel_min_vertices)
+        ossa_skin_run_parallel(inst->desc.pool, &job);
+    else
+        ossa_skin_job_run(&job);
+}
+
+/* The spring-owned vertices (physique weight > 0) of a part from its last spring step. */
+static void apply_springs(const inst_part *p, float *pos)
+{
+    const uint32_t *source = p->info.output_source;
+    const float *phys = p->info.source->physique_weights;
+    for (uint32_t o = 0; o < p->info.output_count; o++)
+        if (source[o] != OSSA_SKIN_PAD_VERTEX && phys[source[o]] > 0.0f)
+            memcpy(pos + 3 * (size_t)o, p->spring_positions + 3 * (size_t)o, 3 * sizeof(float));
+}
+
+/* Every part with springs skinned into the output scratch, then stepped by dt (reset: put at
+ * rest there instead), and the result kept for ossa_instance_skin. */
+void ossa_instance_springs_run(ossa_instance *inst, float dt, bool reset)
+{
+    for (uint32_t i = 0; i < inst->part_count; i++) {
+        inst_part *p = &inst->parts[i];
+        if (!p->spring)
+            continue;
+        skin_part(inst, p, inst->out_positions, inst->out_normals);
+        if (reset)
+            ossa_spring_state_reset_to(p->spring, inst->out_positions);
+        else
+            ossa_spring_update(p->spring, dt, inst->out_positions);
+        memcpy(p->spring_positions, inst->out_positions,
+               3 * (size_t)p->info.output_count * sizeof(float));
+        inst->generation++;
+    }
+}
+
+/* One part into its buffers (output order, output_count vertices). */
+static void write_part(ossa_instance *inst, uint32_t part, float *pos, float *nrm)
+{
+    const inst_part *p = &inst->parts[part];
+    if (ossa_instance_part_vertex_track(inst, part)) {
+        play_frames(inst, p, pos, nrm);
+        return;
+    }
+    if (!p->skin) {
+        size_t bytes = 3 * (size_t)p->info.output_count * sizeof(float);
+        if (bytes) {
+            memcpy(pos, p->info.source->positions, bytes);
+            memcpy(nrm, p->info.source->normals, bytes);
+        }
+        return;
+    }
+    skin_part(inst, p, pos, nrm);
+    if (p->spring)
+        apply_springs(p, pos);
+}
+
+ossa_status ossa_instance_skin(ossa_instance *inst, uint32_t first_part, uint32_t count,
+                               const ossa_instance_span *spans, ossa_error *err)
+{
+    const char *bad = NULL;
+    if (!inst || (count && !spans))
+        bad = "no instance or no spans";
+    else if (first_part > inst->part_count || count > inst->part_count - first_part)
+        bad = "part range past the parts";
+    for (uint32_t i = 0; !bad && i < count; i++) {
+        const ossa_instance_span *sp = &spans[i];
+        if (sp->positions && !sp->normals)
+            bad = "a span has positions but no normals";
+        else if (sp->positions && sp->capacity < inst->parts[first_part + i].info.output_count)
+            bad = "a span holds fewer vertices than its part writes";
+    }
+    if (bad) {
+        if (err) {
+            ossa_error_clear(err);
+            err->status = OSSA_ERR_INVALID_ARGUMENT;
+            snprintf(err->message, sizeof err->message, "instance skin: %s", bad);
+        }
+        return OSSA_ERR_INVALID_ARGUMENT;
+    }
+    for (uint32_t i = 0; i < count; i++)
+        if (spans[i].positions)
+            write_part(inst, first_part + i, spans[i].positions, spans[i].normals);
+    return OSSA_OK;
+}
+
+ossa_status ossa_instance_uvs(ossa_instance *inst, uint32_t part, bool bind, float *uvs)
+{
+    if (!inst || part >= inst->part_count || !uvs)
+        return OSSA_ERR_INVALID_ARGUMENT;
+    const inst_part *p = &inst->parts[part];
+    const ossa_submesh *sm = p->info.source;
+    if (!p->info.uv_tracked || bind) {
+        const uint32_t *source = p->info.output_source;
+        for (uint32_t o = 0; o < p->info.output_count; o++) {
+            uint32_t v = source ? source[o] : o;
+            bool has = v != OSSA_SKIN_PAD_VERTEX && sm->uv_set_count && sm->uvs;
+            uvs[2 * (size_t)o] = has ? sm->uvs[2 * (size_t)sm->uv_set_count * v] : 0.0f;
+            uvs[2 * (size_t)o + 1] = has ? sm->uvs[2 * (size_t)sm->uv_set_count * v + 1] : 0.0f;
+        }
+        return OSSA_OK;
+    }
+    const ossa_clip *clip =
+        inst->vertex_clip < inst->model->clip_count ? &inst->model->clips[inst->vertex_clip] : NULL;
+    float *file_uvs = p->skin ? inst->file_uvs : uvs;
+    if (ossa_uv_clip_eval(inst->model, clip, p->info.mesh, p->info.submesh, inst->vertex_time,
+                          OSSA_TIME_LOOP, file_uvs) != OSSA_OK)
+        memset(file_uvs, 0, 2 * (size_t)p->info.vertex_count * sizeof(float));
+    if (p->skin)
+        scatter(p, file_uvs, 2, uvs);
+    return OSSA_OK;
+}
+
+/* A part's shape as it is drawn now (or in the bind pose), in file order. */
+static const float *part_shape(ossa_instance *inst, uint32_t part, bool bind)
+{
+    const inst_part *p = &inst->parts[part];
+    bool frames = ossa_instance_part_vertex_track(inst, part) != NULL;
+    if (bind || (!p->skin && !frames))
+        return p->info.source->positions;
+    if (inst->shape_part == part && inst->shape_generation == inst->generation &&
+        !inst->shape_bind)
+        return inst->file_positions;
+    if (!p->skin) {
+        play_frames(inst, p, inst->file_positions, inst->file_normals);
+    } else {
+        /* Written in output order, then gathered back to file order. */
+        write_part(inst, part, inst->out_positions, inst->out_normals);
+        const uint32_t *source = p->info.output_source;
+        for (uint32_t o = 0; o < p->info.output_count; o++)
+            if (source[o] != OSSA_SKIN_PAD_VERTEX)
+                memcpy(inst->file_positions + 3 * (size_t)source[o],
+                       inst->out_positions + 3 * (size_t)o, 3 * sizeof(float));
+    }
+    inst->shape_part = part;
+    inst->shape_bind = false;
+    inst->shape_generation = inst->generation;
+    return inst->file_positions;
+}
+
+ossa_status ossa_instance_mount(ossa_instance *inst, uint32_t mount, bool bind, float t[3],
+                                float r[4], float s[3])
+{
+    const ossa_model *m = inst->model;
+    if (mount >= m->mount_count)
+        return OSSA_ERR_RANGE;
+    uint32_t part = ossa_instance_part_of(inst, m->mounts[mount].mesh, m->mounts[mount].submesh);
+    if (part >= inst->part_count)
+        return OSSA_ERR_RANGE;
+    return ossa_mount_transform(m, mount, part_shape(inst, part, bind), t, r, s);
+}
