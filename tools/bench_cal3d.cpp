@@ -13,6 +13,7 @@
 struct bench_cal3d {
     CalCoreModel core;
     CalModel *model = nullptr;
+    uint32_t mesh_count = 0; // a crowd's core: meshes each actor attaches
     // ~CalCoreAnimation frees neither its tracks nor their keyframes: we do
     // (CalCoreTrack::destroy deletes a track's keyframes, ~CalCoreTrack asserts it was called).
     std::vector<CalCoreTrack *> tracks;
@@ -156,6 +157,13 @@ bench_cal3d *bench_cal3d_new(const ossa_model *m, int clip, char *msg, size_t ms
                 return fail(c, msg, msg_size, "building a mesh");
         if (clip >= 0 && !build_clip(c, &m->clips[clip]))
             return fail(c, msg, msg_size, "building the animation");
+        if (clip == BENCH_CAL3D_ALL_CLIPS) {
+            for (uint32_t i = 0; i < m->clip_count; i++)
+                if (!build_clip(c, &m->clips[i]))
+                    return fail(c, msg, msg_size, "building the animations");
+            c->mesh_count = m->mesh_count;
+            return c;
+        }
         c->model = new CalModel(&c->core);
         for (uint32_t i = 0; i < m->mesh_count; i++)
             if (!c->model->attachMesh((int)i))
@@ -198,6 +206,71 @@ size_t bench_cal3d_skin(bench_cal3d *c, float *out)
                 total += (size_t)n;
         }
     }
+    return total;
+}
+
+struct bench_cal3d_actor {
+    CalModel *model = nullptr;
+    int playing = -1;
+    ~bench_cal3d_actor() { delete model; }
+};
+
+bench_cal3d_actor *bench_cal3d_actor_new(bench_cal3d *core)
+{
+    bench_cal3d_actor *a = new (std::nothrow) bench_cal3d_actor();
+    if (!a)
+        return nullptr;
+    try {
+        a->model = new CalModel(&core->core);
+        for (uint32_t i = 0; i < core->mesh_count; i++)
+            if (!a->model->attachMesh((int)i)) {
+                delete a;
+                return nullptr;
+            }
+    } catch (const std::bad_alloc &) {
+        delete a;
+        return nullptr;
+    }
+    return a;
+}
+
+void bench_cal3d_actor_free(bench_cal3d_actor *a)
+{
+    delete a;
+}
+
+int bench_cal3d_actor_play(bench_cal3d_actor *a, int clip, float fade)
+{
+    CalMixer *mixer = a->model->getMixer();
+    if (a->playing >= 0 && a->playing != clip && !mixer->clearCycle(a->playing, fade))
+        return 0;
+    a->playing = clip;
+    return mixer->blendCycle(clip, 1.0f, fade) ? 1 : 0;
+}
+
+void bench_cal3d_actor_set_time(bench_cal3d_actor *a, float time)
+{
+    a->model->getMixer()->setAnimationTime(time);
+}
+
+void bench_cal3d_actor_set_speed(bench_cal3d_actor *a, float factor)
+{
+    a->model->getMixer()->setTimeFactor(factor);
+}
+
+size_t bench_cal3d_actor_frame(bench_cal3d_actor *a, float dt, float *out)
+{
+    CalMixer *mixer = a->model->getMixer();
+    mixer->updateAnimation(dt);
+    mixer->updateSkeleton();
+    CalPhysique *phys = a->model->getPhysique();
+    size_t total = 0;
+    for (CalMesh *mesh : a->model->getVectorMesh())
+        for (CalSubmesh *sub : mesh->getVectorSubmesh()) {
+            int n = phys->calculateVerticesAndNormals(sub, out + 6 * total);
+            if (n > 0)
+                total += (size_t)n;
+        }
     return total;
 }
 

@@ -17,15 +17,30 @@ double bench_now_s(void)
     return clock_s(CLOCK_MONOTONIC);
 }
 
+double bench_cpu_s(void)
+{
+    return clock_s(CLOCK_PROCESS_CPUTIME_ID);
+}
+
+bool bench_load_note(bench_load *load, double wall, double cpu, uint32_t threads)
+{
+    if (!(wall > 0))
+        return false;
+    double share = cpu / (wall * (threads ? threads : 1));
+    if (load && share < load->min_cpu_share)
+        load->min_cpu_share = share;
+    return share < BENCH_CONTENDED_SHARE;
+}
+
 /* Wall seconds of reps calls; *cpu gets the process CPU seconds they took (every thread). */
 static double batch_s(bench_fn fn, void *ctx, uint64_t reps, double *cpu)
 {
-    double c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID), t0 = bench_now_s();
+    double c0 = bench_cpu_s(), t0 = bench_now_s();
     for (uint64_t i = 0; i < reps; i++)
         fn(ctx);
     double t = bench_now_s() - t0;
     if (cpu)
-        *cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+        *cpu = bench_cpu_s() - c0;
     return t;
 }
 
@@ -88,7 +103,7 @@ void bench_measure_rounds(bench_subject *subs, size_t n, uint32_t runs, bench_lo
     for (size_t i = 0; i < n; i++)
         subs[i].reps = calibrate(subs[i].fn, subs[i].ctx);
     for (uint32_t r = 0; r < runs; r++) {
-        int contended = 0;
+        bool contended = false;
         for (size_t i = 0; i < n; i++) {
             /* An untimed run first, so every subject starts from its own data in the caches
              * rather than from the previous subject's (large last-level caches keep a good
@@ -98,11 +113,7 @@ void bench_measure_rounds(bench_subject *subs, size_t n, uint32_t runs, bench_lo
             double cpu, wall = batch_s(subs[i].fn, subs[i].ctx, subs[i].reps, &cpu);
             subs[i].samples[r] = wall / (double)subs[i].reps;
             subs[i].cpu[r] = cpu / (double)subs[i].reps;
-            double share = cpu / (wall * (subs[i].threads ? subs[i].threads : 1));
-            if (wall > 0 && share < BENCH_CONTENDED_SHARE)
-                contended = 1;
-            if (load && wall > 0 && share < load->min_cpu_share)
-                load->min_cpu_share = share;
+            contended |= bench_load_note(load, wall, cpu, subs[i].threads);
         }
         if (load) {
             load->rounds++;

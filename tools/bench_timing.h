@@ -5,6 +5,7 @@
 #ifndef OSSA_TOOLS_BENCH_TIMING_H
 #define OSSA_TOOLS_BENCH_TIMING_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
 
@@ -43,6 +44,11 @@ typedef struct bench_load {
 } bench_load;
 
 double bench_now_s(void);
+/* Process CPU seconds so far (every thread). */
+double bench_cpu_s(void);
+/* Counts one timed run of `threads` threads that took wall and cpu seconds in the load record;
+ * true when it was short of CPU (contended). */
+bool bench_load_note(bench_load *load, double wall, double cpu, uint32_t threads);
 void bench_load_begin(bench_load *load);
 void bench_load_end(bench_load *load);
 

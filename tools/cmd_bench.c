@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "bench_crowd.h"
 #include "bench_model.h"
 #include "bench_timing.h"
 #include "cli.h"
@@ -38,7 +39,38 @@ typedef struct bench_opts {
     size_t model_count;
     int json;
     ossa_skin_store store;  /* --store: the skin jobs' store policy */
+    bench_crowd_opts crowd; /* --crowd: size_count > 0 */
+    bool vertices_set;      /* --vertices given (a crowd's synthetic default is smaller) */
 } bench_opts;
+
+/* A crowd's synthetic character when --vertices is not given: a game character's size. */
+#define CROWD_DEFAULT_VERTICES 4000u
+
+/* "1,10,100": crowd sizes. */
+static int parse_sizes(const char *arg, bench_crowd_opts *c)
+{
+    const char *p = arg;
+    c->size_count = 0;
+    while (p && *p) {
+        char *end;
+        errno = 0;
+        unsigned long v = strtoul(p, &end, 10);
+        if (end == p || errno || *p == '-' || v < 1 || v > 1000000 ||
+            c->size_count == BENCH_CROWD_MAX_SIZES || (*end && *end != ','))
+            break;
+        c->sizes[c->size_count++] = (uint32_t)v;
+        p = *end ? end + 1 : end;
+        if (!*p && *end == ',')
+            break;
+    }
+    if (!arg || !*arg || *p || !c->size_count) {
+        fprintf(stderr, "ossa bench: --crowd needs characters per crowd, 1..1000000, up to %d "
+                        "of them separated by commas (as 1,10,100)\n",
+                BENCH_CROWD_MAX_SIZES);
+        return 0;
+    }
+    return 1;
+}
 
 /* ---- STREAM triad -------------------------------------------------------------------------- */
 
@@ -851,15 +883,16 @@ static int parse_u32(const char *opt, const char *arg, uint32_t lo, uint32_t hi,
 
 static const char bench_usage[] =
     "ossa bench [--vertices N] [--influences K] [--bones B] [--threads T] [--runs R] [--json]\n"
-    "           [--model FILE]... [--store auto|cached|stream]";
+    "           [--model FILE]... [--store auto|cached|stream] [--crowd N[,N...]] [--frames F]";
 
 int ossa_cmd_bench(int argc, char **argv)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     if (cores < 1)
         cores = 1;
-    bench_opts o = {100000, 4, 64, cores > MAX_THREADS ? MAX_THREADS : (uint32_t)cores, 7, NULL, 0,
-                    0, OSSA_SKIN_STORE_AUTO};
+    bench_opts o = {.vertices = 100000, .influences = 4, .bones = 64,
+                    .threads = cores > MAX_THREADS ? MAX_THREADS : (uint32_t)cores, .runs = 7,
+                    .store = OSSA_SKIN_STORE_AUTO, .crowd = {.frames = 16}};
     o.models = calloc((size_t)argc + 1, sizeof *o.models);
     if (!o.models)
         return 1;
@@ -869,7 +902,11 @@ int ossa_cmd_bench(int argc, char **argv)
         if (!strcmp(a, "--json"))
             o.json = 1;
         else if (!strcmp(a, "--vertices"))
-            ok = parse_u32(a, v, 1, 1u << 22, &o.vertices), i++;
+            ok = parse_u32(a, v, 1, 1u << 22, &o.vertices), o.vertices_set = true, i++;
+        else if (!strcmp(a, "--crowd"))
+            ok = parse_sizes(v, &o.crowd), i++;
+        else if (!strcmp(a, "--frames"))
+            ok = parse_u32(a, v, 1, 256, &o.crowd.frames), i++;
         else if (!strcmp(a, "--influences"))
             ok = parse_u32(a, v, 1, 64, &o.influences), i++;
         else if (!strcmp(a, "--bones"))
@@ -939,7 +976,9 @@ int ossa_cmd_bench(int argc, char **argv)
         }
         snprintf(r->source, sizeof r->source, "%s", m->source ? m->source : o.models[0]);
     } else {
-        bench_model_params params = {o.vertices, o.influences, o.bones, 31, 2.0f, BENCH_SEED};
+        uint32_t vertices = o.crowd.size_count && !o.vertices_set ? CROWD_DEFAULT_VERTICES
+                                                                  : o.vertices;
+        bench_model_params params = {vertices, o.influences, o.bones, 31, 2.0f, BENCH_SEED};
         ossa_error err;
         if (bench_synthetic_model(&params, &m, &err) != OSSA_OK) {
             fprintf(stderr, "ossa bench: %s\n", err.message);
@@ -948,6 +987,17 @@ int ossa_cmd_bench(int argc, char **argv)
         snprintf(r->source, sizeof r->source, "synthetic");
     }
     r->bone_count = m->bone_count;
+    if (o.crowd.size_count) {
+        o.crowd.threads = o.threads;
+        o.crowd.runs = o.runs;
+        o.crowd.json = o.json;
+        o.crowd.source = r->source;
+        o.crowd.cpu = r->cpu;
+        o.crowd.cores = r->cores;
+        o.crowd.date = r->date;
+        rc = bench_crowd_run(&o.crowd, m, stdout);
+        goto done;
+    }
     bench_load_begin(&r->load);
     if (!bench_skin(&o, m, r))
         goto done;

@@ -92,7 +92,8 @@ static const command commands[] = {
      "--frame-rate FPS: frames per second of SKP and CFF frame lists read (default 10, 25).\n"},
     {"bench", ossa_cmd_bench,
      "bench [--vertices N] [--influences K] [--bones B] [--threads T] [--runs R]\n"
-     "      [--model FILE]... [--store auto|cached|stream] [--json]\n",
+     "      [--model FILE]... [--store auto|cached|stream] [--json]\n"
+     "      [--crowd N[,N...]] [--frames F]\n",
      "Skinning throughput (vertices/s, positions + normals) of every kernel this CPU\n"
      "runs, on 1 and T threads, a STREAM triad on arrays as large as the mesh's streams,\n"
      "each kernel's bytes per vertex and its fraction of the memory-bound limit, pose\n"
@@ -107,7 +108,13 @@ static const command commands[] = {
      "--runs R: timed rounds (default 7), each after untimed warm-up runs.\n"
      "--store auto|cached|stream: the skin jobs' store policy (default auto: currently\n"
      "ordinary cached stores).\n"
-     "--json: one JSON document.\n"},
+     "--json: one JSON document.\n"
+     "--crowd N[,N...]: instead, crowds of N characters of the model (default: the\n"
+     "synthetic one with 4000 vertices), each playing a clip at its own phase and speed,\n"
+     "some cross-fading: frame time (median, p95), characters and vertices per second on\n"
+     "1 and T threads, and libcal3d doing the same work in the same rounds.\n"
+     "--frames F: timed frames per round of a crowd (default 16, 1..256; fewer when\n"
+     "frames are slow).\n"},
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 

@@ -2,6 +2,7 @@
  * with every figure present, finite and positive (errors: finite and >= 0). No timing is
  * asserted: only that the numbers exist and are sane. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -369,20 +370,75 @@ static void check_document(const jval *doc)
     CHECK(numbers > 20);
 }
 
-int main(void)
+/* The crowd report: every size measured on 1 and 2 threads, frame times ordered, rates that
+ * agree with them, and libcal3d's pose equal to Ossa's when it is built in. */
+static void check_crowd(const jval *doc)
+{
+    CHECK(doc->type == J_OBJ);
+    const jval *model = get(doc, "model");
+    CHECK(model && model->type == J_OBJ);
+    if (model && model->type == J_OBJ) {
+        const jval *v = get(model, "vertices_per_character");
+        CHECK(v && v->type == J_NUM && v->num == 500.0);
+        check_num(model, "model", "clips", 0);
+    }
+    const jval *crowds = get(doc, "crowds");
+    CHECK(crowds && crowds->type == J_ARR && crowds->count == 2);
+    const double sizes[2] = {1.0, 5.0};
+    for (size_t i = 0; crowds && crowds->type == J_ARR && i < crowds->count && i < 2; i++) {
+        const jval *c = crowds->items[i], *n = get(c, "characters"), *ok = get(c, "measured");
+        CHECK(n && n->type == J_NUM && n->num == sizes[i]);
+        CHECK(ok && ok->type == J_BOOL && ok->num != 0.0);
+        const jval *vpf = get(c, "vertices_per_frame");
+        CHECK(vpf && vpf->type == J_NUM && vpf->num == 500.0 * sizes[i]);
+        const jval *ossa = get(c, "ossa");
+        CHECK(ossa && ossa->type == J_ARR && ossa->count == 2);
+        for (size_t k = 0; ossa && ossa->type == J_ARR && k < ossa->count; k++) {
+            const jval *f = ossa->items[k], *t = get(f, "threads");
+            CHECK(t && t->type == J_NUM && t->num == (double)(k + 1));
+            const jval *secs = get(f, "frame_seconds");
+            CHECK(secs && secs->type == J_OBJ);
+            if (!secs || secs->type != J_OBJ)
+                continue;
+            const jval *med = get(secs, "median"), *p95 = get(secs, "p95"), *lo = get(secs, "min");
+            check_num(secs, "frame_seconds", "cpu_median", 0);
+            CHECK(med && p95 && lo && med->type == J_NUM && p95->type == J_NUM &&
+                  lo->type == J_NUM && lo->num > 0 && lo->num <= med->num && med->num <= p95->num);
+            const jval *cps = get(f, "characters_per_second");
+            CHECK(cps && cps->type == J_NUM && med && med->type == J_NUM &&
+                  fabs(cps->num * med->num - sizes[i]) < 1e-3 * sizes[i]);
+        }
+    }
+    const jval *err = get(doc, "max_error_vs_cal3d");
+    CHECK(err && (err->type == J_NULL || (err->type == J_NUM && err->num < 1e-5)));
+    const jval *load = get(doc, "load"), *warn = get(doc, "warnings");
+    CHECK(load && load->type == J_OBJ && warn && warn->type == J_ARR);
+    int numbers = 0;
+    check_all_finite(doc, &numbers);
+    CHECK(numbers > 20);
+}
+
+int main(int argc, char **argv)
 {
     const char *root = getenv("OSSA_BUILD_ROOT");
     if (!root) {
         fprintf(stderr, "OSSA_BUILD_ROOT is not set\n");
         return 1;
     }
+    bool crowd = argc > 1 && !strcmp(argv[1], "crowd");
+    const char *name = crowd ? "bench-crowd-json" : "bench-json";
     char cmd[4096];
-    snprintf(cmd, sizeof cmd,
-             "'%s/tools/ossa' bench --vertices 2000 --bones 64 --runs 2 --json", root);
+    if (crowd)
+        snprintf(cmd, sizeof cmd,
+                 "'%s/tools/ossa' bench --crowd 1,5 --vertices 500 --threads 2 --runs 2 "
+                 "--frames 3 --json", root);
+    else
+        snprintf(cmd, sizeof cmd,
+                 "'%s/tools/ossa' bench --vertices 2000 --bones 64 --runs 2 --json", root);
     FILE *pipe = popen(cmd, "r");
     CHECK(pipe != NULL);
     if (!pipe)
-        return test_finish("bench-json");
+        return test_finish(name);
     size_t cap = 1 << 16, len = 0;
     char *text = malloc(cap);
     size_t got;
@@ -401,17 +457,19 @@ int main(void)
     CHECKF(status == 0, "ossa bench exited with status %d", status);
     CHECK(text != NULL);
     if (!text)
-        return test_finish("bench-json");
+        return test_finish(name);
     jparser j = {text, text + len, 0, NULL};
     jval *doc = parse_value(&j);
     skip_ws(&j);
     CHECKF(doc && j.p == j.end, "not one JSON document: %s at byte %ld", j.error ? j.error : "trailing data",
            (long)(j.p - text));
-    if (doc)
+    if (doc && crowd)
+        check_crowd(doc);
+    else if (doc)
         check_document(doc);
     else
         fprintf(stderr, "output was:\n%.*s\n", (int)len, text);
     jfree(doc);
     free(text);
-    return test_finish("bench-json");
+    return test_finish(name);
 }

@@ -1,0 +1,531 @@
+/* `ossa bench --crowd` (see bench_crowd.h). A crowd is one model's character instances, each
+ * with its own output buffers. Character i plays clip i mod clips from a seeded phase at a seeded
+ * speed (0.75..1.25, the mixer's time factor); every fourth one cross-fades to the next clip over
+ * 0.25 s every 2 s of frames (models with one clip only play it). A frame is, for every
+ * character: mixer update, pose (sample, local to model, palette), cloth, skinning of every part.
+ * libcal3d runs the same script on CalModels of one shared core. On T threads, a crowd of at
+ * least 2 T characters is split across characters (the pool hands out small chunks of them); a
+ * smaller one runs its characters in turn, each splitting its large parts over the pool. */
+#define _DEFAULT_SOURCE
+#include "bench_crowd.h"
+#include "bench_crowd_report.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "bench_timing.h"
+#include "cli.h"
+#include "ossa/instance.h"
+#include "ossa/skin.h"
+#ifdef OSSA_BENCH_CAL3D
+#include "bench_cal3d.h"
+#endif
+
+#define CROWD_FADE 0.25f
+#define CROWD_SWITCH_FRAMES 120u
+#define CROWD_SEED 0xC20ADull
+#define CROWD_MAX_FRAMES 256u
+#define CROWD_ROUND_SECONDS 0.5 /* frames per round are cut so one subject's round lasts ~this */
+
+typedef struct crowd_member {
+    ossa_instance *inst;
+    ossa_instance_span *spans;
+    float *out; /* positions then normals of every part */
+    uint32_t clip;
+    bool switches;
+    bool failed;
+#ifdef OSSA_BENCH_CAL3D
+    bench_cal3d_actor *actor;
+    float *cal_out;    /* 6 floats a file vertex */
+    uint32_t cal_clip; /* the clip the CalModel plays (its frames are counted apart) */
+#endif
+} crowd_member;
+
+typedef struct crowd {
+    const ossa_model *m;
+    uint32_t n, parts, clip_count;
+    crowd_member *members;
+    ossa_skin_pool *pool; /* NULL: 1 thread */
+    uint32_t frame;       /* of the subject being timed */
+#ifdef OSSA_BENCH_CAL3D
+    bench_cal3d *cal;
+    uint32_t cal_frame;
+#endif
+} crowd;
+
+static uint64_t splitmix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static float unit(uint64_t *s)
+{
+    return (float)(splitmix(s) >> 40) / (float)(1u << 24);
+}
+
+/* The clip member i switches to at frame f, or UINT32_MAX when it does not switch then. */
+static uint32_t switch_at(const crowd *c, uint32_t clip, bool switches, uint32_t i, uint32_t f)
+{
+    if (!switches || f == 0 || (f + i) % CROWD_SWITCH_FRAMES != 0)
+        return UINT32_MAX;
+    return (clip + 1) % c->clip_count;
+}
+
+static void ossa_member_frame(crowd *c, uint32_t i)
+{
+    crowd_member *mb = &c->members[i];
+    uint32_t next = switch_at(c, mb->clip, mb->switches, i, c->frame);
+    if (next != UINT32_MAX) {
+        mb->failed |= ossa_instance_play(mb->inst, next, CROWD_FADE, NULL) != OSSA_OK;
+        mb->clip = next;
+    }
+    ossa_instance_update(mb->inst, CROWD_DT);
+    mb->failed |= ossa_instance_skin(mb->inst, 0, c->parts, mb->spans, NULL) != OSSA_OK;
+}
+
+static void ossa_range(void *ctx, uint32_t begin, uint32_t end)
+{
+    for (uint32_t i = begin; i < end; i++)
+        ossa_member_frame(ctx, i);
+}
+
+/* One frame of the whole crowd on c->pool's threads (or the caller's alone). */
+static void ossa_frame(void *ctx)
+{
+    crowd *c = ctx;
+    uint32_t threads = ossa_skin_pool_threads(c->pool);
+    if (c->pool && c->n >= 2 * threads)
+        ossa_skin_pool_for(c->pool, 0, c->n, 1, ossa_range, c);
+    else
+        ossa_range(c, 0, c->n);
+    c->frame++;
+}
+
+/* Across characters, or within their parts: one or the other, never both (a pool dispatch
+ * cannot nest). */
+static void crowd_use_pool(crowd *c, ossa_skin_pool *pool)
+{
+    c->pool = pool;
+    bool within = pool && c->n < 2 * ossa_skin_pool_threads(pool);
+    for (uint32_t i = 0; i < c->n; i++)
+        ossa_instance_set_pool(c->members[i].inst, within ? pool : NULL);
+}
+
+#ifdef OSSA_BENCH_CAL3D
+static void cal_frame(void *ctx)
+{
+    crowd *c = ctx;
+    for (uint32_t i = 0; i < c->n; i++) {
+        crowd_member *mb = &c->members[i];
+        uint32_t next = switch_at(c, mb->cal_clip, mb->switches, i, c->cal_frame);
+        if (next != UINT32_MAX) {
+            mb->failed |= !bench_cal3d_actor_play(mb->actor, (int)next, CROWD_FADE);
+            mb->cal_clip = next;
+        }
+        bench_cal3d_actor_frame(mb->actor, CROWD_DT, mb->cal_out);
+    }
+    c->cal_frame++;
+}
+#endif
+
+static uint64_t output_floats(const ossa_instance *inst, uint32_t parts)
+{
+    uint64_t total = 0;
+    for (uint32_t p = 0; p < parts; p++) {
+        ossa_instance_part info;
+        if (ossa_instance_part_info(inst, p, &info))
+            total += 3ull * info.output_count;
+    }
+    return total;
+}
+
+static void member_release(crowd_member *mb)
+{
+    ossa_instance_destroy(mb->inst);
+    free(mb->spans);
+    ossa_skin_buffer_free(mb->out);
+#ifdef OSSA_BENCH_CAL3D
+    bench_cal3d_actor_free(mb->actor);
+    free(mb->cal_out);
+#endif
+}
+
+static void crowd_release(crowd *c)
+{
+    for (uint32_t i = 0; c->members && i < c->n; i++)
+        member_release(&c->members[i]);
+    free(c->members);
+    c->members = NULL;
+}
+
+/* Character i: its instance, buffers and script; and its CalModel when libcal3d is there. */
+static bool member_init(crowd *c, uint32_t i, uint64_t vertices, char *msg, size_t size)
+{
+    crowd_member *mb = &c->members[i];
+    ossa_error err;
+    if (ossa_instance_create(c->m, NULL, &mb->inst, &err) != OSSA_OK) {
+        snprintf(msg, size, "instance %u: %.200s", i, err.message);
+        return false;
+    }
+    c->parts = ossa_instance_part_count(mb->inst);
+    uint64_t floats = output_floats(mb->inst, c->parts);
+    mb->spans = calloc(c->parts ? c->parts : 1, sizeof *mb->spans);
+    mb->out = ossa_skin_buffer_alloc(2 * floats * sizeof(float) + 64);
+    if (!mb->spans || !mb->out) {
+        snprintf(msg, size, "instance %u: out of memory", i);
+        return false;
+    }
+    float *pos = mb->out, *nrm = mb->out + floats;
+    for (uint32_t p = 0; p < c->parts; p++) {
+        ossa_instance_part info;
+        ossa_instance_part_info(mb->inst, p, &info);
+        mb->spans[p] = (ossa_instance_span){pos, nrm, info.output_count};
+        pos += 3 * (size_t)info.output_count;
+        nrm += 3 * (size_t)info.output_count;
+    }
+    uint64_t rng = CROWD_SEED + i;
+    const ossa_clip *clip = &c->m->clips[i % c->clip_count];
+    mb->clip = i % c->clip_count;
+    mb->switches = c->clip_count > 1 && i % 4 == 1;
+    float phase = unit(&rng) * clip->duration, speed = 0.75f + 0.5f * unit(&rng);
+    if (ossa_instance_play(mb->inst, mb->clip, 0.0f, &err) != OSSA_OK) {
+        snprintf(msg, size, "instance %u: %.200s", i, err.message);
+        return false;
+    }
+    ossa_mixer_set_time_factor(ossa_instance_mixer(mb->inst), speed);
+    ossa_instance_seek(mb->inst, phase);
+#ifdef OSSA_BENCH_CAL3D
+    if (c->cal) {
+        mb->actor = bench_cal3d_actor_new(c->cal);
+        mb->cal_out = malloc(6 * sizeof(float) * (vertices ? vertices : 1));
+        mb->cal_clip = mb->clip;
+        if (!mb->actor || !mb->cal_out ||
+            !bench_cal3d_actor_play(mb->actor, (int)mb->clip, 0.0f)) {
+            snprintf(msg, size, "libcal3d character %u could not be made", i);
+            return false;
+        }
+        bench_cal3d_actor_set_speed(mb->actor, speed);
+        bench_cal3d_actor_set_time(mb->actor, phase);
+    }
+#else
+    (void)vertices;
+#endif
+    return true;
+}
+
+static long resident_kb(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    long pages = 0, resident = 0;
+    if (f) {
+        if (fscanf(f, "%ld %ld", &pages, &resident) != 2)
+            resident = 0;
+        fclose(f);
+    }
+    return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+/* ---- timing ------------------------------------------------------------------------------ */
+
+typedef struct crowd_subject {
+    bench_fn frame;
+    ossa_skin_pool *pool;    /* the Ossa subjects' threads (NULL: 1) */
+    bool ossa;
+    uint32_t threads;
+    uint32_t frames;         /* timed frames per round */
+    double *samples;         /* every timed frame, runs x frames */
+    uint32_t count;
+    double round_median[BENCH_MAX_RUNS];
+    double cpu_per_frame[BENCH_MAX_RUNS];
+} crowd_subject;
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_of(double *x, uint32_t n)
+{
+    qsort(x, n, sizeof *x, cmp_double);
+    return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+}
+
+static crowd_figures figures_of(const crowd_subject *s, uint32_t runs, const crowd_result *r)
+{
+    crowd_figures f = {.threads = s->threads};
+    double *x = malloc(s->count * sizeof *x);
+    double cpu[BENCH_MAX_RUNS];
+    if (!x)
+        return f;
+    memcpy(x, s->samples, s->count * sizeof *x);
+    f.median = median_of(x, s->count); /* sorts x */
+    f.min = x[0];
+    f.max = x[s->count - 1];
+    uint32_t k = (uint32_t)ceil(0.95 * s->count);
+    f.p95 = x[k ? k - 1 : 0];
+    free(x);
+    memcpy(cpu, s->cpu_per_frame, runs * sizeof cpu[0]);
+    f.cpu_median = median_of(cpu, runs);
+    f.characters_per_second = r->n / f.median;
+    f.vertices_per_second = (double)r->vertices / f.median;
+    return f;
+}
+
+static double ratio_median(const crowd_subject *num, const crowd_subject *den, uint32_t runs)
+{
+    double x[BENCH_MAX_RUNS];
+    for (uint32_t i = 0; i < runs; i++)
+        x[i] = num->round_median[i] / den->round_median[i];
+    return median_of(x, runs);
+}
+
+/* Frames a round for a subject whose frame took est seconds. */
+static uint32_t frames_for(double est, uint32_t most)
+{
+    double f = est > 0 ? CROWD_ROUND_SECONDS / est : most;
+    return f >= most ? most : f <= 3 ? 3 : (uint32_t)f;
+}
+
+static void time_rounds(crowd *c, crowd_subject *subs, uint32_t ns, uint32_t runs, uint32_t most,
+                        bench_load *load)
+{
+    for (uint32_t s = 0; s < ns; s++) {
+        if (subs[s].ossa)
+            crowd_use_pool(c, subs[s].pool);
+        double t0 = bench_now_s();
+        subs[s].frame(c); /* untimed: caches, and an estimate of a frame */
+        subs[s].frames = frames_for(bench_now_s() - t0, most);
+    }
+    for (uint32_t r = 0; r < runs; r++) {
+        bool contended = false;
+        for (uint32_t s = 0; s < ns; s++) {
+            crowd_subject *sub = &subs[s];
+            if (sub->ossa)
+                crowd_use_pool(c, sub->pool);
+            sub->frame(c);
+            double cpu0 = bench_cpu_s(), wall0 = bench_now_s();
+            double *round = sub->samples + sub->count;
+            for (uint32_t f = 0; f < sub->frames; f++) {
+                double t0 = bench_now_s();
+                sub->frame(c);
+                round[f] = bench_now_s() - t0;
+            }
+            double wall = bench_now_s() - wall0, cpu = bench_cpu_s() - cpu0;
+            contended |= bench_load_note(load, wall, cpu, sub->threads);
+            sub->cpu_per_frame[r] = cpu / sub->frames;
+            double x[CROWD_MAX_FRAMES];
+            memcpy(x, round, sub->frames * sizeof x[0]);
+            sub->round_median[r] = median_of(x, sub->frames);
+            sub->count += sub->frames;
+        }
+        load->rounds++;
+        load->contended += contended;
+    }
+}
+
+static bool crowd_failed(const crowd *c)
+{
+    for (uint32_t i = 0; i < c->n; i++)
+        if (c->members[i].failed)
+            return true;
+    return false;
+}
+
+/* One crowd size: make the characters (if they fit), time every subject, release. */
+static bool run_size(const bench_crowd_opts *o, const ossa_model *m, uint32_t n,
+                     ossa_skin_pool *pool, void *cal, uint64_t vertices, crowd_result *r,
+                     bench_load *load)
+{
+    crowd c = {.m = m, .n = 0, .clip_count = m->clip_count};
+#ifdef OSSA_BENCH_CAL3D
+    c.cal = cal;
+#else
+    (void)cal;
+#endif
+    r->n = n;
+    r->vertices = vertices * n;
+    c.members = calloc(n, sizeof *c.members);
+    if (!c.members) {
+        r->skipped = true;
+        snprintf(r->note, sizeof r->note, "no memory for %u characters", n);
+        return true;
+    }
+    /* Memory: measured on the first characters, then the rest only if they fit in half of
+     * what the machine has free. */
+    long before = resident_kb();
+    uint32_t probe = n < 8 ? n : 8;
+    char msg[256];
+    bool ok = true;
+    for (; c.n < probe && ok; c.n++)
+        ok = member_init(&c, c.n, vertices, msg, sizeof msg);
+    r->bytes_per_character = 1024.0 * (double)(resident_kb() - before) / probe;
+    double free_bytes = (double)sysconf(_SC_AVPHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+    if (ok && r->bytes_per_character * (n - probe) > 0.5 * free_bytes) {
+        r->skipped = true;
+        snprintf(r->note, sizeof r->note, "%u characters need about %.0f MB; %.0f MB are free",
+                 n, r->bytes_per_character * n / 1e6, free_bytes / 1e6);
+        crowd_release(&c);
+        return true;
+    }
+    for (; c.n < n && ok; c.n++)
+        ok = member_init(&c, c.n, vertices, msg, sizeof msg);
+    if (!ok) {
+        fprintf(stderr, "ossa bench --crowd: %s\n", msg);
+        crowd_release(&c);
+        return false;
+    }
+    crowd_subject subs[3] = {{.frame = ossa_frame, .ossa = true, .threads = 1}};
+    uint32_t ns = 1;
+    if (pool)
+        subs[ns++] = (crowd_subject){.frame = ossa_frame, .pool = pool, .ossa = true,
+                                     .threads = ossa_skin_pool_threads(pool)};
+#ifdef OSSA_BENCH_CAL3D
+    if (c.cal)
+        subs[ns++] = (crowd_subject){.frame = cal_frame, .threads = 1};
+#endif
+    for (uint32_t s = 0; s < ns && ok; s++) {
+        subs[s].samples = malloc((size_t)o->runs * o->frames * sizeof(double));
+        ok = subs[s].samples != NULL;
+    }
+    if (ok) {
+        time_rounds(&c, subs, ns, o->runs, o->frames, load);
+        ok = !crowd_failed(&c);
+        if (!ok)
+            fprintf(stderr, "ossa bench --crowd: a character failed to play or skin\n");
+    }
+    if (ok) {
+        r->frames = subs[0].frames;
+        for (uint32_t s = 0; s < ns; s++) {
+            if (subs[s].ossa)
+                r->ossa[r->ossa_count++] = figures_of(&subs[s], o->runs, r);
+            else {
+                r->has_cal3d = true;
+                r->cal3d = figures_of(&subs[s], o->runs, r);
+                for (uint32_t k = 0; k < r->ossa_count; k++)
+                    r->ratio_vs_cal3d[k] = ratio_median(&subs[s], &subs[k], o->runs);
+            }
+        }
+        if (r->ossa_count == 2)
+            r->thread_speedup = ratio_median(&subs[0], &subs[1], o->runs);
+    }
+    for (uint32_t s = 0; s < ns; s++)
+        free(subs[s].samples);
+    crowd_release(&c);
+    return ok;
+}
+
+/* ---- the same poses as libcal3d ------------------------------------------------------------ */
+
+#ifdef OSSA_BENCH_CAL3D
+/* One character on each side plays clip 0 from a third of it for 20 frames; the largest
+ * position difference over the parts both skin alike (no cloth, no morphs: libcal3d's side has
+ * neither), relative to the bind pose's size. Negative when it cannot be measured. */
+static double check_against_cal3d(const ossa_model *m, bench_cal3d *cal, uint64_t vertices)
+{
+    crowd c = {.m = m, .n = 1, .clip_count = 1, .cal = cal};
+    crowd_member mb = {0};
+    c.members = &mb;
+    char msg[256];
+    double worst = -1.0;
+    if (member_init(&c, 0, vertices, msg, sizeof msg)) {
+        float start = m->clips[0].duration / 3.0f;
+        ossa_mixer_set_time_factor(ossa_instance_mixer(mb.inst), 1.0f);
+        ossa_instance_seek(mb.inst, start);
+        bench_cal3d_actor_set_speed(mb.actor, 1.0f);
+        bench_cal3d_actor_set_time(mb.actor, start);
+        for (int f = 0; f < 20; f++) {
+            ossa_range(&c, 0, 1);
+            bench_cal3d_actor_frame(mb.actor, CROWD_DT, mb.cal_out);
+        }
+        float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+        double diff = 0.0;
+        uint64_t file_base = 0;
+        for (uint32_t p = 0; p < c.parts && !mb.failed; p++) {
+            ossa_instance_part info;
+            ossa_instance_part_info(mb.inst, p, &info);
+            const ossa_submesh *sm = info.source;
+            for (uint32_t v = 0; v < sm->vertex_count; v++)
+                for (int k = 0; k < 3; k++) {
+                    lo[k] = fminf(lo[k], sm->positions[3 * (size_t)v + k]);
+                    hi[k] = fmaxf(hi[k], sm->positions[3 * (size_t)v + k]);
+                }
+            if (info.skin && !info.spring && !info.morph_weights)
+                for (uint32_t o = 0; o < info.output_count; o++) {
+                    uint32_t v = info.output_source ? info.output_source[o] : o;
+                    if (v == OSSA_SKIN_PAD_VERTEX)
+                        continue;
+                    for (int k = 0; k < 3; k++)
+                        diff = fmax(diff, fabs((double)mb.spans[p].positions[3 * (size_t)o + k] -
+                                               mb.cal_out[6 * (file_base + v) + k]));
+                }
+            file_base += sm->vertex_count;
+        }
+        double size = sqrt((double)(hi[0] - lo[0]) * (hi[0] - lo[0]) +
+                           (double)(hi[1] - lo[1]) * (hi[1] - lo[1]) +
+                           (double)(hi[2] - lo[2]) * (hi[2] - lo[2]));
+        if (!mb.failed && size > 0)
+            worst = diff / size;
+    }
+    member_release(&mb);
+    return worst;
+}
+#endif
+
+int bench_crowd_run(const bench_crowd_opts *o, const ossa_model *m, FILE *out)
+{
+    if (!m->clip_count) {
+        fprintf(stderr, "ossa bench --crowd: the model has no clip to play\n");
+        return 1;
+    }
+    crowd_report *rep = calloc(1, sizeof *rep);
+    ossa_skin_pool *pool = NULL;
+    void *cal = NULL;
+    int rc = 1;
+    if (!rep)
+        return 1;
+    rep->max_error = -1.0;
+    for (uint32_t mi = 0; mi < m->mesh_count; mi++)
+        for (uint32_t j = 0; j < m->meshes[mi].submesh_count; j++)
+            rep->vertices += m->meshes[mi].submeshes[j].vertex_count;
+    ossa_error err;
+    if (o->threads > 1 && ossa_skin_pool_create(o->threads, &pool) != OSSA_OK) {
+        fprintf(stderr, "ossa bench --crowd: cannot start %u threads\n", o->threads);
+        goto done;
+    }
+#ifdef OSSA_BENCH_CAL3D
+    char msg[256];
+    cal = bench_cal3d_new(m, BENCH_CAL3D_ALL_CLIPS, msg, sizeof msg);
+    if (!cal)
+        fprintf(stderr, "ossa bench --crowd: libcal3d not measured: %s\n", msg);
+    else
+        rep->max_error = check_against_cal3d(m, cal, rep->vertices);
+#endif
+    ossa_instance *probe = NULL;
+    if (ossa_instance_create(m, NULL, &probe, &err) != OSSA_OK) {
+        fprintf(stderr, "ossa bench --crowd: %s\n", err.message);
+        goto done;
+    }
+    rep->parts = ossa_instance_part_count(probe);
+    ossa_instance_destroy(probe);
+    bench_load_begin(&rep->load);
+    for (uint32_t i = 0; i < o->size_count; i++)
+        if (!run_size(o, m, o->sizes[i], pool, cal, rep->vertices, &rep->results[i], &rep->load))
+            goto done;
+    bench_load_end(&rep->load);
+    if (o->json)
+        bench_crowd_print_json(out, o, m, rep);
+    else
+        bench_crowd_print_table(out, o, m, rep);
+    rc = fflush(out) == 0 ? 0 : 1;
+done:
+#ifdef OSSA_BENCH_CAL3D
+    bench_cal3d_free(cal);
+#endif
+    ossa_skin_pool_destroy(pool);
+    free(rep);
+    return rc;
+}
