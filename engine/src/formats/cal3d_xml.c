@@ -1,46 +1,23 @@
 /* Cal3D XML readers: XSF skeletons, XAF animations, XMF meshes, XRF materials and XPF morph
  * animations (FORMAT-NOTES section C; Decisions 3, 5, 6, 7). Element and attribute names are
  * case-insensitive; children are found by name, so their order does not matter; every count
- * attribute is only a hint checked against the elements actually present. */
+ * attribute is only a hint checked against the elements actually present. Each reader is a table
+ * of element kinds (the *_kinds arrays) walked by ossa_xml_each: containers (SKELETON, TRACK,
+ * SUBMESH, MORPH...) are streamed, records (BONE, KEYFRAME, VERTEX, FACE...) come parsed whole,
+ * and every count used to allocate was pre-scanned and is checked against its cap first. */
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/checked.h"
 #include "core/limits.h"
 #include "formats/cal3d_xml_util.h"
 
-/* Runs the reader body with the document open and always closes it. */
-typedef ossa_status (*xml_body)(ossa_xml *x);
-
-static ossa_status with_document(ossa_build *b, const uint8_t *data, size_t size,
-                                 const char *magic, const char *root, xml_body body)
-{
-    ossa_xml x;
-    ossa_status st = ossa_xml_open(&x, b, data, size, magic, root);
-    if (st == OSSA_OK)
-        st = body(&x);
-    ossa_xml_close(&x);
-    return st;
-}
-
 static ossa_status dup_str(ossa_build *b, const char **out, const char *s)
 {
     size_t n = strnlen(s, OSSA_MAX_STRING);
     return ossa_build_strndup(b, out, s, n);
-}
-
-/* Counts children with a name and checks the count against a cap before anything is allocated
- * for them. */
-static ossa_status count_children(ossa_xml *x, const xmlNode *parent, const char *name,
-                                  uint32_t cap, uint32_t *out)
-{
-    uint32_t n = ossa_xml_count(parent, name);
-    *out = n;
-    if (n > cap)
-        return ossa_fail_line(x->b, OSSA_ERR_RANGE, ossa_xml_line(parent),
-                              "<%s> has %u <%s> elements, more than the limit of %u",
-                              (const char *)parent->name, n, name, cap);
-    return OSSA_OK;
 }
 
 /* Warns when an optional count attribute disagrees with the elements present. */
@@ -57,10 +34,19 @@ static ossa_status check_hint(ossa_xml *x, const xmlNode *n, const char *attr, u
 
 /* ---- XSF ---- */
 
-static ossa_status read_bone(ossa_xml *x, const xmlNode *e, uint32_t index, uint32_t count,
-                             ossa_bone *bone)
+typedef struct xsf_state {
+    ossa_bone *bones;
+    uint32_t count;
+} xsf_state;
+
+static ossa_status read_bone(ossa_xml *x, void *ctx, const xmlNode *e, uint32_t index,
+                             const uint32_t *counts)
 {
+    (void)counts;
     ossa_build *b = x->b;
+    xsf_state *xs = ctx;
+    ossa_bone *bone = &xs->bones[index];
+    uint32_t count = xs->count;
     const char *name = ossa_xml_attr(x, e, "NAME");
     if (!name)
         return ossa_fail_line(b, OSSA_ERR_FORMAT, ossa_xml_line(e), "BONE %u has no NAME", index);
@@ -102,8 +88,8 @@ static ossa_status read_bone(ossa_xml *x, const xmlNode *e, uint32_t index, uint
         OSSA_TRY(ossa_xml_parse_floats(x, ossa_xml_line(e), what, ossa_xml_attr(x, e, "LIGHTCOLOR"),
                                        bone->light_color, 3));
 
-    uint32_t nchild;
-    OSSA_TRY(count_children(x, e, "CHILDID", OSSA_MAX_CHILDREN, &nchild));
+    uint32_t nchild = ossa_xml_count(e, "CHILDID");
+    OSSA_TRY(ossa_xml_check_count(x, e, "CHILDID", nchild, OSSA_MAX_CHILDREN));
     if (nchild) {
         uint32_t *kids;
         OSSA_TRY(ossa_build_array(b, &kids, nchild, sizeof *kids));
@@ -124,13 +110,20 @@ static ossa_status read_bone(ossa_xml *x, const xmlNode *e, uint32_t index, uint
     return OSSA_OK;
 }
 
-static ossa_status xsf_body(ossa_xml *x)
+static ossa_status read_skeleton(ossa_xml *x, void *ctx, const xmlNode *root, uint32_t index,
+                                 const uint32_t *counts);
+static const ossa_xml_kind xsf_bone_kinds[] = {{"BONE", OSSA_MAX_BONES, read_bone, NULL, 0}};
+static const ossa_xml_kind xsf_root = {"SKELETON", 1, read_skeleton, xsf_bone_kinds, 1};
+
+static ossa_status read_skeleton(ossa_xml *x, void *ctx, const xmlNode *root, uint32_t index,
+                                 const uint32_t *counts)
 {
+    (void)ctx;
+    (void)index;
     ossa_build *b = x->b;
     ossa_model *m = b->model;
-    const xmlNode *root = x->root;
-    uint32_t n;
-    OSSA_TRY(count_children(x, root, "BONE", OSSA_MAX_BONES, &n));
+    uint32_t n = counts[0];
+    OSSA_TRY(ossa_xml_check_count(x, root, "BONE", n, OSSA_MAX_BONES));
     if (n == 0)
         return ossa_fail_line(b, OSSA_ERR_FORMAT, ossa_xml_line(root), "SKELETON has no BONE");
     OSSA_TRY(check_hint(x, root, "NUMBONES", n, "BONE"));
@@ -141,9 +134,8 @@ static ossa_status xsf_body(ossa_xml *x)
                                        ambient, amb, 3));
     ossa_bone *bones;
     OSSA_TRY(ossa_build_array(b, &bones, n, sizeof *bones));
-    uint32_t i = 0;
-    for (xmlNode *e = ossa_xml_first(root, "BONE"); e; e = ossa_xml_next(e, "BONE"), i++)
-        OSSA_TRY(read_bone(x, e, i, n, &bones[i]));
+    xsf_state xs = {bones, n};
+    OSSA_TRY(ossa_xml_each(x, root, &xsf_root, counts, &xs));
     OSSA_TRY(ossa_build_set_skeleton(b, bones, n));
     m->skeleton_format = OSSA_FORMAT_XSF;
     m->skeleton_version = x->version;
@@ -157,15 +149,59 @@ static ossa_status xsf_body(ossa_xml *x)
 
 ossa_status ossa_read_xsf(ossa_build *b, const uint8_t *data, size_t size)
 {
-    return with_document(b, data, size, "XSF", "SKELETON", xsf_body);
+    return ossa_xml_read(b, data, size, "XSF", &xsf_root, NULL);
 }
 
 /* ---- XAF ---- */
 
-static ossa_status read_track(ossa_xml *x, const xmlNode *e, const char *clip_name,
-                              ossa_track *t, uint32_t *filled)
+typedef struct xaf_state {
+    ossa_track *tracks;
+    uint32_t filled; /* keys without TRANSLATION, for one warning */
+} xaf_state;
+
+typedef struct xaf_track_state {
+    ossa_track *t;
+    float *times, *tr, *rot;
+    const float *rest;
+    bool copy_previous;
+    uint32_t *filled;
+    const char *what;
+} xaf_track_state;
+
+static ossa_status read_keyframe(ossa_xml *x, void *ctx, const xmlNode *kf, uint32_t k,
+                                 const uint32_t *counts)
+{
+    (void)counts;
+    xaf_track_state *ts = ctx;
+    float *tr = ts->tr, *rot = ts->rot;
+    char kwhat[140];
+    snprintf(kwhat, sizeof kwhat, "%s KEYFRAME %u", ts->what, k);
+    OSSA_TRY(ossa_xml_attr_float(x, kf, "TIME", true, 0, &ts->times[k]));
+    OSSA_TRY(ossa_xml_child_floats(x, kf, "ROTATION", kwhat, &rot[4 * (size_t)k], 4));
+    ossa_cal3d_quat_to_hamilton(&rot[4 * (size_t)k]);
+    if (ossa_xml_first(kf, "TRANSLATION")) {
+        OSSA_TRY(ossa_xml_child_floats(x, kf, "TRANSLATION", kwhat, &tr[3 * (size_t)k], 3));
+    } else {
+        const float *src = ts->copy_previous && k > 0 ? &tr[3 * ((size_t)k - 1)] : ts->rest;
+        if (src)
+            memcpy(&tr[3 * (size_t)k], src, 3 * sizeof(float));
+        (*ts->filled)++;
+    }
+    return OSSA_OK;
+}
+
+static ossa_status read_track(ossa_xml *x, void *ctx, const xmlNode *e, uint32_t index,
+                              const uint32_t *counts);
+static const ossa_xml_kind xaf_key_kinds[] = {{"KEYFRAME", OSSA_MAX_KEYS, read_keyframe, NULL, 0}};
+static const ossa_xml_kind xaf_track_kinds[] = {
+    {"TRACK", OSSA_MAX_TRACKS, read_track, xaf_key_kinds, 1}};
+
+static ossa_status read_track(ossa_xml *x, void *ctx, const xmlNode *e, uint32_t index,
+                              const uint32_t *counts)
 {
     ossa_build *b = x->b;
+    xaf_state *as = ctx;
+    ossa_track *t = &as->tracks[index];
     int line = ossa_xml_line(e);
     int64_t bone_id;
     OSSA_TRY(ossa_xml_attr_int(x, e, "BONEID", true, 0, INT32_MIN, INT32_MAX, &bone_id));
@@ -185,64 +221,54 @@ static ossa_status read_track(ossa_xml *x, const xmlNode *e, const char *clip_na
             t->flags |= hints[h].flag;
     }
 
-    uint32_t nk;
-    OSSA_TRY(count_children(x, e, "KEYFRAME", OSSA_MAX_KEYS, &nk));
+    uint32_t nk = counts[0];
+    OSSA_TRY(ossa_xml_check_count(x, e, "KEYFRAME", nk, OSSA_MAX_KEYS));
     if (nk == 0)
         return ossa_fail_line(b, OSSA_ERR_FORMAT, line, "%s has no KEYFRAME", what);
     OSSA_TRY(check_hint(x, e, "NUMKEYFRAMES", nk, "KEYFRAME"));
-    float *times, *tr, *rot;
-    OSSA_TRY(ossa_build_array(b, &times, nk, sizeof *times));
-    OSSA_TRY(ossa_build_array(b, &tr, (size_t)nk * 3, sizeof *tr));
-    OSSA_TRY(ossa_build_array(b, &rot, (size_t)nk * 4, sizeof *rot));
+    xaf_track_state ts = {t, NULL, NULL, NULL, NULL, false, &as->filled, what};
+    OSSA_TRY(ossa_build_array(b, &ts.times, nk, sizeof *ts.times));
+    OSSA_TRY(ossa_build_array(b, &ts.tr, (size_t)nk * 3, sizeof *ts.tr));
+    OSSA_TRY(ossa_build_array(b, &ts.rot, (size_t)nk * 4, sizeof *ts.rot));
 
     /* Decision 5: a key without TRANSLATION takes the previous key's when the track says the
      * translation is required but static, else the bone's rest translation, else 0. */
-    const float *rest = NULL;
     if (b->bone_from_file && t->bone < b->model->bone_count)
-        rest = b->model->bones[t->bone].rest_t;
-    bool copy_previous = (t->flags & OSSA_TRACK_TRANSLATION_REQUIRED) &&
-                         !(t->flags & OSSA_TRACK_TRANSLATION_DYNAMIC);
-    uint32_t k = 0;
-    for (xmlNode *kf = ossa_xml_first(e, "KEYFRAME"); kf; kf = ossa_xml_next(kf, "KEYFRAME"), k++) {
-        char kwhat[140];
-        snprintf(kwhat, sizeof kwhat, "%s KEYFRAME %u", what, k);
-        OSSA_TRY(ossa_xml_attr_float(x, kf, "TIME", true, 0, &times[k]));
-        OSSA_TRY(ossa_xml_child_floats(x, kf, "ROTATION", kwhat, &rot[4 * k], 4));
-        ossa_cal3d_quat_to_hamilton(&rot[4 * k]);
-        if (ossa_xml_first(kf, "TRANSLATION")) {
-            OSSA_TRY(ossa_xml_child_floats(x, kf, "TRANSLATION", kwhat, &tr[3 * k], 3));
-        } else {
-            const float *src = copy_previous && k > 0 ? &tr[3 * (k - 1)] : rest;
-            if (src)
-                memcpy(&tr[3 * k], src, 3 * sizeof(float));
-            (*filled)++;
-        }
-    }
+        ts.rest = b->model->bones[t->bone].rest_t;
+    ts.copy_previous = (t->flags & OSSA_TRACK_TRANSLATION_REQUIRED) &&
+                       !(t->flags & OSSA_TRACK_TRANSLATION_DYNAMIC);
+    OSSA_TRY(ossa_xml_each(x, e, &xaf_track_kinds[0], counts, &ts));
     t->key_count = nk;
-    t->times = times;
-    t->translations = tr;
-    t->rotations = rot;
-    return ossa_build_sort_track(b, t, clip_name);
+    t->times = ts.times;
+    t->translations = ts.tr;
+    t->rotations = ts.rot;
+    return ossa_build_sort_track(b, t, b->stem);
 }
 
-static ossa_status xaf_body(ossa_xml *x)
+static ossa_status read_animation(ossa_xml *x, void *ctx, const xmlNode *root, uint32_t index,
+                                  const uint32_t *counts);
+static const ossa_xml_kind xaf_root = {"ANIMATION", 1, read_animation, xaf_track_kinds, 1};
+
+static ossa_status read_animation(ossa_xml *x, void *ctx, const xmlNode *root, uint32_t index,
+                                  const uint32_t *counts)
 {
+    (void)ctx;
+    (void)index;
     ossa_build *b = x->b;
-    const xmlNode *root = x->root;
     float duration;
     OSSA_TRY(ossa_xml_attr_float(x, root, "DURATION", true, 0, &duration));
     if (!(duration > 0.0f))
         return ossa_fail_line(b, OSSA_ERR_VALUE, ossa_xml_line(root),
                               "ANIMATION DURATION %g is not positive", (double)duration);
-    uint32_t nt;
-    OSSA_TRY(count_children(x, root, "TRACK", OSSA_MAX_TRACKS, &nt));
+    uint32_t nt = counts[0];
+    OSSA_TRY(ossa_xml_check_count(x, root, "TRACK", nt, OSSA_MAX_TRACKS));
     OSSA_TRY(check_hint(x, root, "NUMTRACKS", nt, "TRACK"));
     ossa_track *tracks = NULL;
     if (nt)
         OSSA_TRY(ossa_build_array(b, &tracks, nt, sizeof *tracks));
-    uint32_t i = 0, filled = 0;
-    for (xmlNode *e = ossa_xml_first(root, "TRACK"); e; e = ossa_xml_next(e, "TRACK"), i++)
-        OSSA_TRY(read_track(x, e, b->stem, &tracks[i], &filled));
+    xaf_state as = {tracks, 0};
+    OSSA_TRY(ossa_xml_each(x, root, &xaf_root, counts, &as));
+    uint32_t filled = as.filled;
     for (uint32_t a = 0; a < nt; a++)
         for (uint32_t c = a + 1; c < nt; c++)
             if (tracks[a].bone == tracks[c].bone) {
@@ -266,14 +292,22 @@ static ossa_status xaf_body(ossa_xml *x)
 
 ossa_status ossa_read_xaf(ossa_build *b, const uint8_t *data, size_t size)
 {
-    return with_document(b, data, size, "XAF", "ANIMATION", xaf_body);
+    return ossa_xml_read(b, data, size, "XAF", &xaf_root, NULL);
 }
 
 /* ---- XMF ---- */
 
-typedef struct submesh_counts {
-    uint32_t vertices, springs, morphs, faces, influences;
-} submesh_counts;
+/* One submesh as it streams. Influences grow as vertices come (each vertex's checked against
+ * its cap first); morph targets keep absolute values until every vertex is read. */
+typedef struct submesh_state {
+    ossa_submesh *s;
+    float *colors;
+    ossa_influence *influences;
+    uint32_t influence_count, influence_cap;
+    ossa_spring *springs;
+    ossa_morph_target *morphs;
+    uint32_t *indices;
+} submesh_state;
 
 static ossa_status read_vertex_id(ossa_xml *x, int line, const char *what, const char *s,
                                   int count, uint32_t nv, uint32_t *out)
@@ -289,10 +323,14 @@ static ossa_status read_vertex_id(ossa_xml *x, int line, const char *what, const
     return OSSA_OK;
 }
 
-static ossa_status read_vertex(ossa_xml *x, const xmlNode *e, ossa_submesh *s, uint32_t v,
-                               float **colors, ossa_influence *influences, uint32_t *next_influence)
+static ossa_status read_vertex(ossa_xml *x, void *ctx, const xmlNode *e, uint32_t v,
+                               const uint32_t *counts)
 {
+    (void)counts;
     ossa_build *b = x->b;
+    submesh_state *ss = ctx;
+    ossa_submesh *s = ss->s;
+    float **colors = &ss->colors;
     int line = ossa_xml_line(e);
     char what[64];
     snprintf(what, sizeof what, "VERTEX %u", v);
@@ -353,7 +391,23 @@ static ossa_status read_vertex(ossa_xml *x, const xmlNode *e, ossa_submesh *s, u
         return ossa_fail_line(b, OSSA_ERR_FORMAT, line, "%s has %u TEXCOORD of NUMTEXCOORDS=%u",
                               what, uv, uv_sets);
 
-    uint32_t first = *next_influence, count = 0;
+    uint32_t n = ossa_xml_count(e, "INFLUENCE");
+    if (n > OSSA_MAX_INFLUENCES)
+        return ossa_fail_line(b, OSSA_ERR_RANGE, line,
+                              "VERTEX has %u INFLUENCE elements, more than the limit of %u", n,
+                              OSSA_MAX_INFLUENCES);
+    if (ss->influence_count + n > ss->influence_cap) {
+        uint32_t cap = ss->influence_cap ? ss->influence_cap : 64;
+        while (cap < ss->influence_count + n)
+            cap *= 2; /* at most 64 per vertex of at most 2^22: no overflow */
+        ossa_influence *grown = realloc(ss->influences, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return ossa_fail(b, OSSA_ERR_NOMEM, -1, "cannot allocate %u influences", cap);
+        ss->influences = grown;
+        ss->influence_cap = cap;
+    }
+    ossa_influence *influences = ss->influences;
+    uint32_t first = ss->influence_count, count = 0;
     for (xmlNode *in = ossa_xml_first(e, "INFLUENCE"); in; in = ossa_xml_next(in, "INFLUENCE")) {
         int il = ossa_xml_line(in);
         int64_t bone;
@@ -366,7 +420,7 @@ static ossa_status read_vertex(ossa_xml *x, const xmlNode *e, ossa_submesh *s, u
         count++;
     }
     OSSA_TRY(check_hint(x, e, "NUMINFLUENCES", count, "INFLUENCE"));
-    *next_influence = first + count;
+    ss->influence_count = first + count;
     ((uint32_t *)s->influence_start)[v + 1] = first + count;
     if (count > s->max_influences)
         s->max_influences = count;
@@ -386,10 +440,86 @@ static ossa_status read_vertex(ossa_xml *x, const xmlNode *e, ossa_submesh *s, u
     return OSSA_OK;
 }
 
-static ossa_status read_morph(ossa_xml *x, const xmlNode *e, uint32_t index,
-                              const ossa_submesh *s, ossa_morph_target *mt)
+typedef struct morph_state {
+    const ossa_submesh *s;
+    ossa_morph_target *mt;
+    uint32_t *ids;
+    float *dp, *dn, *duv;
+    const char *what;
+} morph_state;
+
+/* Absolute values for now: the base vertex may come later in the file (children are found by
+ * name whatever their order); finish_morphs turns them into deltas. */
+static ossa_status read_blend_vertex(ossa_xml *x, void *ctx, const xmlNode *bv, uint32_t k,
+                                     const uint32_t *counts)
+{
+    (void)counts;
+    ossa_build *b = x->b;
+    morph_state *ms = ctx;
+    const ossa_submesh *s = ms->s;
+    const char *what = ms->what;
+    uint32_t *ids = ms->ids, sets = s->uv_set_count;
+    int line = ossa_xml_line(bv);
+    const char *vid = ossa_xml_attr(x, bv, "VERTEXID");
+    if (!vid)
+        return ossa_fail_line(b, OSSA_ERR_FORMAT, line, "%s: BLENDVERTEX has no VERTEXID", what);
+    uint32_t v = 0;
+    OSSA_TRY(read_vertex_id(x, line, what, vid, 1, s->vertex_count, &v));
+    if (k && v <= ids[k - 1])
+        return ossa_fail_line(b, OSSA_ERR_FORMAT, line,
+                              "%s: BLENDVERTEX VERTEXID %u after %u: ids must ascend", what, v,
+                              ids[k - 1]);
+    ids[k] = v;
+    OSSA_TRY(ossa_xml_child_floats(x, bv, "POSITION", what, ms->dp + 3 * (size_t)k, 3));
+    OSSA_TRY(ossa_xml_child_floats(x, bv, "NORMAL", what, ms->dn + 3 * (size_t)k, 3));
+    uint32_t set = 0;
+    for (xmlNode *t = ossa_xml_first(bv, "TEXCOORD"); t && set < sets;
+         t = ossa_xml_next(t, "TEXCOORD"), set++) {
+        float *uv = ms->duv + (2 * (size_t)sets * k) + 2 * set;
+        OSSA_TRY(ossa_xml_parse_floats(x, ossa_xml_line(t), what, ossa_xml_text(x, t), uv, 2));
+        if (b->opt.invert_v)
+            uv[1] = 1.0f - uv[1];
+    }
+    /* A missing TEXCOORD has a zero delta: NaN (never a value read) marks it until then. */
+    for (; set < sets; set++)
+        ms->duv[(2 * (size_t)sets * k) + 2 * set] = ms->duv[(2 * (size_t)sets * k) + 2 * set + 1] =
+            NAN;
+    return OSSA_OK;
+}
+
+/* The file stores absolute values; the model keeps deltas from the base vertex. */
+static void finish_morphs(ossa_submesh *s)
+{
+    uint32_t sets = s->uv_set_count;
+    for (uint32_t m = 0; m < s->morph_count; m++) {
+        ossa_morph_target *mt = (ossa_morph_target *)&s->morphs[m];
+        float *dp = (float *)mt->d_position, *dn = (float *)mt->d_normal, *duv = (float *)mt->d_uv;
+        for (uint32_t k = 0; k < mt->count; k++) {
+            uint32_t v = mt->vertex[k];
+            for (int c = 0; c < 3; c++) {
+                dp[3 * (size_t)k + c] -= s->positions[3 * (size_t)v + c];
+                dn[3 * (size_t)k + c] -= s->normals[3 * (size_t)v + c];
+            }
+            for (size_t c = 0; duv && c < 2 * (size_t)sets; c++) {
+                float *d = &duv[2 * (size_t)sets * k + c];
+                *d = isnan(*d) ? 0.0f : *d - s->uvs[2 * (size_t)sets * v + c];
+            }
+        }
+    }
+}
+
+enum { SUB_VERTEX, SUB_SPRING, SUB_MORPH, SUB_FACE };
+static const ossa_xml_kind xmf_submesh_kinds[4];
+static const ossa_xml_kind xmf_blend_kinds[] = {
+    {"BLENDVERTEX", OSSA_MAX_VERTICES, read_blend_vertex, NULL, 0}};
+
+static ossa_status read_morph(ossa_xml *x, void *ctx, const xmlNode *e, uint32_t index,
+                              const uint32_t *counts)
 {
     ossa_build *b = x->b;
+    submesh_state *ss = ctx;
+    const ossa_submesh *s = ss->s;
+    ossa_morph_target *mt = &ss->morphs[index];
     const char *name = ossa_xml_attr(x, e, "NAME");
     char fallback[32];
     if (!name) {
@@ -400,8 +530,8 @@ static ossa_status read_morph(ossa_xml *x, const xmlNode *e, uint32_t index,
     OSSA_TRY(dup_str(b, &mt->name, name));
     char what[160];
     snprintf(what, sizeof what, "MORPH '%.100s'", mt->name);
-    uint32_t n;
-    OSSA_TRY(count_children(x, e, "BLENDVERTEX", s->vertex_count, &n));
+    uint32_t n = counts[0];
+    OSSA_TRY(ossa_xml_check_count(x, e, "BLENDVERTEX", n, s->vertex_count));
     OSSA_TRY(check_hint(x, e, "NUMBLENDVERTS", n, "BLENDVERTEX"));
     mt->count = n;
     if (n == 0)
@@ -414,41 +544,8 @@ static ossa_status read_morph(ossa_xml *x, const xmlNode *e, uint32_t index,
     OSSA_TRY(ossa_build_array(b, &dn, (size_t)n * 3, sizeof *dn));
     if (sets)
         OSSA_TRY(ossa_build_array(b, &duv, (size_t)n * 2 * sets, sizeof *duv));
-    uint32_t k = 0;
-    for (xmlNode *bv = ossa_xml_first(e, "BLENDVERTEX"); bv;
-         bv = ossa_xml_next(bv, "BLENDVERTEX"), k++) {
-        int line = ossa_xml_line(bv);
-        const char *vid = ossa_xml_attr(x, bv, "VERTEXID");
-        if (!vid)
-            return ossa_fail_line(b, OSSA_ERR_FORMAT, line, "%s: BLENDVERTEX has no VERTEXID",
-                                  what);
-        uint32_t v = 0;
-        OSSA_TRY(read_vertex_id(x, line, what, vid, 1, s->vertex_count, &v));
-        if (k && v <= ids[k - 1])
-            return ossa_fail_line(b, OSSA_ERR_FORMAT, line,
-                                  "%s: BLENDVERTEX VERTEXID %u after %u: ids must ascend", what, v,
-                                  ids[k - 1]);
-        ids[k] = v;
-        /* The file stores absolute values; the model keeps deltas from the base vertex. */
-        float abs_v[3];
-        OSSA_TRY(ossa_xml_child_floats(x, bv, "POSITION", what, abs_v, 3));
-        for (int c = 0; c < 3; c++)
-            dp[3 * k + c] = abs_v[c] - s->positions[3 * (size_t)v + c];
-        OSSA_TRY(ossa_xml_child_floats(x, bv, "NORMAL", what, abs_v, 3));
-        for (int c = 0; c < 3; c++)
-            dn[3 * k + c] = abs_v[c] - s->normals[3 * (size_t)v + c];
-        uint32_t set = 0;
-        for (xmlNode *t = ossa_xml_first(bv, "TEXCOORD"); t && set < sets;
-             t = ossa_xml_next(t, "TEXCOORD"), set++) {
-            float uv[2];
-            OSSA_TRY(ossa_xml_parse_floats(x, ossa_xml_line(t), what, ossa_xml_text(x, t), uv, 2));
-            if (b->opt.invert_v)
-                uv[1] = 1.0f - uv[1];
-            const float *base = s->uvs + (2 * (size_t)sets * v) + 2 * set;
-            duv[(2 * (size_t)sets * k) + 2 * set] = uv[0] - base[0];
-            duv[(2 * (size_t)sets * k) + 2 * set + 1] = uv[1] - base[1];
-        }
-    }
+    morph_state ms = {s, mt, ids, dp, dn, duv, what};
+    OSSA_TRY(ossa_xml_each(x, e, &xmf_submesh_kinds[SUB_MORPH], counts, &ms));
     mt->vertex = ids;
     mt->d_position = dp;
     mt->d_normal = dn;
@@ -456,9 +553,76 @@ static ossa_status read_morph(ossa_xml *x, const xmlNode *e, uint32_t index,
     return OSSA_OK;
 }
 
-static ossa_status read_submesh(ossa_xml *x, const xmlNode *e, uint32_t index, ossa_submesh *s)
+static ossa_status read_spring(ossa_xml *x, void *ctx, const xmlNode *se, uint32_t k,
+                               const uint32_t *counts)
+{
+    (void)counts;
+    submesh_state *ss = ctx;
+    int sl = ossa_xml_line(se);
+    const char *ids = ossa_xml_attr(x, se, "VERTEXID");
+    if (!ids)
+        return ossa_fail_line(x->b, OSSA_ERR_FORMAT, sl, "SPRING has no VERTEXID");
+    ossa_spring *sp = &ss->springs[k];
+    OSSA_TRY(read_vertex_id(x, sl, "SPRING VERTEXID", ids, 2, ss->s->vertex_count, sp->vertex));
+    OSSA_TRY(ossa_xml_attr_float(x, se, "COEF", true, 0, &sp->coefficient));
+    return ossa_xml_attr_float(x, se, "LENGTH", true, 0, &sp->idle_length);
+}
+
+static ossa_status read_face(ossa_xml *x, void *ctx, const xmlNode *fe, uint32_t k,
+                             const uint32_t *counts)
+{
+    (void)counts;
+    submesh_state *ss = ctx;
+    int fl = ossa_xml_line(fe);
+    const char *ids = ossa_xml_attr(x, fe, "VERTEXID");
+    if (!ids)
+        return ossa_fail_line(x->b, OSSA_ERR_FORMAT, fl, "FACE has no VERTEXID");
+    /* Decision 7: XML faces keep their winding (no CMF auto-flip). */
+    return read_vertex_id(x, fl, "FACE VERTEXID", ids, 3, ss->s->vertex_count,
+                          ss->indices + 3 * (size_t)k);
+}
+
+static ossa_status read_submesh(ossa_xml *x, void *ctx, const xmlNode *e, uint32_t index,
+                                const uint32_t *counts);
+static const ossa_xml_kind xmf_submesh_kinds[4] = {
+    {"VERTEX", OSSA_MAX_VERTICES, read_vertex, NULL, 0},
+    {"SPRING", OSSA_MAX_SPRINGS, read_spring, NULL, 0},
+    {"MORPH", OSSA_MAX_MORPHS, read_morph, xmf_blend_kinds, 1},
+    {"FACE", OSSA_MAX_FACES, read_face, NULL, 0}};
+static const ossa_xml_kind xmf_mesh_kinds[] = {
+    {"SUBMESH", OSSA_MAX_SUBMESHES, read_submesh, xmf_submesh_kinds, 4}};
+
+static ossa_status stream_submesh(ossa_xml *x, const xmlNode *e, const uint32_t *counts,
+                                  submesh_state *ss)
 {
     ossa_build *b = x->b;
+    ossa_submesh *s = ss->s;
+    if (s->spring_count)
+        OSSA_TRY(ossa_build_array(b, &ss->springs, s->spring_count, sizeof *ss->springs));
+    if (s->morph_count)
+        OSSA_TRY(ossa_build_array(b, &ss->morphs, s->morph_count, sizeof *ss->morphs));
+    if (s->face_count)
+        OSSA_TRY(ossa_build_array(b, &ss->indices, (size_t)s->face_count * 3,
+                                  sizeof *ss->indices));
+    s->springs = ss->springs;
+    s->morphs = ss->morphs;
+    s->indices = ss->indices;
+    OSSA_TRY(ossa_xml_each(x, e, &xmf_mesh_kinds[0], counts, ss));
+    finish_morphs(s);
+    if (ss->influence_count) {
+        ossa_influence *influences;
+        OSSA_TRY(ossa_build_array(b, &influences, ss->influence_count, sizeof *influences));
+        memcpy(influences, ss->influences, ss->influence_count * sizeof *influences);
+        s->influences = influences;
+    }
+    return OSSA_OK;
+}
+
+static ossa_status read_submesh(ossa_xml *x, void *ctx, const xmlNode *e, uint32_t index,
+                                const uint32_t *counts)
+{
+    ossa_build *b = x->b;
+    ossa_submesh *s = &((ossa_submesh *)ctx)[index];
     int line = ossa_xml_line(e);
     int64_t material, nv_attr, nf_attr, lods, ns_attr, uv_sets;
     OSSA_TRY(ossa_xml_attr_int(x, e, "MATERIAL", true, 0, -1, INT32_MAX, &material));
@@ -469,47 +633,36 @@ static ossa_status read_submesh(ossa_xml *x, const xmlNode *e, uint32_t index, o
     OSSA_TRY(ossa_xml_attr_int(x, e, "NUMTEXCOORDS", true, 0, 0, OSSA_MAX_UV_SETS, &uv_sets));
 
     /* Counts are checked against the caps and the elements present before any allocation. */
-    submesh_counts c = {0, 0, 0, 0, 0};
-    OSSA_TRY(count_children(x, e, "VERTEX", OSSA_MAX_VERTICES, &c.vertices));
-    OSSA_TRY(count_children(x, e, "SPRING", OSSA_MAX_SPRINGS, &c.springs));
-    OSSA_TRY(count_children(x, e, "MORPH", OSSA_MAX_MORPHS, &c.morphs));
-    OSSA_TRY(count_children(x, e, "FACE", OSSA_MAX_FACES, &c.faces));
+    for (int k = SUB_VERTEX; k <= SUB_FACE; k++)
+        OSSA_TRY(ossa_xml_check_count(x, e, xmf_submesh_kinds[k].name, counts[k],
+                                      xmf_submesh_kinds[k].cap));
+    uint32_t nv = counts[SUB_VERTEX];
     if (nv_attr > OSSA_MAX_VERTICES)
         return ossa_fail_line(b, OSSA_ERR_RANGE, line,
                               "SUBMESH %u: NUMVERTICES %lld exceeds the limit of %u", index,
                               (long long)nv_attr, OSSA_MAX_VERTICES);
-    if (nv_attr != (int64_t)c.vertices)
+    if (nv_attr != (int64_t)nv)
         return ossa_fail_line(b, OSSA_ERR_FORMAT, line,
                               "SUBMESH %u: NUMVERTICES %lld but %u VERTEX elements", index,
-                              (long long)nv_attr, c.vertices);
-    if (nf_attr != (int64_t)c.faces)
+                              (long long)nv_attr, nv);
+    if (nf_attr != (int64_t)counts[SUB_FACE])
         ossa_warn(b, "line %d: SUBMESH %u: NUMFACES %lld but %u FACE elements (those read)", line,
-                  index, (long long)nf_attr, c.faces);
-    if (ns_attr != (int64_t)c.springs)
+                  index, (long long)nf_attr, counts[SUB_FACE]);
+    if (ns_attr != (int64_t)counts[SUB_SPRING])
         ossa_warn(b, "line %d: SUBMESH %u: NUMSPRINGS %lld but %u SPRING elements (those read)",
-                  line, index, (long long)ns_attr, c.springs);
-    OSSA_TRY(check_hint(x, e, "NUMMORPHS", c.morphs, "MORPH"));
-    for (xmlNode *v = ossa_xml_first(e, "VERTEX"); v; v = ossa_xml_next(v, "VERTEX")) {
-        uint32_t n = ossa_xml_count(v, "INFLUENCE");
-        if (n > OSSA_MAX_INFLUENCES)
-            return ossa_fail_line(b, OSSA_ERR_RANGE, ossa_xml_line(v),
-                                  "VERTEX has %u INFLUENCE elements, more than the limit of %u", n,
-                                  OSSA_MAX_INFLUENCES);
-        c.influences += n;
-    }
+                  line, index, (long long)ns_attr, counts[SUB_SPRING]);
+    OSSA_TRY(check_hint(x, e, "NUMMORPHS", counts[SUB_MORPH], "MORPH"));
 
-    uint32_t nv = c.vertices;
     s->material = (int32_t)material;
     s->vertex_count = nv;
-    s->face_count = c.faces;
+    s->face_count = counts[SUB_FACE];
     s->uv_set_count = (uint32_t)uv_sets;
     s->lod_count = (uint32_t)lods;
-    s->spring_count = c.springs;
-    s->morph_count = c.morphs;
+    s->spring_count = counts[SUB_SPRING];
+    s->morph_count = counts[SUB_MORPH];
     float *pos, *nrm, *uvs = NULL, *physique = NULL;
     int32_t *collapse;
     uint32_t *collapse_count, *inf_start;
-    ossa_influence *influences = NULL;
     OSSA_TRY(ossa_build_array(b, &pos, (size_t)nv * 3, sizeof *pos));
     OSSA_TRY(ossa_build_array(b, &nrm, (size_t)nv * 3, sizeof *nrm));
     if (uv_sets)
@@ -517,9 +670,7 @@ static ossa_status read_submesh(ossa_xml *x, const xmlNode *e, uint32_t index, o
     OSSA_TRY(ossa_build_array(b, &collapse, nv ? nv : 1, sizeof *collapse));
     OSSA_TRY(ossa_build_array(b, &collapse_count, nv ? nv : 1, sizeof *collapse_count));
     OSSA_TRY(ossa_build_array(b, &inf_start, (size_t)nv + 1, sizeof *inf_start));
-    if (c.influences)
-        OSSA_TRY(ossa_build_array(b, &influences, c.influences, sizeof *influences));
-    if (c.springs)
+    if (s->spring_count)
         OSSA_TRY(ossa_build_array(b, &physique, nv ? nv : 1, sizeof *physique));
     s->positions = pos;
     s->normals = nrm;
@@ -527,69 +678,35 @@ static ossa_status read_submesh(ossa_xml *x, const xmlNode *e, uint32_t index, o
     s->collapse_id = collapse;
     s->face_collapse_count = collapse_count;
     s->influence_start = inf_start;
-    s->influences = influences;
     s->physique_weights = physique;
 
-    float *colors = NULL;
-    uint32_t v = 0, next_influence = 0;
-    for (xmlNode *ve = ossa_xml_first(e, "VERTEX"); ve; ve = ossa_xml_next(ve, "VERTEX"), v++)
-        OSSA_TRY(read_vertex(x, ve, s, v, &colors, influences, &next_influence));
-
-    if (c.springs) {
-        ossa_spring *springs;
-        OSSA_TRY(ossa_build_array(b, &springs, c.springs, sizeof *springs));
-        uint32_t k = 0;
-        for (xmlNode *se = ossa_xml_first(e, "SPRING"); se; se = ossa_xml_next(se, "SPRING"), k++) {
-            int sl = ossa_xml_line(se);
-            const char *ids = ossa_xml_attr(x, se, "VERTEXID");
-            if (!ids)
-                return ossa_fail_line(b, OSSA_ERR_FORMAT, sl, "SPRING has no VERTEXID");
-            OSSA_TRY(read_vertex_id(x, sl, "SPRING VERTEXID", ids, 2, nv, springs[k].vertex));
-            OSSA_TRY(ossa_xml_attr_float(x, se, "COEF", true, 0, &springs[k].coefficient));
-            OSSA_TRY(ossa_xml_attr_float(x, se, "LENGTH", true, 0, &springs[k].idle_length));
-        }
-        s->springs = springs;
-    }
-    if (c.morphs) {
-        ossa_morph_target *morphs;
-        OSSA_TRY(ossa_build_array(b, &morphs, c.morphs, sizeof *morphs));
-        uint32_t k = 0;
-        for (xmlNode *me = ossa_xml_first(e, "MORPH"); me; me = ossa_xml_next(me, "MORPH"), k++)
-            OSSA_TRY(read_morph(x, me, k, s, &morphs[k]));
-        s->morphs = morphs;
-    }
-    if (c.faces) {
-        uint32_t *indices;
-        OSSA_TRY(ossa_build_array(b, &indices, (size_t)c.faces * 3, sizeof *indices));
-        uint32_t k = 0;
-        for (xmlNode *fe = ossa_xml_first(e, "FACE"); fe; fe = ossa_xml_next(fe, "FACE"), k++) {
-            int fl = ossa_xml_line(fe);
-            const char *ids = ossa_xml_attr(x, fe, "VERTEXID");
-            if (!ids)
-                return ossa_fail_line(b, OSSA_ERR_FORMAT, fl, "FACE has no VERTEXID");
-            /* Decision 7: XML faces keep their winding (no CMF auto-flip). */
-            OSSA_TRY(read_vertex_id(x, fl, "FACE VERTEXID", ids, 3, nv, indices + 3 * (size_t)k));
-        }
-        s->indices = indices;
-    }
-    return OSSA_OK;
+    submesh_state ss;
+    memset(&ss, 0, sizeof ss);
+    ss.s = s;
+    ossa_status st = stream_submesh(x, e, counts, &ss);
+    free(ss.influences);
+    return st;
 }
 
-static ossa_status xmf_body(ossa_xml *x)
+static ossa_status read_mesh(ossa_xml *x, void *ctx, const xmlNode *root, uint32_t index,
+                             const uint32_t *counts);
+static const ossa_xml_kind xmf_root = {"MESH", 1, read_mesh, xmf_mesh_kinds, 1};
+
+static ossa_status read_mesh(ossa_xml *x, void *ctx, const xmlNode *root, uint32_t index,
+                             const uint32_t *counts)
 {
+    (void)ctx;
+    (void)index;
     ossa_build *b = x->b;
-    const xmlNode *root = x->root;
-    uint32_t n;
-    OSSA_TRY(count_children(x, root, "SUBMESH", OSSA_MAX_SUBMESHES, &n));
+    uint32_t n = counts[0];
+    OSSA_TRY(ossa_xml_check_count(x, root, "SUBMESH", n, OSSA_MAX_SUBMESHES));
     OSSA_TRY(check_hint(x, root, "NUMSUBMESH", n, "SUBMESH"));
     if (n == 0)
         ossa_warn(b, "MESH has no SUBMESH");
     ossa_submesh *subs = NULL;
     if (n)
         OSSA_TRY(ossa_build_array(b, &subs, n, sizeof *subs));
-    uint32_t i = 0;
-    for (xmlNode *e = ossa_xml_first(root, "SUBMESH"); e; e = ossa_xml_next(e, "SUBMESH"), i++)
-        OSSA_TRY(read_submesh(x, e, i, &subs[i]));
+    OSSA_TRY(ossa_xml_each(x, root, &xmf_root, counts, subs));
     ossa_mesh *mesh = ossa_build_push_mesh(b);
     if (!mesh)
         return OSSA_ERR_NOMEM;
@@ -604,7 +721,7 @@ static ossa_status xmf_body(ossa_xml *x)
 
 ossa_status ossa_read_xmf(ossa_build *b, const uint8_t *data, size_t size)
 {
-    return with_document(b, data, size, "XMF", "MESH", xmf_body);
+    return ossa_xml_read(b, data, size, "XMF", &xmf_root, NULL);
 }
 
 /* ---- XRF ---- */
@@ -634,17 +751,21 @@ static const char *trimmed(const char *s, size_t *len)
     return s;
 }
 
-static ossa_status xrf_body(ossa_xml *x)
+/* A material is small: MATERIAL is one record, parsed whole (the pre-scan caps what it holds). */
+static ossa_status read_material(ossa_xml *x, void *ctx, const xmlNode *root, uint32_t index,
+                                 const uint32_t *counts)
 {
+    (void)ctx;
+    (void)index;
+    (void)counts;
     ossa_build *b = x->b;
-    const xmlNode *root = x->root;
     float ambient[4], diffuse[4], specular[4], shininess;
     OSSA_TRY(read_color(x, root, "AMBIENT", ambient));
     OSSA_TRY(read_color(x, root, "DIFFUSE", diffuse));
     OSSA_TRY(read_color(x, root, "SPECULAR", specular));
     OSSA_TRY(ossa_xml_child_floats(x, root, "SHININESS", "MATERIAL", &shininess, 1));
-    uint32_t n;
-    OSSA_TRY(count_children(x, root, "MAP", OSSA_MAX_MAPS, &n));
+    uint32_t n = ossa_xml_count(root, "MAP");
+    OSSA_TRY(ossa_xml_check_count(x, root, "MAP", n, OSSA_MAX_MAPS));
     OSSA_TRY(check_hint(x, root, "NUMMAPS", n, "MAP"));
     ossa_texture_map *maps = NULL;
     if (n)
@@ -685,15 +806,40 @@ static ossa_status xrf_body(ossa_xml *x)
 
 ossa_status ossa_read_xrf(ossa_build *b, const uint8_t *data, size_t size)
 {
-    return with_document(b, data, size, "XRF", "MATERIAL", xrf_body);
+    static const ossa_xml_kind xrf_root = {"MATERIAL", 1, read_material, NULL, 0};
+    return ossa_xml_read(b, data, size, "XRF", &xrf_root, NULL);
 }
 
 /* ---- XPF ---- */
 
-static ossa_status read_morph_track(ossa_xml *x, const xmlNode *e, uint32_t index,
-                                    ossa_morph_track *t)
+typedef struct xpf_track_state {
+    float *times, *weights;
+    const char *what;
+} xpf_track_state;
+
+static ossa_status read_morph_key(ossa_xml *x, void *ctx, const xmlNode *kf, uint32_t k,
+                                  const uint32_t *counts)
+{
+    (void)counts;
+    xpf_track_state *ts = ctx;
+    OSSA_TRY(ossa_xml_attr_float(x, kf, "TIME", true, 0, &ts->times[k]));
+    if (ossa_xml_first(kf, "WEIGHT"))
+        return ossa_xml_child_floats(x, kf, "WEIGHT", ts->what, &ts->weights[k], 1);
+    return ossa_xml_attr_float(x, kf, "WEIGHT", true, 0, &ts->weights[k]);
+}
+
+static ossa_status read_morph_track(ossa_xml *x, void *ctx, const xmlNode *e, uint32_t index,
+                                    const uint32_t *counts);
+static const ossa_xml_kind xpf_key_kinds[] = {
+    {"KEYFRAME", OSSA_MAX_KEYS, read_morph_key, NULL, 0}};
+static const ossa_xml_kind xpf_track_kinds[] = {
+    {"TRACK", OSSA_MAX_TRACKS, read_morph_track, xpf_key_kinds, 1}};
+
+static ossa_status read_morph_track(ossa_xml *x, void *ctx, const xmlNode *e, uint32_t index,
+                                    const uint32_t *counts)
 {
     ossa_build *b = x->b;
+    ossa_morph_track *t = &((ossa_morph_track *)ctx)[index];
     int line = ossa_xml_line(e);
     /* IMVU names the morph; upstream writes MORPHNAME (an id read with atoi) or MORPHID. */
     const char *name = ossa_xml_attr(x, e, "MORPHNAME");
@@ -704,8 +850,8 @@ static ossa_status read_morph_track(ossa_xml *x, const xmlNode *e, uint32_t inde
     OSSA_TRY(dup_str(b, &t->morph_name, name));
     char what[160];
     snprintf(what, sizeof what, "TRACK '%.100s'", t->morph_name);
-    uint32_t nk;
-    OSSA_TRY(count_children(x, e, "KEYFRAME", OSSA_MAX_KEYS, &nk));
+    uint32_t nk = counts[0];
+    OSSA_TRY(ossa_xml_check_count(x, e, "KEYFRAME", nk, OSSA_MAX_KEYS));
     OSSA_TRY(check_hint(x, e, "NUMKEYFRAMES", nk, "KEYFRAME"));
     t->key_count = nk;
     if (nk == 0)
@@ -713,14 +859,8 @@ static ossa_status read_morph_track(ossa_xml *x, const xmlNode *e, uint32_t inde
     float *times, *weights;
     OSSA_TRY(ossa_build_array(b, &times, nk, sizeof *times));
     OSSA_TRY(ossa_build_array(b, &weights, nk, sizeof *weights));
-    uint32_t k = 0;
-    for (xmlNode *kf = ossa_xml_first(e, "KEYFRAME"); kf; kf = ossa_xml_next(kf, "KEYFRAME"), k++) {
-        OSSA_TRY(ossa_xml_attr_float(x, kf, "TIME", true, 0, &times[k]));
-        if (ossa_xml_first(kf, "WEIGHT"))
-            OSSA_TRY(ossa_xml_child_floats(x, kf, "WEIGHT", what, &weights[k], 1));
-        else
-            OSSA_TRY(ossa_xml_attr_float(x, kf, "WEIGHT", true, 0, &weights[k]));
-    }
+    xpf_track_state ts = {times, weights, what};
+    OSSA_TRY(ossa_xml_each(x, e, &xpf_track_kinds[0], counts, &ts));
     /* Keys in time order, stably: a long track may come in reverse. */
     const ossa_sort_array arrays[] = {{times, sizeof *times}, {weights, sizeof *weights}};
     bool moved;
@@ -732,24 +872,28 @@ static ossa_status read_morph_track(ossa_xml *x, const xmlNode *e, uint32_t inde
     return OSSA_OK;
 }
 
-static ossa_status xpf_body(ossa_xml *x)
+static ossa_status read_morph_animation(ossa_xml *x, void *ctx, const xmlNode *root,
+                                        uint32_t index, const uint32_t *counts);
+static const ossa_xml_kind xpf_root = {"ANIMATION", 1, read_morph_animation, xpf_track_kinds, 1};
+
+static ossa_status read_morph_animation(ossa_xml *x, void *ctx, const xmlNode *root,
+                                        uint32_t index, const uint32_t *counts)
 {
+    (void)ctx;
+    (void)index;
     ossa_build *b = x->b;
-    const xmlNode *root = x->root;
     float duration;
     OSSA_TRY(ossa_xml_attr_float(x, root, "DURATION", true, 0, &duration));
     if (!(duration > 0.0f))
         return ossa_fail_line(b, OSSA_ERR_VALUE, ossa_xml_line(root),
                               "ANIMATION DURATION %g is not positive", (double)duration);
-    uint32_t nt;
-    OSSA_TRY(count_children(x, root, "TRACK", OSSA_MAX_TRACKS, &nt));
+    uint32_t nt = counts[0];
+    OSSA_TRY(ossa_xml_check_count(x, root, "TRACK", nt, OSSA_MAX_TRACKS));
     OSSA_TRY(check_hint(x, root, "NUMTRACKS", nt, "TRACK"));
     ossa_morph_track *tracks = NULL;
     if (nt)
         OSSA_TRY(ossa_build_array(b, &tracks, nt, sizeof *tracks));
-    uint32_t i = 0;
-    for (xmlNode *e = ossa_xml_first(root, "TRACK"); e; e = ossa_xml_next(e, "TRACK"), i++)
-        OSSA_TRY(read_morph_track(x, e, i, &tracks[i]));
+    OSSA_TRY(ossa_xml_each(x, root, &xpf_root, counts, tracks));
     ossa_morph_clip *clip = ossa_build_push_morph_clip(b);
     if (!clip)
         return OSSA_ERR_NOMEM;
@@ -764,5 +908,5 @@ static ossa_status xpf_body(ossa_xml *x)
 
 ossa_status ossa_read_xpf(ossa_build *b, const uint8_t *data, size_t size)
 {
-    return with_document(b, data, size, "XPF", "ANIMATION", xpf_body);
+    return ossa_xml_read(b, data, size, "XPF", &xpf_root, NULL);
 }

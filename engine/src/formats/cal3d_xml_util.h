@@ -1,5 +1,5 @@
-/* Parsing helpers shared by the Cal3D XML readers (cal3d_xml.c): a libxml2 document opened with
- * no network, no DTD and no entity substitution, the HEADER / inline-VERSION conventions, and
+/* Parsing helpers shared by the Cal3D XML readers (cal3d_xml.c): a libxml2 stream reader opened
+ * with no network, no DTD and no entity substitution (cal3d_xml_stream.c), the HEADER / inline-VERSION conventions, and
  * strict C-locale numbers whose errors name the XML line. */
 #ifndef OSSA_CAL3D_XML_UTIL_H
 #define OSSA_CAL3D_XML_UTIL_H
@@ -12,24 +12,62 @@
 
 #include "formats/formats.h"
 
-typedef struct ossa_xml {
+/* The element structure the stream reader follows. A container (children != NULL) is met at
+ * its start tag (its attributes are readable, its children not yet parsed) and its children are
+ * streamed by ossa_xml_each; a record (children == NULL) is handed over parsed whole, as a small
+ * tree freed once its reader returns. The pre-scan counts each container's children by kind
+ * before libxml2 sees the file, so that readers allocate once from counts checked against caps. */
+#define OSSA_XML_MAX_KINDS 4
+typedef struct ossa_xml ossa_xml;
+typedef struct ossa_xml_kind ossa_xml_kind;
+/* e: the element; index: its rank among the parent's children of that kind; counts: for a
+ * container, how many children of each of its kinds it has (NULL for a record). */
+typedef ossa_status (*ossa_xml_read_fn)(ossa_xml *x, void *ctx, const xmlNode *e, uint32_t index,
+                                        const uint32_t *counts);
+struct ossa_xml_kind {
+    const char *name;              /* compared case-insensitively */
+    uint32_t cap;                  /* containers past this count are not pre-scanned */
+    ossa_xml_read_fn read;
+    const ossa_xml_kind *children; /* NULL: a record */
+    uint32_t child_count;          /* at most OSSA_XML_MAX_KINDS */
+};
+
+typedef struct ossa_xml_occurrence {
+    uint32_t counts[OSSA_XML_MAX_KINDS];
+    uint32_t end; /* the first occurrence after this container's subtree */
+} ossa_xml_occurrence;
+
+struct ossa_xml {
     ossa_build *b;
-    xmlDocPtr doc;
-    xmlNodePtr root;           /* the Cal3D root element (SKELETON, ANIMATION, MESH, MATERIAL) */
+    struct _xmlTextReader *reader;
+    const xmlNode *root;       /* the Cal3D root element (SKELETON, ANIMATION, MESH, MATERIAL) */
     uint32_t version;          /* effective file version (1000 when the file gives none) */
     ossa_cal3d_lineage lineage;
     locale_t c_locale;         /* "C" numbers whatever the process locale is */
-    xmlChar **owned;           /* strings libxml2 allocated for us, freed by ossa_xml_close */
+    xmlChar **owned;           /* strings libxml2 allocated for us, freed after each record */
     size_t owned_count, owned_cap;
     bool warned_stray_dot;
-} ossa_xml;
+    ossa_xml_occurrence *occurrences; /* pre-scanned containers in document order */
+    uint32_t occurrence_count, next_occurrence;
+    struct ossa_xml_input *input;
+    struct ossa_xml_first_error *first_error;
+};
 
-/* Parses data as a Cal3D XML file whose HEADER MAGIC must be magic ("XSF", ...) and whose root
- * element must be root_name. On success x->root and x->version are set and b->last_version is
- * stored; ossa_xml_close must be called whatever the result. */
-ossa_status ossa_xml_open(ossa_xml *x, ossa_build *b, const uint8_t *data, size_t size,
-                          const char *magic, const char *root_name);
-void ossa_xml_close(ossa_xml *x);
+/* Streams data, a Cal3D XML file whose HEADER MAGIC must be magic ("XSF", ...) and whose root
+ * element is root_kind->name, calling root_kind->read(x, ctx, root, 0, counts) with x->version
+ * set (and b->last_version stored). Always cleans up. */
+ossa_status ossa_xml_read(ossa_build *b, const uint8_t *data, size_t size, const char *magic,
+                          const ossa_xml_kind *root_kind, void *ctx);
+
+/* Streams the children of container e (of kind), calling each known kind's reader in file order;
+ * other elements are skipped unparsed. counts: the container's, as its reader was given them.
+ * Call it at most once per container, from its reader. */
+ossa_status ossa_xml_each(ossa_xml *x, const xmlNode *e, const ossa_xml_kind *kind,
+                          const uint32_t *counts, void *ctx);
+
+/* The error for a pre-scanned count over its cap, naming the parent's line. */
+ossa_status ossa_xml_check_count(ossa_xml *x, const xmlNode *parent, const char *name, uint32_t n,
+                                 uint32_t cap);
 
 int ossa_xml_line(const xmlNode *n);
 /* Element with this name, compared case-insensitively. */
@@ -39,10 +77,12 @@ xmlNode *ossa_xml_first(const xmlNode *parent, const char *name);
 xmlNode *ossa_xml_next(const xmlNode *n, const char *name);
 uint32_t ossa_xml_count(const xmlNode *parent, const char *name);
 
-/* Attribute value (name case-insensitive) or NULL; the string lives until ossa_xml_close. */
+/* Attribute value (name case-insensitive) or NULL; the string lives as long as the element. */
 const char *ossa_xml_attr(ossa_xml *x, const xmlNode *n, const char *name);
-/* Concatenated text content of an element ("" when empty); lives until ossa_xml_close. */
+/* Concatenated text content of an element ("" when empty); lives as long as the element. */
 const char *ossa_xml_text(ossa_xml *x, const xmlNode *n);
+/* Frees the strings ossa_xml_attr / ossa_xml_text allocated (after each record). */
+void ossa_xml_release_strings(ossa_xml *x);
 
 /* Exactly count numbers separated by white space in s, nothing else. what names the value in
  * messages ("BONE 'Bip01' TRANSLATION"). Floats must be finite. */
