@@ -521,7 +521,7 @@ ossa_status ossa_xml_each(ossa_xml *x, const xmlNode *e, const ossa_xml_kind *ki
             if (d <= depth)
                 break; /* the container's end tag */
             if (type != XML_READER_TYPE_ELEMENT || d != depth + 1) {
-                OSSA_TRY(advance(x, false));
+                OSSA_TRY(advance(x, true));
                 continue;
             }
             uint32_t i = 0;
