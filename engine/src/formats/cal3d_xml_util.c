@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/limits.h"
 
 static bool is_space(char c)
 {
@@ -235,4 +236,21 @@ ossa_status ossa_xml_attr_float(ossa_xml *x, const xmlNode *n, const char *attr,
     char ctx[120];
     snprintf(ctx, sizeof ctx, "%s %s", (const char *)n->name, attr);
     return ossa_xml_parse_floats(x, ossa_xml_line(n), ctx, v, out, 1);
+}
+
+ossa_status ossa_xml_dup_str(ossa_build *b, const char **out, const char *s)
+{
+    size_t n = strnlen(s, OSSA_MAX_STRING);
+    return ossa_build_strndup(b, out, s, n);
+}
+
+ossa_status ossa_xml_check_hint(ossa_xml *x, const xmlNode *n, const char *attr, uint32_t actual,
+                                const char *child)
+{
+    int64_t hint;
+    OSSA_TRY(ossa_xml_attr_int(x, n, attr, false, actual, INT32_MIN, INT32_MAX, &hint));
+    if (hint != (int64_t)actual)
+        ossa_warn(x->b, "line %d: %s=\"%lld\" but %u <%s> element%s", ossa_xml_line(n), attr,
+                  (long long)hint, actual, child, actual == 1 ? "" : "s");
+    return OSSA_OK;
 }
