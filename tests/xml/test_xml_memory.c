@@ -1,7 +1,7 @@
 /* Cal3D XML that once cost many times its size in memory (a DOM of the whole file plus two
  * copies of it): each case is generated in a temporary folder and loaded in a fresh child, whose
- * peak resident size (wait4's ru_maxrss) must stay under 8x the file + 16 MB, and which must
- * load or fail as expected within a second when the file is under 10 MB. */
+ * peak resident size (wait4's ru_maxrss) must stay under 8x the file + 16 MB (4x for comments),
+ * and which must load or fail as expected within a second when the file is under 10 MB. */
 #define _GNU_SOURCE /* wait4 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,7 +61,7 @@ static void make(const char *path, const char *head, const char *body, size_t si
 }
 
 /* Loads path in a fresh child; checks the result, the time (under 10 MB) and the peak. */
-static void probe(const char *name, bool loads)
+static void probe_within(const char *name, bool loads, double factor)
 {
     char path[128];
     snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -83,7 +83,7 @@ static void probe(const char *name, bool loads)
     struct rusage ru;
     CHECK(wait4(pid, &status, 0, &ru) == pid);
     double took = now() - t0, peak = (double)ru.ru_maxrss * 1024.0;
-    double limit = 8.0 * size + 16.0 * MB;
+    double limit = factor * size + 16.0 * MB;
     printf("%-18s %7.1f MB  %6.3f s  peak %7.1f MB (limit %.1f)\n", name, size / MB, took,
            peak / MB, limit / MB);
     CHECKF(WIFEXITED(status) && WEXITSTATUS(status) == (loads ? 0 : 1), "%s: status %d", name,
@@ -94,6 +94,11 @@ static void probe(const char *name, bool loads)
     if (!SANITIZED)
         CHECKF(peak < limit, "%s: peak %.1f MB over %.1f MB", name, peak / MB, limit / MB);
     unlink(path);
+}
+
+static void probe(const char *name, bool loads)
+{
+    probe_within(name, loads, 8.0);
 }
 
 static char path_buf[128];
@@ -156,7 +161,31 @@ int main(void)
     /* Sparse: a small skeleton in 9 MB of white space and comments. */
     make(at("sparse.xsf"), head, "                                        <!-- x -->\n", 9u << 20,
          "</SKELETON>\n");
-    probe("sparse.xsf", true);
+    probe_within("sparse.xsf", true, 4.0);
+
+    /* Bare comments and processing instructions between records, and comments after the root:
+     * libxml2's reader kept every one of these nodes (8.8 MB of comments peaked at 256 MB, the
+     * sparse file at 83 MB); blanked, they are held to half the usual bound. Then text between
+     * elements, text between comments, and comments libxml2 refuses (left in place). */
+    make(at("comments.xsf"), head, "<!-- x -->\n", 9u << 20, "</SKELETON>\n");
+    probe_within("comments.xsf", true, 4.0);
+    make(at("comments20.xsf"), head, "<!-- a longer comment, still bare -->\n", 20u << 20,
+         "</SKELETON>\n");
+    probe_within("comments20.xsf", true, 4.0);
+    make(at("instructions.xsf"), head, "<?pi x?>\n", 9u << 20, "</SKELETON>\n");
+    probe_within("instructions.xsf", true, 4.0);
+    char closed[sizeof head + 16];
+    snprintf(closed, sizeof closed, "%s</SKELETON>\n", head);
+    make(at("trailing.xsf"), closed, "<!--x-->", 9u << 20, "\n");
+    probe_within("trailing.xsf", true, 4.0);
+    make(at("utf8.xsf"), head, "<!-- caf\xc3\xa9 -->\n", 9u << 20, "</SKELETON>\n");
+    probe_within("utf8.xsf", true, 4.0);
+    make(at("text.xsf"), head, "x<a/>", 9u << 20, "</SKELETON>\n");
+    probe_within("text.xsf", true, 4.0);
+    make(at("mixed.xsf"), head, "x<!--y-->", 9u << 20, "</SKELETON>\n");
+    probe_within("mixed.xsf", true, 4.0);
+    make(at("kept.xsf"), head, "<!--x--y-->", 9u << 20, "</SKELETON>\n");
+    probe_within("kept.xsf", false, 4.0);
 
     rmdir(dir);
     return test_finish("xml-memory");

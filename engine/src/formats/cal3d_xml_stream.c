@@ -1,8 +1,8 @@
-/* The Cal3D XML stream reader. The file is held once (the caller's bytes): a linear pre-scan
- * refuses what libxml2 would choke on (DTDs, unknown encodings, more than 64 attributes on an
- * element, nesting past 256, records with thousands of elements inside) and counts every
- * container's children by kind; then libxml2's xmlTextReader reads the bytes through an input
- * callback that inserts the wrapper element on the fly (no wrapped copy). Records are expanded
+/* The Cal3D XML stream reader. The file is held once (the caller's bytes): DTDs and unknown
+ * encodings are refused, a linear pre-scan (cal3d_xml_prescan.c) refuses what else libxml2
+ * would choke on and counts every container's children by kind; then libxml2's xmlTextReader
+ * reads the bytes through an input callback that inserts the wrapper element on the fly (no
+ * wrapped copy) and blanks the comments and processing instructions found outside records. Records are expanded
  * one at a time and freed when the reader moves on, so memory stays near the file's size
  * whatever the file holds. The reader has its own parser context and per-parse options only
  * (no network, no DTD loading, no entity substitution, errors kept instead of printed). */
@@ -22,11 +22,6 @@
  * synthetic element, inserted on the first line so that line numbers stay those of the file. */
 static const char wrap_open[] = "<ossa-cal3d-file>";
 static const char wrap_close[] = "</ossa-cal3d-file>";
-
-#define XML_MAX_ATTRIBUTES 64u    /* on one element; Cal3D elements have at most 8 */
-#define XML_MAX_DEPTH 256u        /* libxml2's own default limit */
-#define XML_RECORD_MAX_ELEMENTS 8192u /* inside one record: a BONE's 4,096 CHILDID and slack */
-#define XML_RECORD_MAX_ATTRIBUTES 8192u
 
 static bool is_space(char c)
 {
@@ -54,9 +49,11 @@ static const uint8_t *find_ci(const uint8_t *p, size_t n, const char *needle)
 /* The encodings Cal3D exporters wrote (and libxml2 converts without printing): UTF-8, Latin-1
  * and its Windows superset, ASCII. Anything else (EBCDIC, say) is refused before libxml2 sees
  * it: its converters write to stderr whatever the parser options say. */
-static ossa_status check_encoding(ossa_build *b, const uint8_t *decl, size_t len)
+static ossa_status check_encoding(ossa_build *b, const uint8_t *decl, size_t len,
+                                  ossa_xml_high_bytes *high)
 {
     const uint8_t *at = find_ci(decl, len, "encoding");
+    *high = OSSA_XML_HIGH_UTF8;
     if (!at)
         return OSSA_OK;
     size_t i = (size_t)(at - decl) + 8;
@@ -77,12 +74,20 @@ static ossa_status check_encoding(ossa_build *b, const uint8_t *decl, size_t len
     size_t n = i - start < sizeof name - 1 ? i - start : sizeof name - 1;
     memcpy(name, decl + start, n);
     name[n] = 0;
-    static const char *const known[] = {"UTF-8", "UTF8", "ISO-8859-1", "ISO8859-1", "ISO_8859-1",
-                                        "LATIN1", "LATIN-1", "US-ASCII", "ASCII", "WINDOWS-1252",
-                                        "CP1252"};
+    static const struct {
+        const char *name;
+        ossa_xml_high_bytes high;
+    } known[] = {{"UTF-8", OSSA_XML_HIGH_UTF8}, {"UTF8", OSSA_XML_HIGH_UTF8},
+                 {"ISO-8859-1", OSSA_XML_HIGH_LATIN1}, {"ISO8859-1", OSSA_XML_HIGH_LATIN1},
+                 {"ISO_8859-1", OSSA_XML_HIGH_LATIN1}, {"LATIN1", OSSA_XML_HIGH_LATIN1},
+                 {"LATIN-1", OSSA_XML_HIGH_LATIN1}, {"US-ASCII", OSSA_XML_HIGH_NONE},
+                 {"ASCII", OSSA_XML_HIGH_NONE}, {"WINDOWS-1252", OSSA_XML_HIGH_CP1252},
+                 {"CP1252", OSSA_XML_HIGH_CP1252}};
     for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
-        if (strcasecmp(name, known[k]) == 0 && i - start < sizeof name)
+        if (strcasecmp(name, known[k].name) == 0 && i - start < sizeof name) {
+            *high = known[k].high;
             return OSSA_OK;
+        }
     return ossa_fail_line(b, OSSA_ERR_UNSUPPORTED, 1, "the XML declaration names the encoding "
                           "'%s'; Cal3D XML is UTF-8, Latin-1 or ASCII", name);
 }
@@ -105,209 +110,35 @@ static bool valid_utf8(const uint8_t *p, size_t n)
     return true;
 }
 
-/* ---- the pre-scan ---- */
-
-typedef struct scan_frame {
-    const ossa_xml_kind *kind; /* a container's kind, else NULL */
-    uint32_t occurrence;
-} scan_frame;
-
-typedef struct scan {
-    ossa_xml *x;
-    const ossa_xml_kind *root_kind;
-    scan_frame stack[XML_MAX_DEPTH];
-    uint32_t depth, top_level;
-    bool header_seen;
-    uint32_t record_depth; /* 0: not inside a record, else its depth + 1 */
-    uint32_t record_elements, record_attributes;
-    int record_line;
-} scan;
-
-static bool name_is(const uint8_t *name, size_t len, const char *want)
-{
-    return strlen(want) == len && strncasecmp((const char *)name, want, len) == 0;
-}
-
-static ossa_status push_occurrence(scan *s, const ossa_xml_kind *kind, uint32_t *out)
-{
-    ossa_xml *x = s->x;
-    (void)kind;
-    if (x->occurrence_count == UINT32_MAX)
-        return ossa_fail(x->b, OSSA_ERR_RANGE, -1, "too many XML elements");
-    if ((x->occurrence_count & (x->occurrence_count - 1)) == 0) { /* 0, 1, 2, 4...: grow */
-        size_t cap = x->occurrence_count ? 2 * (size_t)x->occurrence_count : 1;
-        ossa_xml_occurrence *grown = realloc(x->occurrences, cap * sizeof *grown);
-        if (!grown)
-            return ossa_fail(x->b, OSSA_ERR_NOMEM, -1, "cannot allocate the XML pre-scan");
-        x->occurrences = grown;
-    }
-    *out = x->occurrence_count;
-    memset(&x->occurrences[*out], 0, sizeof x->occurrences[*out]);
-    x->occurrences[*out].end = ++x->occurrence_count;
-    return OSSA_OK;
-}
-
-/* A start tag name[0..len) at the current depth, on line: decides what the element is to the
- * reader and counts it. *opened tells whether a frame was pushed (not for "<a/>"). */
-static ossa_status scan_start(scan *s, const uint8_t *name, size_t len, int line, bool empty)
-{
-    ossa_build *b = s->x->b;
-    if (s->record_depth) {
-        if (++s->record_elements > XML_RECORD_MAX_ELEMENTS)
-            return ossa_fail_line(b, OSSA_ERR_RANGE, s->record_line, "an element with more than "
-                                  "%u elements inside", XML_RECORD_MAX_ELEMENTS);
-    }
-    const ossa_xml_kind *container = NULL;
-    bool record = false;
-    uint32_t occurrence = 0;
-    if (s->depth == 0) {
-        /* Top level: an optional HEADER, then the root (what ossa_xml_read expects). */
-        uint32_t rank = s->top_level++;
-        if (rank == 0 && name_is(name, len, "HEADER"))
-            s->header_seen = record = true;
-        else if (rank == (s->header_seen ? 1u : 0u)) {
-            if (s->root_kind->children)
-                container = s->root_kind;
-            else
-                record = true;
-        }
-    } else if (!s->record_depth) {
-        scan_frame *parent = &s->stack[s->depth - 1];
-        const ossa_xml_kind *pk = parent->kind;
-        for (uint32_t i = 0; pk && i < pk->child_count; i++) {
-            const ossa_xml_kind *k = &pk->children[i];
-            if (!name_is(name, len, k->name))
-                continue;
-            uint32_t *count = &s->x->occurrences[parent->occurrence].counts[i];
-            if (*count < UINT32_MAX)
-                (*count)++;
-            if (!k->children)
-                record = true;
-            else if (*count <= k->cap)
-                container = k; /* past the cap the reader stops at the parent */
-            break;
-        }
-    }
-    if (container)
-        OSSA_TRY(push_occurrence(s, container, &occurrence));
-    if (record && !s->record_depth) {
-        s->record_depth = s->depth + 1;
-        s->record_elements = 0;
-        s->record_attributes = 0;
-        s->record_line = line;
-    }
-    if (empty) {
-        if (record && s->record_depth == s->depth + 1)
-            s->record_depth = 0;
-        return OSSA_OK;
-    }
-    if (s->depth == XML_MAX_DEPTH)
-        return ossa_fail_line(b, OSSA_ERR_RANGE, line, "elements nested more than %u deep",
-                              XML_MAX_DEPTH);
-    s->stack[s->depth].kind = container;
-    s->stack[s->depth].occurrence = occurrence;
-    s->depth++;
-    return OSSA_OK;
-}
-
-static void scan_end(scan *s)
-{
-    if (s->depth == 0)
-        return; /* a stray end tag: libxml2 reports it */
-    s->depth--;
-    if (s->stack[s->depth].kind)
-        s->x->occurrences[s->stack[s->depth].occurrence].end = s->x->occurrence_count;
-    if (s->record_depth == s->depth + 1)
-        s->record_depth = 0;
-}
-
-/* One linear pass over the tags (comments, CDATA and processing instructions skipped). libxml2
- * checks an element's attributes for duplicates pairwise: 200,000 attributes on one element took
- * minutes, so more than 64 (an '=' inside a tag, outside quotes) is refused here. */
-static ossa_status prescan(ossa_xml *x, const ossa_xml_kind *root_kind, const uint8_t *p,
-                           size_t n)
-{
-    ossa_build *b = x->b;
-    scan *s = calloc(1, sizeof *s);
-    if (!s)
-        return ossa_fail(b, OSSA_ERR_NOMEM, -1, "cannot allocate the XML pre-scan");
-    s->x = x;
-    s->root_kind = root_kind;
-    ossa_status st = OSSA_OK;
-    int line = 1;
-    for (size_t i = 0; i < n && st == OSSA_OK; i++) {
-        if (p[i] == '\n')
-            line++;
-        if (p[i] != '<')
-            continue;
-        const char *end = NULL;
-        if (i + 4 <= n && memcmp(p + i, "<!--", 4) == 0)
-            end = "-->";
-        else if (i + 9 <= n && memcmp(p + i, "<![CDATA[", 9) == 0)
-            end = "]]>";
-        else if (i + 2 <= n && p[i + 1] == '?')
-            end = "?>";
-        if (end) {
-            /* Skip to the end marker, counting lines; an unclosed one is libxml2's to report. */
-            size_t k = strlen(end), j = i + 2;
-            while (j + k <= n && memcmp(p + j, end, k) != 0)
-                line += p[j++] == '\n';
-            i = j + k - 1;
-            continue;
-        }
-        bool closing = i + 1 < n && p[i + 1] == '/';
-        size_t name_at = i + 1 + closing, j = name_at;
-        while (j < n && !is_space((char)p[j]) && p[j] != '>' && p[j] != '/')
-            j++;
-        int tag_line = line;
-        uint32_t attributes = 0;
-        char quote = 0;
-        size_t k = j;
-        for (; k < n; k++) {
-            uint8_t c = p[k];
-            if (c == '\n')
-                line++;
-            if (quote) {
-                if (c == (uint8_t)quote)
-                    quote = 0;
-            } else if (c == '"' || c == '\'') {
-                quote = (char)c;
-            } else if (c == '>') {
-                break;
-            } else if (c == '=') {
-                if (++attributes > XML_MAX_ATTRIBUTES) {
-                    st = ossa_fail_line(b, OSSA_ERR_RANGE, tag_line, "an element with more than "
-                                        "%u attributes", XML_MAX_ATTRIBUTES);
-                    break;
-                }
-                if (s->record_depth && ++s->record_attributes > XML_RECORD_MAX_ATTRIBUTES) {
-                    st = ossa_fail_line(b, OSSA_ERR_RANGE, s->record_line, "an element with "
-                                        "more than %u attributes inside",
-                                        XML_RECORD_MAX_ATTRIBUTES);
-                    break;
-                }
-            }
-        }
-        if (st != OSSA_OK || k == n)
-            break; /* an unclosed tag is libxml2's to report */
-        if (closing)
-            scan_end(s);
-        else
-            st = scan_start(s, p + name_at, j - name_at, tag_line, p[k - 1] == '/');
-        i = k;
-    }
-    free(s);
-    return st;
-}
-
 /* ---- feeding libxml2: [declaration] [white space before it] <wrap> content </wrap> ---- */
+
+#define CONTENT_PIECE 3 /* the file after its declaration, where blanks lie */
 
 typedef struct ossa_xml_input {
     const uint8_t *piece[5];
     size_t length[5];
     int current;
     size_t offset;
+    size_t content_base;          /* the content piece's offset in the pre-scanned bytes */
+    const ossa_xml_blank *blanks; /* sorted, disjoint */
+    uint32_t blank_count, next_blank;
 } ossa_xml_input;
+
+/* Spaces over the blanked ranges within buffer, which holds the pre-scanned bytes
+ * [at, at + len); line breaks stay so that libxml2's line numbers are the file's. */
+static void blank_out(ossa_xml_input *in, char *buffer, size_t at, size_t len)
+{
+    while (in->next_blank < in->blank_count && in->blanks[in->next_blank].end <= at)
+        in->next_blank++;
+    for (uint32_t i = in->next_blank; i < in->blank_count && in->blanks[i].start < at + len;
+         i++) {
+        size_t from = in->blanks[i].start > at ? in->blanks[i].start - at : 0;
+        size_t to = in->blanks[i].end < at + len ? in->blanks[i].end - at : len;
+        for (size_t k = from; k < to; k++)
+            if (buffer[k] != '\n' && buffer[k] != '\r')
+                buffer[k] = ' ';
+    }
+}
 
 static int input_read(void *context, char *buffer, int len)
 {
@@ -316,8 +147,11 @@ static int input_read(void *context, char *buffer, int len)
     while (done < len && in->current < 5) {
         size_t left = in->length[in->current] - in->offset;
         size_t take = left < (size_t)(len - done) ? left : (size_t)(len - done);
-        if (take)
+        if (take) {
             memcpy(buffer + done, in->piece[in->current] + in->offset, take);
+            if (in->current == CONTENT_PIECE)
+                blank_out(in, buffer + done, in->content_base + in->offset, take);
+        }
         done += (int)take;
         in->offset += take;
         if (in->offset == in->length[in->current]) {
@@ -336,12 +170,12 @@ static int input_close(void *context)
 
 /* Checks the file's head and prepares the pieces; a UTF-8 BOM is dropped. */
 static ossa_status prepare(ossa_xml *x, const ossa_xml_kind *root_kind, const uint8_t *data,
-                           size_t size, ossa_xml_input *in, bool *has_decl)
+                           size_t size, ossa_xml_input *in, bool *latin1)
 {
     ossa_build *b = x->b;
     const uint8_t *p = data;
     size_t n = size;
-    *has_decl = false;
+    bool has_decl = false;
     if (n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) {
         p += 3;
         n -= 3;
@@ -359,16 +193,21 @@ static ossa_status prepare(ossa_xml *x, const ossa_xml_kind *root_kind, const ui
     while (lead < n && is_space((char)p[lead]))
         lead++;
     size_t decl_len = 0;
+    ossa_xml_high_bytes high = OSSA_XML_HIGH_UTF8;
     if (n - lead >= 6 && memcmp(p + lead, "<?xml", 5) == 0 && is_space((char)p[lead + 5])) {
         const uint8_t *q = find_ci(p + lead, n - lead, "?>");
         if (!q)
             return ossa_fail_line(b, OSSA_ERR_FORMAT, line_at(p, lead),
                                   "the XML declaration is not closed");
         decl_len = (size_t)(q + 2 - (p + lead));
-        *has_decl = true;
-        OSSA_TRY(check_encoding(b, p + lead, decl_len));
+        has_decl = true;
+        OSSA_TRY(check_encoding(b, p + lead, decl_len, &high));
     }
-    OSSA_TRY(prescan(x, root_kind, p, n));
+    /* Without a declaration the text must be UTF-8; old exporters wrote Latin-1 names. */
+    *latin1 = !has_decl && !valid_utf8(p + lead, n - lead);
+    if (*latin1)
+        high = OSSA_XML_HIGH_LATIN1;
+    OSSA_TRY(ossa_xml_prescan(x, root_kind, p, n, high));
     if (n + sizeof wrap_open + sizeof wrap_close > INT32_MAX)
         return ossa_fail(b, OSSA_ERR_RANGE, -1, "XML file of %zu bytes is too large", size);
     /* The declaration must come first, then the white space that preceded it. */
@@ -378,6 +217,9 @@ static ossa_status prepare(ossa_xml *x, const ossa_xml_kind *root_kind, const ui
                          sizeof wrap_close - 1};
     memcpy(in->piece, pieces, sizeof pieces);
     memcpy(in->length, lengths, sizeof lengths);
+    in->content_base = lead + decl_len;
+    in->blanks = x->blanks;
+    in->blank_count = x->blank_count;
     return OSSA_OK;
 }
 
@@ -693,17 +535,16 @@ ossa_status ossa_xml_read(ossa_build *b, const uint8_t *data, size_t size, const
     x.c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
     if (x.c_locale == (locale_t)0)
         return ossa_fail(b, OSSA_ERR_NOMEM, -1, "cannot create the C locale");
-    ossa_xml_input in = {{NULL}, {0}, 0, 0};
+    ossa_xml_input in = {{NULL}, {0}, 0, 0, 0, NULL, 0, 0};
     ossa_xml_first_error fe = {false, 0, 0, ""};
     header_info h = {false, 0, "", NULL, NULL};
     x.input = &in;
     x.first_error = &fe;
-    bool has_decl = false;
-    ossa_status st = prepare(&x, root_kind, data, size, &in, &has_decl);
+    bool latin1 = false;
+    ossa_status st = prepare(&x, root_kind, data, size, &in, &latin1);
     if (st == OSSA_OK) {
-        /* Without a declaration the text must be UTF-8; old exporters wrote Latin-1 names. */
         const char *encoding = NULL;
-        if (!has_decl && !valid_utf8(in.piece[3], in.length[3])) {
+        if (latin1) {
             encoding = "ISO-8859-1";
             ossa_warn(b, "not UTF-8 and no XML declaration: read as ISO-8859-1");
         }
@@ -723,6 +564,7 @@ ossa_status ossa_xml_read(ossa_build *b, const uint8_t *data, size_t size, const
     ossa_xml_release_strings(&x);
     free(x.owned);
     free(x.occurrences);
+    free(x.blanks);
     free(h.magic);
     free(h.version);
     freelocale(x.c_locale);

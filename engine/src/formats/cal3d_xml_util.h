@@ -1,6 +1,7 @@
-/* Parsing helpers shared by the Cal3D XML readers (cal3d_xml.c): a libxml2 stream reader opened
- * with no network, no DTD and no entity substitution (cal3d_xml_stream.c), the HEADER / inline-VERSION conventions, and
- * strict C-locale numbers whose errors name the XML line. */
+/* Parsing helpers shared by the Cal3D XML readers (cal3d_xml.c, cal3d_xmf.c): a libxml2 stream
+ * reader opened with no network, no DTD and no entity substitution (cal3d_xml_stream.c) after a
+ * pre-scan (cal3d_xml_prescan.c), the HEADER / inline-VERSION conventions, and strict C-locale
+ * numbers whose errors name the XML line. */
 #ifndef OSSA_CAL3D_XML_UTIL_H
 #define OSSA_CAL3D_XML_UTIL_H
 
@@ -32,6 +33,20 @@ struct ossa_xml_kind {
     uint32_t child_count;          /* at most OSSA_XML_MAX_KINDS */
 };
 
+/* A range of the file (from the pre-scan's start, after any BOM) fed to libxml2 as spaces, its
+ * line breaks kept: a comment or processing instruction outside records. */
+typedef struct ossa_xml_blank {
+    uint32_t start, end;
+} ossa_xml_blank;
+
+/* How the file's encoding reads bytes 0x80 and up, to judge a comment before it is blanked. */
+typedef enum ossa_xml_high_bytes {
+    OSSA_XML_HIGH_UTF8,
+    OSSA_XML_HIGH_LATIN1, /* every byte is a character */
+    OSSA_XML_HIGH_CP1252, /* all but five */
+    OSSA_XML_HIGH_NONE    /* ASCII */
+} ossa_xml_high_bytes;
+
 typedef struct ossa_xml_occurrence {
     uint32_t counts[OSSA_XML_MAX_KINDS];
     uint32_t end; /* the first occurrence after this container's subtree */
@@ -49,6 +64,8 @@ struct ossa_xml {
     bool warned_stray_dot;
     ossa_xml_occurrence *occurrences; /* pre-scanned containers in document order */
     uint32_t occurrence_count, next_occurrence;
+    ossa_xml_blank *blanks;           /* in file order, merged across white space */
+    uint32_t blank_count;
     struct ossa_xml_input *input;
     struct ossa_xml_first_error *first_error;
 };
@@ -58,6 +75,12 @@ struct ossa_xml {
  * set (and b->last_version stored). Always cleans up. */
 ossa_status ossa_xml_read(ossa_build *b, const uint8_t *data, size_t size, const char *magic,
                           const ossa_xml_kind *root_kind, void *ctx);
+
+/* The pre-scan (cal3d_xml_prescan.c) of the file's bytes p[0..n) (no BOM): refuses elements
+ * with too many attributes, nesting too deep and records too big, fills x->occurrences (each
+ * container's children counted by kind) and x->blanks. The caller frees both arrays. */
+ossa_status ossa_xml_prescan(ossa_xml *x, const ossa_xml_kind *root_kind, const uint8_t *p,
+                             size_t n, ossa_xml_high_bytes high);
 
 /* Streams the children of container e (of kind), calling each known kind's reader in file order;
  * other elements are skipped unparsed. counts: the container's, as its reader was given them.
