@@ -2,10 +2,10 @@
  * encodings are refused, a linear pre-scan (cal3d_xml_prescan.c) refuses what else libxml2
  * would choke on and counts every container's children by kind; then libxml2's xmlTextReader
  * reads the bytes through an input callback that inserts the wrapper element on the fly (no
- * wrapped copy) and blanks the comments and processing instructions found outside records. Records are expanded
- * one at a time and freed when the reader moves on, so memory stays near the file's size
- * whatever the file holds. The reader has its own parser context and per-parse options only
- * (no network, no DTD loading, no entity substitution, errors kept instead of printed). */
+ * wrapped copy) and blanks the comments and processing instructions found outside records.
+ * Records are expanded one at a time and freed when the reader moves on, so memory stays near
+ * the file's size whatever the file holds. The reader has its own parser context and per-parse
+ * options only (no network, no DTD loading, no entity substitution, errors kept, not printed). */
 #include "formats/cal3d_xml_util.h"
 
 #include <stdio.h>
