@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "ossa/export.h"
-#include "formats/write_buf.h"
+#include "io/write_buf.h"
 
 enum { GLTF_ARRAY_BUFFER = 34962, GLTF_ELEMENT_ARRAY_BUFFER = 34963 };
 enum { GLTF_FLOAT = 5126, GLTF_UNSIGNED_BYTE = 5121, GLTF_UNSIGNED_SHORT = 5123,

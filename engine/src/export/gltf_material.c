@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "formats/file_io.h"
+#include "io/file_io.h"
 #include "gltf_internal.h"
 
 /* The map a viewer draws as the diffuse texture: the first with no type or a type naming

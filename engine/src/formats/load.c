@@ -12,10 +12,10 @@
 
 #include "core/checked.h"
 #include "core/limits.h"
-#include "formats/file_io.h"
-#include "formats/folder.h"
+#include "io/file_io.h"
+#include "io/folder.h"
 #include "formats/formats.h"
-#include "formats/skm_format.h"
+#include "formats/skm/skm_format.h"
 #include "ossa/load.h"
 
 static const char *extension(const char *name)

@@ -15,7 +15,7 @@
 #include <string.h>
 #include "core/checked.h"
 #include "core/limits.h"
-#include "formats/c3s_internal.h"
+#include "formats/c3s/c3s_internal.h"
 #include "formats/formats.h"
 #include "ossa/anim.h"
 

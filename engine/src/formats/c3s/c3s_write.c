@@ -33,12 +33,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/c3s_internal.h"
+#include "formats/c3s/c3s_internal.h"
 #include "ossa/anim.h"
 #include "ossa/vertex_anim.h"
 #include "ossa/write.h"
 #include "core/build.h"
-#include "formats/write_buf.h"
+#include "io/write_buf.h"
 
 /* ---- output buffer ---- */
 

@@ -26,11 +26,11 @@
 #include <string.h>
 #include <strings.h>
 
-#include "formats/skm_format.h"
+#include "formats/skm/skm_format.h"
 #include "ossa/anim.h"
 #include "ossa/write.h"
 #include "core/build.h"
-#include "formats/write_buf.h"
+#include "io/write_buf.h"
 
 #define SKM_NAME_MAX (SKM_NAME_BYTES - 1u)
 

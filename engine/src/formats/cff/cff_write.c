@@ -29,10 +29,10 @@
 
 #include "core/build.h"
 #include "core/limits.h"
-#include "formats/cff.h"
+#include "formats/cff/cff.h"
 #include "ossa/anim.h"
 #include "ossa/write.h"
-#include "formats/write_buf.h"
+#include "io/write_buf.h"
 
 #define NO_BONE UINT32_MAX
 #define PART_MAX_VERTICES 65536u

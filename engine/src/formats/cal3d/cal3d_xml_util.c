@@ -2,7 +2,7 @@
  * call and per-parse options only (no network, no DTD loading, no entity substitution, errors
  * kept in the context instead of printed), so no global libxml2 state is touched. */
 #define _GNU_SOURCE /* strtod_l, strtoll_l */
-#include "formats/cal3d_xml_util.h"
+#include "formats/cal3d/cal3d_xml_util.h"
 
 #include <errno.h>
 #include <float.h>

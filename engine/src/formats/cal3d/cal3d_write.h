@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "formats/write_buf.h"
+#include "io/write_buf.h"
 #include "ossa/model.h"
 
 

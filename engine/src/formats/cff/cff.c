@@ -34,7 +34,7 @@
 #include "core/checked.h"
 #include "core/limits.h"
 #include "core/reader.h"
-#include "formats/cff.h"
+#include "formats/cff/cff.h"
 #include "formats/formats.h"
 
 enum {

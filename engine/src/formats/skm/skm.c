@@ -34,7 +34,7 @@
 #include "core/limits.h"
 #include "core/reader.h"
 #include "formats/formats.h"
-#include "formats/skm_format.h"
+#include "formats/skm/skm_format.h"
 
 /* Model coordinates beyond this are rejected here, with the vertex's offset, before the
  * validation pass would reject them without one. */

@@ -7,7 +7,7 @@
 
 #include "core/checked.h"
 #include "core/limits.h"
-#include "formats/cal3d_xml_util.h"
+#include "formats/cal3d/cal3d_xml_util.h"
 
 /* Runs the reader body with the document open and always closes it. */
 typedef ossa_status (*xml_body)(ossa_xml *x);
