@@ -19,6 +19,7 @@
 
 #include "core/limits.h"
 #include "io/file_io.h"
+#include "io/sniff.h"
 
 #define FOLDER_MAX_DEPTH 8         /* subfolder levels searched below the given folder */
 #define FOLDER_MAX_ENTRIES 100000u /* directory entries looked at, in all */
