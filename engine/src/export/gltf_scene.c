@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/quat.h"
 #include "gltf_internal.h"
 
 void ossa_gltf_axis_vec(const gltf_ctx *c, const float *in, float *out)
@@ -11,21 +12,9 @@ void ossa_gltf_axis_vec(const gltf_ctx *c, const float *in, float *out)
         out[r] = c->axis[3 * r] * v[0] + c->axis[3 * r + 1] * v[1] + c->axis[3 * r + 2] * v[2];
 }
 
-static void quat_mul(const float *a, const float *b, float *out)
-{
-    float x = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
-    float y = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
-    float z = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
-    float w = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
-    out[0] = x;
-    out[1] = y;
-    out[2] = z;
-    out[3] = w;
-}
-
 void ossa_gltf_axis_quat(const gltf_ctx *c, const float *in, float *out)
 {
-    quat_mul(c->axis_q, in, out);
+    ossa_quat_mul(c->axis_q, in, out);
 }
 
 void ossa_gltf_quat_normalize(float *q)

@@ -15,6 +15,7 @@
 #include <string.h>
 #include "core/checked.h"
 #include "core/limits.h"
+#include "core/quat.h"
 #include "formats/c3s/c3s_internal.h"
 #include "formats/formats.h"
 #include "ossa/anim.h"
@@ -27,37 +28,17 @@
 
 /* ---- small vector helpers ---- */
 
-static void quat_rotate(const float q[4], const float v[3], float out[3])
-{
-    float u[3] = {q[0], q[1], q[2]}, w = q[3];
-    float uv[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
-    float uuv[3] = {u[1] * uv[2] - u[2] * uv[1], u[2] * uv[0] - u[0] * uv[2],
-                    u[0] * uv[1] - u[1] * uv[0]};
-    for (int k = 0; k < 3; k++)
-        out[k] = v[k] + 2.0f * (w * uv[k] + uuv[k]);
-}
-
-static void quat_mul(const float a[4], const float b[4], float out[4])
-{
-    float r[4];
-    r[0] = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
-    r[1] = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
-    r[2] = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
-    r[3] = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
-    memcpy(out, r, sizeof r);
-}
-
 /* OCS a composed with OCS b (b acts first), in the engine's TRS composition. */
 static void ocs_compose(const c3s_ocs *a, const c3s_ocs *b, c3s_ocs *out)
 {
     float scaled[3] = {a->s[0] * b->t[0], a->s[1] * b->t[1], a->s[2] * b->t[2]}, moved[3];
-    quat_rotate(a->q, scaled, moved);
+    ossa_quat_rotate(a->q, scaled, moved);
     c3s_ocs r;
     for (int k = 0; k < 3; k++) {
         r.t[k] = a->t[k] + moved[k];
         r.s[k] = a->s[k] * b->s[k];
     }
-    quat_mul(a->q, b->q, r.q);
+    ossa_quat_mul(a->q, b->q, r.q);
     *out = r;
 }
 
@@ -250,7 +231,7 @@ static ossa_status build_skeleton(c3s_scene *sc, float **wt, float **wr, float *
     for (uint32_t i = 0; i < total; i++) {
         const float *r = *wr + 4 * i, *t = *wt + 3 * i, *s = *ws + 3 * i;
         float inv[4] = {-r[0], -r[1], -r[2], r[3]}, moved[3];
-        quat_rotate(inv, t, moved);
+        ossa_quat_rotate(inv, t, moved);
         for (int k = 0; k < 3; k++)
             bones[i].inv_bind_t[k] = -moved[k];
         memcpy(bones[i].inv_bind_r, inv, sizeof inv);
@@ -318,7 +299,7 @@ static void bone_apply(const model_state *st, uint32_t bone, const float p[3], f
 {
     const float *s = st->world_s + 3 * bone, *t = st->world_t + 3 * bone;
     float scaled[3] = {s[0] * p[0], s[1] * p[1], s[2] * p[2]};
-    quat_rotate(st->world_r + 4 * bone, scaled, out);
+    ossa_quat_rotate(st->world_r + 4 * bone, scaled, out);
     for (int k = 0; k < 3; k++)
         out[k] += t[k];
 }
@@ -328,7 +309,7 @@ static void bone_apply(const model_state *st, uint32_t bone, const float p[3], f
 static void bone_apply_rigid(const model_state *st, uint32_t bone, const float p[3], float out[3])
 {
     const float *t = st->world_t + 3 * bone;
-    quat_rotate(st->world_r + 4 * bone, p, out);
+    ossa_quat_rotate(st->world_r + 4 * bone, p, out);
     for (int k = 0; k < 3; k++)
         out[k] += t[k];
 }
