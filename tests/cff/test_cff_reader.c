@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cff_test_util.h"
-#include "formats/cff.h"
+#include "formats/cff/cff.h"
 #include "test_common.h"
 
 /* Rz(c) Rx(a) Ry(b) p in double, written out from the matrices. */

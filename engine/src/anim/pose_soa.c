@@ -286,62 +286,52 @@ static void palette_bone(const ossa_rt_skeleton *sk, const ossa_soa_pose *m, uin
                              pr[3 * r + 2] * sz * br[6 + c];
 }
 
-/* Four bones at once (SoA in, 3x4 rows out) when all four have unit scale: palette_bone's unit
- * scale branch lane by lane, so the results are the same bits. */
-static void palette_four(const ossa_rt_skeleton *sk, const ossa_soa_pose *m, uint32_t i,
-                         float *out, uint32_t count)
+/* Half h (bones 4h..4h+3) of eight bones' palette rows r0..r2 (each four columns across the
+ * lanes) as n (1..4) bones' 3x4 rows. */
+static inline __attribute__((always_inline)) void palette_store_half(
+    const v8f r0[4], const v8f r1[4], const v8f r2[4], uint32_t h, float *out, uint32_t n)
 {
-    v4f qx = v4_load(m->qx + i), qy = v4_load(m->qy + i), qz = v4_load(m->qz + i),
-        qw = v4_load(m->qw + i);
-    v4f bx = v4_load(sk->ib_qx + i), by = v4_load(sk->ib_qy + i), bz = v4_load(sk->ib_qz + i),
-        bw = v4_load(sk->ib_qw + i);
-    v4f vx = v4_load(sk->ib_tx + i), vy = v4_load(sk->ib_ty + i), vz = v4_load(sk->ib_tz + i);
-    /* rotate(), with scale 1: v * 1 = v. */
-    v4f uv2 = 2.0f * (qx * vx + qy * vy + qz * vz);
-    v4f ss = qw * qw - (qx * qx + qy * qy + qz * qz);
-    v4f w2 = 2.0f * qw;
-    v4f cx = qy * vz - qz * vy, cy = qz * vx - qx * vz, cz = qx * vy - qy * vx;
-    v4f tx = (uv2 * qx + ss * vx + w2 * cx) + v4_load(m->tx + i);
-    v4f ty = (uv2 * qy + ss * vy + w2 * cy) + v4_load(m->ty + i);
-    v4f tz = (uv2 * qz + ss * vz + w2 * cz) + v4_load(m->tz + i);
-    v4f x = qw * bx + qx * bw + qy * bz - qz * by;
-    v4f y = qw * by - qx * bz + qy * bw + qz * bx;
-    v4f z = qw * bz + qx * by - qy * bx + qz * bw;
-    v4f w = qw * bw - qx * bx - qy * by - qz * bz;
-    v4f x2 = x + x, y2 = y + y, z2 = z + z;
-    v4f xx = x * x2, yy = y * y2, zz = z * z2;
-    v4f xy = x * y2, xz = x * z2, yz = y * z2;
-    v4f xw = w * x2, yw = w * y2, zw = w * z2;
-    v4f r0[4] = {1 - yy - zz, xy - zw, xz + yw, tx};
-    v4f r1[4] = {xy + zw, 1 - xx - zz, yz - xw, ty};
-    v4f r2[4] = {xz - yw, yz + xw, 1 - xx - yy, tz};
-    v4_transpose(&r0[0], &r0[1], &r0[2], &r0[3]);
-    v4_transpose(&r1[0], &r1[1], &r1[2], &r1[3]);
-    v4_transpose(&r2[0], &r2[1], &r2[2], &r2[3]);
-    for (uint32_t j = 0; j < count; j++, out += 12) {
-        v4_store(out, r0[j]);
-        v4_store(out + 4, r1[j]);
-        v4_store(out + 8, r2[j]);
+    v4f a[4] = {v8_half(&r0[0], h), v8_half(&r0[1], h), v8_half(&r0[2], h), v8_half(&r0[3], h)};
+    v4f b[4] = {v8_half(&r1[0], h), v8_half(&r1[1], h), v8_half(&r1[2], h), v8_half(&r1[3], h)};
+    v4f c[4] = {v8_half(&r2[0], h), v8_half(&r2[1], h), v8_half(&r2[2], h), v8_half(&r2[3], h)};
+    v4_transpose(&a[0], &a[1], &a[2], &a[3]);
+    v4_transpose(&b[0], &b[1], &b[2], &b[3]);
+    v4_transpose(&c[0], &c[1], &c[2], &c[3]);
+    for (uint32_t j = 0; j < n; j++, out += 12) {
+        v4_store(out, a[j]);
+        v4_store(out + 4, b[j]);
+        v4_store(out + 8, c[j]);
     }
 }
 
-#ifdef OSSA_ANIM_HAVE_AVX2
-/* palette_four on eight bones (all with unit scale): the same operations on eight lanes. */
-OSSA_ANIM_AVX2 static void palette_eight(const ossa_rt_skeleton *sk, const ossa_soa_pose *m,
-                                         uint32_t i, float *out)
+/* Eight bones' palette entries for unit scale: palette_bone's unit-scale branch lane by lane
+ * (element-wise IEEE operations, no fusing), so the results are the same bits. Written once for
+ * both lane widths: palette_unit_sse2 runs it as two four-lane halves (transposed as halves),
+ * palette_unit_avx2 on eight lanes (the same body under AVX2's target; wide: the transposes
+ * on eight lanes, half the shuffles). The arrays hold capacity (a multiple of 8)
+ * entries, so eight lanes can always be read; only count (1..8) bones are written, and only
+ * those whose half (bones 0-3, 4-7) has unit[half] set. */
+static inline __attribute__((always_inline)) void palette_unit_body(
+    const ossa_rt_skeleton *sk, const ossa_soa_pose *m, uint32_t i, float *out, uint32_t count,
+    const int unit[2], int wide)
 {
-    v8f qx = v8_load(m->qx + i), qy = v8_load(m->qy + i), qz = v8_load(m->qz + i),
-        qw = v8_load(m->qw + i);
-    v8f bx = v8_load(sk->ib_qx + i), by = v8_load(sk->ib_qy + i), bz = v8_load(sk->ib_qz + i),
-        bw = v8_load(sk->ib_qw + i);
-    v8f vx = v8_load(sk->ib_tx + i), vy = v8_load(sk->ib_ty + i), vz = v8_load(sk->ib_tz + i);
+    v8f qx, qy, qz, qw, bx, by, bz, bw, vx, vy, vz, ptx, pty, ptz;
+    v8_load_any(&qx, m->qx + i), v8_load_any(&qy, m->qy + i);
+    v8_load_any(&qz, m->qz + i), v8_load_any(&qw, m->qw + i);
+    v8_load_any(&bx, sk->ib_qx + i), v8_load_any(&by, sk->ib_qy + i);
+    v8_load_any(&bz, sk->ib_qz + i), v8_load_any(&bw, sk->ib_qw + i);
+    v8_load_any(&vx, sk->ib_tx + i), v8_load_any(&vy, sk->ib_ty + i);
+    v8_load_any(&vz, sk->ib_tz + i);
+    v8_load_any(&ptx, m->tx + i), v8_load_any(&pty, m->ty + i), v8_load_any(&ptz, m->tz + i);
+    /* rotate(), with scale 1: v * 1 = v. */
     v8f uv2 = 2.0f * (qx * vx + qy * vy + qz * vz);
     v8f ss = qw * qw - (qx * qx + qy * qy + qz * qz);
     v8f w2 = 2.0f * qw;
     v8f cx = qy * vz - qz * vy, cy = qz * vx - qx * vz, cz = qx * vy - qy * vx;
-    v8f tx = (uv2 * qx + ss * vx + w2 * cx) + v8_load(m->tx + i);
-    v8f ty = (uv2 * qy + ss * vy + w2 * cy) + v8_load(m->ty + i);
-    v8f tz = (uv2 * qz + ss * vz + w2 * cz) + v8_load(m->tz + i);
+    v8f tx = (uv2 * qx + ss * vx + w2 * cx) + ptx;
+    v8f ty = (uv2 * qy + ss * vy + w2 * cy) + pty;
+    v8f tz = (uv2 * qz + ss * vz + w2 * cz) + ptz;
+    /* One quaternion product, then its (unnormalised) matrix, as Cal3D. */
     v8f x = qw * bx + qx * bw + qy * bz - qz * by;
     v8f y = qw * by - qx * bz + qy * bw + qz * bx;
     v8f z = qw * bz + qx * by - qy * bx + qz * bw;
@@ -353,21 +343,62 @@ OSSA_ANIM_AVX2 static void palette_eight(const ossa_rt_skeleton *sk, const ossa_
     v8f r0[4] = {1 - yy - zz, xy - zw, xz + yw, tx};
     v8f r1[4] = {xy + zw, 1 - xx - zz, yz - xw, ty};
     v8f r2[4] = {xz - yw, yz + xw, 1 - xx - yy, tz};
+    if (!wide) {
+        if (unit[0])
+            palette_store_half(r0, r1, r2, 0, out, count < 4 ? count : 4);
+        if (unit[1] && count > 4)
+            palette_store_half(r0, r1, r2, 1, out + 48, count - 4);
+        return;
+    }
+    /* Eight lanes: transposed within each half, lane j of a half is bone j (low), j + 4 (high). */
     v8_transpose(&r0[0], &r0[1], &r0[2], &r0[3]);
     v8_transpose(&r1[0], &r1[1], &r1[2], &r1[3]);
     v8_transpose(&r2[0], &r2[1], &r2[2], &r2[3]);
-    /* Lane j of each half is bone j (low) and j + 4 (high). */
-    for (uint32_t j = 0; j < 4; j++) {
-        float *lo = out + 12 * j, *hi = out + 12 * (j + 4);
-        memcpy(lo, &r0[j], 16);
-        memcpy(lo + 4, &r1[j], 16);
-        memcpy(lo + 8, &r2[j], 16);
-        memcpy(hi, (const char *)&r0[j] + 16, 16);
-        memcpy(hi + 4, (const char *)&r1[j] + 16, 16);
-        memcpy(hi + 8, (const char *)&r2[j] + 16, 16);
+    if (count == 8 && unit[0] && unit[1]) {
+        for (uint32_t j = 0; j < 4; j++) {
+            float *lo = out + 12 * j, *hi = out + 12 * (j + 4);
+            v4_store(lo, v8_half(&r0[j], 0));
+            v4_store(lo + 4, v8_half(&r1[j], 0));
+            v4_store(lo + 8, v8_half(&r2[j], 0));
+            v4_store(hi, v8_half(&r0[j], 1));
+            v4_store(hi + 4, v8_half(&r1[j], 1));
+            v4_store(hi + 8, v8_half(&r2[j], 1));
+        }
+        return;
+    }
+    for (uint32_t k = 0; k < 8; k++) {
+        uint32_t h = k / 4, j = k % 4;
+        if (unit[h] && k < count) {
+            float *o = out + 12 * (size_t)k;
+            v4_store(o, v8_half(&r0[j], h));
+            v4_store(o + 4, v8_half(&r1[j], h));
+            v4_store(o + 8, v8_half(&r2[j], h));
+        }
     }
 }
+
+static void palette_unit_sse2(const ossa_rt_skeleton *sk, const ossa_soa_pose *m, uint32_t i,
+                              float *out, uint32_t count, const int unit[2])
+{
+    palette_unit_body(sk, m, i, out, count, unit, 0);
+}
+
+#ifdef OSSA_ANIM_HAVE_AVX2
+OSSA_ANIM_AVX2 static void palette_unit_avx2(const ossa_rt_skeleton *sk, const ossa_soa_pose *m,
+                                             uint32_t i, float *out, uint32_t count,
+                                             const int unit[2])
+{
+    palette_unit_body(sk, m, i, out, count, unit, 1);
+}
 #endif
+
+/* Whether bones i..i+3 (padding included) all have scale exactly 1. */
+static int unit_four(const ossa_soa_pose *m, uint32_t i)
+{
+    v4i u = (v4_load(m->sx + i) == 1.0f) & (v4_load(m->sy + i) == 1.0f) &
+            (v4_load(m->sz + i) == 1.0f);
+    return u[0] & u[1] & u[2] & u[3];
+}
 
 int ossa_palette_job_run(const ossa_palette_job *job)
 {
@@ -376,35 +407,28 @@ int ossa_palette_job_run(const ossa_palette_job *job)
     const ossa_rt_skeleton *sk = job->skeleton;
     const ossa_soa_pose *m = job->model;
     uint32_t n = sk->bone_count;
-    /* The arrays hold capacity (a multiple of 8) entries, so whole groups of four can be read;
-     * only the bones that exist are written (eight at once where eight exist and AVX2 runs). */
+    /* Eight bones at a time (the arrays hold capacity, a multiple of 8, entries); each group of
+     * four with unit scales goes through palette_unit_*, any other bone through palette_bone. */
 #ifdef OSSA_ANIM_HAVE_AVX2
     int wide = ossa_anim_has_avx2();
 #endif
-    for (uint32_t i = 0; i < n;) {
-        uint32_t count = n - i < 4 ? n - i : 4;
+    for (uint32_t i = 0; i < n; i += 8) {
+        uint32_t count = n - i < 8 ? n - i : 8;
         float *out = job->palette + 12 * (size_t)i;
+        int unit[2] = {unit_four(m, i), count > 4 && unit_four(m, i + 4)};
+        if (unit[0] || unit[1]) {
 #ifdef OSSA_ANIM_HAVE_AVX2
-        if (wide && n - i >= 8) {
-            v4i u8 = (v4_load(m->sx + i) == 1.0f) & (v4_load(m->sy + i) == 1.0f) &
-                     (v4_load(m->sz + i) == 1.0f) & (v4_load(m->sx + i + 4) == 1.0f) &
-                     (v4_load(m->sy + i + 4) == 1.0f) & (v4_load(m->sz + i + 4) == 1.0f);
-            if (u8[0] & u8[1] & u8[2] & u8[3]) {
-                palette_eight(sk, m, i, out);
-                i += 8;
-                continue;
-            }
-        }
+            if (wide)
+                palette_unit_avx2(sk, m, i, out, count, unit);
+            else
 #endif
-        v4i unit = (v4_load(m->sx + i) == 1.0f) & (v4_load(m->sy + i) == 1.0f) &
-                   (v4_load(m->sz + i) == 1.0f);
-        if (unit[0] & unit[1] & unit[2] & unit[3]) {
-            palette_four(sk, m, i, out, count);
-        } else {
-            for (uint32_t j = 0; j < count; j++)
-                palette_bone(sk, m, i + j, out + 12 * j);
+                palette_unit_sse2(sk, m, i, out, count, unit);
         }
-        i += 4;
+        if (unit[0] && unit[1])
+            continue;
+        for (uint32_t j = 0; j < count; j++)
+            if (!unit[j / 4])
+                palette_bone(sk, m, i + j, out + 12 * j);
     }
     return 1;
 }

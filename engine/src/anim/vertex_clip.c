@@ -2,6 +2,7 @@
  * stage's frame-lerp job, so playback here and in the viewer run the same kernels. */
 #include <math.h>
 #include <string.h>
+#include "core/quat.h"
 #include "ossa/skin.h"
 #include "ossa/vertex_anim.h"
 
@@ -201,16 +202,6 @@ static void basis_to_quat(const float x[3], const float y[3], const float z[3], 
         q[k] /= n;
 }
 
-static void quat_rotate(const float q[4], const float v[3], float out[3])
-{
-    /* v + 2 w (u x v) + 2 u x (u x v), u = q.xyz */
-    float uv[3], uuv[3];
-    cross(q, v, uv);
-    cross(q, uv, uuv);
-    for (int k = 0; k < 3; k++)
-        out[k] = v[k] + 2.0f * (q[3] * uv[k] + uuv[k]);
-}
-
 ossa_status ossa_mount_transform(const ossa_model *m, uint32_t mount, const float *positions,
                                  float t[3], float r[4], float s[3])
 {
@@ -248,7 +239,7 @@ ossa_status ossa_mount_transform(const ossa_model *m, uint32_t mount, const floa
     basis_to_quat(x, y, z, frame_r);
     /* frame (unit scale) composed with the offset: t = P + Rf offset_t, r = Rf offset_r. */
     float moved[3];
-    quat_rotate(frame_r, mt->offset_t, moved);
+    ossa_quat_rotate(frame_r, mt->offset_t, moved);
     for (int k = 0; k < 3; k++) {
         t[k] = origin[k] + moved[k];
         s[k] = mt->offset_s[k];

@@ -153,12 +153,12 @@ static uint32_t finish_keys(const gltf_ctx *c, bool root, key_list *k)
         float n2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3];
         non_unit += fabsf(n2 - 1.0f) > 1e-3f;
         if (root) {
-            gltf_axis_vec(c, t, t);
+            ossa_gltf_axis_vec(c, t, t);
             float q[4];
-            gltf_axis_quat(c, r, q);
+            ossa_gltf_axis_quat(c, r, q);
             memcpy(r, q, sizeof q);
         }
-        gltf_quat_normalize(r);
+        ossa_gltf_quat_normalize(r);
         if (i > 0) {
             const float *p = r - 4;
             if (p[0] * r[0] + p[1] * r[1] + p[2] * r[2] + p[3] * r[3] < 0.0f)
@@ -172,9 +172,9 @@ static uint32_t finish_keys(const gltf_ctx *c, bool root, key_list *k)
 static void channel(gltf_ctx *c, json_t *channels, json_t *samplers, int input, int output,
                     int node, const char *path)
 {
-    int s = gltf_push(c, samplers, json_pack("{s:i, s:i, s:s}", "input", input, "output", output,
+    int s = ossa_gltf_push(c, samplers, json_pack("{s:i, s:i, s:s}", "input", input, "output", output,
                                              "interpolation", "LINEAR"));
-    gltf_push(c, channels, json_pack("{s:i, s:{s:i, s:s}}", "sampler", s, "target", "node", node,
+    ossa_gltf_push(c, channels, json_pack("{s:i, s:{s:i, s:s}}", "sampler", s, "target", "node", node,
                                      "path", path));
 }
 
@@ -182,8 +182,8 @@ static json_t *triggers_extras(gltf_ctx *c, const ossa_clip *clip)
 {
     json_t *list = json_array();
     for (uint32_t i = 0; i < clip->trigger_count; i++)
-        gltf_push(c, list, json_pack("{s:f, s:o}", "time", (double)clip->triggers[i].time,
-                                     "name", gltf_text(clip->triggers[i].name)));
+        ossa_gltf_push(c, list, json_pack("{s:f, s:o}", "time", (double)clip->triggers[i].time,
+                                     "name", ossa_gltf_text(clip->triggers[i].name)));
     return json_pack("{s:o}", "triggers", list);
 }
 
@@ -218,47 +218,47 @@ static void clip_animation(gltf_ctx *c, const ossa_clip *clip, track_eval *e)
             break;
         }
         non_unit += finish_keys(c, m->bones[tr->bone].parent < 0, &k);
-        int input = gltf_accessor_f32(c, k.time, k.n, 1, 0, true);
-        channel(c, channels, samplers, input, gltf_accessor_f32(c, k.t, k.n, 3, 0, false),
+        int input = ossa_gltf_accessor_f32(c, k.time, k.n, 1, 0, true);
+        channel(c, channels, samplers, input, ossa_gltf_accessor_f32(c, k.t, k.n, 3, 0, false),
                 (int)tr->bone, "translation");
-        channel(c, channels, samplers, input, gltf_accessor_f32(c, k.r, k.n, 4, 0, false),
+        channel(c, channels, samplers, input, ossa_gltf_accessor_f32(c, k.r, k.n, 4, 0, false),
                 (int)tr->bone, "rotation");
         if (tr->scales)
-            channel(c, channels, samplers, input, gltf_accessor_f32(c, k.s, k.n, 3, 0, false),
+            channel(c, channels, samplers, input, ossa_gltf_accessor_f32(c, k.s, k.n, 3, 0, false),
                     (int)tr->bone, "scale");
         keys_free(&k);
     }
-    gltf_vertex_frame_channel(c, channels, samplers, clip);
+    ossa_gltf_vertex_frame_channel(c, channels, samplers, clip);
     if (skipped)
-        gltf_warn(c, "clip %s: %u tracks name bones the model does not have (no skeleton "
+        ossa_gltf_warn(c, "clip %s: %u tracks name bones the model does not have (no skeleton "
                   "loaded?): not exported", name, skipped);
     if (resampled)
-        gltf_warn(c, "clip %s: %u track stretches before a first key or after a last key (where "
+        ossa_gltf_warn(c, "clip %s: %u track stretches before a first key or after a last key (where "
                   "Cal3D extrapolates and glTF would hold) resampled at %g frames per second",
                   name, resampled, (double)c->opt.fps);
     if (bumped)
-        gltf_warn(c, "clip %s: %u keys at the same time as the key before moved one float step "
+        ossa_gltf_warn(c, "clip %s: %u keys at the same time as the key before moved one float step "
                   "later (glTF needs increasing times)", name, bumped);
     if (non_unit)
-        gltf_warn(c, "clip %s: %u rotation keys are not unit quaternions: normalised (Cal3D "
+        ossa_gltf_warn(c, "clip %s: %u rotation keys are not unit quaternions: normalised (Cal3D "
                   "would also scale child translations by |q|^2)", name, non_unit);
     if (clip->uv_track_count)
-        gltf_warn(c, "clip %s: %u texture-coordinate frame tracks not exported (glTF cannot "
+        ossa_gltf_warn(c, "clip %s: %u texture-coordinate frame tracks not exported (glTF cannot "
                   "animate texture coordinates)", name, clip->uv_track_count);
     if (json_array_size(channels) == 0) {
-        gltf_warn(c, "clip %s animates nothing the export holds: not exported", name);
+        ossa_gltf_warn(c, "clip %s animates nothing the export holds: not exported", name);
         json_decref(channels);
         json_decref(samplers);
         return;
     }
-    json_t *anim = json_pack("{s:o, s:o, s:o}", "name", gltf_text(name), "channels", channels,
+    json_t *anim = json_pack("{s:o, s:o, s:o}", "name", ossa_gltf_text(name), "channels", channels,
                              "samplers", samplers);
     if (anim && clip->trigger_count)
-        gltf_set(c, anim, "extras", triggers_extras(c, clip));
-    gltf_push(c, c->animations, anim);
+        ossa_gltf_set(c, anim, "extras", triggers_extras(c, clip));
+    ossa_gltf_push(c, c->animations, anim);
 }
 
-void gltf_animations(gltf_ctx *c)
+void ossa_gltf_animations(gltf_ctx *c)
 {
     const ossa_model *m = c->m;
     size_t nb = m->bone_count ? m->bone_count : 1;

@@ -28,11 +28,11 @@ static size_t unique_times(float *t, size_t n)
 static void weights_channel(gltf_ctx *c, json_t *channels, json_t *samplers, int node,
                             const float *times, size_t n, const float *weights, uint32_t targets)
 {
-    int in = gltf_accessor_f32(c, times, n, 1, 0, true);
-    int out = gltf_accessor_f32(c, weights, n * targets, 1, 0, false);
-    int s = gltf_push(c, samplers, json_pack("{s:i, s:i, s:s}", "input", in, "output", out,
+    int in = ossa_gltf_accessor_f32(c, times, n, 1, 0, true);
+    int out = ossa_gltf_accessor_f32(c, weights, n * targets, 1, 0, false);
+    int s = ossa_gltf_push(c, samplers, json_pack("{s:i, s:i, s:s}", "input", in, "output", out,
                                              "interpolation", "LINEAR"));
-    gltf_push(c, channels, json_pack("{s:i, s:{s:i, s:s}}", "sampler", s, "target", "node", node,
+    ossa_gltf_push(c, channels, json_pack("{s:i, s:{s:i, s:s}}", "sampler", s, "target", "node", node,
                                      "path", "weights"));
 }
 
@@ -53,7 +53,7 @@ static void locate(const ossa_vertex_track *tr, float duration, float t, uint32_
     ossa_vertex_track_locate(tr, duration, t, OSSA_TIME_LOOP, fa, fb, f);
 }
 
-int gltf_vertex_frame_channel(gltf_ctx *c, json_t *channels, json_t *samplers,
+int ossa_gltf_vertex_frame_channel(gltf_ctx *c, json_t *channels, json_t *samplers,
                               const ossa_clip *clip)
 {
     const ossa_model *m = c->m;
@@ -180,18 +180,18 @@ static void morph_clip(gltf_ctx *c, const ossa_morph_clip *mc)
     }
     const char *name = mc->name ? mc->name : "";
     if (json_array_size(channels) == 0) {
-        gltf_warn(c, "morph clip %s names no morph target of an exported mesh: not exported",
+        ossa_gltf_warn(c, "morph clip %s names no morph target of an exported mesh: not exported",
                   name);
         json_decref(channels);
         json_decref(samplers);
         return;
     }
-    gltf_push(c, c->animations, json_pack("{s:o, s:o, s:o, s:{s:b}}", "name", gltf_text(name),
+    ossa_gltf_push(c, c->animations, json_pack("{s:o, s:o, s:o, s:{s:b}}", "name", ossa_gltf_text(name),
                                           "channels", channels, "samplers", samplers, "extras",
                                           "ossa_morph_clip", 1));
 }
 
-void gltf_morph_animations(gltf_ctx *c)
+void ossa_gltf_morph_animations(gltf_ctx *c)
 {
     for (uint32_t i = 0; i < c->m->morph_clip_count && !c->failed; i++)
         morph_clip(c, &c->m->morph_clips[i]);

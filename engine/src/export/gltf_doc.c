@@ -8,7 +8,7 @@
 #include <string.h>
 #include "gltf_internal.h"
 
-void gltf_warn(gltf_ctx *c, const char *fmt, ...)
+void ossa_gltf_warn(gltf_ctx *c, const char *fmt, ...)
 {
     if (!c->opt.warning)
         return;
@@ -20,7 +20,7 @@ void gltf_warn(gltf_ctx *c, const char *fmt, ...)
     c->opt.warning(c->opt.warning_user, msg);
 }
 
-json_t *gltf_text(const char *s)
+json_t *ossa_gltf_text(const char *s)
 {
     /* jansson takes UTF-8 only; names in legacy files are often Latin-1: a byte that does not
      * start a valid UTF-8 sequence is read as Latin-1. */
@@ -57,7 +57,7 @@ json_t *gltf_text(const char *s)
     return j;
 }
 
-int gltf_push(gltf_ctx *c, json_t *array, json_t *item)
+int ossa_gltf_push(gltf_ctx *c, json_t *array, json_t *item)
 {
     if (!item || json_array_append_new(array, item)) {
         c->failed = true;
@@ -66,13 +66,13 @@ int gltf_push(gltf_ctx *c, json_t *array, json_t *item)
     return (int)json_array_size(array) - 1;
 }
 
-void gltf_set(gltf_ctx *c, json_t *obj, const char *key, json_t *value)
+void ossa_gltf_set(gltf_ctx *c, json_t *obj, const char *key, json_t *value)
 {
     if (!value || json_object_set_new(obj, key, value))
         c->failed = true;
 }
 
-json_t *gltf_floats(gltf_ctx *c, const float *v, size_t n)
+json_t *ossa_gltf_floats(gltf_ctx *c, const float *v, size_t n)
 {
     json_t *a = json_array();
     if (!a) {
@@ -80,11 +80,11 @@ json_t *gltf_floats(gltf_ctx *c, const float *v, size_t n)
         return NULL;
     }
     for (size_t i = 0; i < n; i++)
-        gltf_push(c, a, json_real((double)v[i]));
+        ossa_gltf_push(c, a, json_real((double)v[i]));
     return a;
 }
 
-int gltf_view(gltf_ctx *c, const void *data, size_t size, int target)
+int ossa_gltf_view(gltf_ctx *c, const void *data, size_t size, int target)
 {
     while (c->bin.size % 4)
         ossa_wbuf_u8(&c->bin, 0);
@@ -97,8 +97,8 @@ int gltf_view(gltf_ctx *c, const void *data, size_t size, int target)
     json_t *v = json_pack("{s:i, s:I, s:I}", "buffer", 0, "byteOffset", (json_int_t)offset,
                           "byteLength", (json_int_t)size);
     if (v && target)
-        gltf_set(c, v, "target", json_integer(target));
-    return gltf_push(c, c->views, v);
+        ossa_gltf_set(c, v, "target", json_integer(target));
+    return ossa_gltf_push(c, c->views, v);
 }
 
 static const char *type_name(int comps)
@@ -125,8 +125,8 @@ static void set_minmax(gltf_ctx *c, json_t *acc, const float *v, size_t count, i
             lo[k] = x < lo[k] ? x : lo[k];
             hi[k] = x > hi[k] ? x : hi[k];
         }
-    gltf_set(c, acc, "min", gltf_floats(c, lo, (size_t)comps));
-    gltf_set(c, acc, "max", gltf_floats(c, hi, (size_t)comps));
+    ossa_gltf_set(c, acc, "min", ossa_gltf_floats(c, lo, (size_t)comps));
+    ossa_gltf_set(c, acc, "max", ossa_gltf_floats(c, hi, (size_t)comps));
 }
 
 static json_t *accessor(gltf_ctx *c, int component, size_t count, int comps)
@@ -138,42 +138,42 @@ static json_t *accessor(gltf_ctx *c, int component, size_t count, int comps)
     return a;
 }
 
-int gltf_accessor_f32(gltf_ctx *c, const float *v, size_t count, int comps, int target,
+int ossa_gltf_accessor_f32(gltf_ctx *c, const float *v, size_t count, int comps, int target,
                       bool minmax)
 {
-    int view = gltf_view(c, v, count * (size_t)comps * sizeof(float), target);
+    int view = ossa_gltf_view(c, v, count * (size_t)comps * sizeof(float), target);
     json_t *a = accessor(c, GLTF_FLOAT, count, comps);
     if (view < 0 || !a) {
         json_decref(a);
         return -1;
     }
-    gltf_set(c, a, "bufferView", json_integer(view));
+    ossa_gltf_set(c, a, "bufferView", json_integer(view));
     if (minmax)
         set_minmax(c, a, v, count, comps);
-    return gltf_push(c, c->accessors, a);
+    return ossa_gltf_push(c, c->accessors, a);
 }
 
-int gltf_accessor_zeros(gltf_ctx *c, size_t count, int comps, bool minmax)
+int ossa_gltf_accessor_zeros(gltf_ctx *c, size_t count, int comps, bool minmax)
 {
     json_t *a = accessor(c, GLTF_FLOAT, count, comps);
     if (a && minmax)
         set_minmax(c, a, NULL, count, comps);
-    return gltf_push(c, c->accessors, a);
+    return ossa_gltf_push(c, c->accessors, a);
 }
 
-int gltf_accessor_sparse_f32(gltf_ctx *c, size_t count, int comps, const uint32_t *indices,
+int ossa_gltf_accessor_sparse_f32(gltf_ctx *c, size_t count, int comps, const uint32_t *indices,
                              const float *values, size_t n, bool minmax)
 {
     if (n == 0)
-        return gltf_accessor_zeros(c, count, comps, minmax);
-    int iv = gltf_view(c, indices, n * sizeof(uint32_t), 0);
-    int vv = gltf_view(c, values, n * (size_t)comps * sizeof(float), 0);
+        return ossa_gltf_accessor_zeros(c, count, comps, minmax);
+    int iv = ossa_gltf_view(c, indices, n * sizeof(uint32_t), 0);
+    int vv = ossa_gltf_view(c, values, n * (size_t)comps * sizeof(float), 0);
     json_t *a = accessor(c, GLTF_FLOAT, count, comps);
     if (iv < 0 || vv < 0 || !a) {
         json_decref(a);
         return -1;
     }
-    gltf_set(c, a, "sparse",
+    ossa_gltf_set(c, a, "sparse",
              json_pack("{s:I, s:{s:i, s:i}, s:{s:i}}", "count", (json_int_t)n, "indices",
                        "bufferView", iv, "componentType", GLTF_UNSIGNED_INT, "values",
                        "bufferView", vv));
@@ -188,13 +188,13 @@ int gltf_accessor_sparse_f32(gltf_ctx *c, size_t count, int comps, const uint32_
                 lo[k] = x < lo[k] ? x : lo[k];
                 hi[k] = x > hi[k] ? x : hi[k];
             }
-        gltf_set(c, a, "min", gltf_floats(c, lo, (size_t)comps));
-        gltf_set(c, a, "max", gltf_floats(c, hi, (size_t)comps));
+        ossa_gltf_set(c, a, "min", ossa_gltf_floats(c, lo, (size_t)comps));
+        ossa_gltf_set(c, a, "max", ossa_gltf_floats(c, hi, (size_t)comps));
     }
-    return gltf_push(c, c->accessors, a);
+    return ossa_gltf_push(c, c->accessors, a);
 }
 
-int gltf_accessor_indices(gltf_ctx *c, const uint32_t *idx, size_t count, uint32_t vertex_count)
+int ossa_gltf_accessor_indices(gltf_ctx *c, const uint32_t *idx, size_t count, uint32_t vertex_count)
 {
     /* 65535 is the primitive-restart value of 16-bit indices: glTF forbids it as an index. */
     bool narrow = vertex_count < 65535;
@@ -207,21 +207,21 @@ int gltf_accessor_indices(gltf_ctx *c, const uint32_t *idx, size_t count, uint32
         }
         for (size_t i = 0; i < count; i++)
             tmp[i] = (uint16_t)idx[i];
-        view = gltf_view(c, tmp, count * sizeof *tmp, GLTF_ELEMENT_ARRAY_BUFFER);
+        view = ossa_gltf_view(c, tmp, count * sizeof *tmp, GLTF_ELEMENT_ARRAY_BUFFER);
         free(tmp);
     } else {
-        view = gltf_view(c, idx, count * sizeof *idx, GLTF_ELEMENT_ARRAY_BUFFER);
+        view = ossa_gltf_view(c, idx, count * sizeof *idx, GLTF_ELEMENT_ARRAY_BUFFER);
     }
     json_t *a = accessor(c, narrow ? GLTF_UNSIGNED_SHORT : GLTF_UNSIGNED_INT, count, 1);
     if (view < 0 || !a) {
         json_decref(a);
         return -1;
     }
-    gltf_set(c, a, "bufferView", json_integer(view));
-    return gltf_push(c, c->accessors, a);
+    ossa_gltf_set(c, a, "bufferView", json_integer(view));
+    return ossa_gltf_push(c, c->accessors, a);
 }
 
-int gltf_accessor_joints(gltf_ctx *c, const uint16_t *v, size_t count, uint16_t max_value)
+int ossa_gltf_accessor_joints(gltf_ctx *c, const uint16_t *v, size_t count, uint16_t max_value)
 {
     bool narrow = max_value < 256;
     int view;
@@ -233,21 +233,21 @@ int gltf_accessor_joints(gltf_ctx *c, const uint16_t *v, size_t count, uint16_t 
         }
         for (size_t i = 0; i < 4 * count; i++)
             tmp[i] = (uint8_t)v[i];
-        view = gltf_view(c, tmp, 4 * count, GLTF_ARRAY_BUFFER);
+        view = ossa_gltf_view(c, tmp, 4 * count, GLTF_ARRAY_BUFFER);
         free(tmp);
     } else {
-        view = gltf_view(c, v, 4 * count * sizeof *v, GLTF_ARRAY_BUFFER);
+        view = ossa_gltf_view(c, v, 4 * count * sizeof *v, GLTF_ARRAY_BUFFER);
     }
     json_t *a = accessor(c, narrow ? GLTF_UNSIGNED_BYTE : GLTF_UNSIGNED_SHORT, count, 4);
     if (view < 0 || !a) {
         json_decref(a);
         return -1;
     }
-    gltf_set(c, a, "bufferView", json_integer(view));
-    return gltf_push(c, c->accessors, a);
+    ossa_gltf_set(c, a, "bufferView", json_integer(view));
+    return ossa_gltf_push(c, c->accessors, a);
 }
 
-int gltf_add_side_file(gltf_ctx *c, const char *name, const void *data, size_t size)
+int ossa_gltf_add_side_file(gltf_ctx *c, const char *name, const void *data, size_t size)
 {
     if (c->side_count == c->side_cap) {
         size_t cap = c->side_cap ? 2 * c->side_cap : 8;
@@ -275,7 +275,7 @@ int gltf_add_side_file(gltf_ctx *c, const char *name, const void *data, size_t s
     return 0;
 }
 
-char *gltf_base64_uri(const char *mime, const void *data, size_t size)
+char *ossa_gltf_base64_uri(const char *mime, const void *data, size_t size)
 {
     static const char digits[] =
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -364,7 +364,7 @@ static ossa_status write_glb(gltf_ctx *c, const char *json, size_t json_size)
     return st;
 }
 
-ossa_status gltf_write_files(gltf_ctx *c)
+ossa_status ossa_gltf_write_files(gltf_ctx *c)
 {
     if (c->failed)
         return ossa_write_fail(c->err, OSSA_ERR_NOMEM, c->path, "out of memory");

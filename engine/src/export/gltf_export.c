@@ -43,7 +43,7 @@ static void model_checks(gltf_ctx *c)
         for (uint32_t k = 0; k < m->meshes[i].submesh_count; k++)
             points |= m->meshes[i].submeshes[k].influence_points != NULL;
     if (!points && m->bind_disagreement > 1e-5f * c->model_size) /* above float noise */
-        gltf_warn(c, "the per-influence offsets of the %s file disagree with the single bind "
+        ossa_gltf_warn(c, "the per-influence offsets of the %s file disagree with the single bind "
                   "vertex by up to %.3g (%.2g%% of the model's size): exported as linear blend "
                   "skinning of the bind vertex, as Ossa skins it",
                   ossa_format_name(m->format), (double)m->bind_disagreement,
@@ -59,14 +59,14 @@ static void model_checks(gltf_ctx *c)
                 spring_vertices += sm->physique_weights && sm->physique_weights[v] > 0.0f;
         }
     if (springs) {
-        double gap = gltf_spring_gap(c);
+        double gap = ossa_gltf_spring_gap(c);
         if (gap >= 0.0)
-            gltf_warn(c, "%u Cal3D springs (cloth) not exported: their %u vertices follow the "
+            ossa_gltf_warn(c, "%u Cal3D springs (cloth) not exported: their %u vertices follow the "
                       "skin (linear blend skinning); Cal3D's cloth takes them up to %.3g from it "
                       "(%.2g%% of the model's size; at rest and over each clip at %g fps)",
                       springs, spring_vertices, gap, gap * pct, (double)c->opt.fps);
         else
-            gltf_warn(c, "%u Cal3D springs (cloth) not exported: their %u vertices follow the "
+            ossa_gltf_warn(c, "%u Cal3D springs (cloth) not exported: their %u vertices follow the "
                       "skin (linear blend skinning)", springs, spring_vertices);
     }
 }
@@ -96,7 +96,7 @@ static void ctx_free(gltf_ctx *c)
 static void attach(gltf_ctx *c, const char *key, json_t *array)
 {
     if (json_array_size(array))
-        gltf_set(c, c->root, key, json_incref(array));
+        ossa_gltf_set(c, c->root, key, json_incref(array));
 }
 
 static void buffer(gltf_ctx *c)
@@ -105,8 +105,8 @@ static void buffer(gltf_ctx *c)
         return; /* the GLB's buffer is added when it is written */
     json_t *b = json_pack("{s:I}", "byteLength", (json_int_t)c->bin.size);
     if (c->opt.embed) {
-        char *uri = gltf_base64_uri("application/octet-stream", c->bin.data, c->bin.size);
-        gltf_set(c, b, "uri", uri ? json_string(uri) : NULL);
+        char *uri = ossa_gltf_base64_uri("application/octet-stream", c->bin.data, c->bin.size);
+        ossa_gltf_set(c, b, "uri", uri ? json_string(uri) : NULL);
         free(uri);
     } else {
         const char *base = strrchr(c->path, '/') ? strrchr(c->path, '/') + 1 : c->path;
@@ -116,14 +116,14 @@ static void buffer(gltf_ctx *c)
             memcpy(name, base, n + 1);
             char *dot = strrchr(name, '.');
             strcpy(dot && dot != name ? dot : name + n, ".bin");
-            gltf_add_side_file(c, name, c->bin.data, c->bin.size);
-            gltf_set(c, b, "uri", gltf_text(name));
+            ossa_gltf_add_side_file(c, name, c->bin.data, c->bin.size);
+            ossa_gltf_set(c, b, "uri", ossa_gltf_text(name));
         } else {
             c->failed = true;
         }
         free(name);
     }
-    gltf_push(c, json_object_get(c->root, "buffers"), b);
+    ossa_gltf_push(c, json_object_get(c->root, "buffers"), b);
 }
 
 ossa_status ossa_export_gltf(const ossa_model *m, const char *path,
@@ -178,25 +178,25 @@ ossa_status ossa_export_gltf(const ossa_model *m, const char *path,
     for (uint32_t i = 0; i < 2 * m->material_count; i++)
         c.material_index[i] = -1;
 
-    gltf_set(&c, c.root, "asset",
+    ossa_gltf_set(&c, c.root, "asset",
              json_pack("{s:s, s:s, s:{s:s, s:s}}", "version", "2.0", "generator",
                        "Ossa (ossa_export_gltf)", "extras", "ossa_source_format",
                        ossa_format_name(m->format), "ossa_source_up",
                        ossa_export_source_up(m, &c.opt) == OSSA_EXPORT_UP_Z ? "z" : "y"));
-    gltf_set(&c, c.root, "buffers", json_array());
-    gltf_nodes(&c);
-    gltf_meshes(&c);
-    gltf_animations(&c);
-    gltf_morph_animations(&c);
+    ossa_gltf_set(&c, c.root, "buffers", json_array());
+    ossa_gltf_nodes(&c);
+    ossa_gltf_meshes(&c);
+    ossa_gltf_animations(&c);
+    ossa_gltf_morph_animations(&c);
     model_checks(&c);
     buffer(&c);
     if (json_array_size(json_object_get(c.root, "buffers")) == 0 && (!glb || !c.bin.size))
         json_object_del(c.root, "buffers");
-    gltf_set(&c, c.root, "scene", json_integer(0));
+    ossa_gltf_set(&c, c.root, "scene", json_integer(0));
     const char *scene = m->source && *m->source ? m->source : "ossa";
     scene = strrchr(scene, '/') ? strrchr(scene, '/') + 1 : scene;
-    gltf_set(&c, c.root, "scenes",
-             json_pack("[{s:o, s:O}]", "name", gltf_text(scene), "nodes", c.scene_nodes));
+    ossa_gltf_set(&c, c.root, "scenes",
+             json_pack("[{s:o, s:O}]", "name", ossa_gltf_text(scene), "nodes", c.scene_nodes));
     if (json_array_size(c.scene_nodes) == 0)
         json_object_del(json_array_get(json_object_get(c.root, "scenes"), 0), "nodes");
     attach(&c, "nodes", c.nodes);
@@ -209,7 +209,7 @@ ossa_status ossa_export_gltf(const ossa_model *m, const char *path,
     attach(&c, "samplers", c.samplers);
     attach(&c, "accessors", c.accessors);
     attach(&c, "bufferViews", c.views);
-    st = gltf_write_files(&c);
+    st = ossa_gltf_write_files(&c);
 done:
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         json_decref(arrays[i]);

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "ossa/export.h"
-#include "formats/write_buf.h"
+#include "io/write_buf.h"
 
 enum { GLTF_ARRAY_BUFFER = 34962, GLTF_ELEMENT_ARRAY_BUFFER = 34963 };
 enum { GLTF_FLOAT = 5126, GLTF_UNSIGNED_BYTE = 5121, GLTF_UNSIGNED_SHORT = 5123,
@@ -62,44 +62,44 @@ typedef struct gltf_ctx {
     float model_size;        /* bind-pose bounding box diagonal (for relative figures) */
 } gltf_ctx;
 
-void gltf_warn(gltf_ctx *c, const char *fmt, ...) OSSA_PRINTF(2, 3);
+void ossa_gltf_warn(gltf_ctx *c, const char *fmt, ...) OSSA_PRINTF(2, 3);
 
 /* ---- document (gltf_doc.c) ---- */
-json_t *gltf_text(const char *s);  /* a JSON string, valid UTF-8 (other bytes read as Latin-1) */
-int gltf_push(gltf_ctx *c, json_t *array, json_t *item); /* index of item, -1 on failure */
-void gltf_set(gltf_ctx *c, json_t *obj, const char *key, json_t *value);
-json_t *gltf_floats(gltf_ctx *c, const float *v, size_t n);
+json_t *ossa_gltf_text(const char *s);  /* a JSON string, valid UTF-8 (other bytes read as Latin-1) */
+int ossa_gltf_push(gltf_ctx *c, json_t *array, json_t *item); /* index of item, -1 on failure */
+void ossa_gltf_set(gltf_ctx *c, json_t *obj, const char *key, json_t *value);
+json_t *ossa_gltf_floats(gltf_ctx *c, const float *v, size_t n);
 /* A bufferView of size bytes (aligned to 4 in the buffer); target 0 for none. */
-int gltf_view(gltf_ctx *c, const void *data, size_t size, int target);
+int ossa_gltf_view(gltf_ctx *c, const void *data, size_t size, int target);
 /* count elements of comps floats each ("SCALAR", "VEC2", "VEC3", "VEC4", "MAT4" by comps). */
-int gltf_accessor_f32(gltf_ctx *c, const float *v, size_t count, int comps, int target,
+int ossa_gltf_accessor_f32(gltf_ctx *c, const float *v, size_t count, int comps, int target,
                       bool minmax);
 /* All zeros without a bufferView (glTF: an accessor without one reads as zeros). */
-int gltf_accessor_zeros(gltf_ctx *c, size_t count, int comps, bool minmax);
+int ossa_gltf_accessor_zeros(gltf_ctx *c, size_t count, int comps, bool minmax);
 /* Zeros except the listed elements (a sparse accessor, ascending indices). */
-int gltf_accessor_sparse_f32(gltf_ctx *c, size_t count, int comps, const uint32_t *indices,
+int ossa_gltf_accessor_sparse_f32(gltf_ctx *c, size_t count, int comps, const uint32_t *indices,
                              const float *values, size_t n, bool minmax);
-int gltf_accessor_indices(gltf_ctx *c, const uint32_t *idx, size_t count, uint32_t vertex_count);
+int ossa_gltf_accessor_indices(gltf_ctx *c, const uint32_t *idx, size_t count, uint32_t vertex_count);
 /* Integer vertex attribute (JOINTS_n): unsigned byte or short by the largest value. */
-int gltf_accessor_joints(gltf_ctx *c, const uint16_t *v, size_t count, uint16_t max_value);
-int gltf_add_side_file(gltf_ctx *c, const char *name, const void *data, size_t size);
-char *gltf_base64_uri(const char *mime, const void *data, size_t size);
-ossa_status gltf_write_files(gltf_ctx *c);
+int ossa_gltf_accessor_joints(gltf_ctx *c, const uint16_t *v, size_t count, uint16_t max_value);
+int ossa_gltf_add_side_file(gltf_ctx *c, const char *name, const void *data, size_t size);
+char *ossa_gltf_base64_uri(const char *mime, const void *data, size_t size);
+ossa_status ossa_gltf_write_files(gltf_ctx *c);
 
 /* ---- parts ---- */
-void gltf_axis_vec(const gltf_ctx *c, const float *in, float *out);
-void gltf_axis_quat(const gltf_ctx *c, const float *in, float *out);
-void gltf_quat_normalize(float *q);
-void gltf_nodes(gltf_ctx *c);        /* gltf_scene.c: axes, bones */
-int gltf_skin(gltf_ctx *c, bool need_extra_joint); /* gltf_scene.c: created once */
-void gltf_meshes(gltf_ctx *c);       /* gltf_mesh.c */
-void gltf_animations(gltf_ctx *c);   /* gltf_anim.c: clips */
-void gltf_morph_animations(gltf_ctx *c); /* gltf_anim_morph.c: morph clips, vertex frames */
-int gltf_vertex_frame_channel(gltf_ctx *c, json_t *channels, json_t *samplers,
+void ossa_gltf_axis_vec(const gltf_ctx *c, const float *in, float *out);
+void ossa_gltf_axis_quat(const gltf_ctx *c, const float *in, float *out);
+void ossa_gltf_quat_normalize(float *q);
+void ossa_gltf_nodes(gltf_ctx *c);        /* gltf_scene.c: axes, bones */
+int ossa_gltf_skin(gltf_ctx *c, bool need_extra_joint); /* gltf_scene.c: created once */
+void ossa_gltf_meshes(gltf_ctx *c);       /* gltf_mesh.c */
+void ossa_gltf_animations(gltf_ctx *c);   /* gltf_anim.c: clips */
+void ossa_gltf_morph_animations(gltf_ctx *c); /* gltf_anim_morph.c: morph clips, vertex frames */
+int ossa_gltf_vertex_frame_channel(gltf_ctx *c, json_t *channels, json_t *samplers,
                               const ossa_clip *clip);
-int gltf_material(gltf_ctx *c, int32_t material, bool two_sided); /* gltf_material.c */
+int ossa_gltf_material(gltf_ctx *c, int32_t material, bool two_sided); /* gltf_material.c */
 /* gltf_springs.c: the largest distance Cal3D's cloth takes a vertex from its skinned position
  * (rest, and every clip once at opt.fps); -1 when it cannot be run. */
-double gltf_spring_gap(gltf_ctx *c);
+double ossa_gltf_spring_gap(gltf_ctx *c);
 
 #endif

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "formats/file_io.h"
+#include "io/file_io.h"
 #include "gltf_internal.h"
 
 /* The map a viewer draws as the diffuse texture: the first with no type or a type naming
@@ -183,10 +183,10 @@ static int add_image(gltf_ctx *c, const char *texture_path, const uint8_t *data,
         return -1;
     }
     if (c->glb) {
-        gltf_set(c, img, "bufferView", json_integer(gltf_view(c, data, size, 0)));
+        ossa_gltf_set(c, img, "bufferView", json_integer(ossa_gltf_view(c, data, size, 0)));
     } else if (c->opt.embed) {
-        char *uri = gltf_base64_uri(mime, data, size);
-        gltf_set(c, img, "uri", uri ? json_string(uri) : NULL);
+        char *uri = ossa_gltf_base64_uri(mime, data, size);
+        ossa_gltf_set(c, img, "uri", uri ? json_string(uri) : NULL);
         free(uri);
     } else {
         /* OUT_texture.png: the output's name first, so that models exported into one folder
@@ -204,10 +204,10 @@ static int add_image(gltf_ctx *c, const char *texture_path, const uint8_t *data,
         for (char *p = name; *p; p++)
             if (!isalnum((unsigned char)*p) && *p != '.' && *p != '_' && *p != '-')
                 *p = '_';
-        gltf_add_side_file(c, name, data, size);
-        gltf_set(c, img, "uri", json_string(name));
+        ossa_gltf_add_side_file(c, name, data, size);
+        ossa_gltf_set(c, img, "uri", json_string(name));
     }
-    return gltf_push(c, c->images, img);
+    return ossa_gltf_push(c, c->images, img);
 }
 
 /* The texture index for a map (one image per file), -1 when it cannot be had. */
@@ -215,7 +215,7 @@ static int texture_for(gltf_ctx *c, const ossa_texture_map *map, const char *mat
 {
     const char *path = map->path ? map->path : map->file;
     /* seen: texture index by path (made UTF-8, as jansson keys must be) */
-    json_t *key = gltf_text(path);
+    json_t *key = ossa_gltf_text(path);
     const char *k = key ? json_string_value(key) : NULL;
     json_t *hit = k ? json_object_get(c->texture_cache, k) : NULL;
     if (hit) {
@@ -227,7 +227,7 @@ static int texture_for(gltf_ctx *c, const ossa_texture_map *map, const char *mat
     uint8_t *data = read_texture(path, &size, found, sizeof found);
     int tex = -1;
     if (!data) {
-        gltf_warn(c, "material %s: texture %s not found (%s): the material keeps its colour only",
+        ossa_gltf_warn(c, "material %s: texture %s not found (%s): the material keeps its colour only",
                   material, path, strerror(errno));
     } else {
         static const uint8_t png_magic[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
@@ -244,27 +244,27 @@ static int texture_for(gltf_ctx *c, const ossa_texture_map *map, const char *mat
                 image = add_image(c, found, png, png_size, false);
                 free(png);
             } else {
-                gltf_warn(c, "material %s: texture %s cannot be read (%s): the material keeps "
+                ossa_gltf_warn(c, "material %s: texture %s cannot be read (%s): the material keeps "
                           "its colour only", material, found, why);
             }
         }
         free(data);
         if (image >= 0) {
             if (json_array_size(c->samplers) == 0) /* repeat, trilinear: as ossa-view draws */
-                gltf_push(c, c->samplers, json_pack("{s:i, s:i, s:i, s:i}", "magFilter", 9729,
+                ossa_gltf_push(c, c->samplers, json_pack("{s:i, s:i, s:i, s:i}", "magFilter", 9729,
                                                     "minFilter", 9987, "wrapS", 10497,
                                                     "wrapT", 10497));
-            tex = gltf_push(c, c->textures, json_pack("{s:i, s:i}", "source", image,
+            tex = ossa_gltf_push(c, c->textures, json_pack("{s:i, s:i}", "source", image,
                                                       "sampler", 0));
         }
     }
     if (k)
-        gltf_set(c, c->texture_cache, k, json_integer(tex));
+        ossa_gltf_set(c, c->texture_cache, k, json_integer(tex));
     json_decref(key);
     return tex;
 }
 
-int gltf_material(gltf_ctx *c, int32_t material, bool two_sided)
+int ossa_gltf_material(gltf_ctx *c, int32_t material, bool two_sided)
 {
     const ossa_model *m = c->m;
     int32_t *slot = material >= 0 && (uint32_t)material < m->material_count
@@ -277,26 +277,26 @@ int gltf_material(gltf_ctx *c, int32_t material, bool two_sided)
         c->failed = true;
         return -1;
     }
-    gltf_set(c, mat, "pbrMetallicRoughness", json_object());
+    ossa_gltf_set(c, mat, "pbrMetallicRoughness", json_object());
     json_t *pbr = json_object_get(mat, "pbrMetallicRoughness"); /* owned by mat */
     if (!pbr) {
         json_decref(mat);
         return -1;
     }
     if (two_sided)
-        gltf_set(c, mat, "doubleSided", json_true());
+        ossa_gltf_set(c, mat, "doubleSided", json_true());
     if (slot == &c->default_material[two_sided]) {
         /* no material: ossa-view's grey */
         float grey[4] = {0.7f, 0.7f, 0.7f, 1.0f};
-        gltf_set(c, mat, "name", json_string("ossa_default"));
-        gltf_set(c, pbr, "baseColorFactor", gltf_floats(c, grey, 4));
-        gltf_set(c, pbr, "metallicFactor", json_real(0.0));
-        *slot = gltf_push(c, c->materials, mat);
+        ossa_gltf_set(c, mat, "name", json_string("ossa_default"));
+        ossa_gltf_set(c, pbr, "baseColorFactor", ossa_gltf_floats(c, grey, 4));
+        ossa_gltf_set(c, pbr, "metallicFactor", json_real(0.0));
+        *slot = ossa_gltf_push(c, c->materials, mat);
         return *slot;
     }
     const ossa_material *om = &m->materials[material];
     const char *name = om->name && *om->name ? om->name : "material";
-    gltf_set(c, mat, "name", gltf_text(name));
+    ossa_gltf_set(c, mat, "name", ossa_gltf_text(name));
     /* Diffuse is the base colour (times the texture, as ossa-view draws it). Alpha 0 is what
      * many exporters write for "not set"; only 0 < alpha < 1 makes the material blend. */
     float base[4];
@@ -305,21 +305,21 @@ int gltf_material(gltf_ctx *c, int32_t material, bool two_sided)
     bool blend = base[3] > 0.0f && base[3] < 1.0f;
     if (!blend)
         base[3] = 1.0f;
-    gltf_set(c, pbr, "baseColorFactor", gltf_floats(c, base, 4));
+    ossa_gltf_set(c, pbr, "baseColorFactor", ossa_gltf_floats(c, base, 4));
     if (blend)
-        gltf_set(c, mat, "alphaMode", json_string("BLEND"));
+        ossa_gltf_set(c, mat, "alphaMode", json_string("BLEND"));
     /* Phong shininess n to roughness: Beckmann slope sqrt(2 / (n + 2)) = glTF's alpha =
      * roughness^2. Non-metallic: legacy materials are dielectric colours. */
     float n = om->shininess > 0.0f ? om->shininess : 0.0f;
     double rough = pow(2.0 / ((double)n + 2.0), 0.25);
-    gltf_set(c, pbr, "metallicFactor", json_real(0.0));
-    gltf_set(c, pbr, "roughnessFactor", json_real(rough > 1.0 ? 1.0 : rough));
+    ossa_gltf_set(c, pbr, "metallicFactor", json_real(0.0));
+    ossa_gltf_set(c, pbr, "roughnessFactor", json_real(rough > 1.0 ? 1.0 : rough));
     const ossa_texture_map *map = diffuse_map(om);
     if (map) {
         int tex = texture_for(c, map, name);
         if (tex >= 0)
-            gltf_set(c, pbr, "baseColorTexture", json_pack("{s:i}", "index", tex));
+            ossa_gltf_set(c, pbr, "baseColorTexture", json_pack("{s:i}", "index", tex));
     }
-    *slot = gltf_push(c, c->materials, mat);
+    *slot = ossa_gltf_push(c, c->materials, mat);
     return *slot;
 }

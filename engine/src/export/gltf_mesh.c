@@ -136,10 +136,10 @@ static void skin_attributes(gltf_ctx *c, json_t *attrs, const ossa_submesh *sm, 
         snprintf(jn, sizeof jn, "JOINTS_%u", s);
         snprintf(wn, sizeof wn, "WEIGHTS_%u", s);
         uint16_t max_joint = (uint16_t)(c->joint_count ? c->joint_count - 1 : 0);
-        gltf_set(c, attrs, jn,
-                 json_integer(gltf_accessor_joints(c, joints + (size_t)s * 4 * vc, vc, max_joint)));
-        gltf_set(c, attrs, wn,
-                 json_integer(gltf_accessor_f32(c, weights + (size_t)s * 4 * vc, vc, 4,
+        ossa_gltf_set(c, attrs, jn,
+                 json_integer(ossa_gltf_accessor_joints(c, joints + (size_t)s * 4 * vc, vc, max_joint)));
+        ossa_gltf_set(c, attrs, wn,
+                 json_integer(ossa_gltf_accessor_f32(c, weights + (size_t)s * 4 * vc, vc, 4,
                                                 GLTF_ARRAY_BUFFER, false)));
     }
 done:
@@ -202,8 +202,8 @@ static void vertex_attributes(gltf_ctx *c, json_t *attrs, const ossa_submesh *sm
             (*gapped)++;
         }
     }
-    gltf_set(c, attrs, "POSITION",
-             json_integer(gltf_accessor_f32(c, buf, vc, 3, GLTF_ARRAY_BUFFER, true)));
+    ossa_gltf_set(c, attrs, "POSITION",
+             json_integer(ossa_gltf_accessor_f32(c, buf, vc, 3, GLTF_ARRAY_BUFFER, true)));
     for (uint32_t v = 0; v < vc; v++) {
         float *n = buf + 3 * v;
         xf_vector(xf, sm->normals + 3 * v, n);
@@ -217,8 +217,8 @@ static void vertex_attributes(gltf_ctx *c, json_t *attrs, const ossa_submesh *sm
                 n[k] = (float)(n[k] / len);
         }
     }
-    gltf_set(c, attrs, "NORMAL",
-             json_integer(gltf_accessor_f32(c, buf, vc, 3, GLTF_ARRAY_BUFFER, false)));
+    ossa_gltf_set(c, attrs, "NORMAL",
+             json_integer(ossa_gltf_accessor_f32(c, buf, vc, 3, GLTF_ARRAY_BUFFER, false)));
     for (uint32_t set = 0; set < sm->uv_set_count; set++) {
         for (uint32_t v = 0; v < vc; v++) {
             const float *uv = sm->uvs + ((size_t)v * sm->uv_set_count + set) * 2;
@@ -227,8 +227,8 @@ static void vertex_attributes(gltf_ctx *c, json_t *attrs, const ossa_submesh *sm
         }
         char name[24];
         snprintf(name, sizeof name, "TEXCOORD_%u", set);
-        gltf_set(c, attrs, name,
-                 json_integer(gltf_accessor_f32(c, buf, vc, 2, GLTF_ARRAY_BUFFER, false)));
+        ossa_gltf_set(c, attrs, name,
+                 json_integer(ossa_gltf_accessor_f32(c, buf, vc, 2, GLTF_ARRAY_BUFFER, false)));
     }
     if (sm->colors) {
         for (uint32_t i = 0; i < 3 * vc; i++) {
@@ -236,8 +236,8 @@ static void vertex_attributes(gltf_ctx *c, json_t *attrs, const ossa_submesh *sm
             buf[i] = x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x;
             *clamped += buf[i] != x;
         }
-        gltf_set(c, attrs, "COLOR_0",
-                 json_integer(gltf_accessor_f32(c, buf, vc, 3, GLTF_ARRAY_BUFFER, false)));
+        ossa_gltf_set(c, attrs, "COLOR_0",
+                 json_integer(ossa_gltf_accessor_f32(c, buf, vc, 3, GLTF_ARRAY_BUFFER, false)));
     }
     free(buf);
 }
@@ -307,8 +307,8 @@ static void morph_targets(gltf_ctx *c, json_t *prim, const ossa_mesh *mesh, uint
                 xf_vector(xf, mt->d_position + 3 * i, dp + 3 * i);
                 xf_vector(xf, mt->d_normal + 3 * i, dn + 3 * i);
             }
-            ap = gltf_accessor_sparse_f32(c, vc, 3, mt->vertex, dp, mt->count, true);
-            an = gltf_accessor_sparse_f32(c, vc, 3, mt->vertex, dn, mt->count, false);
+            ap = ossa_gltf_accessor_sparse_f32(c, vc, 3, mt->vertex, dp, mt->count, true);
+            an = ossa_gltf_accessor_sparse_f32(c, vc, 3, mt->vertex, dn, mt->count, false);
         } else if (own_frame) {
             uint32_t f = k - t->frame_first[s];
             const float *fp = sm->frame_positions + (size_t)3 * vc * f;
@@ -321,19 +321,19 @@ static void morph_targets(gltf_ctx *c, json_t *prim, const ossa_mesh *mesh, uint
                               fn[i + 2] - sm->normals[i + 2]};
                 xf_vector(xf, e, dn + i);
             }
-            ap = gltf_accessor_f32(c, dp, vc, 3, GLTF_ARRAY_BUFFER, true);
-            an = gltf_accessor_f32(c, dn, vc, 3, GLTF_ARRAY_BUFFER, false);
+            ap = ossa_gltf_accessor_f32(c, dp, vc, 3, GLTF_ARRAY_BUFFER, true);
+            an = ossa_gltf_accessor_f32(c, dn, vc, 3, GLTF_ARRAY_BUFFER, false);
         } else {
             if (zero_p < 0) {
-                zero_p = gltf_accessor_zeros(c, vc, 3, true);
-                zero_n = gltf_accessor_zeros(c, vc, 3, false);
+                zero_p = ossa_gltf_accessor_zeros(c, vc, 3, true);
+                zero_n = ossa_gltf_accessor_zeros(c, vc, 3, false);
             }
             ap = zero_p;
             an = zero_n;
         }
-        gltf_push(c, list, json_pack("{s:i, s:i}", "POSITION", ap, "NORMAL", an));
+        ossa_gltf_push(c, list, json_pack("{s:i, s:i}", "POSITION", ap, "NORMAL", an));
     }
-    gltf_set(c, prim, "targets", list);
+    ossa_gltf_set(c, prim, "targets", list);
 done:
     free(dp);
     free(dn);
@@ -351,7 +351,7 @@ static void mesh_transform(const gltf_ctx *c, int32_t rigid, mesh_xf *xf)
     /* A rigid part: its data in its bone's space (the inverse bind), under the bone's node. */
     const ossa_bone *bn = &c->m->bones[rigid];
     float q[4] = {bn->inv_bind_r[0], bn->inv_bind_r[1], bn->inv_bind_r[2], bn->inv_bind_r[3]};
-    gltf_quat_normalize(q);
+    ossa_gltf_quat_normalize(q);
     float x = q[0], y = q[1], z = q[2], w = q[3];
     float r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w),
                   2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w),
@@ -389,85 +389,85 @@ static void one_mesh(gltf_ctx *c, uint32_t i, bool need_extra)
         if (!exported_submesh(sm))
             continue;
         json_t *prim = json_object();
-        if (gltf_push(c, prims, prim) < 0)
+        if (ossa_gltf_push(c, prims, prim) < 0)
             break;
-        gltf_set(c, prim, "attributes", json_object());
+        ossa_gltf_set(c, prim, "attributes", json_object());
         json_t *attrs = json_object_get(prim, "attributes");
         if (!attrs)
             break;
         vertex_attributes(c, attrs, sm, &xf, flip_v, &bad_normals, &clamped, &gap, &gapped);
         if (skinned) {
-            gltf_skin(c, need_extra);
+            ossa_gltf_skin(c, need_extra);
             skin_attributes(c, attrs, sm, &dev, &off);
         }
-        gltf_set(c, prim, "indices",
-                 json_integer(gltf_accessor_indices(c, sm->indices, 3 * (size_t)sm->face_count,
+        ossa_gltf_set(c, prim, "indices",
+                 json_integer(ossa_gltf_accessor_indices(c, sm->indices, 3 * (size_t)sm->face_count,
                                                     sm->vertex_count)));
-        int mat = gltf_material(c, sm->material, (sm->flags & OSSA_SUBMESH_TWO_SIDED) != 0);
+        int mat = ossa_gltf_material(c, sm->material, (sm->flags & OSSA_SUBMESH_TWO_SIDED) != 0);
         if (mat >= 0)
-            gltf_set(c, prim, "material", json_integer(mat));
+            ossa_gltf_set(c, prim, "material", json_integer(mat));
         if (t->total)
             morph_targets(c, prim, mesh, s, t, &xf);
     }
     const char *name = mesh->name && *mesh->name ? mesh->name : "mesh";
     if (bad_normals)
-        gltf_warn(c, "mesh %s: %u zero-length normals replaced by +Y (glTF wants unit normals)",
+        ossa_gltf_warn(c, "mesh %s: %u zero-length normals replaced by +Y (glTF wants unit normals)",
                   name, bad_normals);
     if (clamped)
-        gltf_warn(c, "mesh %s: %u vertex colour values outside 0..1 clamped", name, clamped);
+        ossa_gltf_warn(c, "mesh %s: %u vertex colour values outside 0..1 clamped", name, clamped);
     if (gapped)
-        gltf_warn(c, "mesh %s: %u vertices are sums of per-influence points that disagree (%s "
+        ossa_gltf_warn(c, "mesh %s: %u vertices are sums of per-influence points that disagree (%s "
                   "weighted offsets, which Ossa skins exactly); glTF skins one point per vertex "
                   "(their weighted mean): off by at most %.3g (%.2g%% of the model's size) in "
                   "any pose, 0 at the bind pose", name, gapped, ossa_format_name(mesh->format),
                   gap, c->model_size > 0 ? 100.0 * gap / c->model_size : 0.0);
     if (off)
-        gltf_warn(c, "mesh %s: %u vertices' weights do not sum to 1 (Cal3D uses them as they are, "
+        ossa_gltf_warn(c, "mesh %s: %u vertices' weights do not sum to 1 (Cal3D uses them as they are, "
                   "glTF needs them normalised): normalised; at the bind pose the vertices move up "
                   "to %.3g (%.2g%% of the model's size)", name, off, (double)dev,
                   c->model_size > 0 ? 100.0 * dev / c->model_size : 0.0);
     if (json_array_size(prims) == 0) {
-        gltf_warn(c, "mesh %s has no faces: not exported", name);
+        ossa_gltf_warn(c, "mesh %s has no faces: not exported", name);
         json_decref(prims);
         return;
     }
-    json_t *gm = json_pack("{s:o, s:o}", "name", gltf_text(name), "primitives", prims);
+    json_t *gm = json_pack("{s:o, s:o}", "name", ossa_gltf_text(name), "primitives", prims);
     if (gm && t->total) {
         json_t *names = json_array();
         for (uint32_t k = 0; k < t->named_count; k++)
-            gltf_push(c, names, gltf_text(t->names[k]));
+            ossa_gltf_push(c, names, ossa_gltf_text(t->names[k]));
         for (uint32_t s = 0; s < mesh->submesh_count; s++) {
             if (!exported_submesh(&mesh->submeshes[s]))
                 continue;
             for (uint32_t f = 0; f < mesh->submeshes[s].frame_count; f++) {
                 char fname[48];
                 snprintf(fname, sizeof fname, "frame %u.%u", s, f);
-                gltf_push(c, names, json_string(fname));
+                ossa_gltf_push(c, names, json_string(fname));
             }
         }
-        gltf_set(c, gm, "extras", json_pack("{s:o}", "targetNames", names));
+        ossa_gltf_set(c, gm, "extras", json_pack("{s:o}", "targetNames", names));
     }
-    int gi = gltf_push(c, c->meshes, gm);
-    json_t *node = json_pack("{s:o, s:i}", "name", gltf_text(name), "mesh", gi);
+    int gi = ossa_gltf_push(c, c->meshes, gm);
+    json_t *node = json_pack("{s:o, s:i}", "name", ossa_gltf_text(name), "mesh", gi);
     if (node && skinned)
-        gltf_set(c, node, "skin", json_integer(c->skin));
-    int ni = gltf_push(c, c->nodes, node);
+        ossa_gltf_set(c, node, "skin", json_integer(c->skin));
+    int ni = ossa_gltf_push(c, c->nodes, node);
     c->mesh_node[i] = ni;
     if (rigid < 0) {
-        gltf_push(c, c->scene_nodes, json_integer(ni));
+        ossa_gltf_push(c, c->scene_nodes, json_integer(ni));
     } else {
         json_t *bone = json_array_get(c->nodes, (size_t)rigid);
         json_t *kids = json_object_get(bone, "children");
         if (!kids) {
-            gltf_set(c, bone, "children", json_array());
+            ossa_gltf_set(c, bone, "children", json_array());
             kids = json_object_get(bone, "children"); /* NULL when the set failed */
         }
         if (kids)
-            gltf_push(c, kids, json_integer(ni));
+            ossa_gltf_push(c, kids, json_integer(ni));
     }
 }
 
-void gltf_meshes(gltf_ctx *c)
+void ossa_gltf_meshes(gltf_ctx *c)
 {
     const ossa_model *m = c->m;
     bool need_extra = false;
@@ -483,10 +483,10 @@ void gltf_meshes(gltf_ctx *c)
                 need_extra = vertex_unweighted(&mesh->submeshes[s], v, m->bone_count);
     }
     if (lods)
-        gltf_warn(c, "%u coarser level-of-detail meshes not exported (glTF has no LOD; the full "
+        ossa_gltf_warn(c, "%u coarser level-of-detail meshes not exported (glTF has no LOD; the full "
                   "detail is)", lods);
     if (hidden)
-        gltf_warn(c, "%u hidden meshes not exported", hidden);
+        ossa_gltf_warn(c, "%u hidden meshes not exported", hidden);
     for (uint32_t i = 0; i < m->mesh_count && !c->failed; i++)
         if (exported_mesh(&m->meshes[i]))
             one_mesh(c, i, need_extra);

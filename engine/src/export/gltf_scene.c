@@ -2,33 +2,22 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/quat.h"
 #include "gltf_internal.h"
 
-void gltf_axis_vec(const gltf_ctx *c, const float *in, float *out)
+void ossa_gltf_axis_vec(const gltf_ctx *c, const float *in, float *out)
 {
     float v[3] = {in[0], in[1], in[2]};
     for (int r = 0; r < 3; r++)
         out[r] = c->axis[3 * r] * v[0] + c->axis[3 * r + 1] * v[1] + c->axis[3 * r + 2] * v[2];
 }
 
-static void quat_mul(const float *a, const float *b, float *out)
+void ossa_gltf_axis_quat(const gltf_ctx *c, const float *in, float *out)
 {
-    float x = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
-    float y = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
-    float z = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
-    float w = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
-    out[0] = x;
-    out[1] = y;
-    out[2] = z;
-    out[3] = w;
+    ossa_quat_mul(c->axis_q, in, out);
 }
 
-void gltf_axis_quat(const gltf_ctx *c, const float *in, float *out)
-{
-    quat_mul(c->axis_q, in, out);
-}
-
-void gltf_quat_normalize(float *q)
+void ossa_gltf_quat_normalize(float *q)
 {
     double n = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] +
                     (double)q[3] * q[3]);
@@ -105,7 +94,7 @@ static void inverse_bind(const gltf_ctx *c, uint32_t b, float *out)
 {
     const ossa_bone *bn = &c->m->bones[b];
     float q[4] = {bn->inv_bind_r[0], bn->inv_bind_r[1], bn->inv_bind_r[2], bn->inv_bind_r[3]};
-    gltf_quat_normalize(q);
+    ossa_gltf_quat_normalize(q);
     float r[9], rc[9];
     quat_mat3(q, r);
     /* R x C^T: C is orthonormal, its inverse is its transpose. */
@@ -122,7 +111,7 @@ static void inverse_bind(const gltf_ctx *c, uint32_t b, float *out)
     out[15] = 1.0f;
 }
 
-void gltf_nodes(gltf_ctx *c)
+void ossa_gltf_nodes(gltf_ctx *c)
 {
     const ossa_model *m = c->m;
     setup_axes(c);
@@ -130,48 +119,48 @@ void gltf_nodes(gltf_ctx *c)
     for (uint32_t b = 0; b < m->bone_count; b++) {
         const ossa_bone *bn = &m->bones[b];
         json_t *node = json_object();
-        if (gltf_push(c, c->nodes, node) < 0)
+        if (ossa_gltf_push(c, c->nodes, node) < 0)
             return; /* node is gone with the failed push: not touched again */
-        gltf_set(c, node, "name", gltf_text(bn->name));
+        ossa_gltf_set(c, node, "name", ossa_gltf_text(bn->name));
         float t[3], r[4] = {bn->rest_r[0], bn->rest_r[1], bn->rest_r[2], bn->rest_r[3]};
         float n2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3];
         rest_non_unit += fabsf(n2 - 1.0f) > 1e-3f;
         memcpy(t, bn->rest_t, sizeof t);
         if (bn->parent < 0) {
-            gltf_axis_vec(c, bn->rest_t, t);
-            gltf_axis_quat(c, bn->rest_r, r);
+            ossa_gltf_axis_vec(c, bn->rest_t, t);
+            ossa_gltf_axis_quat(c, bn->rest_r, r);
         }
-        gltf_quat_normalize(r);
+        ossa_gltf_quat_normalize(r);
         if (t[0] != 0.0f || t[1] != 0.0f || t[2] != 0.0f)
-            gltf_set(c, node, "translation", gltf_floats(c, t, 3));
+            ossa_gltf_set(c, node, "translation", ossa_gltf_floats(c, t, 3));
         if (r[0] != 0.0f || r[1] != 0.0f || r[2] != 0.0f || r[3] != 1.0f)
-            gltf_set(c, node, "rotation", gltf_floats(c, r, 4));
+            ossa_gltf_set(c, node, "rotation", ossa_gltf_floats(c, r, 4));
         if (!is_one(bn->rest_s))
-            gltf_set(c, node, "scale", gltf_floats(c, bn->rest_s, 3));
+            ossa_gltf_set(c, node, "scale", ossa_gltf_floats(c, bn->rest_s, 3));
     }
     if (rest_non_unit)
-        gltf_warn(c, "%d bones' rest rotations are not unit quaternions: normalised (glTF needs "
+        ossa_gltf_warn(c, "%d bones' rest rotations are not unit quaternions: normalised (glTF needs "
                   "unit rotations)", rest_non_unit);
     for (uint32_t b = 0; b < m->bone_count; b++) {
         int32_t p = m->bones[b].parent;
         if (p < 0) {
-            gltf_push(c, c->scene_nodes, json_integer(b));
+            ossa_gltf_push(c, c->scene_nodes, json_integer(b));
             continue;
         }
         json_t *parent = json_array_get(c->nodes, (size_t)p);
         json_t *kids = json_object_get(parent, "children");
         if (!kids) {
-            gltf_set(c, parent, "children", json_array());
+            ossa_gltf_set(c, parent, "children", json_array());
             kids = json_object_get(parent, "children"); /* NULL when the set failed */
         }
         if (kids)
-            gltf_push(c, kids, json_integer(b));
+            ossa_gltf_push(c, kids, json_integer(b));
     }
 }
 
 /* The skin over every bone (and the stand-in joint when some vertex has no weight), created
  * when the first skinned mesh asks for it. Returns the skin index. */
-int gltf_skin(gltf_ctx *c, bool need_extra_joint)
+int ossa_gltf_skin(gltf_ctx *c, bool need_extra_joint)
 {
     const ossa_model *m = c->m;
     if (c->skin >= 0)
@@ -187,19 +176,19 @@ int gltf_skin(gltf_ctx *c, bool need_extra_joint)
     }
     for (uint32_t b = 0; b < m->bone_count; b++) {
         inverse_bind(c, b, ibm + 16 * b);
-        gltf_push(c, list, json_integer(b));
+        ossa_gltf_push(c, list, json_integer(b));
     }
     if (need_extra_joint) {
         /* Vertices without influences keep their bind position (as ossa_skin_submesh_scalar
          * does): a joint at the origin with an identity inverse bind. */
         float *e = ibm + 16 * m->bone_count;
         e[0] = e[5] = e[10] = e[15] = 1.0f;
-        int node = gltf_push(c, c->nodes, json_pack("{s:s}", "name", "ossa_unweighted"));
-        gltf_push(c, c->scene_nodes, json_integer(node));
-        gltf_push(c, list, json_integer(node));
+        int node = ossa_gltf_push(c, c->nodes, json_pack("{s:s}", "name", "ossa_unweighted"));
+        ossa_gltf_push(c, c->scene_nodes, json_integer(node));
+        ossa_gltf_push(c, list, json_integer(node));
         c->extra_joint = (int32_t)m->bone_count;
     }
-    int acc = gltf_accessor_f32(c, ibm, joints, 16, 0, false);
+    int acc = ossa_gltf_accessor_f32(c, ibm, joints, 16, 0, false);
     free(ibm);
     json_t *skin = json_pack("{s:o, s:i}", "joints", list, "inverseBindMatrices", acc);
     /* skeleton: the common root, when there is one */
@@ -210,8 +199,8 @@ int gltf_skin(gltf_ctx *c, bool need_extra_joint)
             root = b;
         }
     if (skin && roots == 1 && !need_extra_joint)
-        gltf_set(c, skin, "skeleton", json_integer(root));
+        ossa_gltf_set(c, skin, "skeleton", json_integer(root));
     c->joint_count = joints;
-    c->skin = gltf_push(c, c->skins, skin);
+    c->skin = ossa_gltf_push(c, c->skins, skin);
     return c->skin;
 }

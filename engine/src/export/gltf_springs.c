@@ -58,7 +58,7 @@ static double simulate(spring_run *r, ossa_skin_mesh *mesh, ossa_spring_state *s
     return worst;
 }
 
-double gltf_spring_gap(gltf_ctx *c)
+double ossa_gltf_spring_gap(gltf_ctx *c)
 {
     const ossa_model *m = c->m;
     size_t nb = m->bone_count ? m->bone_count : 1;

@@ -1,204 +1,22 @@
-/* Entry points: sniffing, reading files, model sets (several files, Cal3D .cfg, Qfusion .cfg). */
-#include <ctype.h>
-#include <dirent.h>
+/* Entry points: reading files, model sets (several files, Cal3D .cfg, Qfusion .cfg), the SKM/SKP
+ * pairing. What a file is comes from io/sniff.c, a .cfg's lines from io/cfg.c. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/checked.h"
 #include "core/limits.h"
-#include "formats/file_io.h"
-#include "formats/folder.h"
+#include "io/cfg.h"
+#include "io/file_io.h"
+#include "io/folder.h"
+#include "io/sniff.h"
 #include "formats/formats.h"
-#include "formats/skm_format.h"
+#include "formats/skm/skm_format.h"
 #include "ossa/load.h"
-
-static const char *extension(const char *name)
-{
-    if (!name)
-        return "";
-    const char *slash = strrchr(name, '/');
-    const char *base = slash ? slash + 1 : name;
-    const char *dot = strrchr(base, '.');
-    return dot ? dot + 1 : "";
-}
-
-/* Finds a Cal3D XML MAGIC="..." or the root element name within the first bytes. */
-static ossa_format sniff_xml(const char *text, size_t n)
-{
-    static const struct { const char *magic, *root; ossa_format f; } kinds[] = {
-        {"XSF", "SKELETON", OSSA_FORMAT_XSF}, {"XFS", NULL, OSSA_FORMAT_XSF},
-        {"XAF", "ANIMATION", OSSA_FORMAT_XAF}, {"XMF", "MESH", OSSA_FORMAT_XMF},
-        {"XRF", "MATERIAL", OSSA_FORMAT_XRF}, {"XPF", NULL, OSSA_FORMAT_XPF}};
-    size_t limit = n < 4096 ? n : 4096;
-    for (size_t i = 0; i + 10 < limit; i++) {
-        if (strncasecmp(text + i, "MAGIC", 5) != 0)
-            continue;
-        size_t j = i + 5;
-        while (j < limit && (text[j] == ' ' || text[j] == '=' || text[j] == '"' || text[j] == '\''))
-            j++;
-        for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
-            if (j + 3 <= limit && strncasecmp(text + j, kinds[k].magic, 3) == 0)
-                return kinds[k].f;
-    }
-    for (size_t i = 0; i + 1 < limit; i++) {
-        if (text[i] != '<' || text[i + 1] == '?' || text[i + 1] == '!')
-            continue;
-        const char *tag = text + i + 1;
-        if (i + 1 + 6 <= limit && strncasecmp(tag, "HEADER", 6) == 0)
-            continue;
-        for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
-            size_t len = kinds[k].root ? strlen(kinds[k].root) : 0;
-            if (len && i + 1 + len < limit && strncasecmp(tag, kinds[k].root, len) == 0 &&
-                !isalnum((unsigned char)tag[len]))
-                return kinds[k].f;
-        }
-        break; /* only the first real element counts */
-    }
-    return OSSA_FORMAT_UNKNOWN;
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-/* The next token of a Qfusion .cfg line within [*s, end): a word or "quoted text"; // starts a
- * comment. Returns the token's length (0 at the end of the line) and moves *s past it. */
-static size_t cfg_token(const char **s, const char *end, const char **start)
-{
-    const char *p = *s;
-    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
-        p++;
-    if (p == end || *p == '\n' || (*p == '/' && p + 1 < end && p[1] == '/')) {
-        *s = p;
-        return 0;
-    }
-    const char *q = p;
-    if (*p == '"') {
-        *start = ++p;
-        for (q = p; q < end && *q != '"' && *q != '\n'; q++)
-            ;
-        *s = q < end && *q == '"' ? q + 1 : q;
-        return (size_t)(q - p);
-    }
-    *start = p;
-    while (q < end && !isspace((unsigned char)*q))
-        q++;
-    *s = q;
-    return (size_t)(q - p);
-}
-
-/* What a .cfg's text holds: Cal3D key=value lines and/or Qfusion's first `import` token
- * (FORMAT-NOTES E: tokens are scanned until the first "import", any letter case; the next
- * token on its line is the pose file). */
-typedef struct cfg_scan {
-    bool import;          /* an import token was found */
-    const char *path;     /* the token after it on the same line (path_len 0: none) */
-    size_t path_len;
-    int import_line;      /* 1-based */
-    bool key_value;       /* some line starts with word= (a Cal3D model set) */
-} cfg_scan;
-
-static void cfg_scan_text(const void *data, size_t size, cfg_scan *out)
-{
-    memset(out, 0, sizeof *out);
-    if (!data || !size)
-        return;
-    const char *text = data;
-    /* Text ends at a NUL, as it does for the line parsers that read the file afterwards. */
-    const char *end = memchr(text, '\0', size);
-    if (!end)
-        end = text + size;
-    int line = 1;
-    for (const char *s = text; s < end; line++) {
-        const char *eol = memchr(s, '\n', (size_t)(end - s));
-        const char *line_end = eol ? eol : end;
-        const char *k = s;
-        while (k < line_end && (*k == ' ' || *k == '\t'))
-            k++;
-        const char *w = k;
-        while (w < line_end && isalpha((unsigned char)*w))
-            w++;
-        if (w > k) {
-            while (w < line_end && (*w == ' ' || *w == '\t'))
-                w++;
-            out->key_value |= w < line_end && *w == '=';
-        }
-        const char *p = s, *tok = NULL;
-        size_t n;
-        while (!out->import && (n = cfg_token(&p, line_end, &tok)) > 0) {
-            if (n == 6 && strncasecmp(tok, "import", 6) == 0) {
-                out->import = true;
-                out->import_line = line;
-                out->path_len = cfg_token(&p, line_end, &out->path);
-            }
-        }
-        s = eol ? eol + 1 : end;
-    }
-}
-
-/* A Qfusion .cfg: an import and no key=value line. Anything else stays a Cal3D model set. */
-static bool cfg_is_qfusion(const cfg_scan *sc)
-{
-    return sc->import && !sc->key_value;
-}
-
-static bool has_skm_magic(const void *data, size_t size)
-{
-    return data && size >= 4 && memcmp(data, "SKM1", 4) == 0;
-}
-
-/* Whether ossa_sniff's answer fmt for these first bytes means a .cfg of either kind (a Qfusion
- * cfg sniffs as the SKM model it stands for, but has no SKM magic). */
-static bool sniffed_cfg(ossa_format fmt, const void *data, size_t size)
-{
-    return fmt == OSSA_FORMAT_CAL3D_CFG || (fmt == OSSA_FORMAT_SKM && !has_skm_magic(data, size));
-}
-
-ossa_format ossa_sniff(const void *data, size_t size, const char *name)
-{
-    const uint8_t *p = data;
-    static const struct { const char magic[4]; ossa_format f; } bin[] = {
-        {"CSF", OSSA_FORMAT_CSF}, {"CAF", OSSA_FORMAT_CAF}, {"CMF", OSSA_FORMAT_CMF},
-        {"CRF", OSSA_FORMAT_CRF}, {"CPF", OSSA_FORMAT_CPF}};
-    if (size >= 4)
-        for (size_t k = 0; k < sizeof bin / sizeof bin[0]; k++)
-            if (memcmp(p, bin[k].magic, 4) == 0)
-                return bin[k].f;
-    const char *ext = extension(name);
-    if (size >= 4 && memcmp(p, "SKM1", 4) == 0) {
-        /* Both kinds share the id. Without a telling extension, a pose file shows its layout:
-         * the bone table right after the 28-byte header and the frame table after the bones. */
-        bool skp_layout = size >= 28 && le32(p + 20) == 28 && le32(p + 12) <= 256 &&
-                          le32(p + 24) == 28 + 72 * le32(p + 12);
-        if (strcasecmp(ext, "skp") == 0 || (strcasecmp(ext, "skm") != 0 && skp_layout))
-            return OSSA_FORMAT_SKP;
-        return OSSA_FORMAT_SKM;
-    }
-    if (size >= 12 && memcmp(p, "RIFF", 4) == 0 && memcmp(p + 8, "C3SB", 4) == 0)
-        return OSSA_FORMAT_C3S;
-    if (strcasecmp(ext, "cfg") == 0) {
-        /* A Qfusion cfg stands for its model, <name>.skm beside it. */
-        cfg_scan sc;
-        cfg_scan_text(data, size, &sc);
-        return cfg_is_qfusion(&sc) ? OSSA_FORMAT_SKM : OSSA_FORMAT_CAL3D_CFG;
-    }
-    static const struct { const char *ext; ossa_format f; } exts[] = {
-        {"xsf", OSSA_FORMAT_XSF}, {"xaf", OSSA_FORMAT_XAF},
-        {"xmf", OSSA_FORMAT_XMF}, {"xrf", OSSA_FORMAT_XRF}, {"xpf", OSSA_FORMAT_XPF},
-        {"cff", OSSA_FORMAT_CFF}};
-    for (size_t k = 0; k < sizeof exts / sizeof exts[0]; k++)
-        if (strcasecmp(ext, exts[k].ext) == 0)
-            return exts[k].f;
-    /* Unknown extension: Cal3D XML can still be recognised by its content. */
-    return sniff_xml((const char *)data, size);
-}
 
 ossa_format_reader ossa_format_reader_for(ossa_format f)
 {
@@ -387,7 +205,7 @@ ossa_status ossa_load_memory(const void *data, size_t size, const char *name,
     ossa_format f = b.opt.format ? b.opt.format : ossa_sniff(data, size, n);
     ossa_status st;
     /* A .cfg of either kind (a Qfusion one sniffs as SKM) names files beside it. */
-    if (f == OSSA_FORMAT_CAL3D_CFG || (!b.opt.format && sniffed_cfg(f, data, size))) {
+    if (f == OSSA_FORMAT_CAL3D_CFG || (!b.opt.format && ossa_sniffed_cfg(f, data, size))) {
         st = ossa_build_set_file(&b, n);
         if (st == OSSA_OK)
             st = ossa_fail(&b, OSSA_ERR_INVALID_ARGUMENT, -1,
@@ -400,169 +218,41 @@ ossa_status ossa_load_memory(const void *data, size_t size, const char *name,
 
 /* ---- Cal3D .cfg model sets ---- */
 
-/* Opens path as given, or, when it does not exist, a name in the same folder that differs only
- * in letter case (Windows-made sets name MESH.CMF for mesh.cmf). */
-static ossa_status resolve_case(ossa_build *b, const char *path, char *out, size_t out_size)
-{
-    struct stat st;
-    if (stat(path, &st) == 0) {
-        snprintf(out, out_size, "%s", path);
-        return OSSA_OK;
-    }
-    const char *slash = strrchr(path, '/');
-    char dir[4096];
-    size_t dlen = slash ? (size_t)(slash - path) : 0;
-    if (dlen >= sizeof dir)
-        return ossa_fail(b, OSSA_ERR_IO, -1, "path too long: %s", path);
-    memcpy(dir, path, dlen);
-    dir[dlen] = '\0';
-    const char *base = slash ? slash + 1 : path;
-    DIR *d = opendir(dlen ? dir : ".");
-    if (d) {
-        struct dirent *e;
-        while ((e = readdir(d)) != NULL) {
-            if (strcasecmp(e->d_name, base) == 0) {
-                snprintf(out, out_size, "%s%s%s", dir, dlen ? "/" : "", e->d_name);
-                closedir(d);
-                ossa_warn(b, "'%s' not found; using '%s' (letter case differs)", path, out);
-                return OSSA_OK;
-            }
-        }
-        closedir(d);
-    }
-    return ossa_fail(b, OSSA_ERR_IO, -1, "file not found: %s", path);
-}
-
-typedef struct cfg_entry {
-    int rank; /* load_rank order */
-    int line;     /* in the .cfg, for messages */
-    char key[16]; /* as written */
-    char *path;
-} cfg_entry;
-
-static const char *const cfg_kinds[5] = {"a skeleton", "a mesh", "an animation",
-                                         "a morph animation", "a material"};
-
-static char *trim(char *s)
-{
-    while (*s && isspace((unsigned char)*s))
-        s++;
-    char *e = s + strlen(s);
-    while (e > s && isspace((unsigned char)e[-1]))
-        *--e = '\0';
-    return s;
-}
+static const char *const cfg_kinds[OSSA_CFG_KIND_COUNT] = {
+    "a skeleton", "a mesh", "an animation", "a morph animation", "a material"};
 
 /* A Cal3D model set; text is the cfg's whole content (NUL-terminated), freed here. */
 static ossa_status load_cfg(ossa_build *b, const char *cfg_path, uint8_t *text)
 {
-    ossa_status set = ossa_build_set_file(b, cfg_path);
-    if (set == OSSA_OK)
-        set = ossa_build_strndup(b, &b->model->source, cfg_path, strlen(cfg_path));
-    if (set != OSSA_OK) {
+    ossa_status set_st = ossa_build_set_file(b, cfg_path);
+    if (set_st == OSSA_OK)
+        set_st = ossa_build_strndup(b, &b->model->source, cfg_path, strlen(cfg_path));
+    if (set_st != OSSA_OK) {
         free(text);
-        return set;
+        return set_st;
     }
     const char *cfg_file = b->file;
     b->model->format = OSSA_FORMAT_CAL3D_CFG;
 
-    /* Files named by the cfg are relative to the cfg's folder, then to path= when given. */
     char base_dir[4096];
     snprintf(base_dir, sizeof base_dir, "%s", b->dir);
-    char sub_dir[4096] = "";
-    float scale = 1.0f;
-    cfg_entry *entries = NULL;
-    size_t count = 0, cap = 0;
-    ossa_status st = OSSA_OK;
-    int line_no = 0;
-    char *next = (char *)text;
-    while (next && st == OSSA_OK) {
-        char *line = next;
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        line_no++;
-        char *s = trim(line);
-        if (!*s || *s == '#')
-            continue;
-        char *eq = strchr(s, '=');
-        if (!eq) {
-            b->file = cfg_file;
-            ossa_warn(b, "line %d: no '=' in \"%s\", ignored", line_no, s);
-            continue;
-        }
-        *eq = '\0';
-        char *key = trim(s), *value = trim(eq + 1);
-        int rank = -1;
-        if (strcasecmp(key, "skeleton") == 0) rank = 0;
-        else if (strcasecmp(key, "mesh") == 0) rank = 1;
-        else if (strcasecmp(key, "animation") == 0) rank = 2;
-        /* Blender's Cal3D exporter writes morphanim= beside animation=. */
-        else if (strcasecmp(key, "morphanimation") == 0 || strcasecmp(key, "morphanim") == 0)
-            rank = 3;
-        else if (strcasecmp(key, "material") == 0) rank = 4;
-        if (strcasecmp(key, "scale") == 0) {
-            char *end;
-            float v = strtof(value, &end);
-            if (end == value || !(v > 0.0f) || v > 1e6f)
-                st = ossa_fail_line(b, OSSA_ERR_VALUE, line_no, "scale '%s' is not a positive number", value);
-            else
-                scale = v;
-        } else if (strcasecmp(key, "path") == 0) {
-            size_t len = strlen(value);
-            snprintf(sub_dir, sizeof sub_dir, "%s%s", value, len && value[len - 1] != '/' ? "/" : "");
-        } else if (rank >= 0) {
-            if (count >= OSSA_MAX_FILES) {
-                st = ossa_fail_line(b, OSSA_ERR_RANGE, line_no, "more than %u files", OSSA_MAX_FILES);
-                break;
-            }
-            if (count == cap) {
-                size_t ncap = cap ? cap * 2 : 16;
-                cfg_entry *grown = realloc(entries, ncap * sizeof *grown);
-                if (!grown) {
-                    st = ossa_fail(b, OSSA_ERR_NOMEM, -1, "out of memory");
-                    break;
-                }
-                entries = grown;
-                cap = ncap;
-            }
-            char full[8192];
-            for (char *c = value; *c; c++)
-                if (*c == '\\')
-                    *c = '/'; /* Windows-made sets */
-            if (value[0] == '/')
-                snprintf(full, sizeof full, "%s", value);
-            else if (sub_dir[0] == '/')
-                snprintf(full, sizeof full, "%s%s", sub_dir, value);
-            else
-                snprintf(full, sizeof full, "%s%s%s", base_dir, sub_dir, value);
-            entries[count].rank = rank;
-            entries[count].line = line_no;
-            snprintf(entries[count].key, sizeof entries[count].key, "%s", key);
-            entries[count].path = strdup(full);
-            if (!entries[count].path) {
-                st = ossa_fail(b, OSSA_ERR_NOMEM, -1, "out of memory");
-                break;
-            }
-            count++;
-        } else {
-            b->file = cfg_file;
-            ossa_warn(b, "line %d: unknown key '%s' ignored", line_no, key);
-        }
-    }
+    ossa_cfg_set set;
+    ossa_status st = ossa_cfg_parse(b, base_dir, (char *)text, &set);
     free(text);
-    /* Stable by rank: the skeleton first, then each kind in file order. */
-    for (int rank = 0; rank <= 4 && st == OSSA_OK; rank++) {
-        for (size_t i = 0; i < count && st == OSSA_OK; i++) {
-            if (entries[i].rank != rank)
+    /* Stable by kind: the skeleton first, then each kind in file order (the kinds are in
+     * load_rank order). */
+    for (int rank = 0; rank < OSSA_CFG_KIND_COUNT && st == OSSA_OK; rank++) {
+        for (size_t i = 0; i < set.count && st == OSSA_OK; i++) {
+            const ossa_cfg_entry *e = &set.entries[i];
+            if (e->kind != rank)
                 continue;
             char found[8192];
             b->file = cfg_file;
-            st = resolve_case(b, entries[i].path, found, sizeof found);
-            if (st != OSSA_OK && rank != 0 && b->opt.skip_missing_files) {
+            st = ossa_cfg_resolve_case(b, e->path, found, sizeof found);
+            if (st != OSSA_OK && rank != OSSA_CFG_SKELETON && b->opt.skip_missing_files) {
                 ossa_error_clear(b->err);
                 b->file = cfg_file;
-                ossa_warn(b, "skipped missing file %s", entries[i].path);
+                ossa_warn(b, "skipped missing file %s", e->path);
                 st = OSSA_OK;
                 continue;
             }
@@ -576,8 +266,8 @@ static ossa_status load_cfg(ossa_build *b, const char *cfg_path, uint8_t *text)
             ossa_format kind = st == OSSA_OK ? ossa_sniff(head, got, found) : OSSA_FORMAT_UNKNOWN;
             if (st == OSSA_OK && !b->opt.format && load_rank(kind) != rank) {
                 b->file = cfg_file;
-                st = ossa_fail_line(b, OSSA_ERR_FORMAT, entries[i].line,
-                                    "%s= names '%s', %s%s%s, not %s", entries[i].key, found,
+                st = ossa_fail_line(b, OSSA_ERR_FORMAT, e->line,
+                                    "%s= names '%s', %s%s%s, not %s", e->key, found,
                                     kind == OSSA_FORMAT_UNKNOWN ? "" : "a ",
                                     kind == OSSA_FORMAT_UNKNOWN ? "not a file Ossa reads"
                                                                 : ossa_format_name(kind),
@@ -587,9 +277,8 @@ static ossa_status load_cfg(ossa_build *b, const char *cfg_path, uint8_t *text)
                 st = load_path(b, found);
         }
     }
-    for (size_t i = 0; i < count; i++)
-        free(entries[i].path);
-    free(entries);
+    float scale = set.scale;
+    ossa_cfg_set_free(&set);
     if (st == OSSA_OK && scale != 1.0f)
         apply_scale(b->model, scale);
     return st;
@@ -614,7 +303,7 @@ static ossa_format skm_kind(const char *path)
         n = fread(head, 1, sizeof head, f);
         fclose(f);
     }
-    if (!has_skm_magic(head, n))
+    if (!ossa_sniff_has_skm_magic(head, n))
         return OSSA_FORMAT_UNKNOWN; /* also a Qfusion .cfg, which sniffs as SKM */
     ossa_format fmt = ossa_sniff(head, n, path);
     return fmt == OSSA_FORMAT_SKM || fmt == OSSA_FORMAT_SKP ? fmt : OSSA_FORMAT_UNKNOWN;
@@ -641,8 +330,8 @@ static ossa_status find_skm_pose(ossa_build *b, const char *skm_path, char *out,
             uint8_t *text;
             size_t size;
             OSSA_TRY(ossa_file_read_whole(b, cfg, &text, &size));
-            cfg_scan sc;
-            cfg_scan_text(text, size, &sc);
+            ossa_cfg_scan sc;
+            ossa_cfg_scan_text(text, size, &sc);
             if (sc.import && !sc.path_len) {
                 /* Qfusion would look for ".skp" and fail: fatal here too. */
                 free(text);
@@ -747,7 +436,7 @@ static ossa_status load_skm_lods(ossa_build *b, const char *const *paths, size_t
 
 /* A Qfusion .cfg stands for its model: dir/name.cfg opens dir/name.skm, whose pose file the
  * cfg's import names (FORMAT-NOTES E's pose file lookup, reversed). *skm is arena memory. */
-static ossa_status qfusion_cfg_model(ossa_build *b, const char *cfg_path, const cfg_scan *sc,
+static ossa_status qfusion_cfg_model(ossa_build *b, const char *cfg_path, const ossa_cfg_scan *sc,
                                      const char **skm)
 {
     OSSA_TRY(ossa_build_set_file(b, cfg_path));
@@ -806,7 +495,7 @@ static ossa_status load_ranked(ossa_build *b, const char *const *paths, size_t c
         ossa_format fmt = ossa_sniff(head, n, paths[i]);
         const char *path = paths[i];
         bool substituted = false;
-        if (sniffed_cfg(fmt, head, n)) {
+        if (ossa_sniffed_cfg(fmt, head, n)) {
             /* A .cfg of either kind: decided on its whole text (an import may come late). */
             uint8_t *text;
             size_t size;
@@ -815,9 +504,9 @@ static ossa_status load_ranked(ossa_build *b, const char *const *paths, size_t c
                 st = ossa_file_read_whole(b, paths[i], &text, &size);
             if (st != OSSA_OK)
                 break;
-            cfg_scan sc;
-            cfg_scan_text(text, size, &sc);
-            if (cfg_is_qfusion(&sc)) {
+            ossa_cfg_scan sc;
+            ossa_cfg_scan_text(text, size, &sc);
+            if (ossa_cfg_is_qfusion(&sc)) {
                 st = qfusion_cfg_model(b, paths[i], &sc, &path);
                 free(text);
                 fmt = OSSA_FORMAT_SKM;

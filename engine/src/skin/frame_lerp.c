@@ -1,24 +1,7 @@
 /* Vertex-frame playback (C3S-style): lerp between two frames of packed float3, dispatched like
- * the skin kernels. */
+ * the skin kernels (the scalar forms are in skin_kernel_scalar.c). */
 #include <math.h>
 #include "skin_internal.h"
-
-void ossa_lerp_floats_scalar(const float *a, const float *b, float t, size_t n, float *out)
-{
-    for (size_t i = 0; i < n; i++)
-        out[i] = a[i] + t * (b[i] - a[i]);
-}
-
-void ossa_normalize3_scalar(float *v, size_t count)
-{
-    for (size_t i = 0; i < count; i++, v += 3) {
-        float len = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-        if (len > 0.0f) {
-            float inv = 1.0f / len;
-            v[0] *= inv; v[1] *= inv; v[2] *= inv;
-        }
-    }
-}
 
 ossa_status ossa_frame_lerp_run(const ossa_frame_lerp_job *job)
 {

@@ -19,6 +19,7 @@
 #ifndef OSSA_SKIN_INTERNAL_H
 #define OSSA_SKIN_INTERNAL_H
 
+#include <math.h>
 #include <stdint.h>
 #include "ossa/skin.h"
 
@@ -143,5 +144,16 @@ void ossa_lerp_floats_avx512(const float *a, const float *b, float t, size_t n, 
 void ossa_normalize3_scalar(float *v, size_t count);
 void ossa_normalize3_sse2(float *v, size_t count);
 void ossa_normalize3_avx2(float *v, size_t count);
+
+/* A normal scaled to unit length (a zero one stays zero), stored. */
+static inline void ossa_skin_normalize_store(float nx, float ny, float nz, float *out_n)
+{
+    float len = sqrtf(nx * nx + ny * ny + nz * nz);
+    if (len > 0.0f) {
+        float inv = 1.0f / len;
+        nx *= inv; ny *= inv; nz *= inv;
+    }
+    out_n[0] = nx; out_n[1] = ny; out_n[2] = nz;
+}
 
 #endif

@@ -50,25 +50,4 @@ static inline size_t ossa_skm_lod_suffix(const char *name, size_t len, uint32_t 
     return len - d + 4;
 }
 
-/* Hamilton quaternion helpers (x, y, z, w) in double, for the few poses a file holds. */
-static inline void ossa_skm_qrot(const float q[4], const double v[3], double out[3])
-{
-    /* v' = v + 2w (u x v) + 2 u x (u x v), u = (x, y, z) */
-    double ux = q[0], uy = q[1], uz = q[2], w = q[3];
-    double cx = uy * v[2] - uz * v[1], cy = uz * v[0] - ux * v[2], cz = ux * v[1] - uy * v[0];
-    double dx = uy * cz - uz * cy, dy = uz * cx - ux * cz, dz = ux * cy - uy * cx;
-    out[0] = v[0] + 2.0 * (w * cx + dx);
-    out[1] = v[1] + 2.0 * (w * cy + dy);
-    out[2] = v[2] + 2.0 * (w * cz + dz);
-}
-
-/* out = a (x) b; out may not alias a or b. */
-static inline void ossa_skm_qmul(const float a[4], const float b[4], float out[4])
-{
-    out[0] = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
-    out[1] = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
-    out[2] = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
-    out[3] = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
-}
-
 #endif

@@ -29,27 +29,17 @@
 
 #include "core/build.h"
 #include "core/limits.h"
-#include "formats/cff.h"
+#include "core/quat.h"
+#include "formats/cff/cff.h"
 #include "ossa/anim.h"
 #include "ossa/write.h"
-#include "formats/write_buf.h"
+#include "io/write_buf.h"
 
 #define NO_BONE UINT32_MAX
 #define PART_MAX_VERTICES 65536u
 
 
 /* ---- rotations ---- */
-
-static void quat_rotate(const float q[4], const float v[3], double out[3])
-{
-    double u[3] = {q[0], q[1], q[2]}, w = q[3];
-    double c1[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2],
-                    u[0] * v[1] - u[1] * v[0]};
-    double c2[3] = {u[1] * c1[2] - u[2] * c1[1], u[2] * c1[0] - u[0] * c1[2],
-                    u[0] * c1[1] - u[1] * c1[0]};
-    for (int k = 0; k < 3; k++)
-        out[k] = v[k] + 2.0 * (w * c1[k] + c2[k]);
-}
 
 /* Angles (x, y, z) with R(q) = Rz(z) Rx(x) Ry(y), the reader's order (Decision 11). */
 static void quat_to_angles(const float q[4], float angles[3])
@@ -292,8 +282,8 @@ static ossa_status local_positions(cff_writer *w)
                 memcpy(out, pos, 3 * sizeof *out);
                 continue;
             }
-            double r[3];
-            quat_rotate(bone->inv_bind_r, pos, r);
+            double pos_d[3] = {pos[0], pos[1], pos[2]}, r[3];
+            ossa_quat_rotate_d(bone->inv_bind_r, pos_d, r);
             for (int k = 0; k < 3; k++)
                 out[k] = (float)(r[k] + bone->inv_bind_t[k]);
         }

@@ -32,9 +32,10 @@
 #include <string.h>
 #include "core/checked.h"
 #include "core/limits.h"
+#include "core/quat.h"
 #include "core/reader.h"
 #include "formats/formats.h"
-#include "formats/skm_format.h"
+#include "formats/skm/skm_format.h"
 
 /* Model coordinates beyond this are rejected here, with the vertex's offset, before the
  * validation pass would reject them without one. */
@@ -119,10 +120,10 @@ static void bind_poses(const ossa_bone *bones, uint32_t n, float (*t)[3], float 
         }
         uint32_t p = (uint32_t)bn->parent;
         double local[3] = {bn->rest_t[0], bn->rest_t[1], bn->rest_t[2]}, moved[3];
-        ossa_skm_qrot(r[p], local, moved);
+        ossa_quat_rotate_d(r[p], local, moved);
         for (int k = 0; k < 3; k++)
             t[i][k] = (float)(moved[k] + t[p][k]);
-        ossa_skm_qmul(r[p], bn->rest_r, r[i]);
+        ossa_quat_mul(r[p], bn->rest_r, r[i]);
     }
 }
 
@@ -216,7 +217,7 @@ static ossa_status set_skeleton_from_frame0(ossa_reader *r, skp_layout *l, ossa_
         ir[2] = -bind_r[j][2];
         ir[3] = bind_r[j][3];
         double bt[3] = {bind_t[j][0], bind_t[j][1], bind_t[j][2]}, moved[3];
-        ossa_skm_qrot(ir, bt, moved);
+        ossa_quat_rotate_d(ir, bt, moved);
         for (int k = 0; k < 3; k++)
             bones[j].inv_bind_t[k] = (float)-moved[k];
     }
@@ -534,8 +535,8 @@ static ossa_status read_vertex(ossa_reader *r, skm_pose0 *p0, const bool *refere
         uint32_t j = inf[k].bone;
         double o[3] = {origin[k][0], origin[k][1], origin[k][2]}, ro[3];
         double nn[3] = {normal[0], normal[1], normal[2]}, rn[3];
-        ossa_skm_qrot(p0->r[j], o, ro);
-        ossa_skm_qrot(p0->r[j], nn, rn);
+        ossa_quat_rotate_d(p0->r[j], o, ro);
+        ossa_quat_rotate_d(p0->r[j], nn, rn);
         for (int c = 0; c < 3; c++) {
             double term = ro[c] + (double)inf[k].weight * p0->t[j][c];
             if (!(fabs(term) <= SKM_MAX_COORD))
@@ -564,7 +565,7 @@ static ossa_status read_vertex(ossa_reader *r, skm_pose0 *p0, const bool *refere
             continue;
         uint32_t j = inf[k].bone;
         double o[3] = {origin[k][0] / w, origin[k][1] / w, origin[k][2] / w}, q[3];
-        ossa_skm_qrot(p0->r[j], o, q);
+        ossa_quat_rotate_d(p0->r[j], o, q);
         double d2 = 0.0;
         for (int c = 0; c < 3; c++) {
             double d = q[c] + p0->t[j][c] - pos[c];

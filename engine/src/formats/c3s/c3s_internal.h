@@ -19,6 +19,7 @@ typedef enum ossa_c3s_cdw_result {
     OSSA_C3S_CDW_OVERFLOW   /* the value does not fit 32 bits */
 } ossa_c3s_cdw_result;
 
+/* c3s_records.c */
 ossa_c3s_cdw_result ossa_c3s_decode_compdword(const uint8_t *p, size_t n, uint32_t *value,
                                               size_t *used);
 /* Writes 1..5 bytes; returns how many. */
@@ -149,6 +150,7 @@ static inline void c3s_list_reader(const c3s_scene *sc, const c3s_list *l, ossa_
     r->pos = l->at;
 }
 
+/* c3s_records.c: a compdword, an OCS (its quaternion normalised; no length is an error). */
 ossa_status ossa_c3s_rd_compdword(ossa_reader *r, uint32_t *out, const char *what);
 ossa_status ossa_c3s_rd_ocs(ossa_reader *r, c3s_ocs *out, const char *what);
 

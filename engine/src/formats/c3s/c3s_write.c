@@ -33,12 +33,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/c3s_internal.h"
+#include "formats/c3s/c3s_internal.h"
 #include "ossa/anim.h"
 #include "ossa/vertex_anim.h"
 #include "ossa/write.h"
 #include "core/build.h"
-#include "formats/write_buf.h"
+#include "core/quat.h"
+#include "io/write_buf.h"
 
 /* ---- output buffer ---- */
 
@@ -94,34 +95,6 @@ static size_t begin_sub(ossa_wbuf *o, const char id[4], const char *name, uint32
 }
 
 /* ---- math ---- */
-
-static void quat_rotate(const float q[4], const float v[3], float out[3])
-{
-    float uv[3] = {q[1] * v[2] - q[2] * v[1], q[2] * v[0] - q[0] * v[2], q[0] * v[1] - q[1] * v[0]};
-    float uuv[3] = {q[1] * uv[2] - q[2] * uv[1], q[2] * uv[0] - q[0] * uv[2],
-                    q[0] * uv[1] - q[1] * uv[0]};
-    for (int k = 0; k < 3; k++)
-        out[k] = v[k] + 2.0f * (q[3] * uv[k] + uuv[k]);
-}
-
-static void quat_mul(const float a[4], const float b[4], float out[4])
-{
-    float r[4];
-    r[0] = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
-    r[1] = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
-    r[2] = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
-    r[3] = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
-    memcpy(out, r, sizeof r);
-}
-
-static void normalise(float q[4])
-{
-    double n = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] +
-                    (double)q[3] * q[3]);
-    if (n > 0.0)
-        for (int k = 0; k < 4; k++)
-            q[k] = (float)(q[k] / n);
-}
 
 /* ---- the plan: where every element lands ---- */
 
@@ -305,7 +278,7 @@ static void put_vertices(writer *w)
                     if (sm->influence_points && in->weight != 0.0f)
                         for (int c2 = 0; c2 < 3; c2++)
                             point[c2] = sm->influence_points[3 * (size_t)k + c2] / in->weight;
-                    quat_rotate(bn->inv_bind_r, point, offset);
+                    ossa_quat_rotate(bn->inv_bind_r, point, offset);
                     for (int c2 = 0; c2 < 3; c2++)
                         offset[c2] += bn->inv_bind_t[c2];
                     ossa_wbuf_f32(o, in->weight);
@@ -549,7 +522,7 @@ static void put_bones(writer *w)
         const ossa_bone *bn = &m->bones[i];
         float q[4];
         memcpy(q, bn->rest_r, sizeof q);
-        normalise(q);
+        ossa_quat_normalize(q);
         size_t c = begin_sub(o, "BONE", bn->name, 0);
         put_ocs(o, bn->rest_s, q, bn->rest_t);
         put_cdw(o, bn->parent >= 0 ? (uint32_t)bn->parent + 1 : 0);
@@ -572,8 +545,8 @@ static ossa_status put_bone_key(writer *w, uint32_t bone)
     float r[4], base_q[4], inv[4], d[3], local[3], q[4], sc[3];
     memcpy(r, w->lr + 4 * bone, sizeof r);
     memcpy(base_q, bn->rest_r, sizeof base_q);
-    normalise(base_q);
-    normalise(r);
+    ossa_quat_normalize(base_q);
+    ossa_quat_normalize(r);
     inv[0] = -base_q[0];
     inv[1] = -base_q[1];
     inv[2] = -base_q[2];
@@ -584,12 +557,12 @@ static ossa_status put_bone_key(writer *w, uint32_t bone)
                         "bone '%s' has a zero rest scale", bn->name);
         d[k] = t[k] - bn->rest_t[k];
     }
-    quat_rotate(inv, d, local);
+    ossa_quat_rotate(inv, d, local);
     for (int k = 0; k < 3; k++) {
         local[k] /= bn->rest_s[k];
         sc[k] = s[k] / bn->rest_s[k];
     }
-    quat_mul(inv, r, q);
+    ossa_quat_mul(inv, r, q);
     put_cdw(&w->o, bone + 1);
     put_ocs(&w->o, sc, q, local);
     return OSSA_OK;
@@ -673,7 +646,7 @@ static void put_mounts(writer *w)
         const ossa_mount *mt = &m->mounts[i];
         float q[4];
         memcpy(q, mt->offset_r, sizeof q);
-        normalise(q);
+        ossa_quat_normalize(q);
         size_t c = begin_sub(o, "SMNT", mt->name, 0);
         put_ocs(o, mt->offset_s, q, mt->offset_t);
         put_cdw(o, w->face_base[sub_index(w, mt->mesh, mt->submesh)] + mt->face + 1);

@@ -1,6 +1,6 @@
 /* Compressed CAF keyframes: the IMVU bit-packed scheme (FORMAT-NOTES B.1) and the v1200
  * quantised keys (B.2, Decision 2). Quaternions stay in Cal3D's convention here. */
-#include "formats/cal3d_caf_codec.h"
+#include "formats/cal3d/cal3d_caf_codec.h"
 
 #include <float.h>
 #include <math.h>

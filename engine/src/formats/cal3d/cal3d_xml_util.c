@@ -1,7 +1,7 @@
 /* Element, attribute and number helpers shared by the Cal3D XML readers; the stream reader
  * itself is in cal3d_xml_stream.c. */
 #define _GNU_SOURCE /* strtod_l, strtoll_l */
-#include "formats/cal3d_xml_util.h"
+#include "formats/cal3d/cal3d_xml_util.h"
 
 #include <errno.h>
 #include <float.h>

@@ -6,7 +6,7 @@
  * Records are expanded one at a time and freed when the reader moves on, so memory stays near
  * the file's size whatever the file holds. The reader has its own parser context and per-parse
  * options only (no network, no DTD loading, no entity substitution, errors kept, not printed). */
-#include "formats/cal3d_xml_util.h"
+#include "formats/cal3d/cal3d_xml_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

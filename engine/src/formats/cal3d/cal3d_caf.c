@@ -10,7 +10,7 @@
 
 #include "core/limits.h"
 #include "core/reader.h"
-#include "formats/cal3d_caf_codec.h"
+#include "formats/cal3d/cal3d_caf_codec.h"
 #include "formats/formats.h"
 
 typedef enum caf_tracks {

@@ -26,11 +26,12 @@
 #include <string.h>
 #include <strings.h>
 
-#include "formats/skm_format.h"
+#include "formats/skm/skm_format.h"
 #include "ossa/anim.h"
 #include "ossa/write.h"
 #include "core/build.h"
-#include "formats/write_buf.h"
+#include "core/quat.h"
+#include "io/write_buf.h"
 
 #define SKM_NAME_MAX (SKM_NAME_BYTES - 1u)
 
@@ -44,27 +45,18 @@ static void put_name(ossa_wbuf *o, const char *s)
     memcpy(p, s, strlen(s));
 }
 
-static void normalise(float q[4])
-{
-    double n = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] +
-                    (double)q[3] * q[3]);
-    if (n > 0.0)
-        for (int k = 0; k < 4; k++)
-            q[k] = (float)(q[k] / n);
-}
-
 /* Model-space bind pose of every bone: the inverse of its inverse bind. */
 static void bind_pose(const ossa_bone *bn, float t[3], float r[4])
 {
     float ir[4];
     memcpy(ir, bn->inv_bind_r, sizeof ir);
-    normalise(ir);
+    ossa_quat_normalize(ir);
     r[0] = -ir[0];
     r[1] = -ir[1];
     r[2] = -ir[2];
     r[3] = ir[3];
     double it[3] = {bn->inv_bind_t[0], bn->inv_bind_t[1], bn->inv_bind_t[2]}, moved[3];
-    ossa_skm_qrot(r, it, moved);
+    ossa_quat_rotate_d(r, it, moved);
     for (int k = 0; k < 3; k++)
         t[k] = (float)-moved[k];
 }
@@ -132,7 +124,7 @@ static void put_poses(ossa_wbuf *o, const ossa_model *m, const float *lt, const 
     for (uint32_t j = 0; j < m->bone_count; j++) {
         float q[4];
         memcpy(q, lr + 4 * (size_t)j, sizeof q);
-        normalise(q);
+        ossa_quat_normalize(q);
         for (int k = 0; k < 4; k++)
             ossa_wbuf_f32(o, q[k]);
         for (int k = 0; k < 3; k++)
@@ -206,10 +198,10 @@ static ossa_status build_skp(const ossa_model *m, const skp_plan *p, ossa_wbuf *
         const float *pt = bt + 3 * (size_t)parent, *pr = br + 4 * (size_t)parent;
         float pinv[4] = {-pr[0], -pr[1], -pr[2], pr[3]};
         double d[3] = {(double)t[0] - pt[0], (double)t[1] - pt[1], (double)t[2] - pt[2]}, local[3];
-        ossa_skm_qrot(pinv, d, local);
+        ossa_quat_rotate_d(pinv, d, local);
         for (int k = 0; k < 3; k++)
             olt[k] = (float)local[k];
-        ossa_skm_qmul(pinv, r, olr);
+        ossa_quat_mul(pinv, r, olr);
     }
     put_poses(o, m, lt, lr);
     if (o->failed)
@@ -252,8 +244,8 @@ static ossa_status put_mesh_data(ossa_wbuf *o, const ossa_model *m, const skm_pa
                 d[c] = u - w * t[c];
             }
             double nn[3] = {n[0], n[1], n[2]}, bo[3], bn[3];
-            ossa_skm_qrot(rinv, d, bo);
-            ossa_skm_qrot(rinv, nn, bn);
+            ossa_quat_rotate_d(rinv, d, bo);
+            ossa_quat_rotate_d(rinv, nn, bn);
             for (int c = 0; c < 3; c++)
                 ossa_wbuf_f32(o, (float)bo[c]);
             ossa_wbuf_f32(o, (float)w);

@@ -8,7 +8,7 @@
  * would block), symbolic links to folders are not followed (no loops), and the walk is bounded
  * in depth and entries. */
 #define _GNU_SOURCE /* strdup, DT_* */
-#include "formats/folder.h"
+#include "io/folder.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -18,7 +18,8 @@
 #include <sys/stat.h>
 
 #include "core/limits.h"
-#include "formats/file_io.h"
+#include "io/file_io.h"
+#include "io/sniff.h"
 
 #define FOLDER_MAX_DEPTH 8         /* subfolder levels searched below the given folder */
 #define FOLDER_MAX_ENTRIES 100000u /* directory entries looked at, in all */

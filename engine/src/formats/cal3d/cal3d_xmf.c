@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/limits.h"
-#include "formats/cal3d_xml_util.h"
+#include "formats/cal3d/cal3d_xml_util.h"
 
 /* One submesh as it streams. Influences grow as vertices come (each vertex's checked against
  * its cap first); morph targets keep absolute values until every vertex is read. */

@@ -1,6 +1,6 @@
 /* Opening and reading the files of a model: regular files only, refused before any read when
  * they are not, sniffed from their first bytes before they are read whole (load.c, folder.c). */
-#include "formats/file_io.h"
+#include "io/file_io.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -21,7 +21,7 @@
 
 #include "core/build.h"
 #include "core/checked.h"
-#include "formats/cal3d_write.h"
+#include "formats/cal3d/cal3d_write.h"
 #include "ossa/write.h"
 
 #define CW_DEFAULT_BINARY 1100u
@@ -31,11 +31,6 @@
 #define CW_NAME_MAX 100
 
 /* ---- buffer ---- */
-
-void cw_puts(ossa_wbuf *b, const char *s)
-{
-    ossa_wbuf_put(b, s, strlen(s));
-}
 
 static void put_i32(ossa_wbuf *b, int32_t v)
 {
@@ -53,36 +48,19 @@ static void put_string(ossa_wbuf *b, const char *s)
 static void put_cal3d_quat(ossa_wbuf *b, const float q[4])
 {
     float c[4];
-    cw_cal3d_quat(q, c);
+    ossa_cw_cal3d_quat(q, c);
     ossa_wbuf_f32v(b, c, 4);
-}
-
-uint32_t cw_children(const ossa_model *m, uint32_t i, uint32_t *ids)
-{
-    bool listed = false;
-    for (uint32_t k = 0; k < m->bone_count && !listed; k++)
-        listed = m->bones[k].child_count > 0;
-    if (listed) {
-        if (m->bones[i].child_count) /* a leaf's list may be NULL */
-            memcpy(ids, m->bones[i].children, m->bones[i].child_count * sizeof *ids);
-        return m->bones[i].child_count;
-    }
-    uint32_t n = 0;
-    for (uint32_t k = i + 1; k < m->bone_count; k++)
-        if (m->bones[k].parent == (int32_t)i)
-            ids[n++] = k;
-    return n;
 }
 
 /* ---- binary forms ---- */
 
-static void put_magic(ossa_wbuf *b, const char *magic, const cw_layout *l)
+static void put_magic(ossa_wbuf *b, const char *magic, const ossa_cw_layout *l)
 {
     ossa_wbuf_put(b, magic, 4); /* three letters and the NUL */
     ossa_wbuf_u32(b, l->version);
 }
 
-static void bin_skeleton(ossa_wbuf *b, const ossa_model *m, const cw_layout *l, uint32_t *ids)
+static void bin_skeleton(ossa_wbuf *b, const ossa_model *m, const ossa_cw_layout *l, uint32_t *ids)
 {
     put_magic(b, "CSF", l);
     ossa_wbuf_u32(b, m->bone_count);
@@ -100,7 +78,7 @@ static void bin_skeleton(ossa_wbuf *b, const ossa_model *m, const cw_layout *l, 
             put_i32(b, bone->light_type);
             ossa_wbuf_f32v(b, bone->light_color, 3);
         }
-        uint32_t n = cw_children(m, i, ids);
+        uint32_t n = ossa_cw_children(m, i, ids);
         ossa_wbuf_u32(b, n);
         for (uint32_t c = 0; c < n; c++)
             ossa_wbuf_u32(b, ids[c]);
@@ -128,7 +106,7 @@ static void bin_morph(ossa_wbuf *b, const ossa_submesh *sm, const ossa_morph_tar
     ossa_wbuf_u32(b, sm->vertex_count + 1);
 }
 
-static void bin_submesh(ossa_wbuf *b, const ossa_submesh *sm, const cw_layout *l)
+static void bin_submesh(ossa_wbuf *b, const ossa_submesh *sm, const ossa_cw_layout *l)
 {
     put_i32(b, sm->material);
     ossa_wbuf_u32(b, sm->vertex_count);
@@ -142,7 +120,7 @@ static void bin_submesh(ossa_wbuf *b, const ossa_submesh *sm, const cw_layout *l
         ossa_wbuf_f32v(b, sm->positions + 3 * (size_t)v, 3);
         ossa_wbuf_f32v(b, sm->normals + 3 * (size_t)v, 3);
         if (l->colors)
-            ossa_wbuf_f32v(b, cw_color(sm, v), 3);
+            ossa_wbuf_f32v(b, ossa_cw_color(sm, v), 3);
         put_i32(b, sm->collapse_id ? sm->collapse_id[v] : -1);
         ossa_wbuf_u32(b, sm->face_collapse_count ? sm->face_collapse_count[v] : 0);
         if (sm->uv_set_count)
@@ -170,7 +148,7 @@ static void bin_submesh(ossa_wbuf *b, const ossa_submesh *sm, const cw_layout *l
         ossa_wbuf_u32(b, sm->indices[f]);
 }
 
-static void bin_mesh(ossa_wbuf *b, const ossa_mesh *mesh, const cw_layout *l)
+static void bin_mesh(ossa_wbuf *b, const ossa_mesh *mesh, const ossa_cw_layout *l)
 {
     put_magic(b, "CMF", l);
     ossa_wbuf_u32(b, mesh->submesh_count);
@@ -178,7 +156,7 @@ static void bin_mesh(ossa_wbuf *b, const ossa_mesh *mesh, const cw_layout *l)
         bin_submesh(b, &mesh->submeshes[s], l);
 }
 
-static void bin_clip(ossa_wbuf *b, const ossa_clip *clip, const cw_layout *l)
+static void bin_clip(ossa_wbuf *b, const ossa_clip *clip, const ossa_cw_layout *l)
 {
     put_magic(b, "CAF", l);
     if (l->caf_flag_word)
@@ -199,7 +177,7 @@ static void bin_clip(ossa_wbuf *b, const ossa_clip *clip, const cw_layout *l)
     }
 }
 
-static void bin_morph_clip(ossa_wbuf *b, const ossa_morph_clip *clip, const cw_layout *l)
+static void bin_morph_clip(ossa_wbuf *b, const ossa_morph_clip *clip, const ossa_cw_layout *l)
 {
     put_magic(b, "CPF", l);
     ossa_wbuf_f32(b, clip->duration);
@@ -226,7 +204,7 @@ static void put_color_bytes(ossa_wbuf *b, const float c[4])
     ossa_wbuf_put(b, rgba, 4);
 }
 
-static void bin_material(ossa_wbuf *b, const ossa_material *mat, const cw_layout *l)
+static void bin_material(ossa_wbuf *b, const ossa_material *mat, const ossa_cw_layout *l)
 {
     put_magic(b, "CRF", l);
     put_color_bytes(b, mat->ambient);
@@ -254,7 +232,7 @@ typedef struct cw_writer {
     const char *dir;
     const char *base;
     bool xml;
-    cw_layout layout;
+    ossa_cw_layout layout;
     cw_file *files;      /* planned files, in cfg order */
     size_t file_count;
     char **created;      /* paths written so far, removed on failure */
@@ -360,20 +338,20 @@ static ossa_status write_file(cw_writer *w, const char *path, const ossa_wbuf *b
  * so no scale= line is written. */
 static void put_cfg(ossa_wbuf *b, const cw_writer *w)
 {
-    cw_puts(b, "# Cal3D model set written by Ossa\n");
+    ossa_cw_puts(b, "# Cal3D model set written by Ossa\n");
     for (size_t f = 0; f < w->file_count; f++) {
         if (strcmp(w->files[f].key, "cfg") == 0)
             continue;
-        cw_puts(b, w->files[f].key);
-        cw_puts(b, "=");
-        cw_puts(b, file_name_of(w->files[f].path));
-        cw_puts(b, "\n");
+        ossa_cw_puts(b, w->files[f].key);
+        ossa_cw_puts(b, "=");
+        ossa_cw_puts(b, file_name_of(w->files[f].path));
+        ossa_cw_puts(b, "\n");
     }
 }
 
 static ossa_status layout_for(cw_writer *w, uint32_t version, bool mp3butcher)
 {
-    cw_layout *l = &w->layout;
+    ossa_cw_layout *l = &w->layout;
     if (version == 0)
         version = mp3butcher ? CW_DEFAULT_MP3BUTCHER : w->xml ? CW_DEFAULT_XML : CW_DEFAULT_BINARY;
     if (version < 699 || version > 1301)
@@ -406,35 +384,35 @@ static ossa_status serialise(cw_writer *w, size_t f, ossa_wbuf *b, uint32_t *ids
 {
     const ossa_model *m = w->m;
     const char *key = w->files[f].key;
-    const cw_layout *l = &w->layout;
+    const ossa_cw_layout *l = &w->layout;
     bool ok = true;
     if (strcmp(key, "skeleton") == 0) {
         if (w->xml)
-            ok = cw_xml_skeleton(b, m, l);
+            ok = ossa_cw_xml_skeleton(b, m, l);
         else
             bin_skeleton(b, m, l, ids);
     } else if (strcmp(key, "mesh") == 0) {
         const ossa_mesh *mesh = &m->meshes[(*next_mesh)++];
         if (w->xml)
-            ok = cw_xml_mesh(b, mesh, l);
+            ok = ossa_cw_xml_mesh(b, mesh, l);
         else
             bin_mesh(b, mesh, l);
     } else if (strcmp(key, "animation") == 0) {
         const ossa_clip *clip = &m->clips[(*next_clip)++];
         if (w->xml)
-            ok = cw_xml_clip(b, clip, l);
+            ok = ossa_cw_xml_clip(b, clip, l);
         else
             bin_clip(b, clip, l);
     } else if (strcmp(key, "morphanimation") == 0) {
         const ossa_morph_clip *clip = &m->morph_clips[(*next_morph)++];
         if (w->xml)
-            ok = cw_xml_morph_clip(b, clip, l);
+            ok = ossa_cw_xml_morph_clip(b, clip, l);
         else
             bin_morph_clip(b, clip, l);
     } else if (strcmp(key, "material") == 0) {
         const ossa_material *mat = &m->materials[(*next_mat)++];
         if (w->xml)
-            ok = cw_xml_material(b, mat, l);
+            ok = ossa_cw_xml_material(b, mat, l);
         else
             bin_material(b, mat, l);
     } else {
@@ -490,8 +468,8 @@ ossa_status ossa_write_cal3d(const ossa_model *m, const char *dir, const char *b
                        NULL, "the model is not valid: %s", verr.message);
     OSSA_TRY(layout_for(&w, opt->version, opt->mp3butcher));
     char why[sizeof err->message];
-    if (cw_check_representable(m, &w.layout, xml, why, sizeof why) != OSSA_OK ||
-        (xml && cw_check_xml_text(m, why, sizeof why) != OSSA_OK))
+    if (ossa_cw_check_representable(m, &w.layout, xml, why, sizeof why) != OSSA_OK ||
+        (xml && ossa_cw_check_xml_text(m, why, sizeof why) != OSSA_OK))
         return cw_fail(&w, OSSA_ERR_UNSUPPORTED, NULL, "%s", why);
 
     /* Counts are validated, so this sum cannot overflow in practice; checked anyway. */

@@ -1,5 +1,5 @@
 /* The writers' output buffer (write_buf.h). */
-#include "formats/write_buf.h"
+#include "io/write_buf.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

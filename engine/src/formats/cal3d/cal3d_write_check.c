@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #include "core/build.h"
-#include "formats/cal3d_write.h"
+#include "formats/cal3d/cal3d_write.h"
 
 static ossa_status OSSA_PRINTF(3, 4) refuse(char *msg, size_t cap, const char *fmt, ...)
 {
@@ -49,7 +49,7 @@ static bool has_colors(const ossa_submesh *sm)
 /* Everything the model holds must fit the chosen form: Cal3D has no scale, CAF/CPF need tracks
  * and keys, the classic and 1200 binary layouts have no lights, colours, morph targets or map
  * types, and the mp3butcher 1300/1301 one no lights or colours. */
-ossa_status cw_check_representable(const ossa_model *m, const cw_layout *l, bool xml, char *msg,
+ossa_status ossa_cw_check_representable(const ossa_model *m, const ossa_cw_layout *l, bool xml, char *msg,
                                    size_t cap)
 {
     const bool plain = !xml && !l->extras;
@@ -125,7 +125,7 @@ static bool xml_safe(const char *s)
     return true;
 }
 
-ossa_status cw_check_xml_text(const ossa_model *m, char *msg, size_t cap)
+ossa_status ossa_cw_check_xml_text(const ossa_model *m, char *msg, size_t cap)
 {
     const char *bad = NULL;
     for (uint32_t i = 0; i < m->bone_count && !bad; i++)

@@ -4,7 +4,7 @@
  * lists the comments and processing instructions outside records that the input callback
  * blanks: libxml2's reader keeps those nodes until the end of the file (8.8 MB of bare comments
  * peaked at 246 MB), and the readers never look at them. */
-#include "formats/cal3d_xml_util.h"
+#include "formats/cal3d/cal3d_xml_util.h"
 
 #include <stdlib.h>
 #include <string.h>

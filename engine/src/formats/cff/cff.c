@@ -33,8 +33,9 @@
 
 #include "core/checked.h"
 #include "core/limits.h"
+#include "core/quat.h"
 #include "core/reader.h"
-#include "formats/cff.h"
+#include "formats/cff/cff.h"
 #include "formats/formats.h"
 
 enum {
@@ -104,37 +105,25 @@ static ossa_status read_count(ossa_reader *r, uint32_t *out, uint32_t cap, size_
 
 /* ---- small Hamilton quaternion helpers (x, y, z, w) ---- */
 
-static void quat_mul(const double a[4], const double b[4], double out[4])
-{
-    double r[4] = {a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
-                   a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
-                   a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
-                   a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2]};
-    memcpy(out, r, sizeof r);
-}
-
 /* Rotation of a frame: Y first, then X, then Z (Decision 11), i.e. q = qz qx qy. */
 static void frame_rotation(const float angles[3], float q[4])
 {
     double hx = 0.5 * angles[0], hy = 0.5 * angles[1], hz = 0.5 * angles[2];
     double qx[4] = {sin(hx), 0, 0, cos(hx)}, qy[4] = {0, sin(hy), 0, cos(hy)};
     double qz[4] = {0, 0, sin(hz), cos(hz)}, t[4], out[4];
-    quat_mul(qz, qx, t);
-    quat_mul(t, qy, out);
+    ossa_quat_mul_d(qz, qx, t);
+    ossa_quat_mul_d(t, qy, out);
     for (int k = 0; k < 4; k++)
         q[k] = (float)out[k];
 }
 
-/* v' = q v q* for a unit q. */
+/* v' = q v q* for a unit q: float in and out, computed in double. */
 static void quat_rotate(const float q[4], const float v[3], float out[3])
 {
-    double u[3] = {q[0], q[1], q[2]}, w = q[3];
-    double c1[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2],
-                    u[0] * v[1] - u[1] * v[0]};
-    double c2[3] = {u[1] * c1[2] - u[2] * c1[1], u[2] * c1[0] - u[0] * c1[2],
-                    u[0] * c1[1] - u[1] * c1[0]};
+    double vd[3] = {v[0], v[1], v[2]}, r[3];
+    ossa_quat_rotate_d(q, vd, r);
     for (int k = 0; k < 3; k++)
-        out[k] = (float)(v[k] + 2.0 * (w * c1[k] + c2[k]));
+        out[k] = (float)r[k];
 }
 
 /* ---- half floats (the reading of Decision 8 that Ossa does not use) ---- */

@@ -11,7 +11,7 @@
 
 #include "core/checked.h"
 #include "core/limits.h"
-#include "formats/cal3d_xml_util.h"
+#include "formats/cal3d/cal3d_xml_util.h"
 
 /* ---- XSF ---- */
 

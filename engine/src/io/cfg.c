@@ -1,0 +1,207 @@
+/* Model configuration files: the token scan shared by both kinds of .cfg (a Qfusion import line,
+ * Cal3D key=value lines) and the lines of a Cal3D model set (CalCoreModel's .cfg keys). */
+#include <ctype.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "core/limits.h"
+#include "io/cfg.h"
+
+/* The next token of a Qfusion .cfg line within [*s, end): a word or "quoted text"; // starts a
+ * comment. Returns the token's length (0 at the end of the line) and moves *s past it. */
+static size_t cfg_token(const char **s, const char *end, const char **start)
+{
+    const char *p = *s;
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
+        p++;
+    if (p == end || *p == '\n' || (*p == '/' && p + 1 < end && p[1] == '/')) {
+        *s = p;
+        return 0;
+    }
+    const char *q = p;
+    if (*p == '"') {
+        *start = ++p;
+        for (q = p; q < end && *q != '"' && *q != '\n'; q++)
+            ;
+        *s = q < end && *q == '"' ? q + 1 : q;
+        return (size_t)(q - p);
+    }
+    *start = p;
+    while (q < end && !isspace((unsigned char)*q))
+        q++;
+    *s = q;
+    return (size_t)(q - p);
+}
+
+void ossa_cfg_scan_text(const void *data, size_t size, ossa_cfg_scan *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!data || !size)
+        return;
+    const char *text = data;
+    /* Text ends at a NUL, as it does for the line parsers that read the file afterwards. */
+    const char *end = memchr(text, '\0', size);
+    if (!end)
+        end = text + size;
+    int line = 1;
+    for (const char *s = text; s < end; line++) {
+        const char *eol = memchr(s, '\n', (size_t)(end - s));
+        const char *line_end = eol ? eol : end;
+        const char *k = s;
+        while (k < line_end && (*k == ' ' || *k == '\t'))
+            k++;
+        const char *w = k;
+        while (w < line_end && isalpha((unsigned char)*w))
+            w++;
+        if (w > k) {
+            while (w < line_end && (*w == ' ' || *w == '\t'))
+                w++;
+            out->key_value |= w < line_end && *w == '=';
+        }
+        const char *p = s, *tok = NULL;
+        size_t n;
+        while (!out->import && (n = cfg_token(&p, line_end, &tok)) > 0) {
+            if (n == 6 && strncasecmp(tok, "import", 6) == 0) {
+                out->import = true;
+                out->import_line = line;
+                out->path_len = cfg_token(&p, line_end, &out->path);
+            }
+        }
+        s = eol ? eol + 1 : end;
+    }
+}
+
+ossa_status ossa_cfg_resolve_case(ossa_build *b, const char *path, char *out, size_t out_size)
+{
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        snprintf(out, out_size, "%s", path);
+        return OSSA_OK;
+    }
+    const char *slash = strrchr(path, '/');
+    char dir[4096];
+    size_t dlen = slash ? (size_t)(slash - path) : 0;
+    if (dlen >= sizeof dir)
+        return ossa_fail(b, OSSA_ERR_IO, -1, "path too long: %s", path);
+    memcpy(dir, path, dlen);
+    dir[dlen] = '\0';
+    const char *base = slash ? slash + 1 : path;
+    DIR *d = opendir(dlen ? dir : ".");
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d)) != NULL) {
+            if (strcasecmp(e->d_name, base) == 0) {
+                snprintf(out, out_size, "%s%s%s", dir, dlen ? "/" : "", e->d_name);
+                closedir(d);
+                ossa_warn(b, "'%s' not found; using '%s' (letter case differs)", path, out);
+                return OSSA_OK;
+            }
+        }
+        closedir(d);
+    }
+    return ossa_fail(b, OSSA_ERR_IO, -1, "file not found: %s", path);
+}
+
+static char *trim(char *s)
+{
+    while (*s && isspace((unsigned char)*s))
+        s++;
+    char *e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1]))
+        *--e = '\0';
+    return s;
+}
+
+/* The lines of a Cal3D model set, as CalCoreModel's loader reads them: `#` comments, key=value
+ * with the key in any letter case, `scale=` and `path=` applying to what follows. */
+ossa_status ossa_cfg_parse(ossa_build *b, const char *base_dir, char *text, ossa_cfg_set *set)
+{
+    memset(set, 0, sizeof *set);
+    set->scale = 1.0f;
+    const char *cfg_file = b->file;
+    /* Files named by the cfg are relative to the cfg's folder, then to path= when given. */
+    char sub_dir[4096] = "";
+    int line_no = 0;
+    char *next = text;
+    while (next) {
+        char *line = next;
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        line_no++;
+        char *s = trim(line);
+        if (!*s || *s == '#')
+            continue;
+        char *eq = strchr(s, '=');
+        if (!eq) {
+            b->file = cfg_file;
+            ossa_warn(b, "line %d: no '=' in \"%s\", ignored", line_no, s);
+            continue;
+        }
+        *eq = '\0';
+        char *key = trim(s), *value = trim(eq + 1);
+        int kind = -1;
+        if (strcasecmp(key, "skeleton") == 0) kind = OSSA_CFG_SKELETON;
+        else if (strcasecmp(key, "mesh") == 0) kind = OSSA_CFG_MESH;
+        else if (strcasecmp(key, "animation") == 0) kind = OSSA_CFG_ANIMATION;
+        /* Blender's Cal3D exporter writes morphanim= beside animation=. */
+        else if (strcasecmp(key, "morphanimation") == 0 || strcasecmp(key, "morphanim") == 0)
+            kind = OSSA_CFG_MORPH_ANIMATION;
+        else if (strcasecmp(key, "material") == 0) kind = OSSA_CFG_MATERIAL;
+        if (strcasecmp(key, "scale") == 0) {
+            char *end;
+            float v = strtof(value, &end);
+            if (end == value || !(v > 0.0f) || v > 1e6f)
+                return ossa_fail_line(b, OSSA_ERR_VALUE, line_no, "scale '%s' is not a positive number", value);
+            set->scale = v;
+        } else if (strcasecmp(key, "path") == 0) {
+            size_t len = strlen(value);
+            snprintf(sub_dir, sizeof sub_dir, "%s%s", value, len && value[len - 1] != '/' ? "/" : "");
+        } else if (kind >= 0) {
+            if (set->count >= OSSA_MAX_FILES)
+                return ossa_fail_line(b, OSSA_ERR_RANGE, line_no, "more than %u files", OSSA_MAX_FILES);
+            if (set->count == set->cap) {
+                size_t ncap = set->cap ? set->cap * 2 : 16;
+                ossa_cfg_entry *grown = realloc(set->entries, ncap * sizeof *grown);
+                if (!grown)
+                    return ossa_fail(b, OSSA_ERR_NOMEM, -1, "out of memory");
+                set->entries = grown;
+                set->cap = ncap;
+            }
+            char full[8192];
+            for (char *c = value; *c; c++)
+                if (*c == '\\')
+                    *c = '/'; /* Windows-made sets */
+            if (value[0] == '/')
+                snprintf(full, sizeof full, "%s", value);
+            else if (sub_dir[0] == '/')
+                snprintf(full, sizeof full, "%s%s", sub_dir, value);
+            else
+                snprintf(full, sizeof full, "%s%s%s", base_dir, sub_dir, value);
+            ossa_cfg_entry *e = &set->entries[set->count];
+            e->kind = kind;
+            e->line = line_no;
+            snprintf(e->key, sizeof e->key, "%s", key);
+            e->path = strdup(full);
+            if (!e->path)
+                return ossa_fail(b, OSSA_ERR_NOMEM, -1, "out of memory");
+            set->count++;
+        } else {
+            b->file = cfg_file;
+            ossa_warn(b, "line %d: unknown key '%s' ignored", line_no, key);
+        }
+    }
+    return OSSA_OK;
+}
+
+void ossa_cfg_set_free(ossa_cfg_set *set)
+{
+    for (size_t i = 0; i < set->count; i++)
+        free(set->entries[i].path);
+    free(set->entries);
+    memset(set, 0, sizeof *set);
+}
