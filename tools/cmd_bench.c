@@ -10,8 +10,12 @@
 #include <unistd.h>
 #include "bench_model.h"
 #include "cli.h"
-#include "ossa/runtime.h"
+#include "ossa/reference.h"
+#include "ossa/sample.h"
+#include "ossa/pose.h"
+#include "ossa/mixer.h"
 #include "ossa/skin.h"
+#include "ossa/skin_pool.h"
 #ifdef OSSA_BENCH_CAL3D
 #include "bench_cal3d.h"
 #endif

@@ -11,7 +11,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "ossa/runtime.h"
+#include "ossa/sample.h"
 
 typedef struct view_playback {
     uint32_t clip_count;  /* clips the model has; 0: the rest pose is shown */

@@ -40,8 +40,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "ossa/model.h"
-#include "ossa/runtime.h"
+#include "ossa/sample.h"
+#include "ossa/pose.h"
+#include "ossa/mixer.h"
 #include "ossa/skin.h"
+#include "ossa/skin_pool.h"
+#include "ossa/cloth.h"
 
 typedef struct view_scene_part {
     const ossa_submesh *submesh;

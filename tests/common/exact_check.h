@@ -9,8 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ossa/anim.h"
+#include "ossa/reference.h"
+#include "ossa/sample.h"
 #include "ossa/skin.h"
+#include "ossa/skin_pool.h"
 #include "test_common.h"
 
 /* The palette of m at time t of clip (NULL: the rest pose), sampled as a cycle. Caller frees. */

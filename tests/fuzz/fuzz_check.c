@@ -8,8 +8,10 @@
 #include <unistd.h>
 #include "core/limits.h"
 #include "fuzz_seeds.h"
-#include "ossa/anim.h"
+#include "ossa/reference.h"
+#include "ossa/sample.h"
 #include "ossa/skin.h"
+#include "ossa/cloth.h"
 #include "ossa/load.h"
 
 #if defined(__GNUC__)

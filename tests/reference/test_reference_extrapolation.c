@@ -25,7 +25,10 @@
 #include "cal3d_synth_oracle.h"
 #include "core/limits.h"
 #include "ossa/ossa.h"
-#include "ossa/runtime.h"
+#include "ossa/reference.h"
+#include "ossa/sample.h"
+#include "ossa/pose.h"
+#include "ossa/mixer.h"
 #include "test_common.h"
 #include "test_rng.h"
 

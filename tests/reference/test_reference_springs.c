@@ -26,7 +26,10 @@
 #include <string.h>
 
 #include "mixer_harness.h"
+#include "ossa/pose.h"
+#include "ossa/mixer.h"
 #include "ossa/skin.h"
+#include "ossa/cloth.h"
 #include "test_common.h"
 
 /* Worst allowed difference of a spring-owned vertex, x model size. */

@@ -8,6 +8,9 @@
 #include <string.h>
 #include "skin_test_util.h"
 #include "test_common.h"
+#include "ossa/skin_pool.h"
+#include "ossa/cloth.h"
+#include "ossa/vertex_anim.h"
 
 void *__real_malloc(size_t size);
 void *__real_calloc(size_t n, size_t size);

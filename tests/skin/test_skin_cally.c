@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ossa/load.h"
+#include "ossa/reference.h"
+#include "ossa/skin_pool.h"
 #include "skin_test_util.h"
 #include "test_common.h"
 

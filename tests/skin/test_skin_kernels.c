@@ -9,6 +9,9 @@
 #include <string.h>
 #include "skin_test_util.h"
 #include "test_common.h"
+#include "ossa/reference.h"
+#include "ossa/skin_pool.h"
+#include "ossa/vertex_anim.h"
 
 static const uint32_t sizes[] = {1, 7, 13, 16, 17, 100, 1001, 4099};
 

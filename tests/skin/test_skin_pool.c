@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "ossa/skin.h"
+#include "ossa/skin_pool.h"
 #include "test_common.h"
 
 #define POOL_N 5000u

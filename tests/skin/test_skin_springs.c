@@ -6,6 +6,8 @@
 #include <string.h>
 #include "skin_test_util.h"
 #include "test_common.h"
+#include "ossa/reference.h"
+#include "ossa/cloth.h"
 
 #define GW 7
 #define GH 5

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "skin_test_util.h"
 #include "test_common.h"
+#include "ossa/cloth.h"
 
 #define NV 4
 

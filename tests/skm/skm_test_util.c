@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "ossa/reference.h"
+#include "ossa/sample.h"
 
 bool skt_make_dir(char *buf, size_t size)
 {

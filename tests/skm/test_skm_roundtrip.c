@@ -10,6 +10,7 @@
 #include "ossa/demo.h"
 #include "ossa/load.h"
 #include "ossa/write.h"
+#include "ossa/reference.h"
 #include "skm_test_util.h"
 
 static ossa_model *load(const char *dir, const char *name, ossa_error *err)

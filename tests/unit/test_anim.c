@@ -4,7 +4,8 @@
 #include <string.h>
 
 #include "core/build.h"
-#include "ossa/anim.h"
+#include "ossa/reference.h"
+#include "ossa/sample.h"
 #include "test_common.h"
 
 static void set_bone(ossa_bone *bn, const char *name, int32_t parent, float tx, float ty, float tz)

@@ -10,8 +10,9 @@
 #include "anim/extrap.h"
 #include "anim/interp.h"
 #include "core/limits.h"
-#include "ossa/anim.h"
-#include "ossa/runtime.h"
+#include "ossa/reference.h"
+#include "ossa/sample.h"
+#include "ossa/pose.h"
 #include "test_common.h"
 
 static double norm2(const float *q)

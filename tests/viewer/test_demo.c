@@ -2,7 +2,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "ossa/anim.h"
+#include "ossa/reference.h"
+#include "ossa/sample.h"
 #include "ossa/demo.h"
 #include "test_common.h"
 

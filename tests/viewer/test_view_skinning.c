@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ossa/anim.h"
+#include "ossa/reference.h"
+#include "ossa/sample.h"
+#include "ossa/skin.h"
 #include "ossa/demo.h"
 #include "ossa/load.h"
 #include "ossa/write.h"

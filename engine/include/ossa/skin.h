@@ -1,8 +1,8 @@
 /* Runtime skinning: SoA mesh streams built once from a submesh, skin jobs over caller buffers
- * (scalar, SSE2, AVX2+FMA and AVX-512F kernels chosen at run time), a persistent thread pool,
- * Cal3D springs and the vertex-frame lerp kernel. Nothing here allocates after set-up: jobs,
- * dispatches and spring updates only touch memory created by the *_create functions or given by
- * the caller.
+ * (scalar, SSE2, AVX2+FMA and AVX-512F kernels chosen at run time). The thread pool is in
+ * ossa/skin_pool.h, Cal3D springs in ossa/cloth.h, the vertex-frame lerp kernel in
+ * ossa/vertex_anim.h. Nothing here allocates after set-up: jobs only touch memory created by
+ * the *_create functions or given by the caller.
  *
  * Vertex order. A skin mesh sorts the submesh's vertices into groups by influence count
  * (0, 1, ..., 8, then one general group for more than 8), keeping file order inside a group, and
@@ -171,71 +171,6 @@ ossa_status ossa_skin_job_validate(const ossa_skin_job *job);
 ossa_status ossa_skin_job_run(const ossa_skin_job *job);
 /* The concrete kernel a validated job runs. */
 ossa_skin_kernel ossa_skin_job_kernel(const ossa_skin_job *job);
-
-/* ---- thread pool ------------------------------------------------------------------------ */
-
-typedef struct ossa_skin_pool ossa_skin_pool;
-
-/* A pool of `threads` participants: the calling thread plus threads - 1 persistent workers
- * (threads >= 1, <= 256). After a dispatch, a worker that finished (and the caller) spins for
- * at most 20 us for the next one, then sleeps on a condition variable: an idle pool uses no CPU. */
-ossa_status ossa_skin_pool_create(uint32_t threads, ossa_skin_pool **out);
-void ossa_skin_pool_destroy(ossa_skin_pool *pool);
-uint32_t ossa_skin_pool_threads(const ossa_skin_pool *pool);
-
-/* Runs fn(ctx, b, e) over [begin, end) split into one contiguous slice per participant, slice
- * bounds rounded to multiples of `align` (>= 1); returns when all are done. Not reentrant: one
- * dispatch at a time per pool. */
-typedef void (*ossa_skin_range_fn)(void *ctx, uint32_t begin, uint32_t end);
-void ossa_skin_pool_for(ossa_skin_pool *pool, uint32_t begin, uint32_t end, uint32_t align,
-                        ossa_skin_range_fn fn, void *ctx);
-
-/* Validates the job, then runs it split across the pool (slices aligned to OSSA_SKIN_BLOCK);
- * results are identical to ossa_skin_job_run. A NULL pool runs on the calling thread. */
-ossa_status ossa_skin_run_parallel(ossa_skin_pool *pool, const ossa_skin_job *job);
-
-/* ---- Cal3D springs ---------------------------------------------------------------------- */
-
-typedef struct ossa_spring_state ossa_spring_state;
-
-/* Per-instance spring state of a mesh whose submesh had springs (OSSA_ERR_INVALID_ARGUMENT
- * otherwise). Vertices with physique weight > 0 belong to the spring system and start at their
- * bind positions (morphs are not applied to them). */
-ossa_status ossa_spring_state_create(const ossa_skin_mesh *mesh, ossa_spring_state **out);
-void ossa_spring_state_destroy(ossa_spring_state *state);
-/* Back to bind positions, at rest. */
-void ossa_spring_state_reset(ossa_spring_state *state);
-/* At rest at the given positions (output order, as the mesh's skin job wrote them): what
- * Cal3D's CalSpringSystem::resetPositions does with the skinned vertices, for a jump in time
- * (a seek or a new clip) without the cloth snapping back to the bind pose. A spring vertex whose
- * given position is not finite starts at its bind position. */
-void ossa_spring_state_reset_to(ossa_spring_state *state, const float *positions);
-/* One Cal3D spring-system step, called after the full-mesh skin job has written out_positions
- * (output order): every spring vertex does a Verlet step with force (0, 0.5, 0) + (0, 0, -98.1) *
- * weight (pos += (pos - old) * 0.99 + F / weight * dt^2), then 2 relaxation passes over the
- * springs move free vertices (rigid ones are the skinned positions already in out_positions);
- * the spring vertices' positions are written into out_positions. Normals are left as skinned.
- * No collision (Cal3D's optional bone-box collision is not implemented). */
-ossa_status ossa_spring_update(ossa_spring_state *state, float dt, float *out_positions);
-
-/* ---- vertex-frame playback (C3S-style) --------------------------------------------------- */
-
-typedef struct ossa_frame_lerp_job {
-    const float *positions_a, *positions_b; /* 3 * count floats each (packed float3) */
-    const float *normals_a, *normals_b;     /* 3 * count each, or both NULL */
-    float t;                                /* out = a + t * (b - a) */
-    uint32_t count;                         /* vertices */
-    float *out_positions;                   /* 3 * count */
-    float *out_normals;                     /* 3 * count; required when normals are given */
-    int normalize;                          /* 1: lerped normals are renormalised (a zero
-                                               normal stays zero); 0: left as lerped */
-    ossa_skin_kernel kernel;                /* AUTO: ossa_skin_kernel_resolve(AUTO, NULL) */
-} ossa_frame_lerp_job;
-
-/* Validates (OSSA_ERR_INVALID_ARGUMENT / OSSA_ERR_UNSUPPORTED as for skin jobs) and runs. Any
- * alignment; output may alias neither input. All kernels agree with the scalar one within
- * 1e-6 relative (FMA rounding). */
-ossa_status ossa_frame_lerp_run(const ossa_frame_lerp_job *job);
 
 #ifdef __cplusplus
 }

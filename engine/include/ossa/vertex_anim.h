@@ -1,9 +1,13 @@
-/* Vertex-frame playback (C3S VFRM / TFRM tracks) and surface mounts (C3S SMNT), evaluated
- * into caller-owned buffers. See ossa_vertex_track and ossa_mount in model.h. */
+/* Vertex-frame playback (C3S VFRM / TFRM tracks), its lerp kernel, and surface mounts (C3S
+ * SMNT), evaluated into caller-owned buffers. See ossa_vertex_track and ossa_mount in model.h. */
 #ifndef OSSA_VERTEX_ANIM_H
 #define OSSA_VERTEX_ANIM_H
 
-#include "ossa/anim.h"
+#include <stdint.h>
+#include "ossa/model.h"
+#include "ossa/sample.h"
+#include "ossa/skin.h"
+#include "ossa/status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -43,6 +47,25 @@ ossa_status ossa_uv_clip_eval(const ossa_model *m, const ossa_clip *clip, uint32
  * mount's offset. OSSA_ERR_VALUE when the triangle is degenerate (no normal). */
 ossa_status ossa_mount_transform(const ossa_model *m, uint32_t mount, const float *positions,
                                  float t[3], float r[4], float s[3]);
+
+/* ---- vertex-frame playback (C3S-style) --------------------------------------------------- */
+
+typedef struct ossa_frame_lerp_job {
+    const float *positions_a, *positions_b; /* 3 * count floats each (packed float3) */
+    const float *normals_a, *normals_b;     /* 3 * count each, or both NULL */
+    float t;                                /* out = a + t * (b - a) */
+    uint32_t count;                         /* vertices */
+    float *out_positions;                   /* 3 * count */
+    float *out_normals;                     /* 3 * count; required when normals are given */
+    int normalize;                          /* 1: lerped normals are renormalised (a zero
+                                               normal stays zero); 0: left as lerped */
+    ossa_skin_kernel kernel;                /* AUTO: ossa_skin_kernel_resolve(AUTO, NULL) */
+} ossa_frame_lerp_job;
+
+/* Validates (OSSA_ERR_INVALID_ARGUMENT / OSSA_ERR_UNSUPPORTED as for skin jobs) and runs. Any
+ * alignment; output may alias neither input. All kernels agree with the scalar one within
+ * 1e-6 relative (FMA rounding). */
+ossa_status ossa_frame_lerp_run(const ossa_frame_lerp_job *job);
 
 #ifdef __cplusplus
 }

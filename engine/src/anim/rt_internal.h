@@ -2,7 +2,9 @@
 #ifndef OSSA_ANIM_RT_INTERNAL_H
 #define OSSA_ANIM_RT_INTERNAL_H
 
-#include "ossa/runtime.h"
+#include "ossa/sample.h"
+#include "ossa/pose.h"
+#include "ossa/mixer.h"
 
 enum { OSSA_RT_MAX_SOA_BONES = 1u << 16 };
 

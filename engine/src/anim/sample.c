@@ -1,6 +1,7 @@
 #include <math.h>
 #include <string.h>
-#include "ossa/anim.h"
+#include "ossa/reference.h"
+#include "ossa/sample.h"
 #include "extrap.h"
 #include "interp.h"
 

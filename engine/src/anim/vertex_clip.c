@@ -2,6 +2,7 @@
  * stage's frame-lerp job, so playback here and in the viewer run the same kernels. */
 #include <math.h>
 #include <string.h>
+#include "ossa/sample.h"
 #include "ossa/skin.h"
 #include "ossa/vertex_anim.h"
 

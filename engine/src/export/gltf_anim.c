@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gltf_internal.h"
-#include "ossa/anim.h"
+#include "ossa/reference.h"
+#include "ossa/sample.h"
 
 typedef struct key_list {
     float *time, *t, *r, *s;

@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gltf_internal.h"
-#include "ossa/anim.h"
+#include "ossa/reference.h"
+#include "ossa/sample.h"
 #include "ossa/skin.h"
+#include "ossa/cloth.h"
 
 typedef struct spring_run {
     const ossa_model *m;

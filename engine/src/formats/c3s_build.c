@@ -17,7 +17,7 @@
 #include "core/limits.h"
 #include "formats/c3s_internal.h"
 #include "formats/formats.h"
-#include "ossa/anim.h"
+#include "ossa/reference.h"
 
 /* Largest frame data (floats) one model may expand into, and most bone-track keys (keyed
  * bones x key frames, over all sequences): sparse keys in a small file could otherwise ask for

@@ -34,7 +34,8 @@
 #include <string.h>
 
 #include "formats/c3s_internal.h"
-#include "ossa/anim.h"
+#include "ossa/reference.h"
+#include "ossa/sample.h"
 #include "ossa/vertex_anim.h"
 #include "ossa/write.h"
 #include "core/build.h"

@@ -30,7 +30,8 @@
 #include "core/build.h"
 #include "core/limits.h"
 #include "formats/cff.h"
-#include "ossa/anim.h"
+#include "ossa/reference.h"
+#include "ossa/sample.h"
 #include "ossa/write.h"
 #include "formats/write_buf.h"
 

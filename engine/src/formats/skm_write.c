@@ -27,7 +27,8 @@
 #include <strings.h>
 
 #include "formats/skm_format.h"
-#include "ossa/anim.h"
+#include "ossa/reference.h"
+#include "ossa/sample.h"
 #include "ossa/write.h"
 #include "core/build.h"
 #include "formats/write_buf.h"

@@ -21,6 +21,9 @@
 
 #include <stdint.h>
 #include "ossa/skin.h"
+#include "ossa/skin_pool.h"
+#include "ossa/cloth.h"
+#include "ossa/vertex_anim.h"
 
 /* The kernel libraries are built on x86-64 only (src/skin/meson.build). */
 #if defined(__x86_64__)

@@ -1,28 +1,19 @@
-/* Scalar pose evaluation: sampling clips, local-to-model, and the skinning palette. All output
- * goes into caller-owned arrays of bone_count entries (t: 3 floats, r: 4, s: 3, palette: 12). */
-#ifndef OSSA_ANIM_H
-#define OSSA_ANIM_H
+/* The scalar reference path: pose evaluation (sampling clips, local-to-model, the skinning
+ * palette) and skinning one submesh, straight from the model, in the plainest code. The runtime
+ * jobs (sample.h, pose.h, skin.h) are checked against it. All output goes into caller-owned
+ * arrays of bone_count entries (t: 3 floats, r: 4, s: 3, palette: 12). */
+#ifndef OSSA_REFERENCE_H
+#define OSSA_REFERENCE_H
 
 #include "ossa/model.h"
+#include "ossa/sample.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef enum ossa_time_mode {
-    OSSA_TIME_EXTRAPOLATE = 0, /* Cal3D: outside the keys, continue along the first/last pair */
-    OSSA_TIME_CLAMP,           /* hold the first/last key */
-    OSSA_TIME_LOOP             /* as a Cal3D cycle (CalMixer::blendCycle): when the clip's first
-                                  track ends before the duration, every track continues from its
-                                  last key to a copy of its first key at t = duration; before the
-                                  first key it extrapolates as OSSA_TIME_EXTRAPOLATE */
-} ossa_time_mode;
-
 /* The rest pose of every bone. */
 void ossa_pose_rest(const ossa_model *m, float *t, float *r, float *s);
-
-/* Time in [0, duration) as a looping cycle plays it (Cal3D's mixer wraps with fmod). */
-float ossa_clip_wrap_time(const ossa_clip *clip, float time);
 
 /* Writes the sampled local transform of every bone the clip animates; other bones keep what the
  * arrays hold (call ossa_pose_rest first for Cal3D's "untouched bones use the rest pose").

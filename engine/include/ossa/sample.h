@@ -1,0 +1,96 @@
+/* Sampling clips at run time: a clip laid out once for fast sampling, a per-instance cursor cache
+ * and the sample job over a caller-owned SoA pose (ossa/pose.h), plus the time modes shared by
+ * every stage.
+ *
+ *   ossa_rt_clip      one ossa_clip laid out for fast sampling (per track: times, keys)
+ *   ossa_sample_cache one cursor per track, per playing instance: forward playback is O(1) per
+ *                     track and frame, a seek or a backwards jump falls back to a binary search
+ *
+ * Sampling is the same code as the scalar reference path (ossa/reference.h). An ossa_rt_clip is
+ * read-only after creation and may be shared. */
+#ifndef OSSA_SAMPLE_H
+#define OSSA_SAMPLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "ossa/model.h"
+#include "ossa/pose.h"
+#include "ossa/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum ossa_time_mode {
+    OSSA_TIME_EXTRAPOLATE = 0, /* Cal3D: outside the keys, continue along the first/last pair */
+    OSSA_TIME_CLAMP,           /* hold the first/last key */
+    OSSA_TIME_LOOP             /* as a Cal3D cycle (CalMixer::blendCycle): when the clip's first
+                                  track ends before the duration, every track continues from its
+                                  last key to a copy of its first key at t = duration; before the
+                                  first key it extrapolates as OSSA_TIME_EXTRAPOLATE */
+} ossa_time_mode;
+
+/* Time in [0, duration) as a looping cycle plays it (Cal3D's mixer wraps with fmod). */
+float ossa_clip_wrap_time(const ossa_clip *clip, float time);
+
+/* ---------------------------------------------------------------------------------------------
+ * Runtime clip and sampling */
+
+typedef struct ossa_rt_clip ossa_rt_clip;
+
+/* Built once from clip (which must belong to model, or at least use its bone indices). Tracks
+ * whose bone is outside the skeleton are dropped, as ossa_sample_clip skips them. The Cal3D
+ * loop key (OSSA_TIME_LOOP) is stored alongside, so the clip is never mutated. */
+ossa_status ossa_rt_clip_create(const ossa_model *model, const ossa_clip *clip,
+                                ossa_rt_clip **out, ossa_error *err);
+void ossa_rt_clip_free(ossa_rt_clip *clip);
+float ossa_rt_clip_duration(const ossa_rt_clip *clip);
+uint32_t ossa_rt_clip_track_count(const ossa_rt_clip *clip);
+/* Bone a track animates (tracks are in the clip's order). */
+uint32_t ossa_rt_clip_track_bone(const ossa_rt_clip *clip, uint32_t track);
+
+typedef struct ossa_sample_cache ossa_sample_cache;
+
+/* A cache for clips of up to max_tracks tracks. It remembers which clip it last served: used
+ * with another clip it resets itself. */
+ossa_status ossa_sample_cache_create(uint32_t max_tracks, ossa_sample_cache **out,
+                                     ossa_error *err);
+void ossa_sample_cache_free(ossa_sample_cache *cache);
+/* Forgets every cursor (the next sample binary-searches). Never needed for correctness. */
+void ossa_sample_cache_reset(ossa_sample_cache *cache);
+
+typedef enum ossa_rot_interp {
+    OSSA_ROT_SLERP = 0,  /* Cal3D's CalQuaternion::blend: shortest-path slerp, not renormalised */
+    OSSA_ROT_NLERP       /* shortest-path lerp, renormalised: cheaper, differs mid-segment */
+} ossa_rot_interp;
+
+typedef struct ossa_sample_job {
+    const ossa_rt_clip *clip;
+    ossa_sample_cache *cache;  /* may be NULL: every track binary-searches */
+    float time;                /* clip time in seconds (see ossa_playback_time) */
+    ossa_time_mode time_mode;  /* OSSA_TIME_EXTRAPOLATE (Cal3D, default), _CLAMP, _LOOP */
+    ossa_rot_interp rot;
+    ossa_soa_pose *output;     /* animated bones are written, others keep their values */
+} ossa_sample_job;
+
+/* Nonzero when every pointer is set, the cache holds enough tracks, the output has at least
+ * every animated bone, and the enums are in range. */
+int ossa_sample_job_validate(const ossa_sample_job *job);
+/* Samples every track. With OSSA_ROT_SLERP the result equals ossa_sample_clip's, bit for bit,
+ * for the same time and mode. Returns 0 (nothing written) when the job is invalid. */
+int ossa_sample_job_run(const ossa_sample_job *job);
+
+/* Playback wrap modes: how a time since the start of playback maps to clip time. */
+typedef enum ossa_wrap_mode {
+    OSSA_WRAP_LOOP = 0,    /* fmod into [0, duration), negatives wrapped up (Cal3D's mixer) */
+    OSSA_WRAP_PINGPONG,    /* forward over [0, duration], then backwards, period 2 x duration */
+    OSSA_WRAP_ONCE         /* clamped to [0, duration] */
+} ossa_wrap_mode;
+
+/* Clip time for a playback time; 0 for a non-finite time or a duration <= 0. */
+float ossa_playback_time(float duration, float time, ossa_wrap_mode wrap);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
