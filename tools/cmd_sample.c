@@ -151,11 +151,11 @@ int ossa_cmd_sample(int argc, char **argv)
         if (clip < 0) {
             fprintf(stderr, "ossa sample: no clip '%s' (the model has %u)\n", clip_arg,
                     m->clip_count);
-            ossa_model_free(m);
+            ossa_model_destroy(m);
             return 2;
         }
     }
     int rc = sample(m, clip, time, mode, bones);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     return rc;
 }

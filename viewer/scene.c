@@ -145,8 +145,8 @@ static bool build_pose(view_scene *s)
         return true;
     ossa_error err;
     if (ossa_rt_skeleton_create(m, &s->skeleton, &err) != OSSA_OK ||
-        ossa_soa_pose_init(&s->local, m->bone_count) != OSSA_OK ||
-        ossa_soa_pose_init(&s->model_pose, m->bone_count) != OSSA_OK)
+        ossa_soa_pose_create(m->bone_count, &s->local, NULL) != OSSA_OK ||
+        ossa_soa_pose_create(m->bone_count, &s->model_pose, NULL) != OSSA_OK)
         return false;
     uint32_t max_tracks = 1;
     for (uint32_t c = 0; c < m->clip_count; c++) {
@@ -182,7 +182,7 @@ static bool build_morphs_springs(view_scene *s)
         morphs |= p->submesh->morph_count > 0;
         if (!p->submesh->spring_count || !p->submesh->physique_weights)
             continue;
-        ossa_status st = ossa_spring_state_create(p->skin, &p->spring);
+        ossa_status st = ossa_spring_state_create(p->skin, &p->spring, NULL);
         if (st == OSSA_ERR_NOMEM)
             return false;
         if (st != OSSA_OK) {
@@ -215,8 +215,8 @@ static bool build_morphs_springs(view_scene *s)
         return true;
     }
     for (uint32_t c = 0; c < m->morph_clip_count; c++)
-        if (!ossa_mixer_blend_cycle(s->morph_mixer, ossa_mixer_morph_id(s->morph_mixer, c), 1.0f,
-                                    0.0f)) {
+        if (ossa_mixer_blend_cycle(s->morph_mixer, ossa_mixer_morph_id(s->morph_mixer, c), 1.0f,
+                                    0.0f) != OSSA_OK) {
             /* Only past the mixer's capacity: one line, not one per clip. */
             fprintf(stderr, "ossa-view: warning: morph clips %u and later do not play\n", c);
             break;
@@ -234,11 +234,31 @@ static bool build_morphs_springs(view_scene *s)
     return true;
 }
 
+static void log_to_stderr(void *user, const char *message)
+{
+    (void)user;
+    fprintf(stderr, "%s\n", message);
+}
+
+/* OSSA_SKIN_KERNEL=scalar|sse2|avx2|avx512|auto forces the CPU skinning kernel (the library
+ * never reads the environment; the viewer does, and reports a fallback on stderr). */
+static ossa_skin_kernel kernel_from_environment(void)
+{
+    const char *name = getenv("OSSA_SKIN_KERNEL");
+    if (!name || !*name)
+        return ossa_skin_kernel_best();
+    ossa_skin_kernel k = ossa_skin_kernel_parse(name);
+    if (k == OSSA_SKIN_KERNEL_COUNT)
+        fprintf(stderr, "ossa-view: OSSA_SKIN_KERNEL=\"%s\" is not a kernel\n", name);
+    const ossa_log_options log = {log_to_stderr, NULL};
+    return ossa_skin_kernel_resolve(k, &log);
+}
+
 bool view_scene_init(view_scene *s, const ossa_model *m)
 {
     memset(s, 0, sizeof *s);
     s->model = m;
-    s->kernel = ossa_skin_kernel_resolve(OSSA_SKIN_KERNEL_AUTO, stderr);
+    s->kernel = kernel_from_environment();
     if (!build_parts(s) || !build_pose(s) || !build_frame_scratch(s) ||
         !build_morphs_springs(s)) {
         view_scene_free(s);
@@ -254,7 +274,7 @@ bool view_scene_init(view_scene *s, const ossa_model *m)
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     uint32_t threads = cpus > MAX_POOL_THREADS ? MAX_POOL_THREADS : cpus > 1 ? (uint32_t)cpus : 1;
     if (threads > 1 && s->vertex_count >= PARALLEL_MIN_VERTICES &&
-        ossa_skin_pool_create(threads, &s->pool) != OSSA_OK)
+        ossa_skin_pool_create(threads, &s->pool, NULL) != OSSA_OK)
         s->pool = NULL; /* skinning on one thread is still right */
     view_scene_pose(s, NULL, 0.0f);
     view_scene_set_morph_time(s, 0.0f);
@@ -272,15 +292,15 @@ void view_scene_free(view_scene *s)
         ossa_skin_mesh_destroy(s->parts[i].skin);
     }
     free(s->parts);
-    ossa_mixer_free(s->morph_mixer);
+    ossa_mixer_destroy(s->morph_mixer);
     if (s->clips)
         for (uint32_t c = 0; c < s->model->clip_count; c++)
-            ossa_rt_clip_free(s->clips[c]);
+            ossa_rt_clip_destroy(s->clips[c]);
     free(s->clips);
-    ossa_sample_cache_free(s->cache);
-    ossa_rt_skeleton_free(s->skeleton);
-    ossa_soa_pose_release(&s->local);
-    ossa_soa_pose_release(&s->model_pose);
+    ossa_sample_cache_destroy(s->cache);
+    ossa_rt_skeleton_destroy(s->skeleton);
+    ossa_soa_pose_destroy(&s->local);
+    ossa_soa_pose_destroy(&s->model_pose);
     if (s->pool)
         ossa_skin_pool_destroy(s->pool);
     free(s->palette);

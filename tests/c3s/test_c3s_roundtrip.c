@@ -140,8 +140,8 @@ static void round_trip(const char *label, void (*scene)(ct_buf *), bool frames)
     }
     if (a && b)
         compare(label, a, b, frames);
-    ossa_model_free(a);
-    ossa_model_free(b);
+    ossa_model_destroy(a);
+    ossa_model_destroy(b);
     ct_remove_temp(path);
 }
 

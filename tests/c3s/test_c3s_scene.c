@@ -189,7 +189,7 @@ static void features(void)
         CHECK(fabsf(t2[0] - t[0]) > 1e-3f); /* it follows the arm */
     }
 done:
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 }
 
 static void frames(void)
@@ -249,7 +249,7 @@ static void frames(void)
     /* v2 (1,0,0) turned a quarter about Y lands on (0,0,-1); render order v1 v3 v2. */
     check_vec(p + 6, 0, 0, -1, 1e-5, "stick v2 turned");
 done:
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 }
 
 /* A scene built by edit(b) must fail with status st, its message mentioning `part`. */
@@ -265,7 +265,7 @@ static void expect(const char *label, const ct_buf *b, ossa_status want, const c
     CHECKF(st == OSSA_OK || (err.offset >= 0 && (size_t)err.offset <= b->size) ||
                want == OSSA_ERR_VALUE,
            "%s: offset %lld", label, (long long)err.offset);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 }
 
 static void errors(void)
@@ -424,7 +424,7 @@ static void disagreement(float scale)
         check_vec(sm->positions, scale, 0, 0, 1e-6, "weighted mean");
         CHECK(has_warning(m, "non-unit base scale") == (scale != 1.0f));
     }
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     ct_free(&b);
 }
 

@@ -103,7 +103,7 @@ static inline void ex_check_submesh(const ossa_submesh *sm, uint32_t bones, cons
             /* two and three participants: the same bits as one thread */
             for (uint32_t t = 2; t <= 3 && store == 0; t++) {
                 ossa_skin_pool *pool = NULL;
-                CHECK(ossa_skin_pool_create(t, &pool) == OSSA_OK);
+                CHECK(ossa_skin_pool_create(t, &pool, NULL) == OSSA_OK);
                 job.out_positions = pp;
                 job.out_normals = pn;
                 CHECK(ossa_skin_run_parallel(pool, &job) == OSSA_OK);

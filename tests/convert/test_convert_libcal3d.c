@@ -110,7 +110,7 @@ static void check_model(const char *ossa_cli, const char *src, const char *tmp)
     cal3d_ref *ref = cal3d_ref_new();
     if (rc != 0 || !ref || load_set(ref, dir, cfg, src) != 0) {
         cal3d_ref_free(ref);
-        ossa_model_free(m);
+        ossa_model_destroy(m);
         return;
     }
     size_t total = 0;
@@ -151,7 +151,7 @@ static void check_model(const char *ossa_cli, const char *src, const char *tmp)
     models_checked++;
     free(want); free(phys); free(got); free(gotn);
     cal3d_ref_free(ref);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 }
 
 int main(void)

@@ -138,7 +138,7 @@ static int check_springs(const ossa_model *m, const pose_bufs *p, char *why, siz
             ossa_skin_mesh *mesh = NULL;
             ossa_spring_state *st = NULL;
             if (ossa_skin_mesh_create(sm, (uint32_t)p->palette_bones, &mesh, NULL) != OSSA_OK ||
-                ossa_spring_state_create(mesh, &st) != OSSA_OK) {
+                ossa_spring_state_create(mesh, &st, NULL) != OSSA_OK) {
                 ossa_skin_mesh_destroy(mesh);
                 return fail(why, why_size, "mesh %u submesh %u: no runtime mesh or cloth", i, j);
             }
@@ -365,7 +365,7 @@ int fuzz_check_harness(const uint8_t *data, size_t size, fuzz_harness h, ossa_st
         bad = fail(why, why_size, "status OK without a model");
     } else {
         bad = check_model(m, why, why_size);
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
     free(copy);
     return bad;

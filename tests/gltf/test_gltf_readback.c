@@ -228,7 +228,7 @@ static void check_model(const char *label, char *const *files, size_t count, con
     CHECKF(st == OSSA_OK, "%s: export: %s", label, ossa_error_format(&err, text, sizeof text));
     if (st == OSSA_OK)
         check_file(label, m, out);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 }
 
 static void check_batch(const char *dir)
@@ -289,7 +289,7 @@ static bool write_exact_skm(const char *dir)
     ok = ok && ossa_write_skm(m, dir, "exact", 30.0f, &err) == OSSA_OK;
     for (uint32_t k = 0; k < made; k++)
         free(points[k]);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     return ok;
 }
 
@@ -341,7 +341,7 @@ int main(void)
         printf("exact SKM: glTF up to %.3g from Ossa's exact skinning, never beyond the bound "
                "(excess %.2g)\n", exact_seen, exact_excess);
         CHECK(exact_seen > 1e-3); /* the points do disagree, and visibly */
-        ossa_model_free(em);
+        ossa_model_destroy(em);
     } else {
         CHECKF(0, "%s: %s", exact, err.message);
     }

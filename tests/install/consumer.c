@@ -31,6 +31,6 @@ int main(int argc, char **argv)
     printf("bones %u clips %u vertex0 %.4f %.4f %.4f\n", m->bone_count, m->clip_count,
            (double)pos[0], (double)pos[1], (double)pos[2]);
     free(lt); free(lr); free(ls); free(mt); free(mr); free(ms); free(palette); free(pos); free(nrm);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     return 0;
 }

@@ -69,20 +69,20 @@ int mix_runner_open(mix_runner *r, const char *assets, const mix_model_case *mc)
     r->ref_pos = malloc(3 * r->vertex_total * sizeof(float) + 4);
     r->nrm = malloc(3 * r->vertex_total * sizeof(float) + 4);
     CHECK(r->palette && r->pos && r->ref_pos && r->nrm);
-    CHECK(ossa_soa_pose_init(&r->local, m->bone_count) == OSSA_OK);
-    CHECK(ossa_soa_pose_init(&r->model, m->bone_count) == OSSA_OK);
+    CHECK(ossa_soa_pose_create(m->bone_count, &r->local, NULL) == OSSA_OK);
+    CHECK(ossa_soa_pose_create(m->bone_count, &r->model, NULL) == OSSA_OK);
     return r->palette && r->pos && r->ref_pos && r->nrm;
 }
 
 void mix_runner_close(mix_runner *r)
 {
-    ossa_soa_pose_release(&r->local);
-    ossa_soa_pose_release(&r->model);
+    ossa_soa_pose_destroy(&r->local);
+    ossa_soa_pose_destroy(&r->model);
     free(r->palette);
     free(r->pos);
     free(r->ref_pos);
     free(r->nrm);
-    ossa_model_free(r->m);
+    ossa_model_destroy(r->m);
     r->m = NULL;
 }
 
@@ -95,12 +95,12 @@ static double worse(double acc, double d)
 static void compare(mix_runner *r, const char *what, int op, int step)
 {
     const ossa_model *m = r->m;
-    EXPECT(r, ossa_mixer_evaluate(r->mx, &r->local), "%s op %d: evaluate failed", what, op);
+    EXPECT(r, ossa_mixer_evaluate(r->mx, &r->local) == OSSA_OK, "%s op %d: evaluate failed", what, op);
     ossa_ltm_job lj = {.skeleton = ossa_mixer_skeleton(r->mx), .local = &r->local,
                        .model = &r->model};
     ossa_palette_job pj = {.skeleton = lj.skeleton, .model = &r->model, .palette = r->palette,
                            .palette_floats = 12 * (size_t)m->bone_count};
-    CHECK(ossa_ltm_job_run(&lj) && ossa_palette_job_run(&pj));
+    CHECK(ossa_ltm_job_run(&lj) == OSSA_OK && ossa_palette_job_run(&pj) == OSSA_OK);
     double clock = worse(0, fabs((double)ossa_mixer_time(r->mx) - cal3d_mix_time(r->ref)));
     double dur =
         worse(0, fabs((double)ossa_mixer_duration(r->mx) - cal3d_mix_duration(r->ref)));
@@ -160,19 +160,19 @@ static void call(mix_runner *r, const char *what, int i, const mix_op *o)
     int mine = -1, ref = -1;
     switch (o->kind) {
     case MIX_OP_CYCLE:
-        mine = ossa_mixer_blend_cycle(r->mx, (uint32_t)o->id, o->a, o->b);
+        mine = (ossa_mixer_blend_cycle(r->mx, (uint32_t)o->id, o->a, o->b) == OSSA_OK);
         ref = cal3d_mix_blend_cycle(r->ref, o->id, o->a, o->b);
         break;
     case MIX_OP_CLEAR:
-        mine = ossa_mixer_clear_cycle(r->mx, (uint32_t)o->id, o->a);
+        mine = (ossa_mixer_clear_cycle(r->mx, (uint32_t)o->id, o->a) == OSSA_OK);
         ref = cal3d_mix_clear_cycle(r->ref, o->id, o->a);
         break;
     case MIX_OP_ACTION:
-        mine = ossa_mixer_execute_action(r->mx, (uint32_t)o->id, o->a, o->b, o->c, o->lock);
+        mine = (ossa_mixer_execute_action(r->mx, (uint32_t)o->id, o->a, o->b, o->c, o->lock) == OSSA_OK);
         ref = cal3d_mix_execute_action(r->ref, o->id, o->a, o->b, o->c, o->lock);
         break;
     case MIX_OP_REMOVE:
-        mine = ossa_mixer_remove_action(r->mx, (uint32_t)o->id);
+        mine = (ossa_mixer_remove_action(r->mx, (uint32_t)o->id) == OSSA_OK);
         ref = cal3d_mix_remove_action(r->ref, o->id);
         break;
     default:
@@ -205,7 +205,7 @@ long mix_run(mix_runner *r, const ossa_mixer_desc *desc, const char *label, cons
             compare(r, label, (int)i, s);
         }
     }
-    ossa_mixer_free(r->mx);
+    ossa_mixer_destroy(r->mx);
     cal3d_mix_free(r->ref);
     r->mx = NULL;
     r->ref = NULL;

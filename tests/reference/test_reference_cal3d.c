@@ -838,7 +838,7 @@ static void run_case(const ref_case *rc, const char *assets, const char *tmpdir)
 done:
     if (skeleton)
         unlink(cfg_path);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     cal3d_ref_free(ref);
     list_free(&l);
 }

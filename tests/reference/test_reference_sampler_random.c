@@ -282,9 +282,9 @@ static int zero_last_span(const ossa_clip *cl)
 static void compare(stats *st, int mi, uint32_t ci, const ossa_model *m, ossa_mixer *mx,
                     cal3d_synth *ref, ossa_soa_pose *local, ossa_soa_pose *model, float raw)
 {
-    CHECK(ossa_mixer_evaluate(mx, local));
+    CHECK(ossa_mixer_evaluate(mx, local) == OSSA_OK);
     ossa_ltm_job lj = {.skeleton = ossa_mixer_skeleton(mx), .local = local, .model = model};
-    CHECK(ossa_ltm_job_run(&lj));
+    CHECK(ossa_ltm_job_run(&lj) == OSSA_OK);
     float mt = ossa_mixer_time(mx), rt = cal3d_synth_time(ref);
     double clock = worse(0, fabs((double)mt - rt));
     clock = worse(clock, fabs((double)ossa_mixer_duration(mx) - cal3d_synth_duration(ref)));
@@ -389,8 +389,8 @@ static int pick_times(rng *g, const ossa_clip *cl, float *out)
 static void run_mixer(stats *st, rng *g, int mi, const ossa_model *m, cal3d_synth *ref)
 {
     ossa_soa_pose local, model;
-    CHECK(ossa_soa_pose_init(&local, m->bone_count) == OSSA_OK);
-    CHECK(ossa_soa_pose_init(&model, m->bone_count) == OSSA_OK);
+    CHECK(ossa_soa_pose_create(m->bone_count, &local, NULL) == OSSA_OK);
+    CHECK(ossa_soa_pose_create(m->bone_count, &model, NULL) == OSSA_OK);
     float *times = malloc(MAX_TIMES * sizeof(float));
     CHECK(times != NULL);
     for (uint32_t ci = 0; times && ci < m->clip_count; ci++) {
@@ -406,7 +406,7 @@ static void run_mixer(stats *st, rng *g, int mi, const ossa_model *m, cal3d_synt
         int loop = t0->times[t0->key_count - 1] < cl->duration;
         st->loop_clips += loop;
         st->extrapolating_clips += !loop && cl->track_count > 1;
-        CHECK(ossa_mixer_blend_cycle(mx, ci, 1.0f, 0.0f) == 1);
+        CHECK(ossa_mixer_blend_cycle(mx, ci, 1.0f, 0.0f) == OSSA_OK);
         CHECK(cal3d_synth_blend_cycle(ref, (int)ci, 1.0f, 0.0f) == 1);
         /* libcal3d now holds the loop key exactly when Ossa assumes it. */
         for (uint32_t t = 0; t < cl->track_count; t++)
@@ -438,12 +438,12 @@ static void run_mixer(stats *st, rng *g, int mi, const ossa_model *m, cal3d_synt
             cal3d_synth_update(ref, dt);
             compare(st, mi, ci, m, mx, ref, &local, &model, clock);
         }
-        ossa_mixer_free(mx);
+        ossa_mixer_destroy(mx);
         st->clips++;
     }
     free(times);
-    ossa_soa_pose_release(&local);
-    ossa_soa_pose_release(&model);
+    ossa_soa_pose_destroy(&local);
+    ossa_soa_pose_destroy(&model);
 }
 
 /* ---- (b) ossa_sample_job against ossa_sample_clip ---------------------------------------- */
@@ -464,10 +464,10 @@ static void sample_same(stats *st, int mi, const ossa_model *m, uint32_t ci,
     ossa_sample_clip(m, &m->clips[ci], time, mode, sb->t, sb->r, sb->s);
     ossa_sample_job job = {.clip = rc, .cache = cache, .time = time, .time_mode = mode,
                            .rot = OSSA_ROT_SLERP, .output = a};
-    CHECK(ossa_sample_job_run(&job));
+    CHECK(ossa_sample_job_run(&job) == OSSA_OK);
     job.cache = NULL;
     job.output = b;
-    CHECK(ossa_sample_job_run(&job));
+    CHECK(ossa_sample_job_run(&job) == OSSA_OK);
     const ossa_soa_pose *poses[2] = {a, b};
     for (int p = 0; p < 2; p++) {
         ossa_soa_pose_to_aos(poses[p], sb->t2, sb->r2, sb->s2);
@@ -483,8 +483,8 @@ static void sample_same(stats *st, int mi, const ossa_model *m, uint32_t ci,
 static void run_runtime(stats *st, rng *g, int mi, const ossa_model *m)
 {
     ossa_soa_pose a, b;
-    CHECK(ossa_soa_pose_init(&a, m->bone_count) == OSSA_OK);
-    CHECK(ossa_soa_pose_init(&b, m->bone_count) == OSSA_OK);
+    CHECK(ossa_soa_pose_create(m->bone_count, &a, NULL) == OSSA_OK);
+    CHECK(ossa_soa_pose_create(m->bone_count, &b, NULL) == OSSA_OK);
     scalar_buf *sb = malloc(sizeof *sb);
     CHECK(sb != NULL);
     for (uint32_t ci = 0; sb && ci < m->clip_count; ci++) {
@@ -494,7 +494,7 @@ static void run_runtime(stats *st, rng *g, int mi, const ossa_model *m)
         if (ossa_rt_clip_create(m, &m->clips[ci], &rc, &err) != OSSA_OK ||
             ossa_sample_cache_create(ossa_rt_clip_track_count(rc), &cache, &err) != OSSA_OK) {
             CHECKF(0, "model %d clip %u: %s", mi, ci, err.message);
-            ossa_rt_clip_free(rc);
+            ossa_rt_clip_destroy(rc);
             continue;
         }
         float d = m->clips[ci].duration;
@@ -512,12 +512,12 @@ static void run_runtime(stats *st, rng *g, int mi, const ossa_model *m)
                 sample_same(st, mi, m, ci, rc, cache, t0->times[k], tm, &a, &b, sb);
             sample_same(st, mi, m, ci, rc, cache, d, tm, &a, &b, sb);
         }
-        ossa_sample_cache_free(cache);
-        ossa_rt_clip_free(rc);
+        ossa_sample_cache_destroy(cache);
+        ossa_rt_clip_destroy(rc);
     }
     free(sb);
-    ossa_soa_pose_release(&a);
-    ossa_soa_pose_release(&b);
+    ossa_soa_pose_destroy(&a);
+    ossa_soa_pose_destroy(&b);
 }
 
 int main(void)

@@ -92,7 +92,7 @@ static int parts_open(spring_run *run, const ossa_model *m)
                 size_t n = 3 * (size_t)ossa_skin_mesh_output_count(p->skin);
                 p->pos = calloc(n + 1, sizeof(float));
                 p->nrm = calloc(n + 1, sizeof(float));
-                CHECK(ossa_spring_state_create(p->skin, &p->state) == OSSA_OK);
+                CHECK(ossa_spring_state_create(p->skin, &p->state, NULL) == OSSA_OK);
                 if (!p->pos || !p->nrm || !p->state)
                     return 0;
             }
@@ -118,12 +118,12 @@ static double step(mix_runner *r, spring_run *run, float dt, const char *label, 
     const ossa_model *m = r->m;
     ossa_mixer_update(r->mx, dt);
     cal3d_mix_update(r->ref, dt);
-    CHECK(ossa_mixer_evaluate(r->mx, &r->local));
+    CHECK(ossa_mixer_evaluate(r->mx, &r->local) == OSSA_OK);
     ossa_ltm_job lj = {.skeleton = ossa_mixer_skeleton(r->mx), .local = &r->local,
                        .model = &r->model};
     ossa_palette_job pj = {.skeleton = lj.skeleton, .model = &r->model, .palette = r->palette,
                            .palette_floats = 12 * (size_t)m->bone_count};
-    CHECK(ossa_ltm_job_run(&lj) && ossa_palette_job_run(&pj));
+    CHECK(ossa_ltm_job_run(&lj) == OSSA_OK && ossa_palette_job_run(&pj) == OSSA_OK);
     CHECK(cal3d_mix_vertices(r->ref, r->ref_pos, r->vertex_total) == (long)r->vertex_total);
     double es = 0, er = 0;
     for (int i = 0; i < run->part_count; i++) {
@@ -191,11 +191,11 @@ static spring_run run_scenario(mix_runner *r, const spring_scenario *sc, const f
         const mix_op *o = &sc->ops[i];
         switch (o->kind) {
         case MIX_OP_CYCLE:
-            CHECK(ossa_mixer_blend_cycle(r->mx, (uint32_t)o->id, o->a, o->b) ==
+            CHECK((ossa_mixer_blend_cycle(r->mx, (uint32_t)o->id, o->a, o->b) == OSSA_OK) ==
                   cal3d_mix_blend_cycle(r->ref, o->id, o->a, o->b));
             break;
         case MIX_OP_ACTION:
-            CHECK(ossa_mixer_execute_action(r->mx, (uint32_t)o->id, o->a, o->b, o->c, o->lock) ==
+            CHECK((ossa_mixer_execute_action(r->mx, (uint32_t)o->id, o->a, o->b, o->c, o->lock) == OSSA_OK) ==
                   cal3d_mix_execute_action(r->ref, o->id, o->a, o->b, o->c, o->lock));
             break;
         case MIX_OP_STEPS:
@@ -207,7 +207,7 @@ static spring_run run_scenario(mix_runner *r, const spring_scenario *sc, const f
         }
     }
     parts_close(&run);
-    ossa_mixer_free(r->mx);
+    ossa_mixer_destroy(r->mx);
     cal3d_mix_free(r->ref);
     r->mx = NULL;
     r->ref = NULL;

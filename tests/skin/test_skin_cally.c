@@ -30,7 +30,7 @@ int main(void)
     float *mt = malloc(3 * nb * 4), *mr = malloc(4 * nb * 4), *ms = malloc(3 * nb * 4);
     float *pal = malloc(12 * nb * 4);
     ossa_skin_pool *pool = NULL;
-    CHECK(ossa_skin_pool_create(2, &pool) == OSSA_OK);
+    CHECK(ossa_skin_pool_create(2, &pool, NULL) == OSSA_OK);
     uint32_t checked = 0, submeshes = 0;
     for (uint32_t c = 0; c < m->clip_count; c++)
         for (int step = 0; step < 3; step++) {
@@ -76,6 +76,6 @@ int main(void)
     CHECK(checked > 1000);
     ossa_skin_pool_destroy(pool);
     free(lt); free(lr); free(ls); free(mt); free(mr); free(ms); free(pal);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     return test_finish("skin-cally");
 }

@@ -144,6 +144,6 @@ int main(void)
     CHECK_NEAR(ossa_clip_wrap_time(&m->clips[0], -0.25f), 0.75f, 1e-6);
     CHECK_NEAR(ossa_clip_wrap_time(&m->clips[0], 1.0f), 0.0f, 0);
     CHECK(ossa_model_find_clip(m, "BEND") == 0 && ossa_model_find_bone(m, "tip") == 1);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     return test_finish("unit-anim");
 }

@@ -324,8 +324,8 @@ static void test_runtime_equals_scalar(void)
     ossa_error err;
     CHECKF(ossa_model_validate(&sc.m, &err) == OSSA_OK, "%s", err.message);
     ossa_soa_pose pose, pose_nl;
-    CHECK(ossa_soa_pose_init(&pose, BONES) == OSSA_OK);
-    CHECK(ossa_soa_pose_init(&pose_nl, BONES) == OSSA_OK);
+    CHECK(ossa_soa_pose_create(BONES, &pose, NULL) == OSSA_OK);
+    CHECK(ossa_soa_pose_create(BONES, &pose_nl, NULL) == OSSA_OK);
     float t[3 * BONES], r[4 * BONES], s[3 * BONES], t2[3 * BONES], r2[4 * BONES], s2[3 * BONES];
     long compared = 0, far_out = 0, limited = 0;
     for (uint32_t c = 0; c < CLIPS; c++) {
@@ -352,7 +352,7 @@ static void test_runtime_equals_scalar(void)
                     ossa_sample_job job = {.clip = rc, .cache = cached ? cache : NULL,
                                            .time = times[k], .time_mode = (ossa_time_mode)mode,
                                            .rot = OSSA_ROT_SLERP, .output = &pose};
-                    CHECK(ossa_sample_job_run(&job));
+                    CHECK(ossa_sample_job_run(&job) == OSSA_OK);
                     ossa_soa_pose_to_aos(&pose, t2, r2, s2);
                     CHECKF(!memcmp(t, t2, sizeof t) && !memcmp(r, r2, sizeof r) &&
                                !memcmp(s, s2, sizeof s),
@@ -364,7 +364,7 @@ static void test_runtime_equals_scalar(void)
                 ossa_sample_job job = {.clip = rc, .time = times[k],
                                        .time_mode = (ossa_time_mode)mode,
                                        .rot = OSSA_ROT_NLERP, .output = &pose_nl};
-                CHECK(ossa_sample_job_run(&job));
+                CHECK(ossa_sample_job_run(&job) == OSSA_OK);
                 ossa_soa_pose_to_aos(&pose_nl, t2, r2, s2);
                 for (uint32_t i = 0; i < BONES; i++)
                     CHECKF(fabs(norm2(r2 + 4 * i) - 1.0) < 1e-4 && isfinite(t2[3 * i]),
@@ -385,14 +385,14 @@ static void test_runtime_equals_scalar(void)
                                                        sa ? sa + 3 : NULL, 0, f) != f;
                 }
             }
-        ossa_sample_cache_free(cache);
-        ossa_rt_clip_free(rc);
+        ossa_sample_cache_destroy(cache);
+        ossa_rt_clip_destroy(rc);
     }
     printf("%ld runtime samples equal to ossa_sample_clip; %ld track samples limited\n",
            compared, limited);
     CHECK(compared > 200 && far_out > 0 && limited > 50);
-    ossa_soa_pose_release(&pose);
-    ossa_soa_pose_release(&pose_nl);
+    ossa_soa_pose_destroy(&pose);
+    ossa_soa_pose_destroy(&pose_nl);
 }
 
 int main(void)

@@ -112,6 +112,6 @@ int main(int argc, char **argv)
     for (int k = 0; k < 3; k++)
         free(cli[k]);
     free(lib); free(lt); free(lr); free(ls); free(mt); free(mr); free(ms);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     return test_finish("sample-cli");
 }

@@ -152,6 +152,6 @@ int main(void)
     free(bind);
     free(pose);
     free(pose2);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     return test_finish("demo");
 }

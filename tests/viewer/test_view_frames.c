@@ -291,6 +291,6 @@ int main(void)
     view_scene_free(&s);
     view_scene_free(&plain);
     free_hybrid(&h);
-    ossa_model_free(demo);
+    ossa_model_destroy(demo);
     return test_finish("viewer-frames");
 }

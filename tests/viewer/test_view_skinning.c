@@ -133,7 +133,7 @@ done:
     free(bones);
     free(most);
     view_scene_free(&s);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 }
 
 /* The demo with each influence's point moved off its bind vertex by up to 6% of the model's
@@ -172,7 +172,7 @@ static bool write_exact_model(const char *dir)
     for (uint32_t k = 0; k < made; k++)
         free(points[k]);
     free(points);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     return ok;
 }
 
@@ -245,7 +245,7 @@ static void check_exact_scene(const char *skm)
     free(gaps);
     free(bones);
     view_scene_free(&s);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 }
 
 static bool shoot(harness *h, const char *name, const char *const *extra, const char *skinning,
@@ -491,7 +491,7 @@ int main(int argc, char **argv)
     ossa_error err;
     if (assets && ossa_load_file(test_path(cfg, sizeof cfg, assets, "cal3d/cally/cally.cfg"), NULL,
                                  &m, &err) == OSSA_OK) {
-        ossa_model_free(m);
+        ossa_model_destroy(m);
         const char *cally[] = {"--size", "320x240", "--time", "0.5", cfg, NULL};
         compare_paths(&h, "cally", cally);
     } else {

@@ -213,7 +213,7 @@ static void check_asset(const char *root, const ossa_model *demo, const char *fm
            clips, worst, rigid ? " (rigid vertices)" : "");
     posed_free(&want);
     posed_free(&got);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 }
 
 int main(void)
@@ -233,7 +233,7 @@ int main(void)
     };
     for (size_t i = 0; i < sizeof assets / sizeof assets[0]; i++)
         check_asset(root, demo, assets[i][0], assets[i][1]);
-    ossa_model_free(demo);
+    ossa_model_destroy(demo);
     if (files_checked == 0) {
         printf("no demo assets committed\n");
         return TEST_SKIP;

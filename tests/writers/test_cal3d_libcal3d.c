@@ -158,6 +158,6 @@ int main(void)
     check_set(m, true);
     printf("libcal3d reads the written demo: bind pose within %.3g, skinned vertices within %.3g\n",
            worst_pose, worst_skin);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     return test_finish("writers-cal3d-libcal3d");
 }

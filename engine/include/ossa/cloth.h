@@ -18,7 +18,8 @@ typedef struct ossa_spring_state ossa_spring_state;
 /* Per-instance spring state of a mesh whose submesh had springs (OSSA_ERR_INVALID_ARGUMENT
  * otherwise). Vertices with physique weight > 0 belong to the spring system and start at their
  * bind positions (morphs are not applied to them). */
-ossa_status ossa_spring_state_create(const ossa_skin_mesh *mesh, ossa_spring_state **out);
+ossa_status ossa_spring_state_create(const ossa_skin_mesh *mesh, ossa_spring_state **out,
+                                     ossa_error *err);
 void ossa_spring_state_destroy(ossa_spring_state *state);
 /* Back to bind positions, at rest. */
 void ossa_spring_state_reset(ossa_spring_state *state);

@@ -1,5 +1,5 @@
 /* The format-neutral model every loader produces. Immutable after load, validated, owned by
- * one arena (ossa_model_free releases everything at once).
+ * one arena (ossa_model_destroy releases everything at once).
  *
  * Conventions: quaternions are Hamilton (x, y, z, w) with v' = q v q*; bones are ordered so that
  * every parent comes before its children; all indices are range-checked by ossa_model_validate. */
@@ -284,7 +284,7 @@ typedef struct ossa_model {
     const ossa_mount *mounts;
 } ossa_model;
 
-void ossa_model_free(ossa_model *model);
+void ossa_model_destroy(ossa_model *model);
 
 /* Checks every index, count and number of a model (loaders run it before returning). */
 ossa_status ossa_model_validate(const ossa_model *model, ossa_error *err);

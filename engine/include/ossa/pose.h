@@ -5,7 +5,8 @@
  *   ossa_soa_pose     a pose (local or model space) as separate tx[], ty[], ... arrays
  *   ossa_rt_skeleton  parents, rest pose and inverse bind of a model, in SoA
  *   jobs              local-to-model, palette: fill a struct, run it (run validates first and
- *                     returns 0 without touching anything when the job is invalid)
+ *                     returns OSSA_ERR_INVALID_ARGUMENT without touching anything when the job
+ *                     is invalid)
  *
  * Results agree with the scalar reference path (ossa/reference.h) within 1e-6. Quaternions are
  * Hamilton (x, y, z, w) as in model.h. Nothing here is thread-safe on one object; distinct
@@ -38,12 +39,13 @@ typedef struct ossa_soa_pose {
     void *block;            /* the one allocation behind every array */
 } ossa_soa_pose;
 
-/* Allocates the arrays (one block) and sets every entry, padding included, to identity.
- * OSSA_ERR_RANGE above 65536 bones, OSSA_ERR_NOMEM. */
-ossa_status ossa_soa_pose_init(ossa_soa_pose *pose, uint32_t bone_count);
-/* Frees the block and zeroes the struct; safe on a zeroed struct. */
-void ossa_soa_pose_release(ossa_soa_pose *pose);
-/* Conversions to and from the AoS arrays of ossa/anim.h (t: 3 floats a bone, r: 4, s: 3);
+/* Allocates the arrays of *out (a caller-owned struct; one block) and sets every entry, padding
+ * included, to identity. OSSA_ERR_RANGE above 65536 bones, OSSA_ERR_NOMEM; on failure *out is
+ * zeroed. */
+ossa_status ossa_soa_pose_create(uint32_t bone_count, ossa_soa_pose *out, ossa_error *err);
+/* Frees the block and zeroes the struct; safe on a zeroed struct and on NULL. */
+void ossa_soa_pose_destroy(ossa_soa_pose *pose);
+/* Conversions to and from the AoS arrays of ossa/reference.h (t: 3 floats a bone, r: 4, s: 3);
  * pose->bone_count entries. */
 void ossa_soa_pose_from_aos(ossa_soa_pose *pose, const float *t, const float *r, const float *s);
 void ossa_soa_pose_to_aos(const ossa_soa_pose *pose, float *t, float *r, float *s);
@@ -57,7 +59,7 @@ typedef struct ossa_rt_skeleton ossa_rt_skeleton;
  * A model with 0 bones gives a valid skeleton of 0 bones. */
 ossa_status ossa_rt_skeleton_create(const ossa_model *model, ossa_rt_skeleton **out,
                                     ossa_error *err);
-void ossa_rt_skeleton_free(ossa_rt_skeleton *skel);
+void ossa_rt_skeleton_destroy(ossa_rt_skeleton *skel);
 uint32_t ossa_rt_skeleton_bone_count(const ossa_rt_skeleton *skel);
 /* Writes the rest pose into every entry of pose (pose->bone_count must equal the skeleton's). */
 void ossa_rt_skeleton_rest(const ossa_rt_skeleton *skel, ossa_soa_pose *pose);
@@ -72,8 +74,9 @@ typedef struct ossa_ltm_job {
                                     ossa_local_to_model); may not alias local */
 } ossa_ltm_job;
 
-int ossa_ltm_job_validate(const ossa_ltm_job *job);
-int ossa_ltm_job_run(const ossa_ltm_job *job);
+/* OSSA_OK, or OSSA_ERR_INVALID_ARGUMENT (nothing written by run) for an invalid job. */
+ossa_status ossa_ltm_job_validate(const ossa_ltm_job *job);
+ossa_status ossa_ltm_job_run(const ossa_ltm_job *job);
 
 typedef struct ossa_palette_job {
     const ossa_rt_skeleton *skeleton;
@@ -82,8 +85,9 @@ typedef struct ossa_palette_job {
     size_t palette_floats;       /* capacity of palette in floats (>= 12 x bone count) */
 } ossa_palette_job;
 
-int ossa_palette_job_validate(const ossa_palette_job *job);
-int ossa_palette_job_run(const ossa_palette_job *job);
+/* OSSA_OK, or OSSA_ERR_INVALID_ARGUMENT (nothing written by run) for an invalid job. */
+ossa_status ossa_palette_job_validate(const ossa_palette_job *job);
+ossa_status ossa_palette_job_run(const ossa_palette_job *job);
 
 #ifdef __cplusplus
 }

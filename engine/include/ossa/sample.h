@@ -43,7 +43,7 @@ typedef struct ossa_rt_clip ossa_rt_clip;
  * loop key (OSSA_TIME_LOOP) is stored alongside, so the clip is never mutated. */
 ossa_status ossa_rt_clip_create(const ossa_model *model, const ossa_clip *clip,
                                 ossa_rt_clip **out, ossa_error *err);
-void ossa_rt_clip_free(ossa_rt_clip *clip);
+void ossa_rt_clip_destroy(ossa_rt_clip *clip);
 float ossa_rt_clip_duration(const ossa_rt_clip *clip);
 uint32_t ossa_rt_clip_track_count(const ossa_rt_clip *clip);
 /* Bone a track animates (tracks are in the clip's order). */
@@ -55,7 +55,7 @@ typedef struct ossa_sample_cache ossa_sample_cache;
  * with another clip it resets itself. */
 ossa_status ossa_sample_cache_create(uint32_t max_tracks, ossa_sample_cache **out,
                                      ossa_error *err);
-void ossa_sample_cache_free(ossa_sample_cache *cache);
+void ossa_sample_cache_destroy(ossa_sample_cache *cache);
 /* Forgets every cursor (the next sample binary-searches). Never needed for correctness. */
 void ossa_sample_cache_reset(ossa_sample_cache *cache);
 
@@ -73,12 +73,13 @@ typedef struct ossa_sample_job {
     ossa_soa_pose *output;     /* animated bones are written, others keep their values */
 } ossa_sample_job;
 
-/* Nonzero when every pointer is set, the cache holds enough tracks, the output has at least
- * every animated bone, and the enums are in range. */
-int ossa_sample_job_validate(const ossa_sample_job *job);
+/* OSSA_OK when every pointer is set, the cache holds enough tracks, the output has at least
+ * every animated bone, and the enums are in range; else OSSA_ERR_INVALID_ARGUMENT. */
+ossa_status ossa_sample_job_validate(const ossa_sample_job *job);
 /* Samples every track. With OSSA_ROT_SLERP the result equals ossa_sample_clip's, bit for bit,
- * for the same time and mode. Returns 0 (nothing written) when the job is invalid. */
-int ossa_sample_job_run(const ossa_sample_job *job);
+ * for the same time and mode. OSSA_ERR_INVALID_ARGUMENT (nothing written) when the job is
+ * invalid. */
+ossa_status ossa_sample_job_run(const ossa_sample_job *job);
 
 /* Playback wrap modes: how a time since the start of playback maps to clip time. */
 typedef enum ossa_wrap_mode {

@@ -35,7 +35,7 @@ enum {
 /* ---- kernels ---------------------------------------------------------------------------- */
 
 typedef enum ossa_skin_kernel {
-    OSSA_SKIN_KERNEL_AUTO = 0, /* best available, or what OSSA_SKIN_KERNEL=... forces */
+    OSSA_SKIN_KERNEL_AUTO = 0, /* the best available (ossa_skin_kernel_best) */
     OSSA_SKIN_KERNEL_SCALAR,
     OSSA_SKIN_KERNEL_SSE2,
     OSSA_SKIN_KERNEL_AVX2,     /* AVX2 + FMA */
@@ -49,13 +49,14 @@ const char *ossa_skin_kernel_name(ossa_skin_kernel k);
 ossa_skin_kernel ossa_skin_kernel_parse(const char *name);
 /* 1 when the kernel is compiled in and this CPU runs it (__builtin_cpu_supports). AUTO: 1. */
 int ossa_skin_kernel_available(ossa_skin_kernel k);
-/* The fastest available kernel, ignoring the environment. */
+/* The fastest available kernel. */
 ossa_skin_kernel ossa_skin_kernel_best(void);
-/* Resolves a request to a concrete available kernel. AUTO reads OSSA_SKIN_KERNEL
- * (scalar|sse2|avx2|avx512|auto); an unknown or unavailable request falls back to the best
- * available kernel, and when `log` is non-NULL one line saying so is written to it (a FILE *,
- * e.g. stderr). A concrete available request is returned unchanged. */
-ossa_skin_kernel ossa_skin_kernel_resolve(ossa_skin_kernel requested, void *log);
+/* Resolves a request to a concrete available kernel. AUTO is the best available kernel; an
+ * unknown or unavailable request falls back to it, and one line saying so goes to log (may be
+ * NULL). A concrete available request is returned unchanged. The environment is never read: a
+ * program that lets the user force a kernel (ossa-view's OSSA_SKIN_KERNEL) parses it itself and
+ * passes the result. */
+ossa_skin_kernel ossa_skin_kernel_resolve(ossa_skin_kernel requested, const ossa_log_options *log);
 
 /* Store policy of a job (ossa_skin_job.store). Non-temporal ("streaming") stores bypass the cache
  * and avoid the write-allocate read; they are only used by SIMD kernels and only when both output
@@ -154,7 +155,7 @@ typedef struct ossa_skin_job {
     uint32_t begin, end;         /* output vertex range [begin, end), end <= output_count;
                                     only this range of the outputs is written */
     ossa_skin_kernel kernel;     /* AUTO: the kernel the mesh resolved at creation
-                                    (ossa_skin_kernel_resolve(AUTO, stderr)) */
+                                    (ossa_skin_kernel_best) */
     ossa_skin_store store;
 } ossa_skin_job;
 

@@ -39,6 +39,16 @@ const char *ossa_error_format(const ossa_error *err, char *buf, unsigned size);
 
 void ossa_error_clear(ossa_error *err);
 
+/* Where the library's diagnostics go: fn gets one line of text (no newline) per message. The
+ * library never prints and never reads the environment; a program that wants messages on stderr
+ * passes a callback that writes them there. All zero (or a NULL pointer) is the default: nothing
+ * is reported. */
+typedef void (*ossa_log_fn)(void *user, const char *message);
+typedef struct ossa_log_options {
+    ossa_log_fn fn;
+    void *user;
+} ossa_log_options;
+
 #ifdef __cplusplus
 }
 #endif

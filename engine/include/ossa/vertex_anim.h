@@ -59,7 +59,7 @@ typedef struct ossa_frame_lerp_job {
     float *out_normals;                     /* 3 * count; required when normals are given */
     int normalize;                          /* 1: lerped normals are renormalised (a zero
                                                normal stays zero); 0: left as lerped */
-    ossa_skin_kernel kernel;                /* AUTO: ossa_skin_kernel_resolve(AUTO, NULL) */
+    ossa_skin_kernel kernel;                /* AUTO: ossa_skin_kernel_best() */
 } ossa_frame_lerp_job;
 
 /* Validates (OSSA_ERR_INVALID_ARGUMENT / OSSA_ERR_UNSUPPORTED as for skin jobs) and runs. Any

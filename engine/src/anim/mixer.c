@@ -185,9 +185,9 @@ ossa_status ossa_mixer_create(const ossa_model *model, const ossa_mixer_desc *de
     if (st == OSSA_OK)
         st = alloc_slots(&mx->actions, d.max_actions, max_tracks);
     if (st == OSSA_OK)
-        st = ossa_soa_pose_init(&mx->sample, model->bone_count);
+        st = ossa_soa_pose_create(model->bone_count, &mx->sample, NULL);
     if (st == OSSA_OK)
-        st = ossa_soa_pose_init(&mx->layer, model->bone_count);
+        st = ossa_soa_pose_create(model->bone_count, &mx->layer, NULL);
     if (st == OSSA_OK) {
         mx->acc_layer = calloc(mx->layer.capacity, sizeof(float));
         mx->acc = calloc(mx->layer.capacity, sizeof(float));
@@ -196,7 +196,7 @@ ossa_status ossa_mixer_create(const ossa_model *model, const ossa_mixer_desc *de
     if (st == OSSA_OK)
         st = build_morphs(mx, model);
     if (st != OSSA_OK) {
-        ossa_mixer_free(mx);
+        ossa_mixer_destroy(mx);
         if (!reported)
             mix_fail(err, st, st == OSSA_ERR_NOMEM ? "out of memory" : "too many morph targets");
         return st;
@@ -206,23 +206,23 @@ ossa_status ossa_mixer_create(const ossa_model *model, const ossa_mixer_desc *de
     return OSSA_OK;
 }
 
-void ossa_mixer_free(ossa_mixer *mx)
+void ossa_mixer_destroy(ossa_mixer *mx)
 {
     if (!mx)
         return;
     for (uint32_t i = 0; mx->cycles && i < mx->desc.max_cycles; i++)
-        ossa_sample_cache_free(mx->cycles[i].cache);
+        ossa_sample_cache_destroy(mx->cycles[i].cache);
     for (uint32_t i = 0; mx->actions && i < mx->desc.max_actions; i++)
-        ossa_sample_cache_free(mx->actions[i].cache);
+        ossa_sample_cache_destroy(mx->actions[i].cache);
     free(mx->cycles);
     free(mx->actions);
     for (uint32_t i = 0; mx->clips && i < mx->clip_count; i++)
-        ossa_rt_clip_free(mx->clips[i]);
+        ossa_rt_clip_destroy(mx->clips[i]);
     free(mx->clips);
     free(mx->looped);
-    ossa_rt_skeleton_free(mx->skel);
-    ossa_soa_pose_release(&mx->sample);
-    ossa_soa_pose_release(&mx->layer);
+    ossa_rt_skeleton_destroy(mx->skel);
+    ossa_soa_pose_destroy(&mx->sample);
+    ossa_soa_pose_destroy(&mx->layer);
     free(mx->acc_layer);
     free(mx->acc);
     free(mx->channel_name);
@@ -282,7 +282,7 @@ static mix_slot *registered_cycle(ossa_mixer *mx, uint32_t id)
     return NULL;
 }
 
-int ossa_mixer_blend_cycle(ossa_mixer *mx, uint32_t id, float weight, float delay)
+static int mixer_blend_cycle_impl(ossa_mixer *mx, uint32_t id, float weight, float delay)
 {
     if (!mx || id >= mx->clip_count + mx->morph_clip_count || !isfinite(weight) ||
         !isfinite(delay))
@@ -308,7 +308,7 @@ int ossa_mixer_blend_cycle(ossa_mixer *mx, uint32_t id, float weight, float dela
     return 1;
 }
 
-int ossa_mixer_clear_cycle(ossa_mixer *mx, uint32_t id, float delay)
+static int mixer_clear_cycle_impl(ossa_mixer *mx, uint32_t id, float delay)
 {
     if (!mx || id >= mx->clip_count + mx->morph_clip_count || !isfinite(delay))
         return 0;
@@ -332,8 +332,8 @@ int ossa_mixer_clear_cycle(ossa_mixer *mx, uint32_t id, float delay)
     return 1;
 }
 
-int ossa_mixer_execute_action(ossa_mixer *mx, uint32_t id, float delay_in, float delay_out,
-                              float weight_target, int auto_lock)
+static int mixer_execute_action_impl(ossa_mixer *mx, uint32_t id, float delay_in, float delay_out,
+                                     float weight_target, int auto_lock)
 {
     if (!mx || id >= mx->clip_count + mx->morph_clip_count || !isfinite(delay_in) ||
         !isfinite(delay_out) || !isfinite(weight_target) ||
@@ -351,7 +351,7 @@ int ossa_mixer_execute_action(ossa_mixer *mx, uint32_t id, float delay_in, float
     return 1;
 }
 
-int ossa_mixer_remove_action(ossa_mixer *mx, uint32_t id)
+static int mixer_remove_action_impl(ossa_mixer *mx, uint32_t id)
 {
     if (!mx)
         return 0;
@@ -623,7 +623,7 @@ static int evaluate_single_cycle(ossa_mixer *mx, ossa_soa_pose *pose)
     return 1;
 }
 
-int ossa_mixer_evaluate(ossa_mixer *mx, ossa_soa_pose *pose)
+static int mixer_evaluate_impl(ossa_mixer *mx, ossa_soa_pose *pose)
 {
     if (!mx || !pose || !pose->block || pose->bone_count != mx->skel->bone_count)
         return 0;
@@ -743,7 +743,7 @@ static void evaluate_morphs(ossa_mixer *mx)
     mx->morph_dirty = 0;
 }
 
-int ossa_mixer_morph_weights(ossa_mixer *mx, uint32_t mesh, uint32_t submesh, float *out)
+static int mixer_morph_weights_impl(ossa_mixer *mx, uint32_t mesh, uint32_t submesh, float *out)
 {
     if (!mx || mesh >= mx->model->mesh_count ||
         submesh >= mx->model->meshes[mesh].submesh_count || !out)
@@ -754,4 +754,36 @@ int ossa_mixer_morph_weights(ossa_mixer *mx, uint32_t mesh, uint32_t submesh, fl
     for (uint32_t k = 0; k < map->count; k++)
         out[k] = mx->ch_value[mx->sub_channel[map->first + k]];
     return 1;
+}
+
+/* The public calls return a status; the implementations above keep their 1 / 0. */
+ossa_status ossa_mixer_blend_cycle(ossa_mixer *mx, uint32_t id, float weight, float delay)
+{
+    return mixer_blend_cycle_impl(mx, id, weight, delay) ? OSSA_OK : OSSA_ERR_INVALID_ARGUMENT;
+}
+
+ossa_status ossa_mixer_clear_cycle(ossa_mixer *mx, uint32_t id, float delay)
+{
+    return mixer_clear_cycle_impl(mx, id, delay) ? OSSA_OK : OSSA_ERR_INVALID_ARGUMENT;
+}
+
+ossa_status ossa_mixer_execute_action(ossa_mixer *mx, uint32_t id, float delay_in, float delay_out,
+                              float weight_target, int auto_lock)
+{
+    return mixer_execute_action_impl(mx, id, delay_in, delay_out, weight_target, auto_lock) ? OSSA_OK : OSSA_ERR_INVALID_ARGUMENT;
+}
+
+ossa_status ossa_mixer_remove_action(ossa_mixer *mx, uint32_t id)
+{
+    return mixer_remove_action_impl(mx, id) ? OSSA_OK : OSSA_ERR_INVALID_ARGUMENT;
+}
+
+ossa_status ossa_mixer_evaluate(ossa_mixer *mx, ossa_soa_pose *pose)
+{
+    return mixer_evaluate_impl(mx, pose) ? OSSA_OK : OSSA_ERR_INVALID_ARGUMENT;
+}
+
+ossa_status ossa_mixer_morph_weights(ossa_mixer *mx, uint32_t mesh, uint32_t submesh, float *out)
+{
+    return mixer_morph_weights_impl(mx, mesh, submesh, out) ? OSSA_OK : OSSA_ERR_INVALID_ARGUMENT;
 }

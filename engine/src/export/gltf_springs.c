@@ -83,7 +83,7 @@ double gltf_spring_gap(gltf_ctx *c)
             ossa_spring_state *state = NULL;
             float *pos = NULL, *nrm = NULL, *lbs = NULL;
             if (ossa_skin_mesh_create(sm, m->bone_count, &mesh, NULL) == OSSA_OK &&
-                ossa_spring_state_create(mesh, &state) == OSSA_OK) {
+                ossa_spring_state_create(mesh, &state, NULL) == OSSA_OK) {
                 size_t n = (size_t)ossa_skin_mesh_output_count(mesh) * 3 + 3;
                 pos = malloc(n * sizeof(float));
                 nrm = malloc(n * sizeof(float));

@@ -434,7 +434,7 @@ ossa_status ossa_skin_mesh_create(const ossa_submesh *sm, uint32_t palette_size,
             f++;
         }
     }
-    m->auto_kernel = ossa_skin_kernel_resolve(OSSA_SKIN_KERNEL_AUTO, stderr);
+    m->auto_kernel = ossa_skin_kernel_best();
     *out = m;
     return OSSA_OK;
 }
