@@ -24,20 +24,20 @@ typedef struct ossa_load_options {
 /* Guesses a format from the first bytes and the file name (extension). A .cfg is decided by
  * its text: OSSA_FORMAT_SKM for a Qfusion model config (an import, no key=value line), which
  * stands for the .skm of the same name, else OSSA_FORMAT_CAL3D_CFG. */
-ossa_format ossa_sniff(const void *data, size_t size, const char *name);
+OSSA_API ossa_format ossa_sniff(const void *data, size_t size, const char *name);
 
 /* One file: a Cal3D file of any kind, a .cfg model set (Cal3D, or Qfusion: its .skm), or any
  * other supported format. */
-ossa_status ossa_load_file(const char *path, const ossa_load_options *opt,
-                           ossa_model **out, ossa_error *err);
+OSSA_API ossa_status ossa_load_file(const char *path, const ossa_load_options *opt,
+                                    ossa_model **out, ossa_error *err);
 
 /* Several files forming one model (skeleton first whatever the order given). */
-ossa_status ossa_load_files(const char *const *paths, size_t count, const ossa_load_options *opt,
-                            ossa_model **out, ossa_error *err);
+OSSA_API ossa_status ossa_load_files(const char *const *paths, size_t count, const ossa_load_options *opt,
+                                     ossa_model **out, ossa_error *err);
 
 /* One file already in memory; name is used for messages and, with no magic, the format. */
-ossa_status ossa_load_memory(const void *data, size_t size, const char *name,
-                             const ossa_load_options *opt, ossa_model **out, ossa_error *err);
+OSSA_API ossa_status ossa_load_memory(const void *data, size_t size, const char *name,
+                                      const ossa_load_options *opt, ossa_model **out, ossa_error *err);
 
 #ifdef __cplusplus
 }

@@ -44,43 +44,43 @@ typedef struct ossa_mixer_desc {
 } ossa_mixer_desc;
 
 /* desc may be NULL (defaults). Builds a runtime clip for every clip of the model. */
-ossa_status ossa_mixer_create(const ossa_model *model, const ossa_mixer_desc *desc,
-                              ossa_mixer **out, ossa_error *err);
-void ossa_mixer_destroy(ossa_mixer *mixer);
-const ossa_rt_skeleton *ossa_mixer_skeleton(const ossa_mixer *mixer);
-uint32_t ossa_mixer_morph_id(const ossa_mixer *mixer, uint32_t morph_clip);
+OSSA_API ossa_status ossa_mixer_create(const ossa_model *model, const ossa_mixer_desc *desc,
+                                       ossa_mixer **out, ossa_error *err);
+OSSA_API void ossa_mixer_destroy(ossa_mixer *mixer);
+OSSA_API const ossa_rt_skeleton *ossa_mixer_skeleton(const ossa_mixer *mixer);
+OSSA_API uint32_t ossa_mixer_morph_id(const ossa_mixer *mixer, uint32_t morph_clip);
 
 /* Each returns OSSA_OK on success (Cal3D's true), OSSA_ERR_INVALID_ARGUMENT when the id is out of
  * range, a value is not finite, or the fixed capacity is full (where Cal3D would allocate). A clip may run as a cycle and as actions at
  * once, as in Cal3D. clear_cycle of an inactive id and blend_cycle(id, 0, ...) of an inactive
  * id succeed and do nothing. */
-ossa_status ossa_mixer_blend_cycle(ossa_mixer *mixer, uint32_t id, float weight, float delay);
-ossa_status ossa_mixer_clear_cycle(ossa_mixer *mixer, uint32_t id, float delay);
-ossa_status ossa_mixer_execute_action(ossa_mixer *mixer, uint32_t id, float delay_in, float delay_out,
-                              float weight_target, int auto_lock);
+OSSA_API ossa_status ossa_mixer_blend_cycle(ossa_mixer *mixer, uint32_t id, float weight, float delay);
+OSSA_API ossa_status ossa_mixer_clear_cycle(ossa_mixer *mixer, uint32_t id, float delay);
+OSSA_API ossa_status ossa_mixer_execute_action(ossa_mixer *mixer, uint32_t id, float delay_in, float delay_out,
+                                       float weight_target, int auto_lock);
 /* Removes the newest running action of id at once (no fade), as CalMixer::removeAction;
  * OSSA_ERR_INVALID_ARGUMENT when none runs. */
-ossa_status ossa_mixer_remove_action(ossa_mixer *mixer, uint32_t id);
+OSSA_API ossa_status ossa_mixer_remove_action(ossa_mixer *mixer, uint32_t id);
 
-void ossa_mixer_update(ossa_mixer *mixer, float dt);
+OSSA_API void ossa_mixer_update(ossa_mixer *mixer, float dt);
 
-float ossa_mixer_time(const ossa_mixer *mixer);      /* Cal3D getAnimationTime */
-float ossa_mixer_duration(const ossa_mixer *mixer);  /* weighted duration of sync cycles */
-void ossa_mixer_set_time(ossa_mixer *mixer, float time);
-void ossa_mixer_set_time_factor(ossa_mixer *mixer, float factor);
+OSSA_API float ossa_mixer_time(const ossa_mixer *mixer);      /* Cal3D getAnimationTime */
+OSSA_API float ossa_mixer_duration(const ossa_mixer *mixer);  /* weighted duration of sync cycles */
+OSSA_API void ossa_mixer_set_time(ossa_mixer *mixer, float time);
+OSSA_API void ossa_mixer_set_time_factor(ossa_mixer *mixer, float factor);
 
 /* Current weight of an active cycle or action (the newest action of id); -1 when inactive. */
-float ossa_mixer_weight(const ossa_mixer *mixer, uint32_t id);
-uint32_t ossa_mixer_active_count(const ossa_mixer *mixer);
+OSSA_API float ossa_mixer_weight(const ossa_mixer *mixer, uint32_t id);
+OSSA_API uint32_t ossa_mixer_active_count(const ossa_mixer *mixer);
 
 /* The blended local pose into pose (bone_count == the model's). OSSA_ERR_INVALID_ARGUMENT when
  * pose does not fit. */
-ossa_status ossa_mixer_evaluate(ossa_mixer *mixer, ossa_soa_pose *pose);
+OSSA_API ossa_status ossa_mixer_evaluate(ossa_mixer *mixer, ossa_soa_pose *pose);
 
 /* Morph weights of one submesh: out[k] for submesh morph target k (submesh->morph_count
  * entries), matched by name with the morph clips' tracks; 0 where nothing plays.
  * OSSA_ERR_INVALID_ARGUMENT for an out-of-range mesh/submesh. */
-ossa_status ossa_mixer_morph_weights(ossa_mixer *mixer, uint32_t mesh, uint32_t submesh, float *out);
+OSSA_API ossa_status ossa_mixer_morph_weights(ossa_mixer *mixer, uint32_t mesh, uint32_t submesh, float *out);
 
 #ifdef __cplusplus
 }

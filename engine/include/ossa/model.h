@@ -24,7 +24,7 @@ typedef enum ossa_format {
     OSSA_FORMAT_COUNT
 } ossa_format;
 
-const char *ossa_format_name(ossa_format f);
+OSSA_API const char *ossa_format_name(ossa_format f);
 
 /* Which Cal3D layout a file was read with (FORMAT-NOTES Decision 1). The version selects it,
  * except that 1300 and 1301 exist in two lineages, told apart from the data of a CSF or CMF:
@@ -38,7 +38,7 @@ typedef enum ossa_cal3d_lineage {
 } ossa_cal3d_lineage;
 
 /* "classic", "imvu", "1200", "upstream", "mp3butcher". */
-const char *ossa_cal3d_lineage_name(ossa_cal3d_lineage lineage);
+OSSA_API const char *ossa_cal3d_lineage_name(ossa_cal3d_lineage lineage);
 
 enum { OSSA_BONE_ATTACH = 1u };
 
@@ -284,14 +284,14 @@ typedef struct ossa_model {
     const ossa_mount *mounts;
 } ossa_model;
 
-void ossa_model_destroy(ossa_model *model);
+OSSA_API void ossa_model_destroy(ossa_model *model);
 
 /* Checks every index, count and number of a model (loaders run it before returning). */
-ossa_status ossa_model_validate(const ossa_model *model, ossa_error *err);
+OSSA_API ossa_status ossa_model_validate(const ossa_model *model, ossa_error *err);
 
 /* -1 when absent. Exact match first, then case-insensitive. */
-int32_t ossa_model_find_bone(const ossa_model *model, const char *name);
-int32_t ossa_model_find_clip(const ossa_model *model, const char *name);
+OSSA_API int32_t ossa_model_find_bone(const ossa_model *model, const char *name);
+OSSA_API int32_t ossa_model_find_clip(const ossa_model *model, const char *name);
 
 #ifdef __cplusplus
 }

@@ -42,13 +42,13 @@ typedef struct ossa_soa_pose {
 /* Allocates the arrays of *out (a caller-owned struct; one block) and sets every entry, padding
  * included, to identity. OSSA_ERR_RANGE above 65536 bones, OSSA_ERR_NOMEM; on failure *out is
  * zeroed. */
-ossa_status ossa_soa_pose_create(uint32_t bone_count, ossa_soa_pose *out, ossa_error *err);
+OSSA_API ossa_status ossa_soa_pose_create(uint32_t bone_count, ossa_soa_pose *out, ossa_error *err);
 /* Frees the block and zeroes the struct; safe on a zeroed struct and on NULL. */
-void ossa_soa_pose_destroy(ossa_soa_pose *pose);
+OSSA_API void ossa_soa_pose_destroy(ossa_soa_pose *pose);
 /* Conversions to and from the AoS arrays of ossa/reference.h (t: 3 floats a bone, r: 4, s: 3);
  * pose->bone_count entries. */
-void ossa_soa_pose_from_aos(ossa_soa_pose *pose, const float *t, const float *r, const float *s);
-void ossa_soa_pose_to_aos(const ossa_soa_pose *pose, float *t, float *r, float *s);
+OSSA_API void ossa_soa_pose_from_aos(ossa_soa_pose *pose, const float *t, const float *r, const float *s);
+OSSA_API void ossa_soa_pose_to_aos(const ossa_soa_pose *pose, float *t, float *r, float *s);
 
 /* ---------------------------------------------------------------------------------------------
  * Runtime skeleton */
@@ -57,12 +57,12 @@ typedef struct ossa_rt_skeleton ossa_rt_skeleton;
 
 /* Built once from the model's bones (parents before children, as model.h guarantees).
  * A model with 0 bones gives a valid skeleton of 0 bones. */
-ossa_status ossa_rt_skeleton_create(const ossa_model *model, ossa_rt_skeleton **out,
-                                    ossa_error *err);
-void ossa_rt_skeleton_destroy(ossa_rt_skeleton *skel);
-uint32_t ossa_rt_skeleton_bone_count(const ossa_rt_skeleton *skel);
+OSSA_API ossa_status ossa_rt_skeleton_create(const ossa_model *model, ossa_rt_skeleton **out,
+                                             ossa_error *err);
+OSSA_API void ossa_rt_skeleton_destroy(ossa_rt_skeleton *skel);
+OSSA_API uint32_t ossa_rt_skeleton_bone_count(const ossa_rt_skeleton *skel);
 /* Writes the rest pose into every entry of pose (pose->bone_count must equal the skeleton's). */
-void ossa_rt_skeleton_rest(const ossa_rt_skeleton *skel, ossa_soa_pose *pose);
+OSSA_API void ossa_rt_skeleton_rest(const ossa_rt_skeleton *skel, ossa_soa_pose *pose);
 
 /* ---------------------------------------------------------------------------------------------
  * Local to model, palette */
@@ -75,8 +75,8 @@ typedef struct ossa_ltm_job {
 } ossa_ltm_job;
 
 /* OSSA_OK, or OSSA_ERR_INVALID_ARGUMENT (nothing written by run) for an invalid job. */
-ossa_status ossa_ltm_job_validate(const ossa_ltm_job *job);
-ossa_status ossa_ltm_job_run(const ossa_ltm_job *job);
+OSSA_API ossa_status ossa_ltm_job_validate(const ossa_ltm_job *job);
+OSSA_API ossa_status ossa_ltm_job_run(const ossa_ltm_job *job);
 
 typedef struct ossa_palette_job {
     const ossa_rt_skeleton *skeleton;
@@ -86,8 +86,8 @@ typedef struct ossa_palette_job {
 } ossa_palette_job;
 
 /* OSSA_OK, or OSSA_ERR_INVALID_ARGUMENT (nothing written by run) for an invalid job. */
-ossa_status ossa_palette_job_validate(const ossa_palette_job *job);
-ossa_status ossa_palette_job_run(const ossa_palette_job *job);
+OSSA_API ossa_status ossa_palette_job_validate(const ossa_palette_job *job);
+OSSA_API ossa_status ossa_palette_job_run(const ossa_palette_job *job);
 
 #ifdef __cplusplus
 }

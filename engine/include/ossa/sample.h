@@ -31,7 +31,7 @@ typedef enum ossa_time_mode {
 } ossa_time_mode;
 
 /* Time in [0, duration) as a looping cycle plays it (Cal3D's mixer wraps with fmod). */
-float ossa_clip_wrap_time(const ossa_clip *clip, float time);
+OSSA_API float ossa_clip_wrap_time(const ossa_clip *clip, float time);
 
 /* ---------------------------------------------------------------------------------------------
  * Runtime clip and sampling */
@@ -41,23 +41,23 @@ typedef struct ossa_rt_clip ossa_rt_clip;
 /* Built once from clip (which must belong to model, or at least use its bone indices). Tracks
  * whose bone is outside the skeleton are dropped, as ossa_sample_clip skips them. The Cal3D
  * loop key (OSSA_TIME_LOOP) is stored alongside, so the clip is never mutated. */
-ossa_status ossa_rt_clip_create(const ossa_model *model, const ossa_clip *clip,
-                                ossa_rt_clip **out, ossa_error *err);
-void ossa_rt_clip_destroy(ossa_rt_clip *clip);
-float ossa_rt_clip_duration(const ossa_rt_clip *clip);
-uint32_t ossa_rt_clip_track_count(const ossa_rt_clip *clip);
+OSSA_API ossa_status ossa_rt_clip_create(const ossa_model *model, const ossa_clip *clip,
+                                         ossa_rt_clip **out, ossa_error *err);
+OSSA_API void ossa_rt_clip_destroy(ossa_rt_clip *clip);
+OSSA_API float ossa_rt_clip_duration(const ossa_rt_clip *clip);
+OSSA_API uint32_t ossa_rt_clip_track_count(const ossa_rt_clip *clip);
 /* Bone a track animates (tracks are in the clip's order). */
-uint32_t ossa_rt_clip_track_bone(const ossa_rt_clip *clip, uint32_t track);
+OSSA_API uint32_t ossa_rt_clip_track_bone(const ossa_rt_clip *clip, uint32_t track);
 
 typedef struct ossa_sample_cache ossa_sample_cache;
 
 /* A cache for clips of up to max_tracks tracks. It remembers which clip it last served: used
  * with another clip it resets itself. */
-ossa_status ossa_sample_cache_create(uint32_t max_tracks, ossa_sample_cache **out,
-                                     ossa_error *err);
-void ossa_sample_cache_destroy(ossa_sample_cache *cache);
+OSSA_API ossa_status ossa_sample_cache_create(uint32_t max_tracks, ossa_sample_cache **out,
+                                              ossa_error *err);
+OSSA_API void ossa_sample_cache_destroy(ossa_sample_cache *cache);
 /* Forgets every cursor (the next sample binary-searches). Never needed for correctness. */
-void ossa_sample_cache_reset(ossa_sample_cache *cache);
+OSSA_API void ossa_sample_cache_reset(ossa_sample_cache *cache);
 
 typedef enum ossa_rot_interp {
     OSSA_ROT_SLERP = 0,  /* Cal3D's CalQuaternion::blend: shortest-path slerp, not renormalised */
@@ -75,11 +75,11 @@ typedef struct ossa_sample_job {
 
 /* OSSA_OK when every pointer is set, the cache holds enough tracks, the output has at least
  * every animated bone, and the enums are in range; else OSSA_ERR_INVALID_ARGUMENT. */
-ossa_status ossa_sample_job_validate(const ossa_sample_job *job);
+OSSA_API ossa_status ossa_sample_job_validate(const ossa_sample_job *job);
 /* Samples every track. With OSSA_ROT_SLERP the result equals ossa_sample_clip's, bit for bit,
  * for the same time and mode. OSSA_ERR_INVALID_ARGUMENT (nothing written) when the job is
  * invalid. */
-ossa_status ossa_sample_job_run(const ossa_sample_job *job);
+OSSA_API ossa_status ossa_sample_job_run(const ossa_sample_job *job);
 
 /* Playback wrap modes: how a time since the start of playback maps to clip time. */
 typedef enum ossa_wrap_mode {
@@ -89,7 +89,7 @@ typedef enum ossa_wrap_mode {
 } ossa_wrap_mode;
 
 /* Clip time for a playback time; 0 for a non-finite time or a duration <= 0. */
-float ossa_playback_time(float duration, float time, ossa_wrap_mode wrap);
+OSSA_API float ossa_playback_time(float duration, float time, ossa_wrap_mode wrap);
 
 #ifdef __cplusplus
 }

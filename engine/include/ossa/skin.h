@@ -44,19 +44,19 @@ typedef enum ossa_skin_kernel {
 } ossa_skin_kernel;
 
 /* "auto", "scalar", "sse2", "avx2", "avx512"; "?" for anything else. */
-const char *ossa_skin_kernel_name(ossa_skin_kernel k);
+OSSA_API const char *ossa_skin_kernel_name(ossa_skin_kernel k);
 /* Parses the names above; OSSA_SKIN_KERNEL_COUNT when unknown. */
-ossa_skin_kernel ossa_skin_kernel_parse(const char *name);
+OSSA_API ossa_skin_kernel ossa_skin_kernel_parse(const char *name);
 /* 1 when the kernel is compiled in and this CPU runs it (__builtin_cpu_supports). AUTO: 1. */
-int ossa_skin_kernel_available(ossa_skin_kernel k);
+OSSA_API int ossa_skin_kernel_available(ossa_skin_kernel k);
 /* The fastest available kernel. */
-ossa_skin_kernel ossa_skin_kernel_best(void);
+OSSA_API ossa_skin_kernel ossa_skin_kernel_best(void);
 /* Resolves a request to a concrete available kernel. AUTO is the best available kernel; an
  * unknown or unavailable request falls back to it, and one line saying so goes to log (may be
  * NULL). A concrete available request is returned unchanged. The environment is never read: a
  * program that lets the user force a kernel (ossa-view's OSSA_SKIN_KERNEL) parses it itself and
  * passes the result. */
-ossa_skin_kernel ossa_skin_kernel_resolve(ossa_skin_kernel requested, const ossa_log_options *log);
+OSSA_API ossa_skin_kernel ossa_skin_kernel_resolve(ossa_skin_kernel requested, const ossa_log_options *log);
 
 /* Store policy of a job (ossa_skin_job.store). Non-temporal ("streaming") stores bypass the cache
  * and avoid the write-allocate read; they are only used by SIMD kernels and only when both output
@@ -80,8 +80,8 @@ typedef struct ossa_skin_traffic {
  * influences (0..8; larger counts use the general group: read_bytes is then that of the general
  * layout for exactly that count) under a store policy (`vertex_count` is the job size, kept for
  * size-dependent AUTO policies). OSSA_ERR_INVALID_ARGUMENT for a bad kernel or NULL. */
-ossa_status ossa_skin_kernel_traffic(ossa_skin_kernel k, uint32_t influences, ossa_skin_store store,
-                                     uint32_t vertex_count, ossa_skin_traffic *out);
+OSSA_API ossa_status ossa_skin_kernel_traffic(ossa_skin_kernel k, uint32_t influences, ossa_skin_store store,
+                                              uint32_t vertex_count, ossa_skin_traffic *out);
 
 /* ---- runtime mesh ----------------------------------------------------------------------- */
 
@@ -99,9 +99,9 @@ typedef struct ossa_skin_group {
  * weights and morph targets (positions and normals; morph UV deltas are ignored) are copied.
  * Triangle indices must be < vertex_count. On failure returns a status, fills err (may be NULL)
  * and leaves *out NULL. The mesh owns copies of everything; the submesh may be freed after. */
-ossa_status ossa_skin_mesh_create(const ossa_submesh *sm, uint32_t palette_size,
-                                  ossa_skin_mesh **out, ossa_error *err);
-void ossa_skin_mesh_destroy(ossa_skin_mesh *mesh);
+OSSA_API ossa_status ossa_skin_mesh_create(const ossa_submesh *sm, uint32_t palette_size,
+                                           ossa_skin_mesh **out, ossa_error *err);
+OSSA_API void ossa_skin_mesh_destroy(ossa_skin_mesh *mesh);
 
 /* A zeroed, 64-byte-aligned buffer for large streams (skin outputs, say); free it with
  * ossa_skin_buffer_free. Buffers of OSSA_SKIN_HUGE_BYTES or more are 2 MB-aligned and advised
@@ -109,20 +109,20 @@ void ossa_skin_mesh_destroy(ossa_skin_mesh *mesh);
  * prefetcher stops at every page boundary and a 1M-vertex skin pays a TLB miss every 4 KB.
  * The runtime mesh's own streams are allocated the same way. NULL when out of memory. */
 #define OSSA_SKIN_HUGE_BYTES ((size_t)4 << 20)
-void *ossa_skin_buffer_alloc(size_t bytes);
-void ossa_skin_buffer_free(void *buffer);
+OSSA_API void *ossa_skin_buffer_alloc(size_t bytes);
+OSSA_API void ossa_skin_buffer_free(void *buffer);
 
-uint32_t ossa_skin_mesh_vertex_count(const ossa_skin_mesh *mesh); /* file vertices */
-uint32_t ossa_skin_mesh_output_count(const ossa_skin_mesh *mesh); /* incl. padding */
-uint32_t ossa_skin_mesh_palette_size(const ossa_skin_mesh *mesh);
-uint32_t ossa_skin_mesh_morph_count(const ossa_skin_mesh *mesh);
+OSSA_API uint32_t ossa_skin_mesh_vertex_count(const ossa_skin_mesh *mesh); /* file vertices */
+OSSA_API uint32_t ossa_skin_mesh_output_count(const ossa_skin_mesh *mesh); /* incl. padding */
+OSSA_API uint32_t ossa_skin_mesh_palette_size(const ossa_skin_mesh *mesh);
+OSSA_API uint32_t ossa_skin_mesh_morph_count(const ossa_skin_mesh *mesh);
 /* file index -> output index (vertex_count entries). */
-const uint32_t *ossa_skin_mesh_remap(const ossa_skin_mesh *mesh);
+OSSA_API const uint32_t *ossa_skin_mesh_remap(const ossa_skin_mesh *mesh);
 /* output index -> file index, OSSA_SKIN_PAD_VERTEX for padding (output_count entries). */
-const uint32_t *ossa_skin_mesh_source(const ossa_skin_mesh *mesh);
+OSSA_API const uint32_t *ossa_skin_mesh_source(const ossa_skin_mesh *mesh);
 /* Triangles in output order: 3 * face_count indices. */
-uint32_t ossa_skin_mesh_face_count(const ossa_skin_mesh *mesh);
-const uint32_t *ossa_skin_mesh_indices(const ossa_skin_mesh *mesh);
+OSSA_API uint32_t ossa_skin_mesh_face_count(const ossa_skin_mesh *mesh);
+OSSA_API const uint32_t *ossa_skin_mesh_indices(const ossa_skin_mesh *mesh);
 /* 1 when the mesh is skinned in the exact per-influence form: its submesh has influence_points
  * (C3S, SKM) that do not all agree, within float noise, on one bind point per vertex (weights
  * times offsets that disagree, or bones whose base scale the inverse binds leave out). Then each
@@ -131,14 +131,14 @@ const uint32_t *ossa_skin_mesh_indices(const ossa_skin_mesh *mesh);
  * 4 influences). 0: linear blend skinning of one point per vertex, which for such a submesh is
  * the same formula (the point is sum_i u_i / sum_i w_i). Decided once, at
  * ossa_skin_mesh_create. */
-int ossa_skin_mesh_exact(const ossa_skin_mesh *mesh);
+OSSA_API int ossa_skin_mesh_exact(const ossa_skin_mesh *mesh);
 /* The same decision for a submesh, without building a mesh (ossa info, the viewer, benches). */
-int ossa_skin_submesh_exact(const ossa_submesh *sm);
+OSSA_API int ossa_skin_submesh_exact(const ossa_submesh *sm);
 /* The OSSA_SKIN_GROUP_COUNT groups (empty ones have begin == padded_end). */
-void ossa_skin_mesh_groups(const ossa_skin_mesh *mesh, ossa_skin_group groups[OSSA_SKIN_GROUP_COUNT]);
+OSSA_API void ossa_skin_mesh_groups(const ossa_skin_mesh *mesh, ossa_skin_group groups[OSSA_SKIN_GROUP_COUNT]);
 /* Bytes of the mesh's streams a full job reads (sum over groups of ossa_skin_kernel_traffic's
  * read_bytes x padded vertices), and the output bytes it writes (24 x output_count). */
-void ossa_skin_mesh_traffic(const ossa_skin_mesh *mesh, uint64_t *read_bytes, uint64_t *write_bytes);
+OSSA_API void ossa_skin_mesh_traffic(const ossa_skin_mesh *mesh, uint64_t *read_bytes, uint64_t *write_bytes);
 
 /* ---- skin job --------------------------------------------------------------------------- */
 
@@ -160,18 +160,18 @@ typedef struct ossa_skin_job {
 } ossa_skin_job;
 
 /* Fills a job for the whole mesh with AUTO kernel and store policy. */
-void ossa_skin_job_init(ossa_skin_job *job, const ossa_skin_mesh *mesh, const float *palette,
-                        uint32_t palette_size, float *out_positions, float *out_normals);
+OSSA_API void ossa_skin_job_init(ossa_skin_job *job, const ossa_skin_mesh *mesh, const float *palette,
+                                 uint32_t palette_size, float *out_positions, float *out_normals);
 /* OSSA_OK, or OSSA_ERR_INVALID_ARGUMENT (NULL pointer, bad range, palette too small, unknown
  * kernel), or OSSA_ERR_UNSUPPORTED (the requested kernel is not available on this CPU). */
-ossa_status ossa_skin_job_validate(const ossa_skin_job *job);
+OSSA_API ossa_status ossa_skin_job_validate(const ossa_skin_job *job);
 /* Validates, then skins [begin, end): positions sum_i w_i (M_i p + T_i) (exact meshes:
  * sum_i P_i [u_i; w_i], see ossa_skin_mesh_exact), normals sum_i w_i M_i n normalised (a zero
  * normal stays zero); weights are used as stored; a vertex without influences keeps its
  * (morphed) position and gets its normal normalised. */
-ossa_status ossa_skin_job_run(const ossa_skin_job *job);
+OSSA_API ossa_status ossa_skin_job_run(const ossa_skin_job *job);
 /* The concrete kernel a validated job runs. */
-ossa_skin_kernel ossa_skin_job_kernel(const ossa_skin_job *job);
+OSSA_API ossa_skin_kernel ossa_skin_job_kernel(const ossa_skin_job *job);
 
 #ifdef __cplusplus
 }
