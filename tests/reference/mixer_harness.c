@@ -95,7 +95,8 @@ static double worse(double acc, double d)
 static void compare(mix_runner *r, const char *what, int op, int step)
 {
     const ossa_model *m = r->m;
-    EXPECT(r, ossa_mixer_evaluate(r->mx, &r->local) == OSSA_OK, "%s op %d: evaluate failed", what, op);
+    EXPECT(r, ossa_mixer_evaluate(r->mx, &r->local) == OSSA_OK, "%s op %d: evaluate failed", what,
+           op);
     ossa_ltm_job lj = {.skeleton = ossa_mixer_skeleton(r->mx), .local = &r->local,
                        .model = &r->model};
     ossa_palette_job pj = {.skeleton = lj.skeleton, .model = &r->model, .palette = r->palette,
@@ -168,7 +169,8 @@ static void call(mix_runner *r, const char *what, int i, const mix_op *o)
         ref = cal3d_mix_clear_cycle(r->ref, o->id, o->a);
         break;
     case MIX_OP_ACTION:
-        mine = (ossa_mixer_execute_action(r->mx, (uint32_t)o->id, o->a, o->b, o->c, o->lock) == OSSA_OK);
+        mine = (ossa_mixer_execute_action(r->mx, (uint32_t)o->id, o->a, o->b, o->c,
+                                          o->lock) == OSSA_OK);
         ref = cal3d_mix_execute_action(r->ref, o->id, o->a, o->b, o->c, o->lock);
         break;
     case MIX_OP_REMOVE:

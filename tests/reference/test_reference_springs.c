@@ -195,7 +195,8 @@ static spring_run run_scenario(mix_runner *r, const spring_scenario *sc, const f
                   cal3d_mix_blend_cycle(r->ref, o->id, o->a, o->b));
             break;
         case MIX_OP_ACTION:
-            CHECK((ossa_mixer_execute_action(r->mx, (uint32_t)o->id, o->a, o->b, o->c, o->lock) == OSSA_OK) ==
+            CHECK((ossa_mixer_execute_action(r->mx, (uint32_t)o->id, o->a, o->b, o->c,
+                                             o->lock) == OSSA_OK) ==
                   cal3d_mix_execute_action(r->ref, o->id, o->a, o->b, o->c, o->lock));
             break;
         case MIX_OP_STEPS:

@@ -4,6 +4,7 @@
 #ifndef OSSA_MIXER_H
 #define OSSA_MIXER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include "ossa/model.h"
 #include "ossa/pose.h"
@@ -50,14 +51,16 @@ OSSA_API void ossa_mixer_destroy(ossa_mixer *mixer);
 OSSA_API const ossa_rt_skeleton *ossa_mixer_skeleton(const ossa_mixer *mixer);
 OSSA_API uint32_t ossa_mixer_morph_id(const ossa_mixer *mixer, uint32_t morph_clip);
 
-/* Each returns OSSA_OK on success (Cal3D's true), OSSA_ERR_INVALID_ARGUMENT when the id is out of
- * range, a value is not finite, or the fixed capacity is full (where Cal3D would allocate). A clip may run as a cycle and as actions at
- * once, as in Cal3D. clear_cycle of an inactive id and blend_cycle(id, 0, ...) of an inactive
- * id succeed and do nothing. */
-OSSA_API ossa_status ossa_mixer_blend_cycle(ossa_mixer *mixer, uint32_t id, float weight, float delay);
+/* Each returns OSSA_OK on success (Cal3D's true), OSSA_ERR_INVALID_ARGUMENT when the id is out
+ * of range, a value is not finite, or the fixed capacity is full (where Cal3D would allocate).
+ * A clip may run as a cycle and as actions at once, as in Cal3D. clear_cycle of an inactive id
+ * and blend_cycle(id, 0, ...) of an inactive id succeed and do nothing. */
+OSSA_API ossa_status ossa_mixer_blend_cycle(ossa_mixer *mixer, uint32_t id, float weight,
+                                            float delay);
 OSSA_API ossa_status ossa_mixer_clear_cycle(ossa_mixer *mixer, uint32_t id, float delay);
-OSSA_API ossa_status ossa_mixer_execute_action(ossa_mixer *mixer, uint32_t id, float delay_in, float delay_out,
-                                       float weight_target, int auto_lock);
+OSSA_API ossa_status ossa_mixer_execute_action(ossa_mixer *mixer, uint32_t id, float delay_in,
+                                               float delay_out, float weight_target,
+                                               bool auto_lock);
 /* Removes the newest running action of id at once (no fade), as CalMixer::removeAction;
  * OSSA_ERR_INVALID_ARGUMENT when none runs. */
 OSSA_API ossa_status ossa_mixer_remove_action(ossa_mixer *mixer, uint32_t id);
@@ -80,7 +83,8 @@ OSSA_API ossa_status ossa_mixer_evaluate(ossa_mixer *mixer, ossa_soa_pose *pose)
 /* Morph weights of one submesh: out[k] for submesh morph target k (submesh->morph_count
  * entries), matched by name with the morph clips' tracks; 0 where nothing plays.
  * OSSA_ERR_INVALID_ARGUMENT for an out-of-range mesh/submesh. */
-OSSA_API ossa_status ossa_mixer_morph_weights(ossa_mixer *mixer, uint32_t mesh, uint32_t submesh, float *out);
+OSSA_API ossa_status ossa_mixer_morph_weights(ossa_mixer *mixer, uint32_t mesh, uint32_t submesh,
+                                              float *out);
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,7 @@
 #define OSSA_MODEL_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include "ossa/status.h"
 
@@ -107,7 +108,7 @@ typedef struct ossa_submesh {
     const uint32_t *indices;           /* 3 * face_count */
     uint32_t morph_count;
     const ossa_morph_target *morphs;
-    int winding_flipped;               /* Cal3D CMF auto-flip was applied */
+    bool winding_flipped;              /* Cal3D CMF auto-flip was applied */
     uint32_t flags;                    /* OSSA_SUBMESH_* */
     /* Vertex-frame animation (C3S VFRM): whole-submesh key shapes that clips' vertex tracks
      * play by lerp (ossa_vertex_clip_eval). Frame f's data starts at 3 * vertex_count * f. */
@@ -182,7 +183,7 @@ typedef struct ossa_clip {
     const ossa_track *tracks;
     ossa_format format;
     uint32_t version;
-    int compressed;          /* read from a compressed/quantised layout */
+    bool compressed;         /* read from a compressed/quantised layout */
     /* Frame-based clips (C3S ASEQ): key frames evenly spaced at frame_rate, 0 when not. */
     float frame_rate;
     const char *group;       /* C3S sequenceGroup; NULL or "" when none */
@@ -253,7 +254,7 @@ typedef struct ossa_model {
 
     uint32_t bone_count;
     const ossa_bone *bones;
-    int has_scene_ambient;
+    bool has_scene_ambient;
     float scene_ambient[3];
     ossa_format skeleton_format;
     uint32_t skeleton_version;

@@ -47,7 +47,8 @@ OSSA_API ossa_status ossa_soa_pose_create(uint32_t bone_count, ossa_soa_pose *ou
 OSSA_API void ossa_soa_pose_destroy(ossa_soa_pose *pose);
 /* Conversions to and from the AoS arrays of ossa/reference.h (t: 3 floats a bone, r: 4, s: 3);
  * pose->bone_count entries. */
-OSSA_API void ossa_soa_pose_from_aos(ossa_soa_pose *pose, const float *t, const float *r, const float *s);
+OSSA_API void ossa_soa_pose_from_aos(ossa_soa_pose *pose, const float *t, const float *r,
+                                     const float *s);
 OSSA_API void ossa_soa_pose_to_aos(const ossa_soa_pose *pose, float *t, float *r, float *s);
 
 /* ---------------------------------------------------------------------------------------------

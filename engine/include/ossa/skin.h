@@ -16,6 +16,7 @@
 #define OSSA_SKIN_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include "ossa/model.h"
 #include "ossa/status.h"
@@ -47,8 +48,8 @@ typedef enum ossa_skin_kernel {
 OSSA_API const char *ossa_skin_kernel_name(ossa_skin_kernel k);
 /* Parses the names above; OSSA_SKIN_KERNEL_COUNT when unknown. */
 OSSA_API ossa_skin_kernel ossa_skin_kernel_parse(const char *name);
-/* 1 when the kernel is compiled in and this CPU runs it (__builtin_cpu_supports). AUTO: 1. */
-OSSA_API int ossa_skin_kernel_available(ossa_skin_kernel k);
+/* true when the kernel is compiled in and this CPU runs it (__builtin_cpu_supports). AUTO: true. */
+OSSA_API bool ossa_skin_kernel_available(ossa_skin_kernel k);
 /* The fastest available kernel. */
 OSSA_API ossa_skin_kernel ossa_skin_kernel_best(void);
 /* Resolves a request to a concrete available kernel. AUTO is the best available kernel; an
@@ -56,7 +57,8 @@ OSSA_API ossa_skin_kernel ossa_skin_kernel_best(void);
  * NULL). A concrete available request is returned unchanged. The environment is never read: a
  * program that lets the user force a kernel (ossa-view's OSSA_SKIN_KERNEL) parses it itself and
  * passes the result. */
-OSSA_API ossa_skin_kernel ossa_skin_kernel_resolve(ossa_skin_kernel requested, const ossa_log_options *log);
+OSSA_API ossa_skin_kernel ossa_skin_kernel_resolve(ossa_skin_kernel requested,
+                                                   const ossa_log_options *log);
 
 /* Store policy of a job (ossa_skin_job.store). Non-temporal ("streaming") stores bypass the cache
  * and avoid the write-allocate read; they are only used by SIMD kernels and only when both output
@@ -73,15 +75,16 @@ typedef struct ossa_skin_traffic {
     uint32_t read_bytes;   /* stream bytes read per vertex (block layout, alignment padding
                               included; palette reads excluded: it stays in cache) */
     uint32_t write_bytes;  /* output bytes written per vertex: 12 position + 12 normal */
-    int streaming;         /* 1 when these writes are non-temporal (no write-allocate read) */
+    bool streaming;        /* true when these writes are non-temporal (no write-allocate read) */
 } ossa_skin_traffic;
 
 /* Traffic of kernel k (AUTO resolves as ossa_skin_kernel_best) for vertices with `influences`
  * influences (0..8; larger counts use the general group: read_bytes is then that of the general
  * layout for exactly that count) under a store policy (`vertex_count` is the job size, kept for
  * size-dependent AUTO policies). OSSA_ERR_INVALID_ARGUMENT for a bad kernel or NULL. */
-OSSA_API ossa_status ossa_skin_kernel_traffic(ossa_skin_kernel k, uint32_t influences, ossa_skin_store store,
-                                              uint32_t vertex_count, ossa_skin_traffic *out);
+OSSA_API ossa_status ossa_skin_kernel_traffic(ossa_skin_kernel k, uint32_t influences,
+                                              ossa_skin_store store, uint32_t vertex_count,
+                                              ossa_skin_traffic *out);
 
 /* ---- runtime mesh ----------------------------------------------------------------------- */
 
@@ -131,14 +134,16 @@ OSSA_API const uint32_t *ossa_skin_mesh_indices(const ossa_skin_mesh *mesh);
  * 4 influences). 0: linear blend skinning of one point per vertex, which for such a submesh is
  * the same formula (the point is sum_i u_i / sum_i w_i). Decided once, at
  * ossa_skin_mesh_create. */
-OSSA_API int ossa_skin_mesh_exact(const ossa_skin_mesh *mesh);
+OSSA_API bool ossa_skin_mesh_exact(const ossa_skin_mesh *mesh);
 /* The same decision for a submesh, without building a mesh (ossa info, the viewer, benches). */
-OSSA_API int ossa_skin_submesh_exact(const ossa_submesh *sm);
+OSSA_API bool ossa_skin_submesh_exact(const ossa_submesh *sm);
 /* The OSSA_SKIN_GROUP_COUNT groups (empty ones have begin == padded_end). */
-OSSA_API void ossa_skin_mesh_groups(const ossa_skin_mesh *mesh, ossa_skin_group groups[OSSA_SKIN_GROUP_COUNT]);
+OSSA_API void ossa_skin_mesh_groups(const ossa_skin_mesh *mesh,
+                                    ossa_skin_group groups[OSSA_SKIN_GROUP_COUNT]);
 /* Bytes of the mesh's streams a full job reads (sum over groups of ossa_skin_kernel_traffic's
  * read_bytes x padded vertices), and the output bytes it writes (24 x output_count). */
-OSSA_API void ossa_skin_mesh_traffic(const ossa_skin_mesh *mesh, uint64_t *read_bytes, uint64_t *write_bytes);
+OSSA_API void ossa_skin_mesh_traffic(const ossa_skin_mesh *mesh, uint64_t *read_bytes,
+                                     uint64_t *write_bytes);
 
 /* ---- skin job --------------------------------------------------------------------------- */
 
@@ -160,8 +165,9 @@ typedef struct ossa_skin_job {
 } ossa_skin_job;
 
 /* Fills a job for the whole mesh with AUTO kernel and store policy. */
-OSSA_API void ossa_skin_job_init(ossa_skin_job *job, const ossa_skin_mesh *mesh, const float *palette,
-                                 uint32_t palette_size, float *out_positions, float *out_normals);
+OSSA_API void ossa_skin_job_init(ossa_skin_job *job, const ossa_skin_mesh *mesh,
+                                 const float *palette, uint32_t palette_size, float *out_positions,
+                                 float *out_normals);
 /* OSSA_OK, or OSSA_ERR_INVALID_ARGUMENT (NULL pointer, bad range, palette too small, unknown
  * kernel), or OSSA_ERR_UNSUPPORTED (the requested kernel is not available on this CPU). */
 OSSA_API ossa_status ossa_skin_job_validate(const ossa_skin_job *job);

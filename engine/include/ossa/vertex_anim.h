@@ -3,6 +3,7 @@
 #ifndef OSSA_VERTEX_ANIM_H
 #define OSSA_VERTEX_ANIM_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include "ossa/model.h"
 #include "ossa/sample.h"
@@ -32,21 +33,24 @@ OSSA_API void ossa_vertex_track_locate(const ossa_vertex_track *track, float dur
  * renormalised (out_normals may be NULL). Without a vertex track in the clip (or with clip
  * NULL) the bind positions and normals are copied. OSSA_ERR_INVALID_ARGUMENT for a bad
  * mesh / submesh index or a missing output buffer. */
-OSSA_API ossa_status ossa_vertex_clip_eval(const ossa_model *m, const ossa_clip *clip, uint32_t mesh,
-                                           uint32_t submesh, float time, ossa_time_mode mode,
-                                           float *out_positions, float *out_normals);
+OSSA_API ossa_status ossa_vertex_clip_eval(const ossa_model *m, const ossa_clip *clip,
+                                           uint32_t mesh, uint32_t submesh, float time,
+                                           ossa_time_mode mode, float *out_positions,
+                                           float *out_normals);
 
 /* Texture coordinates of UV set 0 (2 * vertex_count floats) at a time of a clip, from its uv
  * track for the submesh, else the submesh's own set 0 (zeros when it has no UVs). */
 OSSA_API ossa_status ossa_uv_clip_eval(const ossa_model *m, const ossa_clip *clip, uint32_t mesh,
-                                       uint32_t submesh, float time, ossa_time_mode mode, float *out_uvs);
+                                       uint32_t submesh, float time, ossa_time_mode mode,
+                                       float *out_uvs);
 
 /* A mount's model-space transform on the mesh as it is now: positions holds the mount's
  * submesh's current vertex positions (3 * vertex_count, file order: bind, skinned or frame
  * output). Output is p -> t + R(r)(s * p), the composition of the triangle's frame with the
  * mount's offset. OSSA_ERR_VALUE when the triangle is degenerate (no normal). */
-OSSA_API ossa_status ossa_mount_transform(const ossa_model *m, uint32_t mount, const float *positions,
-                                          float t[3], float r[4], float s[3]);
+OSSA_API ossa_status ossa_mount_transform(const ossa_model *m, uint32_t mount,
+                                          const float *positions, float t[3], float r[4],
+                                          float s[3]);
 
 /* ---- vertex-frame playback (C3S-style) --------------------------------------------------- */
 
@@ -57,8 +61,8 @@ typedef struct ossa_frame_lerp_job {
     uint32_t count;                         /* vertices */
     float *out_positions;                   /* 3 * count */
     float *out_normals;                     /* 3 * count; required when normals are given */
-    int normalize;                          /* 1: lerped normals are renormalised (a zero
-                                               normal stays zero); 0: left as lerped */
+    bool normalize;                         /* true: lerped normals are renormalised (a zero
+                                               normal stays zero); false: left as lerped */
     ossa_skin_kernel kernel;                /* AUTO: ossa_skin_kernel_best() */
 } ossa_frame_lerp_job;
 

@@ -768,9 +768,10 @@ ossa_status ossa_mixer_clear_cycle(ossa_mixer *mx, uint32_t id, float delay)
 }
 
 ossa_status ossa_mixer_execute_action(ossa_mixer *mx, uint32_t id, float delay_in, float delay_out,
-                              float weight_target, int auto_lock)
+                              float weight_target, bool auto_lock)
 {
-    return mixer_execute_action_impl(mx, id, delay_in, delay_out, weight_target, auto_lock) ? OSSA_OK : OSSA_ERR_INVALID_ARGUMENT;
+    return mixer_execute_action_impl(mx, id, delay_in, delay_out, weight_target,
+                                     auto_lock) ? OSSA_OK : OSSA_ERR_INVALID_ARGUMENT;
 }
 
 ossa_status ossa_mixer_remove_action(ossa_mixer *mx, uint32_t id)

@@ -26,7 +26,7 @@ ossa_skin_kernel ossa_skin_kernel_parse(const char *name)
     return OSSA_SKIN_KERNEL_COUNT;
 }
 
-int ossa_skin_kernel_available(ossa_skin_kernel k)
+bool ossa_skin_kernel_available(ossa_skin_kernel k)
 {
     switch (k) {
     case OSSA_SKIN_KERNEL_AUTO:
@@ -63,7 +63,8 @@ ossa_skin_kernel ossa_skin_kernel_resolve(ossa_skin_kernel requested, const ossa
     if (log && log->fn) {
         char line[160];
         if ((unsigned)requested < OSSA_SKIN_KERNEL_COUNT)
-            snprintf(line, sizeof line, "ossa: skin kernel %s is not available on this CPU, using %s",
+            snprintf(line, sizeof line,
+                     "ossa: skin kernel %s is not available on this CPU, using %s",
                      ossa_skin_kernel_name(requested), ossa_skin_kernel_name(best));
         else
             snprintf(line, sizeof line,
