@@ -277,7 +277,7 @@ static void pose_sample_once(void *v)
     p->time += FRAME_DT;
     ossa_sample_job job = {p->clip, p->cache,
                            ossa_playback_time(p->duration, (float)p->time, OSSA_WRAP_LOOP),
-                           OSSA_TIME_LOOP, OSSA_ROT_SLERP, &p->local};
+                           OSSA_WRAP_LOOP, OSSA_ROT_SLERP, &p->local};
     p->failed |= ossa_sample_job_run(&job) != OSSA_OK;
     pose_ltm_palette(p);
 }
@@ -411,7 +411,7 @@ static int model_palette(const ossa_model *m, float time, float *palette)
     ossa_pose_rest(m, lt, lr, ls);
     if (m->clip_count) {
         const ossa_clip *c = &m->clips[0];
-        ossa_sample_clip(m, c, ossa_clip_wrap_time(c, time), OSSA_TIME_LOOP, lt, lr, ls);
+        ossa_sample_clip(m, c, ossa_clip_wrap_time(c, time), OSSA_WRAP_LOOP, lt, lr, ls);
     }
     ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
     ossa_skin_palette(m, mt, mr, ms, palette);

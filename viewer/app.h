@@ -33,7 +33,7 @@ typedef struct view_options {
     float frame_rate;
     float speed;
     float fade;
-    ossa_wrap_mode mode;
+    ossa_wrap mode;
     view_up_axis up;
     bool paused;
     bool bones;

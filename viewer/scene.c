@@ -338,7 +338,7 @@ void view_scene_pose(view_scene *s, const ossa_clip *clip, float time)
                 .clip = rt,
                 .cache = s->cache,
                 .time = ossa_clip_wrap_time(clip, time),
-                .time_mode = OSSA_TIME_LOOP,
+                .time_mode = OSSA_WRAP_LOOP,
                 .rot = OSSA_ROT_SLERP,
                 .output = &s->local,
             };
@@ -399,7 +399,7 @@ static void play_frames(const view_scene *s, const view_scene_part *p, float *po
     /* Without streams the layout is file order: the frames go straight into the buffer. */
     float *fp = p->skin ? s->frame_positions : pos, *fn = p->skin ? s->frame_normals : nrm;
     if (ossa_vertex_clip_eval(s->model, s->vertex_clip, p->mesh, p->submesh_index,
-                              s->vertex_time, OSSA_TIME_LOOP, fp, fn) != OSSA_OK) {
+                              s->vertex_time, OSSA_WRAP_LOOP, fp, fn) != OSSA_OK) {
         /* Indices were validated at load; a failure here would be a bug. Show the bind shape. */
         memcpy(fp, p->submesh->positions, 3 * (size_t)p->submesh->vertex_count * sizeof(float));
         memcpy(fn, p->submesh->normals, 3 * (size_t)p->submesh->vertex_count * sizeof(float));
@@ -599,7 +599,7 @@ void view_scene_uvs(const view_scene *s, uint32_t part, bool bind, float *uvs)
         return;
     }
     if (ossa_uv_clip_eval(s->model, clip, p->mesh, p->submesh_index, s->vertex_time,
-                          OSSA_TIME_LOOP, file_uvs) != OSSA_OK)
+                          OSSA_WRAP_LOOP, file_uvs) != OSSA_OK)
         memset(file_uvs, 0, 2 * (size_t)p->submesh->vertex_count * sizeof(float));
     if (p->skin)
         scatter(p, file_uvs, 2, uvs);

@@ -96,7 +96,7 @@ static void pose_model(const ossa_model *m)
         for (int k = 0; k < 5; k++) {
             ossa_pose_rest(m, t, r, s);
             ossa_sample_clip(m, &m->clips[c], m->clips[c].duration * (float)k / 4.3f,
-                             OSSA_TIME_LOOP, t, r, s);
+                             OSSA_WRAP_LOOP, t, r, s);
             compare_pose(m, sk, t, r, s);
         }
     free(buf);

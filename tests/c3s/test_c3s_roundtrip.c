@@ -75,8 +75,8 @@ static void compare(const char *label, const ossa_model *a, const ossa_model *b,
                 CHECKF(g < 1e-4, "%s clip '%s' t=%g submesh %u: %g apart", label, ca->name,
                        (double)t, s, g);
                 if (sa->uv_set_count) {
-                    CHECK(ossa_uv_clip_eval(a, ca, ma, sa_i, t, OSSA_TIME_LOOP, pa) == OSSA_OK);
-                    CHECK(ossa_uv_clip_eval(b, cb, mb, sb_i, t, OSSA_TIME_LOOP, pb) == OSSA_OK);
+                    CHECK(ossa_uv_clip_eval(a, ca, ma, sa_i, t, OSSA_WRAP_LOOP, pa) == OSSA_OK);
+                    CHECK(ossa_uv_clip_eval(b, cb, mb, sb_i, t, OSSA_WRAP_LOOP, pb) == OSSA_OK);
                     CHECKF(max_gap(pa, pb, 2 * (size_t)sa->vertex_count) < 1e-6,
                            "%s clip '%s' t=%g: uvs differ", label, ca->name, (double)t);
                 }

@@ -41,7 +41,7 @@ static void pose_at(const ossa_model *m, const ossa_clip *clip, float t, pose *p
 {
     ossa_pose_rest(m, p->lt, p->lr, p->ls);
     if (clip)
-        ossa_sample_clip(m, clip, ossa_clip_wrap_time(clip, t), OSSA_TIME_LOOP, p->lt, p->lr,
+        ossa_sample_clip(m, clip, ossa_clip_wrap_time(clip, t), OSSA_WRAP_LOOP, p->lt, p->lr,
                          p->ls);
     ossa_local_to_model(m, p->lt, p->lr, p->ls, p->mt, p->mr, p->ms);
     ossa_skin_palette(m, p->mt, p->mr, p->ms, p->palette);

@@ -25,7 +25,7 @@ static inline float *ex_palette(const ossa_model *m, const ossa_clip *clip, floa
     float *pal = malloc(nb * 12 * sizeof(float));
     ossa_pose_rest(m, lt, lr, ls);
     if (clip)
-        ossa_sample_clip(m, clip, ossa_clip_wrap_time(clip, t), OSSA_TIME_LOOP, lt, lr, ls);
+        ossa_sample_clip(m, clip, ossa_clip_wrap_time(clip, t), OSSA_WRAP_LOOP, lt, lr, ls);
     ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
     ossa_skin_palette(m, mt, mr, ms, pal);
     free(lt); free(lr); free(ls); free(mt); free(mr); free(ms);

@@ -73,7 +73,7 @@ static size_t ossa_skin(const ossa_model *m, int c, float t, float *pos, float *
     float *pal = malloc(nb * 12 * sizeof(float));
     ossa_pose_rest(m, lt, lr, ls);
     if (c >= 0)
-        ossa_sample_clip(m, &m->clips[c], ossa_clip_wrap_time(&m->clips[c], t), OSSA_TIME_LOOP,
+        ossa_sample_clip(m, &m->clips[c], ossa_clip_wrap_time(&m->clips[c], t), OSSA_WRAP_LOOP,
                          lt, lr, ls);
     ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
     ossa_skin_palette(m, mt, mr, ms, pal);

@@ -229,7 +229,7 @@ static int check_model(const ossa_model *m, char *why, size_t why_size)
             char what[96];
             snprintf(what, sizeof what, "clip %u at t=%g", c, (double)times[k]);
             ossa_pose_rest(m, p.lt, p.lr, p.ls);
-            ossa_sample_clip(m, clip, times[k], OSSA_TIME_EXTRAPOLATE, p.lt, p.lr, p.ls);
+            ossa_sample_clip(m, clip, times[k], OSSA_WRAP_EXTRAPOLATE, p.lt, p.lr, p.ls);
             if (!all_finite(p.lt, 3 * n) || !all_finite(p.lr, 4 * n) || !all_finite(p.ls, 3 * n))
                 bad = fail(why, why_size, "%s: a sampled local transform is not finite", what);
             else

@@ -48,7 +48,7 @@ static void ossa_positions(const ossa_model *m, int clip, float time, const floa
     const ossa_submesh *sm = &m->meshes[mesh].submeshes[sub];
     const ossa_clip *c = clip >= 0 ? &m->clips[clip] : NULL;
     if (c && ossa_clip_vertex_track(c, mesh, sub))
-        ossa_vertex_clip_eval(m, c, mesh, sub, ossa_clip_wrap_time(c, time), OSSA_TIME_LOOP, pos,
+        ossa_vertex_clip_eval(m, c, mesh, sub, ossa_clip_wrap_time(c, time), OSSA_WRAP_LOOP, pos,
                               nrm);
     else if (m->bone_count)
         ossa_skin_submesh_scalar(sm, pal, pos, nrm);
@@ -100,7 +100,7 @@ static double compare_pose(const char *label, const ossa_model *m, gr_doc *doc, 
     ossa_pose_rest(m, lt, lr, ls);
     if (clip >= 0)
         ossa_sample_clip(m, &m->clips[clip], ossa_clip_wrap_time(&m->clips[clip], time),
-                         OSSA_TIME_LOOP, lt, lr, ls);
+                         OSSA_WRAP_LOOP, lt, lr, ls);
     ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
     ossa_skin_palette(m, mt, mr, ms, pal);
     for (uint32_t i = 0; i < m->mesh_count; i++) {

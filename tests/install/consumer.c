@@ -24,7 +24,7 @@ int main(int argc, char **argv)
     float *pos = malloc(sm->vertex_count * 3 * sizeof(float));
     float *nrm = malloc(sm->vertex_count * 3 * sizeof(float));
     ossa_pose_rest(m, lt, lr, ls);
-    ossa_sample_clip(m, &m->clips[0], 0.25f, OSSA_TIME_LOOP, lt, lr, ls);
+    ossa_sample_clip(m, &m->clips[0], 0.25f, OSSA_WRAP_LOOP, lt, lr, ls);
     ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
     ossa_skin_palette(m, mt, mr, ms, palette);
     ossa_skin_submesh_scalar(sm, palette, pos, nrm);

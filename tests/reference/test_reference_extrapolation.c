@@ -210,7 +210,7 @@ static void test_fixed_clip(void)
     /* Local states at time 0, before the cycle adds anything to the core tracks. */
     float lt[3 * MAX_BONES], lr[4 * MAX_BONES], ls[3 * MAX_BONES];
     ossa_pose_rest(&s->m, lt, lr, ls);
-    ossa_sample_clip(&s->m, &s->clip, 0.0f, OSSA_TIME_EXTRAPOLATE, lt, lr, ls);
+    ossa_sample_clip(&s->m, &s->clip, 0.0f, OSSA_WRAP_EXTRAPOLATE, lt, lr, ls);
     double local_worst = 0;
     for (uint32_t i = 0; i < nb; i++) {
         float t[3], q[4];
@@ -376,13 +376,13 @@ static void check_runtime(stats *st, int mi, const synth *s, const ossa_rt_clip 
     uint32_t nb = s->m.bone_count;
     float t[3 * MAX_BONES], r[4 * MAX_BONES], sc[3 * MAX_BONES];
     float t2[3 * MAX_BONES], r2[4 * MAX_BONES], s2[3 * MAX_BONES];
-    for (int mode = OSSA_TIME_EXTRAPOLATE; mode <= OSSA_TIME_LOOP; mode++)
+    for (int mode = OSSA_WRAP_EXTRAPOLATE; mode <= OSSA_WRAP_LOOP; mode++)
         for (int cached = 0; cached < 2; cached++) {
             ossa_pose_rest(&s->m, t, r, sc);
-            ossa_sample_clip(&s->m, &s->clip, time, (ossa_time_mode)mode, t, r, sc);
+            ossa_sample_clip(&s->m, &s->clip, time, (ossa_wrap)mode, t, r, sc);
             ossa_soa_pose_from_aos(pose, t, r, sc);
             ossa_sample_job job = {.clip = rc, .cache = cached ? cache : NULL, .time = time,
-                                   .time_mode = (ossa_time_mode)mode, .rot = OSSA_ROT_SLERP,
+                                   .time_mode = (ossa_wrap)mode, .rot = OSSA_ROT_SLERP,
                                    .output = pose};
             CHECK(ossa_sample_job_run(&job) == OSSA_OK);
             ossa_soa_pose_to_aos(pose, t2, r2, s2);
@@ -410,7 +410,7 @@ static void run_model(stats *st, rng *g, int mi, const synth *s)
     for (int k = 0; ref && rc && cache && k < nt; k++) {
         float lt[3 * MAX_BONES], lr[4 * MAX_BONES], ls[3 * MAX_BONES];
         ossa_pose_rest(&s->m, lt, lr, ls);
-        ossa_sample_clip(&s->m, &s->clip, times[k], OSSA_TIME_EXTRAPOLATE, lt, lr, ls);
+        ossa_sample_clip(&s->m, &s->clip, times[k], OSSA_WRAP_EXTRAPOLATE, lt, lr, ls);
         for (uint32_t i = 0; i < s->clip.track_count; i++) {
             float t[3], q[4], *mt = lt + 3 * i, *mq = lr + 4 * i;
             CHECK(cal3d_synth_track_state(ref, 0, (int)i, times[k], t, q));

@@ -455,7 +455,7 @@ typedef struct scalar_buf {
 
 static void sample_same(stats *st, int mi, const ossa_model *m, uint32_t ci,
                         const ossa_rt_clip *rc, ossa_sample_cache *cache, float time,
-                        ossa_time_mode mode, ossa_soa_pose *a, ossa_soa_pose *b, scalar_buf *sb)
+                        ossa_wrap mode, ossa_soa_pose *a, ossa_soa_pose *b, scalar_buf *sb)
 {
     uint32_t n = m->bone_count;
     ossa_pose_rest(m, sb->t, sb->r, sb->s);
@@ -498,8 +498,8 @@ static void run_runtime(stats *st, rng *g, int mi, const ossa_model *m)
             continue;
         }
         float d = m->clips[ci].duration;
-        for (int mode = OSSA_TIME_EXTRAPOLATE; mode <= OSSA_TIME_LOOP; mode++) {
-            ossa_time_mode tm = (ossa_time_mode)mode;
+        for (int mode = OSSA_WRAP_EXTRAPOLATE; mode <= OSSA_WRAP_LOOP; mode++) {
+            ossa_wrap tm = (ossa_wrap)mode;
             for (float x = -0.5f * d; x <= 2.5f * d; x += d / 41.0f) /* forward */
                 sample_same(st, mi, m, ci, rc, cache, x, tm, &a, &b, sb);
             for (float x = 1.2f * d; x >= -0.2f * d; x -= d / 23.0f) /* backwards */

@@ -36,7 +36,7 @@ int main(void)
         for (int step = 0; step < 3; step++) {
             float time = m->clips[c].duration * (0.1f + 0.35f * (float)step);
             ossa_pose_rest(m, lt, lr, ls);
-            ossa_sample_clip(m, &m->clips[c], time, OSSA_TIME_LOOP, lt, lr, ls);
+            ossa_sample_clip(m, &m->clips[c], time, OSSA_WRAP_LOOP, lt, lr, ls);
             ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
             ossa_skin_palette(m, mt, mr, ms, pal);
             for (uint32_t i = 0; i < m->mesh_count; i++)

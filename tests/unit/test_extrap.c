@@ -335,10 +335,10 @@ static void test_runtime_equals_scalar(void)
         CHECK(ossa_sample_cache_create(BONES, &cache, &err) == OSSA_OK);
         float times[] = {-5.0f, -1.0f, -0.2f, 0.0f, 0.3f, 0.49999f, 0.5f, 0.6f, 1.5f, 1.99f,
                          2.0f, 2.5f, 7.0f, 3e5f, -3e5f, 1e30f, -1e30f, NAN};
-        for (int mode = OSSA_TIME_EXTRAPOLATE; mode <= OSSA_TIME_LOOP; mode++)
+        for (int mode = OSSA_WRAP_EXTRAPOLATE; mode <= OSSA_WRAP_LOOP; mode++)
             for (size_t k = 0; k < sizeof times / sizeof times[0]; k++) {
                 ossa_pose_rest(&sc.m, t, r, s);
-                ossa_sample_clip(&sc.m, &sc.clips[c], times[k], (ossa_time_mode)mode, t, r, s);
+                ossa_sample_clip(&sc.m, &sc.clips[c], times[k], (ossa_wrap)mode, t, r, s);
                 for (uint32_t i = 0; i < BONES; i++) {
                     int ok = norm2(r + 4 * i) <= OSSA_MAX_ROTATION_NORM2;
                     for (int j = 0; j < 3; j++)
@@ -350,7 +350,7 @@ static void test_runtime_equals_scalar(void)
                 for (int cached = 0; cached < 2; cached++) {
                     ossa_soa_pose_from_aos(&pose, t, r, s);
                     ossa_sample_job job = {.clip = rc, .cache = cached ? cache : NULL,
-                                           .time = times[k], .time_mode = (ossa_time_mode)mode,
+                                           .time = times[k], .time_mode = (ossa_wrap)mode,
                                            .rot = OSSA_ROT_SLERP, .output = &pose};
                     CHECK(ossa_sample_job_run(&job) == OSSA_OK);
                     ossa_soa_pose_to_aos(&pose, t2, r2, s2);
@@ -362,7 +362,7 @@ static void test_runtime_equals_scalar(void)
                 }
                 /* nlerp: unit rotations, finite everything. */
                 ossa_sample_job job = {.clip = rc, .time = times[k],
-                                       .time_mode = (ossa_time_mode)mode,
+                                       .time_mode = (ossa_wrap)mode,
                                        .rot = OSSA_ROT_NLERP, .output = &pose_nl};
                 CHECK(ossa_sample_job_run(&job) == OSSA_OK);
                 ossa_soa_pose_to_aos(&pose_nl, t2, r2, s2);
@@ -372,7 +372,7 @@ static void test_runtime_equals_scalar(void)
                            norm2(r2 + 4 * i));
                 far_out += fabsf(times[k]) >= 1e5f;
                 /* How many tracks had their factor limited here. */
-                for (uint32_t i = 0; mode == OSSA_TIME_EXTRAPOLATE && i < BONES; i++) {
+                for (uint32_t i = 0; mode == OSSA_WRAP_EXTRAPOLATE && i < BONES; i++) {
                     const ossa_track *tr = &sc.tracks[c][i];
                     uint32_t a = ossa_key_search(tr->times, KEYS, times[k]);
                     float f = ossa_key_factor(times[k], tr->times[a], tr->times[a + 1]);

@@ -54,7 +54,7 @@ static void check_scene_skinning(void)
           most))
         goto done;
     ossa_pose_rest(m, lt, lr, ls);
-    ossa_sample_clip(m, clip, ossa_clip_wrap_time(clip, 0.3f), OSSA_TIME_LOOP, lt, lr, ls);
+    ossa_sample_clip(m, clip, ossa_clip_wrap_time(clip, 0.3f), OSSA_WRAP_LOOP, lt, lr, ls);
     ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
     ossa_skin_palette(m, mt, mr, ms, palette);
     double worst = 0.0;

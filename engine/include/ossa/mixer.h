@@ -24,7 +24,7 @@ extern "C" {
  *
  * - blend_cycle(id, weight, delay): starts the clip as a looping, synchronised cycle (or
  *   retargets it), fading its weight towards weight over delay seconds. The first blend of a
- *   clip plays it with the Cal3D loop key (OSSA_TIME_LOOP), as 0.11 appends it.
+ *   clip plays it with the Cal3D loop key (OSSA_WRAP_LOOP), as 0.11 appends it.
  * - clear_cycle(id, delay): the cycle leaves the synchronised group and fades to 0; removed at 0.
  * - execute_action(id, in, out, weight, auto_lock): plays the clip once from time 0, fading in
  *   over in seconds and out over the last out seconds; auto_lock holds the last frame instead.
@@ -40,8 +40,8 @@ typedef struct ossa_mixer_desc {
     uint32_t max_cycles;       /* active cycles at once; 0 = 16 */
     uint32_t max_actions;      /* active actions at once; 0 = 16 */
     ossa_rot_interp rot;       /* OSSA_ROT_SLERP (Cal3D) by default */
-    ossa_time_mode time_mode;  /* for actions; cycles always use OSSA_TIME_LOOP. Default
-                                  OSSA_TIME_EXTRAPOLATE, as Cal3D */
+    ossa_wrap time_mode;  /* for actions; cycles always use OSSA_WRAP_LOOP. Default
+                                  OSSA_WRAP_EXTRAPOLATE, as Cal3D */
 } ossa_mixer_desc;
 
 /* desc may be NULL (defaults). Builds a runtime clip for every clip of the model. */

@@ -19,7 +19,7 @@ OSSA_API void ossa_pose_rest(const ossa_model *m, float *t, float *r, float *s);
  * arrays hold (call ossa_pose_rest first for Cal3D's "untouched bones use the rest pose").
  * Translation lerps, rotation uses Cal3D's shortest-path slerp. */
 OSSA_API void ossa_sample_clip(const ossa_model *m, const ossa_clip *clip, float time,
-                               ossa_time_mode mode, float *t, float *r, float *s);
+                               ossa_wrap mode, float *t, float *r, float *s);
 
 /* Model-space transforms from local ones (parents come before children). */
 OSSA_API void ossa_local_to_model(const ossa_model *m, const float *lt, const float *lr,

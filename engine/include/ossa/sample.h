@@ -21,14 +21,24 @@
 extern "C" {
 #endif
 
-typedef enum ossa_time_mode {
-    OSSA_TIME_EXTRAPOLATE = 0, /* Cal3D: outside the keys, continue along the first/last pair */
-    OSSA_TIME_CLAMP,           /* hold the first/last key */
-    OSSA_TIME_LOOP             /* as a Cal3D cycle (CalMixer::blendCycle): when the clip's first
-                                  track ends before the duration, every track continues from its
-                                  last key to a copy of its first key at t = duration; before the
-                                  first key it extrapolates as OSSA_TIME_EXTRAPOLATE */
-} ossa_time_mode;
+/* How a time outside a clip's keys or its duration is treated: one enum for sampling (the sample
+ * job, ossa_sample_clip, the mixer's actions, vertex tracks) and for playback clocks
+ * (ossa_playback_time). Zero is Cal3D's default. */
+typedef enum ossa_wrap {
+    /* Sampling: Cal3D; outside the keys, continue along the first/last pair (vertex tracks hold
+     * the first/last key: shapes are never extrapolated). Playback: the time as it is. */
+    OSSA_WRAP_EXTRAPOLATE = 0,
+    /* Sampling: hold the first/last key. Playback: clamped to [0, duration] (plays once). */
+    OSSA_WRAP_CLAMP,
+    /* Sampling: as a Cal3D cycle (CalMixer::blendCycle): when the clip's first track ends before
+     * the duration, every track continues from its last key to a copy of its first key at
+     * t = duration; before the first key it extrapolates as OSSA_WRAP_EXTRAPOLATE. Playback:
+     * fmod into [0, duration), negatives wrapped up (Cal3D's mixer). */
+    OSSA_WRAP_LOOP,
+    /* Playback: forward over [0, duration], then backwards, period 2 x duration. Sampling: as
+     * OSSA_WRAP_CLAMP (the time already lies in [0, duration]); the mixer does not take it. */
+    OSSA_WRAP_PINGPONG
+} ossa_wrap;
 
 /* Time in [0, duration) as a looping cycle plays it (Cal3D's mixer wraps with fmod). */
 OSSA_API float ossa_clip_wrap_time(const ossa_clip *clip, float time);
@@ -40,7 +50,7 @@ typedef struct ossa_rt_clip ossa_rt_clip;
 
 /* Built once from clip (which must belong to model, or at least use its bone indices). Tracks
  * whose bone is outside the skeleton are dropped, as ossa_sample_clip skips them. The Cal3D
- * loop key (OSSA_TIME_LOOP) is stored alongside, so the clip is never mutated. */
+ * loop key (OSSA_WRAP_LOOP) is stored alongside, so the clip is never mutated. */
 OSSA_API ossa_status ossa_rt_clip_create(const ossa_model *model, const ossa_clip *clip,
                                          ossa_rt_clip **out, ossa_error *err);
 OSSA_API void ossa_rt_clip_destroy(ossa_rt_clip *clip);
@@ -68,7 +78,7 @@ typedef struct ossa_sample_job {
     const ossa_rt_clip *clip;
     ossa_sample_cache *cache;  /* may be NULL: every track binary-searches */
     float time;                /* clip time in seconds (see ossa_playback_time) */
-    ossa_time_mode time_mode;  /* OSSA_TIME_EXTRAPOLATE (Cal3D, default), _CLAMP, _LOOP */
+    ossa_wrap time_mode;  /* OSSA_WRAP_EXTRAPOLATE (Cal3D, default), _CLAMP, _LOOP */
     ossa_rot_interp rot;
     ossa_soa_pose *output;     /* animated bones are written, others keep their values */
 } ossa_sample_job;
@@ -81,15 +91,10 @@ OSSA_API ossa_status ossa_sample_job_validate(const ossa_sample_job *job);
  * invalid. */
 OSSA_API ossa_status ossa_sample_job_run(const ossa_sample_job *job);
 
-/* Playback wrap modes: how a time since the start of playback maps to clip time. */
-typedef enum ossa_wrap_mode {
-    OSSA_WRAP_LOOP = 0,    /* fmod into [0, duration), negatives wrapped up (Cal3D's mixer) */
-    OSSA_WRAP_PINGPONG,    /* forward over [0, duration], then backwards, period 2 x duration */
-    OSSA_WRAP_ONCE         /* clamped to [0, duration] */
-} ossa_wrap_mode;
 
-/* Clip time for a playback time; 0 for a non-finite time or a duration <= 0. */
-OSSA_API float ossa_playback_time(float duration, float time, ossa_wrap_mode wrap);
+/* Clip time for a playback time under wrap (see ossa_wrap); 0 for a non-finite time or a
+ * duration <= 0. */
+OSSA_API float ossa_playback_time(float duration, float time, ossa_wrap wrap);
 
 #ifdef __cplusplus
 }

@@ -21,11 +21,11 @@ OSSA_API const ossa_vertex_track *ossa_clip_uv_track(const ossa_clip *clip, uint
                                                      uint32_t submesh);
 
 /* Where a track is at a time: the two frames to lerp and the fraction (0: all frame_a).
- * OSSA_TIME_LOOP wraps the time into [0, duration) and lerps from the last key back to the
- * first at t = duration; OSSA_TIME_CLAMP and OSSA_TIME_EXTRAPOLATE hold the first / last key
+ * OSSA_WRAP_LOOP wraps the time into [0, duration) and lerps from the last key back to the
+ * first at t = duration; OSSA_WRAP_CLAMP and OSSA_WRAP_EXTRAPOLATE hold the first / last key
  * outside the keys (shapes are never extrapolated). */
 OSSA_API void ossa_vertex_track_locate(const ossa_vertex_track *track, float duration, float time,
-                                       ossa_time_mode mode, uint32_t *frame_a, uint32_t *frame_b,
+                                       ossa_wrap mode, uint32_t *frame_a, uint32_t *frame_b,
                                        float *fraction);
 
 /* Positions and normals (3 * vertex_count floats each, file vertex order) of a submesh at a
@@ -35,13 +35,13 @@ OSSA_API void ossa_vertex_track_locate(const ossa_vertex_track *track, float dur
  * mesh / submesh index or a missing output buffer. */
 OSSA_API ossa_status ossa_vertex_clip_eval(const ossa_model *m, const ossa_clip *clip,
                                            uint32_t mesh, uint32_t submesh, float time,
-                                           ossa_time_mode mode, float *out_positions,
+                                           ossa_wrap mode, float *out_positions,
                                            float *out_normals);
 
 /* Texture coordinates of UV set 0 (2 * vertex_count floats) at a time of a clip, from its uv
  * track for the submesh, else the submesh's own set 0 (zeros when it has no UVs). */
 OSSA_API ossa_status ossa_uv_clip_eval(const ossa_model *m, const ossa_clip *clip, uint32_t mesh,
-                                       uint32_t submesh, float time, ossa_time_mode mode,
+                                       uint32_t submesh, float time, ossa_wrap mode,
                                        float *out_uvs);
 
 /* A mount's model-space transform on the mesh as it is now: positions holds the mount's

@@ -156,7 +156,7 @@ ossa_status ossa_mixer_create(const ossa_model *model, const ossa_mixer_desc *de
     if (!d.max_actions)
         d.max_actions = 16;
     if (d.max_cycles > 4096 || d.max_actions > 4096 || (unsigned)d.rot > OSSA_ROT_NLERP ||
-        (unsigned)d.time_mode > OSSA_TIME_LOOP)
+        (unsigned)d.time_mode > OSSA_WRAP_LOOP)
         return mix_fail(err, OSSA_ERR_INVALID_ARGUMENT, "capacity above 4096 or bad mode");
     ossa_mixer *mx = calloc(1, sizeof *mx);
     if (!mx)
@@ -568,7 +568,7 @@ static void lock_layer(ossa_mixer *mx, ossa_soa_pose *o)
     }
 }
 
-static void sample_into(ossa_mixer *mx, mix_slot *slot, float time, ossa_time_mode mode)
+static void sample_into(ossa_mixer *mx, mix_slot *slot, float time, ossa_wrap mode)
 {
     ossa_sample_job job = {
         .clip = mx->clips[slot->id], .cache = slot->cache, .time = time, .time_mode = mode,
@@ -617,7 +617,7 @@ static int evaluate_single_cycle(ossa_mixer *mx, ossa_soa_pose *pose)
     }
     ossa_sample_job job = {
         .clip = clip, .cache = cycle->cache, .time = cycle_time(mx, cycle),
-        .time_mode = OSSA_TIME_LOOP, .rot = mx->desc.rot, .output = pose,
+        .time_mode = OSSA_WRAP_LOOP, .rot = mx->desc.rot, .output = pose,
     };
     ossa_sample_job_run(&job);
     return 1;
@@ -637,7 +637,7 @@ static int mixer_evaluate_impl(ossa_mixer *mx, ossa_soa_pose *pose)
         if (a->id >= mx->clip_count)
             continue;
         /* An animation once played as a cycle carries 0.11's loop key for good. */
-        ossa_time_mode mode = mx->looped[a->id] ? OSSA_TIME_LOOP : mx->desc.time_mode;
+        ossa_wrap mode = mx->looped[a->id] ? OSSA_WRAP_LOOP : mx->desc.time_mode;
         sample_into(mx, a, a->time, mode);
         blend_layer(mx, mx->clips[a->id], a->weight);
     }
@@ -646,7 +646,7 @@ static int mixer_evaluate_impl(ossa_mixer *mx, ossa_soa_pose *pose)
         mix_slot *c = &mx->cycles[i];
         if (c->id >= mx->clip_count)
             continue;
-        sample_into(mx, c, cycle_time(mx, c), OSSA_TIME_LOOP);
+        sample_into(mx, c, cycle_time(mx, c), OSSA_WRAP_LOOP);
         blend_layer(mx, mx->clips[c->id], c->weight);
     }
     lock_layer(mx, pose);
@@ -664,14 +664,14 @@ static int mixer_evaluate_impl(ossa_mixer *mx, ossa_soa_pose *pose)
 }
 
 /* Keyed morph weight of one track at a time, with the sampler's key search and time modes. */
-static float sample_morph(const ossa_morph_track *tr, float time, ossa_time_mode mode)
+static float sample_morph(const ossa_morph_track *tr, float time, ossa_wrap mode)
 {
     uint32_t n = tr->key_count;
     if (n == 0 || !tr->times || !tr->weights)
         return 0.0f;
-    if (n == 1 || (mode == OSSA_TIME_CLAMP && time <= tr->times[0]))
+    if (n == 1 || (mode == OSSA_WRAP_CLAMP && time <= tr->times[0]))
         return tr->weights[0];
-    if (mode == OSSA_TIME_CLAMP && time >= tr->times[n - 1])
+    if (mode == OSSA_WRAP_CLAMP && time >= tr->times[n - 1])
         return tr->weights[n - 1];
     uint32_t a = ossa_key_search(tr->times, n, time);
     float f = ossa_key_factor(time, tr->times[a], tr->times[a + 1]);
@@ -680,7 +680,7 @@ static float sample_morph(const ossa_morph_track *tr, float time, ossa_time_mode
     return tr->weights[a] + f * (tr->weights[a + 1] - tr->weights[a]);
 }
 
-static void morph_blend(ossa_mixer *mx, uint32_t morph_clip, float time, ossa_time_mode mode,
+static void morph_blend(ossa_mixer *mx, uint32_t morph_clip, float time, ossa_wrap mode,
                         float w)
 {
     const ossa_morph_clip *mc = &mx->model->morph_clips[morph_clip];
@@ -733,7 +733,7 @@ static void evaluate_morphs(ossa_mixer *mx)
     for (uint32_t i = 0; i < mx->cycle_count; i++) {
         const mix_slot *c = &mx->cycles[i];
         if (c->id >= mx->clip_count)
-            morph_blend(mx, c->id - mx->clip_count, cycle_time(mx, c), OSSA_TIME_EXTRAPOLATE,
+            morph_blend(mx, c->id - mx->clip_count, cycle_time(mx, c), OSSA_WRAP_EXTRAPOLATE,
                         c->weight);
     }
     morph_lock(mx);

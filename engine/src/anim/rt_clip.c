@@ -212,7 +212,7 @@ static int sample_job_validate_impl(const ossa_sample_job *job)
         return 0;
     if (job->cache && job->cache->capacity < job->clip->track_count)
         return 0;
-    if ((unsigned)job->time_mode > OSSA_TIME_LOOP || (unsigned)job->rot > OSSA_ROT_NLERP)
+    if ((unsigned)job->time_mode > OSSA_WRAP_PINGPONG || (unsigned)job->rot > OSSA_ROT_NLERP)
         return 0;
     return job->output->bone_count >= job->clip->bone_limit;
 }
@@ -449,8 +449,8 @@ static int sample_job_run_impl(const ossa_sample_job *job)
     }
     ossa_soa_pose *o = job->output;
     float time = job->time;
-    int clamp = job->time_mode == OSSA_TIME_CLAMP;
-    int loop = job->time_mode == OSSA_TIME_LOOP && c->loop_key;
+    int clamp = job->time_mode == OSSA_WRAP_CLAMP || job->time_mode == OSSA_WRAP_PINGPONG;
+    int loop = job->time_mode == OSSA_WRAP_LOOP && c->loop_key;
     int nlerp = job->rot == OSSA_ROT_NLERP;
 #ifdef OSSA_ANIM_HAVE_AVX2
     /* The eight-lane path covers slerp on tracks without scales. */
@@ -554,7 +554,7 @@ static int sample_job_run_impl(const ossa_sample_job *job)
     return 1;
 }
 
-float ossa_playback_time(float duration, float time, ossa_wrap_mode wrap)
+float ossa_playback_time(float duration, float time, ossa_wrap wrap)
 {
     if (!(duration > 0.0f) || !isfinite(duration) || !isfinite(time))
         return 0.0f;
@@ -568,8 +568,10 @@ float ossa_playback_time(float duration, float time, ossa_wrap_mode wrap)
             p = 0.0f;
         return p > duration ? period - p : p;
     }
-    case OSSA_WRAP_ONCE:
+    case OSSA_WRAP_CLAMP:
         return time < 0.0f ? 0.0f : time > duration ? duration : time;
+    case OSSA_WRAP_EXTRAPOLATE:
+        return time;
     case OSSA_WRAP_LOOP:
     default: {
         float w = fmodf(time, duration);

@@ -21,7 +21,7 @@ static void palette_at(spring_run *r, const ossa_clip *clip, float time)
 {
     ossa_pose_rest(r->m, r->lt, r->lr, r->ls);
     if (clip)
-        ossa_sample_clip(r->m, clip, ossa_clip_wrap_time(clip, time), OSSA_TIME_LOOP, r->lt,
+        ossa_sample_clip(r->m, clip, ossa_clip_wrap_time(clip, time), OSSA_WRAP_LOOP, r->lt,
                          r->lr, r->ls);
     ossa_local_to_model(r->m, r->lt, r->lr, r->ls, r->mt, r->mr, r->ms);
     ossa_skin_palette(r->m, r->mt, r->mr, r->ms, r->pal);

@@ -370,7 +370,7 @@ static ossa_status sample_frames(cff_writer *w)
         ossa_pose_rest(m, lt, lr, ls);
         if (clip)
             ossa_sample_clip(m, clip, ossa_clip_wrap_time(clip, (float)k / w->fps),
-                             OSSA_TIME_LOOP, lt, lr, ls);
+                             OSSA_WRAP_LOOP, lt, lr, ls);
         ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
         for (size_t b = 0; b < nb; b++) {
             float *t = w->frame_t + 3 * ((size_t)k * nb + b);
