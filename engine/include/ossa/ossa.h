@@ -92,6 +92,7 @@
 #include "ossa/load.h"
 #include "ossa/demo.h"
 #include "ossa/write.h"
+#include "ossa/build.h"
 #include "ossa/export.h"
 #include "ossa/reference.h"
 #include "ossa/sample.h"
