@@ -492,7 +492,7 @@ int bench_crowd_run(const bench_crowd_opts *o, const ossa_model *m, FILE *out)
         for (uint32_t j = 0; j < m->meshes[mi].submesh_count; j++)
             rep->vertices += m->meshes[mi].submeshes[j].vertex_count;
     ossa_error err;
-    if (o->threads > 1 && ossa_skin_pool_create(o->threads, &pool) != OSSA_OK) {
+    if (o->threads > 1 && ossa_skin_pool_create(o->threads, &pool, NULL) != OSSA_OK) {
         fprintf(stderr, "ossa bench --crowd: cannot start %u threads\n", o->threads);
         goto done;
     }

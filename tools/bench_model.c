@@ -5,8 +5,16 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "core/build.h"
+#include "ossa/build.h"
 #include "core/limits.h"
+
+/* Returns a failed status from the enclosing function. */
+#define TRY(expr)                          \
+    do {                                   \
+        ossa_status try_status_ = (expr);  \
+        if (try_status_ != OSSA_OK)        \
+            return try_status_;            \
+    } while (0)
 
 /* splitmix64: small, seedable, and the state lives with the caller. */
 static uint64_t rng_next(uint64_t *s)
@@ -56,17 +64,17 @@ static void rng_quat(uint64_t *s, float max_angle, float q[4])
     q[3] = cosf(half);
 }
 
-static ossa_status build_skeleton(ossa_build *b, const bench_model_params *p, uint64_t *rng)
+static ossa_status build_skeleton(ossa_builder *b, const bench_model_params *p, uint64_t *rng)
 {
     uint32_t n = p->bones;
     ossa_bone *bones;
     uint32_t *children, *child_fill;
     float *model_t, *model_r;
-    OSSA_TRY(ossa_build_array(b, &bones, n, sizeof *bones));
-    OSSA_TRY(ossa_build_array(b, &children, n, sizeof *children));
-    OSSA_TRY(ossa_build_array(b, &child_fill, n, sizeof *child_fill));
-    OSSA_TRY(ossa_build_array(b, &model_t, 3 * (size_t)n, sizeof *model_t));
-    OSSA_TRY(ossa_build_array(b, &model_r, 4 * (size_t)n, sizeof *model_r));
+    TRY(ossa_builder_alloc(b, &bones, n, sizeof *bones));
+    TRY(ossa_builder_alloc(b, &children, n, sizeof *children));
+    TRY(ossa_builder_alloc(b, &child_fill, n, sizeof *child_fill));
+    TRY(ossa_builder_alloc(b, &model_t, 3 * (size_t)n, sizeof *model_t));
+    TRY(ossa_builder_alloc(b, &model_r, 4 * (size_t)n, sizeof *model_r));
     /* Mostly chains with some branching, like a character: the parent is one of the last four
      * bones. Parents precede children, so set_skeleton keeps this order. */
     for (uint32_t i = 0; i < n; i++) {
@@ -87,7 +95,7 @@ static ossa_status build_skeleton(ossa_build *b, const bench_model_params *p, ui
         ossa_bone *bn = &bones[i];
         char name[32];
         int len = snprintf(name, sizeof name, "bone%u", i);
-        OSSA_TRY(ossa_build_strndup(b, &bn->name, name, (size_t)len));
+        TRY(ossa_builder_strndup(b, &bn->name, name, (size_t)len));
         bn->children = bn->child_count ? children + used : NULL;
         used += bn->child_count;
         bn->rest_t[0] = rng_float(rng, -0.1f, 0.1f);
@@ -115,29 +123,28 @@ static ossa_status build_skeleton(ossa_build *b, const bench_model_params *p, ui
             bn->inv_bind_t[k] = -inv_t[k];
         memcpy(bn->inv_bind_r, inv_r, sizeof inv_r);
     }
-    return ossa_build_set_skeleton(b, bones, n);
+    return ossa_builder_set_skeleton(b, bones, n);
 }
 
-static ossa_status build_mesh(ossa_build *b, const bench_model_params *p, uint64_t *rng)
+static ossa_status build_mesh(ossa_builder *b, const bench_model_params *p, uint64_t *rng)
 {
-    ossa_mesh *mesh = ossa_build_push_mesh(b);
-    if (!mesh)
-        return b->err ? b->err->status : OSSA_ERR_NOMEM;
-    OSSA_TRY(ossa_build_strndup(b, &mesh->name, "synthetic", 9));
+    ossa_mesh *mesh;
+    TRY(ossa_builder_add_mesh(b, &mesh));
+    TRY(ossa_builder_strndup(b, &mesh->name, "synthetic", 9));
     mesh->format = OSSA_FORMAT_DEMO;
     mesh->version = 1;
     ossa_submesh *sm;
-    OSSA_TRY(ossa_build_array(b, &sm, 1, sizeof *sm));
+    TRY(ossa_builder_alloc(b, &sm, 1, sizeof *sm));
     size_t nv = p->vertices, k = p->influences;
     size_t faces = nv / 3;
     float *pos, *nrm;
     uint32_t *start, *idx;
     ossa_influence *inf;
-    OSSA_TRY(ossa_build_array(b, &pos, 3 * nv, sizeof *pos));
-    OSSA_TRY(ossa_build_array(b, &nrm, 3 * nv, sizeof *nrm));
-    OSSA_TRY(ossa_build_array(b, &start, nv + 1, sizeof *start));
-    OSSA_TRY(ossa_build_array(b, &inf, nv * k, sizeof *inf));
-    OSSA_TRY(ossa_build_array(b, &idx, 3 * (faces ? faces : 1), sizeof *idx));
+    TRY(ossa_builder_alloc(b, &pos, 3 * nv, sizeof *pos));
+    TRY(ossa_builder_alloc(b, &nrm, 3 * nv, sizeof *nrm));
+    TRY(ossa_builder_alloc(b, &start, nv + 1, sizeof *start));
+    TRY(ossa_builder_alloc(b, &inf, nv * k, sizeof *inf));
+    TRY(ossa_builder_alloc(b, &idx, 3 * (faces ? faces : 1), sizeof *idx));
     for (size_t v = 0; v < nv; v++) {
         for (int c = 0; c < 3; c++)
             pos[3 * v + c] = rng_float(rng, -1.0f, 1.0f);
@@ -179,24 +186,23 @@ static ossa_status build_mesh(ossa_build *b, const bench_model_params *p, uint64
     return OSSA_OK;
 }
 
-static ossa_status build_clip(ossa_build *b, const bench_model_params *p, uint64_t *rng)
+static ossa_status build_clip(ossa_builder *b, const bench_model_params *p, uint64_t *rng)
 {
-    ossa_clip *clip = ossa_build_push_clip(b);
-    if (!clip)
-        return b->err ? b->err->status : OSSA_ERR_NOMEM;
-    OSSA_TRY(ossa_build_strndup(b, &clip->name, "random", 6));
+    ossa_clip *clip;
+    TRY(ossa_builder_add_clip(b, &clip));
+    TRY(ossa_builder_strndup(b, &clip->name, "random", 6));
     clip->duration = p->duration;
     clip->format = OSSA_FORMAT_DEMO;
     clip->version = 1;
-    uint32_t n = b->model->bone_count, keys = p->keys;
+    uint32_t n = ossa_builder_model(b)->bone_count, keys = p->keys;
     ossa_track *tracks;
-    OSSA_TRY(ossa_build_array(b, &tracks, n, sizeof *tracks));
+    TRY(ossa_builder_alloc(b, &tracks, n, sizeof *tracks));
     for (uint32_t bone = 0; bone < n; bone++) {
-        const ossa_bone *rest = &b->model->bones[bone];
+        const ossa_bone *rest = &ossa_builder_model(b)->bones[bone];
         float *times, *tv, *rv;
-        OSSA_TRY(ossa_build_array(b, &times, keys, sizeof *times));
-        OSSA_TRY(ossa_build_array(b, &tv, 3 * (size_t)keys, sizeof *tv));
-        OSSA_TRY(ossa_build_array(b, &rv, 4 * (size_t)keys, sizeof *rv));
+        TRY(ossa_builder_alloc(b, &times, keys, sizeof *times));
+        TRY(ossa_builder_alloc(b, &tv, 3 * (size_t)keys, sizeof *tv));
+        TRY(ossa_builder_alloc(b, &rv, 4 * (size_t)keys, sizeof *rv));
         for (uint32_t k = 0; k < keys; k++) {
             times[k] = k + 1 == keys ? p->duration : p->duration * (float)k / (float)(keys - 1);
             if (k + 1 == keys) { /* the last key repeats the first: a seamless loop */
@@ -221,19 +227,18 @@ static ossa_status build_clip(ossa_build *b, const bench_model_params *p, uint64
     return OSSA_OK;
 }
 
-static ossa_status build_all(ossa_build *b, const bench_model_params *p)
+static ossa_status build_all(ossa_builder *b, const bench_model_params *p)
 {
-    ossa_model *m = b->model;
-    OSSA_TRY(ossa_build_set_file(b, "synthetic"));
-    OSSA_TRY(ossa_build_strndup(b, &m->source, "(synthetic)", 11));
+    ossa_model *m = ossa_builder_model(b);
+    TRY(ossa_builder_strndup(b, &m->source, "(synthetic)", 11));
     m->format = OSSA_FORMAT_DEMO;
     m->version = 1;
     m->skeleton_format = OSSA_FORMAT_DEMO;
     m->skeleton_version = 1;
     uint64_t rng = p->seed;
-    OSSA_TRY(build_skeleton(b, p, &rng));
+    TRY(build_skeleton(b, p, &rng));
     if (p->vertices)
-        OSSA_TRY(build_mesh(b, p, &rng));
+        TRY(build_mesh(b, p, &rng));
     return build_clip(b, p, &rng);
 }
 
@@ -257,13 +262,9 @@ ossa_status bench_synthetic_model(const bench_model_params *p, ossa_model **out,
         }
         return OSSA_ERR_INVALID_ARGUMENT;
     }
-    ossa_build b;
-    if (!ossa_build_init(&b, err, NULL)) {
-        if (err) {
-            err->status = OSSA_ERR_NOMEM;
-            snprintf(err->message, sizeof err->message, "cannot allocate the synthetic model");
-        }
-        return OSSA_ERR_NOMEM;
-    }
-    return ossa_build_finish(&b, build_all(&b, p), out);
+    ossa_builder *b;
+    ossa_status st = ossa_builder_create("synthetic", &b, err);
+    if (st != OSSA_OK)
+        return st;
+    return ossa_builder_finish(b, build_all(b, p), out);
 }

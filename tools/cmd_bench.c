@@ -13,8 +13,12 @@
 #include "bench_timing.h"
 #include "cli.h"
 #include "ossa/instance.h"
-#include "ossa/runtime.h"
+#include "ossa/reference.h"
+#include "ossa/sample.h"
+#include "ossa/pose.h"
+#include "ossa/mixer.h"
 #include "ossa/skin.h"
+#include "ossa/skin_pool.h"
 #ifdef OSSA_BENCH_CAL3D
 #include "bench_cal3d.h"
 #endif
@@ -198,7 +202,7 @@ static void pose_ltm_palette(pose_ctx *p)
 {
     ossa_ltm_job ltm = {p->skel, &p->local, &p->model};
     ossa_palette_job pal = {p->skel, &p->model, p->palette, p->palette_floats};
-    p->failed |= !ossa_ltm_job_run(&ltm) || !ossa_palette_job_run(&pal);
+    p->failed |= ossa_ltm_job_run(&ltm) != OSSA_OK || ossa_palette_job_run(&pal) != OSSA_OK;
 }
 
 /* Sample (cursor cache, playing forward a frame at a time) + local_to_model + palette. */
@@ -208,8 +212,8 @@ static void pose_sample_once(void *v)
     p->time += FRAME_DT;
     ossa_sample_job job = {p->clip, p->cache,
                            ossa_playback_time(p->duration, (float)p->time, OSSA_WRAP_LOOP),
-                           OSSA_TIME_LOOP, OSSA_ROT_SLERP, &p->local};
-    p->failed |= !ossa_sample_job_run(&job);
+                           OSSA_WRAP_LOOP, OSSA_ROT_SLERP, &p->local};
+    p->failed |= ossa_sample_job_run(&job) != OSSA_OK;
     pose_ltm_palette(p);
 }
 
@@ -218,7 +222,7 @@ static void pose_mixer_once(void *v)
 {
     pose_ctx *p = v;
     ossa_mixer_update(p->mixer, FRAME_DT);
-    p->failed |= !ossa_mixer_evaluate(p->mixer, &p->local);
+    p->failed |= ossa_mixer_evaluate(p->mixer, &p->local) != OSSA_OK;
     pose_ltm_palette(p);
 }
 
@@ -243,12 +247,12 @@ static void cal_skin_once(void *v)
 
 static void pose_ctx_release(pose_ctx *p)
 {
-    ossa_mixer_free(p->mixer);
-    ossa_sample_cache_free(p->cache);
-    ossa_rt_clip_free(p->clip);
-    ossa_rt_skeleton_free(p->skel);
-    ossa_soa_pose_release(&p->local);
-    ossa_soa_pose_release(&p->model);
+    ossa_mixer_destroy(p->mixer);
+    ossa_sample_cache_destroy(p->cache);
+    ossa_rt_clip_destroy(p->clip);
+    ossa_rt_skeleton_destroy(p->skel);
+    ossa_soa_pose_destroy(&p->local);
+    ossa_soa_pose_destroy(&p->model);
     free(p->palette);
 #ifdef OSSA_BENCH_CAL3D
     bench_cal3d_free(p->cal);
@@ -343,7 +347,7 @@ static int model_palette(const ossa_model *m, float time, float *palette)
     ossa_pose_rest(m, lt, lr, ls);
     if (m->clip_count) {
         const ossa_clip *c = &m->clips[0];
-        ossa_sample_clip(m, c, ossa_clip_wrap_time(c, time), OSSA_TIME_LOOP, lt, lr, ls);
+        ossa_sample_clip(m, c, ossa_clip_wrap_time(c, time), OSSA_WRAP_LOOP, lt, lr, ls);
     }
     ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
     ossa_skin_palette(m, mt, mr, ms, palette);
@@ -368,19 +372,19 @@ static int bench_pose(const bench_opts *o, bench_report *r, size_t which)
              ossa_rt_clip_create(m, &m->clips[0], &p.clip, &err) == OSSA_OK &&
              ossa_sample_cache_create(m->clips[0].track_count, &p.cache, &err) == OSSA_OK &&
              ossa_mixer_create(m, NULL, &p.mixer, &err) == OSSA_OK &&
-             ossa_soa_pose_init(&p.local, m->bone_count) == OSSA_OK &&
-             ossa_soa_pose_init(&p.model, m->bone_count) == OSSA_OK;
+             ossa_soa_pose_create(m->bone_count, &p.local, NULL) == OSSA_OK &&
+             ossa_soa_pose_create(m->bone_count, &p.model, NULL) == OSSA_OK;
     p.palette_floats = 12 * (size_t)m->bone_count;
     p.palette = ok ? malloc(p.palette_floats * sizeof(float)) : NULL;
     p.duration = m->clips[0].duration;
     if (!ok || !p.palette) {
         fprintf(stderr, "ossa bench: pose set-up failed: %s\n", err.message);
         pose_ctx_release(&p);
-        ossa_model_free(m);
+        ossa_model_destroy(m);
         return 0;
     }
     ossa_rt_skeleton_rest(p.skel, &p.local);
-    ok = ossa_mixer_blend_cycle(p.mixer, 0, 1.0f, 0.0f);
+    ok = ossa_mixer_blend_cycle(p.mixer, 0, 1.0f, 0.0f) == OSSA_OK;
     ossa_mixer_update(p.mixer, 0.0f);
     bench_subject subs[3] = {{.fn = pose_sample_once, .ctx = &p},
                              {.fn = pose_mixer_once, .ctx = &p}};
@@ -407,7 +411,7 @@ static int bench_pose(const bench_opts *o, bench_report *r, size_t which)
         fprintf(stderr, "ossa bench: a pose job failed (%u bones)\n", res->bones);
     ok = ok && !p.failed;
     pose_ctx_release(&p);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     return ok;
 }
 
@@ -524,7 +528,7 @@ static int bench_skin(const bench_opts *o, const ossa_model *m, bench_report *r)
     r->triad_n = tri.n;
     for (size_t ti = 0; ti < r->thread_count_n; ti++) {
         if (r->thread_counts[ti] > 1 &&
-            ossa_skin_pool_create(r->thread_counts[ti], &pools[ti]) != OSSA_OK) {
+            ossa_skin_pool_create(r->thread_counts[ti], &pools[ti], NULL) != OSSA_OK) {
             fprintf(stderr, "ossa bench: cannot start %u threads\n", r->thread_counts[ti]);
             ok = 0;
             goto done;
@@ -1001,7 +1005,7 @@ int ossa_cmd_bench(int argc, char **argv)
     bench_load_begin(&r->load);
     if (!bench_skin(&o, m, r))
         goto done;
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     m = NULL;
     for (size_t i = 0; i < POSE_SIZES; i++)
         if (!bench_pose(&o, r, i))
@@ -1013,7 +1017,7 @@ int ossa_cmd_bench(int argc, char **argv)
         print_table(stdout, &o, r);
     rc = fflush(stdout) == 0 ? 0 : 1;
 done:
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     free(r);
     free(o.models);
     return rc;

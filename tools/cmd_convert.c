@@ -302,7 +302,7 @@ static int convert_one(const char *const *files, size_t count, const char *out,
         ossa_error_format(&err, why, (unsigned)why_size);
     free(dir);
     free(stem);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     return st != OSSA_OK;
 }
 

@@ -31,7 +31,7 @@ static int export_one(const char *const *files, size_t count, const ossa_load_op
     xopt->warning = ossa_cli_warning_add;
     xopt->warning_user = w;
     ossa_status st = ossa_export_gltf(m, out, xopt, &err);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     if (st != OSSA_OK) {
         ossa_error_format(&err, why, (unsigned)why_size);
         return 1;

@@ -429,7 +429,7 @@ int ossa_cmd_info(int argc, char **argv)
             status = 1;
         }
     }
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     int half_status = status;
     for (int i = 0; i < argc && cff_half; i++) /* the files again: files[] is freed by now */
         if (argv[i][0] != '-' && ossa_sniff("", 0, argv[i]) == OSSA_FORMAT_CFF)

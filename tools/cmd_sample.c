@@ -20,7 +20,7 @@ static int parse_clip(const ossa_model *m, const char *arg)
     return ossa_model_find_clip(m, arg);
 }
 
-static int sample(const ossa_model *m, int clip, float time, ossa_time_mode mode, int bones)
+static int sample(const ossa_model *m, int clip, float time, ossa_wrap mode, int bones)
 {
     size_t nb = m->bone_count ? m->bone_count : 1;
     float *lt = malloc(nb * 3 * sizeof(float)), *lr = malloc(nb * 4 * sizeof(float));
@@ -37,7 +37,7 @@ static int sample(const ossa_model *m, int clip, float time, ossa_time_mode mode
     /* Only a cycle wraps the time into the clip; --clamp and --extrapolate act on the time as
      * given, so they differ from the cycle before the clip's start and past its end. */
     const ossa_clip *c = clip >= 0 ? &m->clips[clip] : NULL;
-    float t_clip = c && mode == OSSA_TIME_LOOP ? ossa_clip_wrap_time(c, time) : time;
+    float t_clip = c && mode == OSSA_WRAP_LOOP ? ossa_clip_wrap_time(c, time) : time;
     if (c)
         ossa_sample_clip(m, c, t_clip, mode, lt, lr, ls);
     ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
@@ -90,7 +90,7 @@ int ossa_cmd_sample(int argc, char **argv)
     const char *clip_arg = NULL;
     float time = 0.0f;
     int bones = 0;
-    ossa_time_mode mode = OSSA_TIME_LOOP; /* a clip plays as a Cal3D cycle */
+    ossa_wrap mode = OSSA_WRAP_LOOP; /* a clip plays as a Cal3D cycle */
     const char *mode_arg = NULL, *time_arg = NULL;
     ossa_load_options opt = {0};
     int taken;
@@ -126,7 +126,7 @@ int ossa_cmd_sample(int argc, char **argv)
                 return 2;
             }
             mode_arg = argv[i];
-            mode = !strcmp(argv[i], "--clamp") ? OSSA_TIME_CLAMP : OSSA_TIME_EXTRAPOLATE;
+            mode = !strcmp(argv[i], "--clamp") ? OSSA_WRAP_CLAMP : OSSA_WRAP_EXTRAPOLATE;
         } else if (ossa_cli_take_file("sample", argv[i], files, &count)) {
             free(files);
             return 2;
@@ -151,11 +151,11 @@ int ossa_cmd_sample(int argc, char **argv)
         if (clip < 0) {
             fprintf(stderr, "ossa sample: no clip '%s' (the model has %u)\n", clip_arg,
                     m->clip_count);
-            ossa_model_free(m);
+            ossa_model_destroy(m);
             return 2;
         }
     }
     int rc = sample(m, clip, time, mode, bones);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     return rc;
 }

@@ -310,6 +310,6 @@ int main(int argc, char **argv)
     for (int i = 0; i < GEN_FORMAT_COUNT; i++)
         if (wanted[i] && generate(m, argv[1], i) == GEN_FAILED)
             failed++;
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     return failed ? 1 : 0;
 }

@@ -40,7 +40,7 @@ void view_model_release(view_model *vm)
     view_crossfade_free(&vm->fade);
     free(vm->durations);
     free(vm->labels);
-    ossa_model_free(vm->model);
+    ossa_model_destroy(vm->model);
     memset(vm, 0, sizeof *vm);
 }
 

@@ -15,7 +15,7 @@ bool view_crossfade_init(view_crossfade *cf, const ossa_model *m, float seconds,
     ossa_error e;
     ossa_status st = ossa_mixer_create(m, NULL, &cf->mixer, &e);
     if (st == OSSA_OK)
-        st = ossa_soa_pose_init(&cf->pose, m->bone_count);
+        st = ossa_soa_pose_create(m->bone_count, &cf->pose, NULL);
     if (st != OSSA_OK) {
         char text[512];
         snprintf(err, err_size, "clip changes will not fade: %s",
@@ -28,8 +28,8 @@ bool view_crossfade_init(view_crossfade *cf, const ossa_model *m, float seconds,
 
 void view_crossfade_free(view_crossfade *cf)
 {
-    ossa_mixer_free(cf->mixer);
-    ossa_soa_pose_release(&cf->pose);
+    ossa_mixer_destroy(cf->mixer);
+    ossa_soa_pose_destroy(&cf->pose);
     memset(cf, 0, sizeof *cf);
 }
 
@@ -54,7 +54,7 @@ bool view_crossfade_start(view_crossfade *cf, uint32_t from, float from_time, ui
         /* From the clip alone, at its time: the only synchronised cycle, so the mixer's time
          * is that clip's time. */
         clear_all(cf);
-        if (!ossa_mixer_blend_cycle(mx, from, 1.0f, 0.0f)) {
+        if (ossa_mixer_blend_cycle(mx, from, 1.0f, 0.0f) != OSSA_OK) {
             cf->active = false;
             return false;
         }
@@ -63,8 +63,8 @@ bool view_crossfade_start(view_crossfade *cf, uint32_t from, float from_time, ui
     }
     /* The old clip goes on at its own pace (asynchronous) while it fades out; the new one is
      * the synchronised cycle, so the mixer's time is its clip time from here on. */
-    if (!ossa_mixer_clear_cycle(mx, from, cf->seconds) ||
-        !ossa_mixer_blend_cycle(mx, to, 1.0f, cf->seconds)) {
+    if (ossa_mixer_clear_cycle(mx, from, cf->seconds) != OSSA_OK ||
+        ossa_mixer_blend_cycle(mx, to, 1.0f, cf->seconds) != OSSA_OK) {
         cf->active = false;
         return false;
     }
@@ -84,7 +84,7 @@ const ossa_soa_pose *view_crossfade_update(view_crossfade *cf, float dt, float t
         cf->active = false;
         return NULL;
     }
-    return ossa_mixer_evaluate(cf->mixer, &cf->pose) ? &cf->pose : NULL;
+    return ossa_mixer_evaluate(cf->mixer, &cf->pose) == OSSA_OK ? &cf->pose : NULL;
 }
 
 void view_crossfade_cancel(view_crossfade *cf)

@@ -8,7 +8,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "ossa/runtime.h"
+#include "ossa/pose.h"
+#include "ossa/mixer.h"
 
 #define VIEW_CROSSFADE_SECONDS 0.25f
 

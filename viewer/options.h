@@ -9,7 +9,7 @@
 
 #include "camera.h"
 #include "display.h"
-#include "ossa/runtime.h"
+#include "ossa/sample.h"
 
 /* Exit statuses: 1 for bad input (arguments, a file that does not load, a script that does not
  * parse, a PNG that cannot be written), 3 when no window or OpenGL 3.3 context can be had
@@ -28,7 +28,7 @@ typedef struct view_options {
     float frame_rate;
     float speed;
     float fade;
-    ossa_wrap_mode mode;
+    ossa_wrap mode;
     view_up_axis up;
     bool paused;
     bool bones;

@@ -49,11 +49,11 @@ void view_playback_advance(view_playback *p, float dt)
         p->time = ossa_playback_time(d, w, OSSA_WRAP_PINGPONG);
         break;
     }
-    case OSSA_WRAP_ONCE: {
+    case OSSA_WRAP_CLAMP: {
         float t = p->time + delta;
         if ((p->speed > 0.0f && t >= d) || (p->speed < 0.0f && t <= 0.0f))
             p->playing = false;
-        p->time = ossa_playback_time(d, t, OSSA_WRAP_ONCE);
+        p->time = ossa_playback_time(d, t, OSSA_WRAP_CLAMP);
         break;
     }
     default:
@@ -65,7 +65,7 @@ void view_playback_advance(view_playback *p, float dt)
 void view_playback_toggle(view_playback *p)
 {
     p->playing = !p->playing;
-    if (p->playing && p->mode == OSSA_WRAP_ONCE && has_time(p)) {
+    if (p->playing && p->mode == OSSA_WRAP_CLAMP && has_time(p)) {
         if (p->speed > 0.0f && p->time >= p->duration)
             p->time = 0.0f;
         else if (p->speed < 0.0f && p->time <= 0.0f)
@@ -134,9 +134,9 @@ void view_playback_reverse(view_playback *p)
     p->speed = -p->speed;
 }
 
-void view_playback_set_mode(view_playback *p, ossa_wrap_mode mode)
+void view_playback_set_mode(view_playback *p, ossa_wrap mode)
 {
-    if (mode != OSSA_WRAP_LOOP && mode != OSSA_WRAP_PINGPONG && mode != OSSA_WRAP_ONCE)
+    if (mode != OSSA_WRAP_LOOP && mode != OSSA_WRAP_PINGPONG && mode != OSSA_WRAP_CLAMP)
         return;
     p->mode = mode;
     p->backwards = false;
@@ -148,7 +148,7 @@ void view_playback_set_mode(view_playback *p, ossa_wrap_mode mode)
 void view_playback_cycle_mode(view_playback *p)
 {
     view_playback_set_mode(p, p->mode == OSSA_WRAP_LOOP       ? OSSA_WRAP_PINGPONG
-                              : p->mode == OSSA_WRAP_PINGPONG ? OSSA_WRAP_ONCE
+                              : p->mode == OSSA_WRAP_PINGPONG ? OSSA_WRAP_CLAMP
                                                               : OSSA_WRAP_LOOP);
 }
 
@@ -215,19 +215,19 @@ void view_playback_last_frame_seek(view_playback *p)
         go_to_frame(p, view_playback_last_frame(p));
 }
 
-const char *view_wrap_mode_name(ossa_wrap_mode mode)
+const char *view_wrap_mode_name(ossa_wrap mode)
 {
     switch (mode) {
     case OSSA_WRAP_LOOP: return "loop";
     case OSSA_WRAP_PINGPONG: return "pingpong";
-    case OSSA_WRAP_ONCE: return "once";
+    case OSSA_WRAP_CLAMP: return "once";
     default: return NULL;
     }
 }
 
-bool view_wrap_mode_parse(const char *name, ossa_wrap_mode *mode)
+bool view_wrap_mode_parse(const char *name, ossa_wrap *mode)
 {
-    static const ossa_wrap_mode all[] = {OSSA_WRAP_LOOP, OSSA_WRAP_PINGPONG, OSSA_WRAP_ONCE};
+    static const ossa_wrap all[] = {OSSA_WRAP_LOOP, OSSA_WRAP_PINGPONG, OSSA_WRAP_CLAMP};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         if (strcmp(name, view_wrap_mode_name(all[i])) == 0) {
             *mode = all[i];

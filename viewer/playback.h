@@ -1,6 +1,6 @@
 /* Playback state of ossa-view: which clip, where in it, how fast, which wrap mode, playing or
  * paused. No GL and no SDL here, so it can be unit-tested headless. Times are in seconds of
- * clip time; the wrap modes are the engine's (ossa_playback_time in ossa/runtime.h).
+ * clip time; the wrap modes are the engine's (ossa_playback_time in ossa/sample.h).
  *
  * Frames: frame k is at time k / frame_rate, for k = 0 .. last frame. Played once or ping-pong,
  * the last frame is the last one at or before the clip's end (a 1 s clip at 30 frames a second
@@ -11,7 +11,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "ossa/runtime.h"
+#include "ossa/sample.h"
 
 typedef struct view_playback {
     uint32_t clip_count;  /* clips the model has; 0: the rest pose is shown */
@@ -20,7 +20,7 @@ typedef struct view_playback {
     float time;           /* clip time in [0, duration] */
     float speed;          /* playback rate, 1 = real time; negative plays backwards */
     float frame_rate;     /* frames per second for stepping and frame numbers (> 0) */
-    ossa_wrap_mode mode;  /* loop, ping-pong or once */
+    ossa_wrap mode;  /* loop, ping-pong or once */
     bool backwards;       /* ping-pong: in the returning half of the period */
     bool playing;
 } view_playback;
@@ -54,7 +54,7 @@ void view_playback_speed_step(view_playback *p, int direction);
 void view_playback_reverse(view_playback *p);
 /* Loop -> ping-pong -> once -> loop. */
 void view_playback_cycle_mode(view_playback *p);
-void view_playback_set_mode(view_playback *p, ossa_wrap_mode mode);
+void view_playback_set_mode(view_playback *p, ossa_wrap mode);
 /* frames_per_second <= 0 or not finite: ignored. */
 void view_playback_set_frame_rate(view_playback *p, float frames_per_second);
 
@@ -70,8 +70,8 @@ void view_playback_first_frame(view_playback *p);
 void view_playback_last_frame_seek(view_playback *p);
 
 /* "loop", "pingpong", "once"; NULL for anything else. */
-const char *view_wrap_mode_name(ossa_wrap_mode mode);
+const char *view_wrap_mode_name(ossa_wrap mode);
 /* Parses those names; false when unknown. */
-bool view_wrap_mode_parse(const char *name, ossa_wrap_mode *mode);
+bool view_wrap_mode_parse(const char *name, ossa_wrap *mode);
 
 #endif

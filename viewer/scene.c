@@ -148,11 +148,31 @@ static void sync_vertex_clip(view_scene *s)
     s->vertex_time = ossa_instance_vertex_time(s->instance);
 }
 
+static void log_to_stderr(void *user, const char *message)
+{
+    (void)user;
+    fprintf(stderr, "%s\n", message);
+}
+
+/* OSSA_SKIN_KERNEL=scalar|sse2|avx2|avx512|auto forces the CPU skinning kernel (the library
+ * never reads the environment; the viewer does, and reports a fallback on stderr). */
+static ossa_skin_kernel kernel_from_environment(void)
+{
+    const char *name = getenv("OSSA_SKIN_KERNEL");
+    if (!name || !*name)
+        return ossa_skin_kernel_best();
+    ossa_skin_kernel k = ossa_skin_kernel_parse(name);
+    if (k == OSSA_SKIN_KERNEL_COUNT)
+        fprintf(stderr, "ossa-view: OSSA_SKIN_KERNEL=\"%s\" is not a kernel\n", name);
+    const ossa_log_options log = {log_to_stderr, NULL};
+    return ossa_skin_kernel_resolve(k, &log);
+}
+
 bool view_scene_init(view_scene *s, const ossa_model *m)
 {
     memset(s, 0, sizeof *s);
     s->model = m;
-    s->kernel = ossa_skin_kernel_resolve(OSSA_SKIN_KERNEL_AUTO, stderr);
+    s->kernel = kernel_from_environment();
     ossa_instance_desc desc = {.kernel = s->kernel,
                                .parallel_min_vertices = PARALLEL_MIN_VERTICES,
                                .spring_max_dt = VIEW_SPRING_MAX_DT};
@@ -178,7 +198,7 @@ bool view_scene_init(view_scene *s, const ossa_model *m)
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     uint32_t threads = cpus > MAX_POOL_THREADS ? MAX_POOL_THREADS : cpus > 1 ? (uint32_t)cpus : 1;
     if (threads > 1 && s->vertex_count >= PARALLEL_MIN_VERTICES &&
-        ossa_skin_pool_create(threads, &s->pool) != OSSA_OK)
+        ossa_skin_pool_create(threads, &s->pool, NULL) != OSSA_OK)
         s->pool = NULL; /* skinning on one thread is still right */
     ossa_instance_set_pool(s->instance, s->pool);
     view_scene_pose(s, NULL, 0.0f);

@@ -41,8 +41,12 @@
 #include <stdint.h>
 #include "ossa/instance.h"
 #include "ossa/model.h"
-#include "ossa/runtime.h"
+#include "ossa/sample.h"
+#include "ossa/pose.h"
+#include "ossa/mixer.h"
 #include "ossa/skin.h"
+#include "ossa/skin_pool.h"
+#include "ossa/cloth.h"
 
 typedef struct view_scene_part {
     const ossa_submesh *submesh;

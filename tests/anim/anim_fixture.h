@@ -5,7 +5,6 @@
 
 #include <stdint.h>
 #include "ossa/ossa.h"
-#include "ossa/runtime.h"
 
 typedef struct fixture {
     ossa_model model;

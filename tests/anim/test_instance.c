@@ -138,7 +138,7 @@ static void test_demo(void)
     ossa_instance *inst = NULL;
     CHECK(ossa_instance_create(m, NULL, &inst, &err) == OSSA_OK);
     if (!inst) {
-        ossa_model_free(m);
+        ossa_model_destroy(m);
         return;
     }
     check_parts(inst, m);
@@ -194,22 +194,22 @@ static void test_demo(void)
         ossa_soa_pose local = {0}, model = {0};
         float *palette = calloc(12 * (size_t)m->bone_count, sizeof(float));
         CHECK(ossa_mixer_create(m, NULL, &ref, &err) == OSSA_OK && palette);
-        CHECK(ossa_soa_pose_init(&local, m->bone_count) == OSSA_OK);
-        CHECK(ossa_soa_pose_init(&model, m->bone_count) == OSSA_OK);
-        CHECK(ossa_mixer_blend_cycle(ref, 1, 1.0f, 0.0f));
+        CHECK(ossa_soa_pose_create(m->bone_count, &local, NULL) == OSSA_OK);
+        CHECK(ossa_soa_pose_create(m->bone_count, &model, NULL) == OSSA_OK);
+        CHECK(ossa_mixer_blend_cycle(ref, 1, 1.0f, 0.0f) == OSSA_OK);
         ossa_mixer_update(ref, 0.0f);
         ossa_mixer_set_time(ref, 0.83f);
-        CHECK(ossa_mixer_evaluate(ref, &local));
+        CHECK(ossa_mixer_evaluate(ref, &local) == OSSA_OK);
         ossa_ltm_job lj = {ossa_mixer_skeleton(ref), &local, &model};
         ossa_palette_job pj = {ossa_mixer_skeleton(ref), &model, palette,
                                12 * (size_t)m->bone_count};
-        CHECK(ossa_ltm_job_run(&lj) && ossa_palette_job_run(&pj));
+        CHECK(ossa_ltm_job_run(&lj) == OSSA_OK && ossa_palette_job_run(&pj) == OSSA_OK);
         CHECK(memcmp(palette, ossa_instance_palette(inst),
                      12 * (size_t)m->bone_count * sizeof(float)) == 0);
         free(palette);
-        ossa_soa_pose_release(&local);
-        ossa_soa_pose_release(&model);
-        ossa_mixer_free(ref);
+        ossa_soa_pose_destroy(&local);
+        ossa_soa_pose_destroy(&model);
+        ossa_mixer_destroy(ref);
     }
 
     /* pose_clip equals the scalar API (sample, local to model, palette) within float noise. */
@@ -223,7 +223,7 @@ static void test_demo(void)
         ossa_instance_pose_clip(inst, 1, 0.61f);
         CHECK(ossa_instance_vertex_clip(inst) == 1);
         ossa_pose_rest(m, lt, lr, ls);
-        ossa_sample_clip(m, c, ossa_clip_wrap_time(c, 0.61f), OSSA_TIME_LOOP, lt, lr, ls);
+        ossa_sample_clip(m, c, ossa_clip_wrap_time(c, 0.61f), OSSA_WRAP_LOOP, lt, lr, ls);
         ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
         ossa_skin_palette(m, mt, mr, ms, pal);
         double d = 0;
@@ -264,7 +264,7 @@ static void test_demo(void)
 
     /* Every kernel on a pool gives the scalar result too. */
     ossa_skin_pool *pool = NULL;
-    CHECK(ossa_skin_pool_create(2, &pool) == OSSA_OK);
+    CHECK(ossa_skin_pool_create(2, &pool, NULL) == OSSA_OK);
     for (int k = OSSA_SKIN_KERNEL_SCALAR; k < OSSA_SKIN_KERNEL_COUNT; k++) {
         if (!ossa_skin_kernel_available((ossa_skin_kernel)k))
             continue;
@@ -286,7 +286,7 @@ static void test_demo(void)
     outputs_free(&o);
     ossa_instance_destroy(inst);
     ossa_instance_destroy(NULL);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 }
 
 /* C3S vertex frames: a part with a vertex track shows ossa_vertex_clip_eval's shape. */
@@ -323,7 +323,7 @@ static void test_frames(void)
             float *ref_uv = malloc(2 * (p.vertex_count + 1) * sizeof(float));
             CHECK(ref_p && ref_n && uvs && ref_uv);
             CHECK(ossa_vertex_clip_eval(m, &m->clips[c], p.mesh, p.submesh,
-                                        ossa_instance_vertex_time(inst), OSSA_TIME_LOOP, ref_p,
+                                        ossa_instance_vertex_time(inst), OSSA_WRAP_LOOP, ref_p,
                                         ref_n) == OSSA_OK);
             double d = 0, moved = 0;
             for (uint32_t v = 0; v < p.output_count; v++) {
@@ -341,7 +341,7 @@ static void test_frames(void)
             if (p.uv_tracked && ossa_clip_uv_track(&m->clips[c], p.mesh, p.submesh)) {
                 CHECK(ossa_instance_uvs(inst, i, false, uvs) == OSSA_OK);
                 CHECK(ossa_uv_clip_eval(m, &m->clips[c], p.mesh, p.submesh,
-                                        ossa_instance_vertex_time(inst), OSSA_TIME_LOOP,
+                                        ossa_instance_vertex_time(inst), OSSA_WRAP_LOOP,
                                         ref_uv) == OSSA_OK);
                 for (uint32_t v = 0; v < p.output_count; v++) {
                     uint32_t f = p.output_source ? p.output_source[v] : v;
@@ -370,7 +370,7 @@ static void test_frames(void)
                                        (float[4]){0}, (float[3]){0}) == OSSA_ERR_RANGE);
     outputs_free(&o);
     ossa_instance_destroy(inst);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 }
 
 /* Spring-owned vertices after n updates of dt, and that all output stays finite. Returns how
@@ -451,7 +451,7 @@ static void test_springs_morphs(void)
     ossa_instance *inst = NULL;
     CHECK(ossa_instance_create(m, NULL, &inst, &err) == OSSA_OK);
     if (!inst) {
-        ossa_model_free(m);
+        ossa_model_destroy(m);
         return;
     }
     uint32_t springs = 0, morphs = 0;
@@ -501,7 +501,7 @@ static void test_springs_morphs(void)
     printf("seeds: %u spring parts, %u morph parts, morph weights %g..%g, cloth moved %g\n",
            springs, morphs, (double)seen_min, (double)seen_max, moved);
     ossa_instance_destroy(inst);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 }
 
 /* Real Cal3D cloth (paladin's cape and loincloth) for 10 s of frames, when the assets exist. */
@@ -546,7 +546,7 @@ static void test_real_cloth(void)
         outputs_free(&o);
         ossa_instance_destroy(inst);
     }
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 }
 
 /* Every fuzz seed and byte-flipped copies of it: whatever loads makes an instance that plays,
@@ -594,7 +594,7 @@ static void test_hostile(void)
                 }
                 outputs_free(&o);
                 ossa_instance_destroy(inst);
-                ossa_model_free(m);
+                ossa_model_destroy(m);
             }
             free(data);
         }

@@ -95,13 +95,13 @@ static ossa_mixer *new_mixer(const scene *s, uint32_t max_cycles)
 
 static void eval(ossa_mixer *mx, ossa_soa_pose *p)
 {
-    CHECK(ossa_mixer_evaluate(mx, p));
+    CHECK(ossa_mixer_evaluate(mx, p) == OSSA_OK);
 }
 
 static void test_lone_and_two_cycles(const scene *s, ossa_soa_pose *p)
 {
     ossa_mixer *mx = new_mixer(s, 0);
-    CHECK(ossa_mixer_blend_cycle(mx, 0, 0.3f, 0));
+    CHECK(ossa_mixer_blend_cycle(mx, 0, 0.3f, 0) == OSSA_OK);
     ossa_mixer_update(mx, 0);
     CHECK_NEAR(ossa_mixer_weight(mx, 0), 0.3, 1e-7);
     eval(mx, p);
@@ -110,7 +110,7 @@ static void test_lone_and_two_cycles(const scene *s, ossa_soa_pose *p)
     CHECK_NEAR(p->tz[2], 7.0, 1e-7); /* untouched: rest pose */
     CHECK_NEAR(ossa_mixer_duration(mx), 1.0, 1e-7);
     /* B newest at 0.7: bone 0 = 3 then A folded in at 0.3 / (0.7 + 0.3) */
-    CHECK(ossa_mixer_blend_cycle(mx, 1, 0.7f, 0));
+    CHECK(ossa_mixer_blend_cycle(mx, 1, 0.7f, 0) == OSSA_OK);
     ossa_mixer_update(mx, 0);
     eval(mx, p);
     CHECK_NEAR(p->tx[0], 3.0 + 0.3 * (1.0 - 3.0), 1e-6);
@@ -122,15 +122,15 @@ static void test_lone_and_two_cycles(const scene *s, ossa_soa_pose *p)
     ossa_mixer_update(mx, 1.0f);
     CHECK_NEAR(ossa_mixer_time(mx), 2.0 - 1.7, 1e-5);
     CHECK(ossa_mixer_active_count(mx) == 2);
-    ossa_mixer_free(mx);
+    ossa_mixer_destroy(mx);
 }
 
 static void test_fade(const scene *s, ossa_soa_pose *p)
 {
     ossa_mixer *mx = new_mixer(s, 0);
-    CHECK(ossa_mixer_blend_cycle(mx, 0, 1, 0));
+    CHECK(ossa_mixer_blend_cycle(mx, 0, 1, 0) == OSSA_OK);
     ossa_mixer_update(mx, 0);
-    CHECK(ossa_mixer_blend_cycle(mx, 1, 1, 1.0f));
+    CHECK(ossa_mixer_blend_cycle(mx, 1, 1, 1.0f) == OSSA_OK);
     ossa_mixer_update(mx, 0.25f); /* f = 0.25 / 1 */
     CHECK_NEAR(ossa_mixer_weight(mx, 1), 0.25, 1e-7);
     eval(mx, p);
@@ -140,7 +140,7 @@ static void test_fade(const scene *s, ossa_soa_pose *p)
     ossa_mixer_update(mx, 0.5f); /* delay reached */
     CHECK(ossa_mixer_weight(mx, 1) == 1.0f);
     /* fade A out: removed when it reaches 0 */
-    CHECK(ossa_mixer_blend_cycle(mx, 0, 0, 0.5f));
+    CHECK(ossa_mixer_blend_cycle(mx, 0, 0, 0.5f) == OSSA_OK);
     ossa_mixer_update(mx, 0.25f);
     CHECK_NEAR(ossa_mixer_weight(mx, 0), 0.5, 1e-6);
     ossa_mixer_update(mx, 0.25f);
@@ -149,19 +149,19 @@ static void test_fade(const scene *s, ossa_soa_pose *p)
     eval(mx, p);
     CHECK_NEAR(p->tx[0], 3.0, 1e-7);
     CHECK_NEAR(p->ty[1], 0.0, 1e-7); /* bone 1 back to its rest pose */
-    ossa_mixer_free(mx);
+    ossa_mixer_destroy(mx);
 }
 
 static void test_clear_cycle(const scene *s, ossa_soa_pose *p)
 {
     ossa_mixer *mx = new_mixer(s, 0);
-    CHECK(ossa_mixer_blend_cycle(mx, 0, 1, 0));
-    CHECK(ossa_mixer_blend_cycle(mx, 1, 1, 0));
+    CHECK(ossa_mixer_blend_cycle(mx, 0, 1, 0) == OSSA_OK);
+    CHECK(ossa_mixer_blend_cycle(mx, 1, 1, 0) == OSSA_OK);
     ossa_mixer_update(mx, 0);
     ossa_mixer_update(mx, 0.3f);
     CHECK_NEAR(ossa_mixer_duration(mx), 1.5, 1e-6);
-    CHECK(ossa_mixer_clear_cycle(mx, 1, 1.0f));
-    CHECK(ossa_mixer_clear_cycle(mx, 2, 1.0f)); /* inactive: nothing to do */
+    CHECK(ossa_mixer_clear_cycle(mx, 1, 1.0f) == OSSA_OK);
+    CHECK(ossa_mixer_clear_cycle(mx, 2, 1.0f) == OSSA_OK); /* inactive: nothing to do */
     ossa_mixer_update(mx, 0.5f);
     /* B left the synchronised group: the duration is A's alone */
     CHECK_NEAR(ossa_mixer_duration(mx), 1.0, 1e-6);
@@ -171,22 +171,22 @@ static void test_clear_cycle(const scene *s, ossa_soa_pose *p)
     ossa_mixer_update(mx, 0.5f);
     CHECK(ossa_mixer_active_count(mx) == 1);
     /* capacity: two cycles at most */
-    ossa_mixer_free(mx);
+    ossa_mixer_destroy(mx);
     mx = new_mixer(s, 2);
-    CHECK(ossa_mixer_blend_cycle(mx, 0, 1, 0));
-    CHECK(ossa_mixer_blend_cycle(mx, 1, 1, 0));
-    CHECK(!ossa_mixer_blend_cycle(mx, 2, 1, 0));
-    CHECK(ossa_mixer_blend_cycle(mx, 0, 0.5f, 0)); /* retarget, no new slot */
-    CHECK(!ossa_mixer_blend_cycle(mx, 9, 1, 0));
-    CHECK(!ossa_mixer_blend_cycle(mx, 0, NAN, 0));
-    ossa_mixer_free(mx);
+    CHECK(ossa_mixer_blend_cycle(mx, 0, 1, 0) == OSSA_OK);
+    CHECK(ossa_mixer_blend_cycle(mx, 1, 1, 0) == OSSA_OK);
+    CHECK(ossa_mixer_blend_cycle(mx, 2, 1, 0) != OSSA_OK);
+    CHECK(ossa_mixer_blend_cycle(mx, 0, 0.5f, 0) == OSSA_OK); /* retarget, no new slot */
+    CHECK(ossa_mixer_blend_cycle(mx, 9, 1, 0) != OSSA_OK);
+    CHECK(ossa_mixer_blend_cycle(mx, 0, NAN, 0) != OSSA_OK);
+    ossa_mixer_destroy(mx);
 }
 
 static void test_action(const scene *s, ossa_soa_pose *p, int auto_lock)
 {
     ossa_mixer *mx = new_mixer(s, 0);
-    CHECK(ossa_mixer_blend_cycle(mx, 0, 1, 0));
-    CHECK(ossa_mixer_execute_action(mx, 2, 0.5f, 0.3f, 0.8f, auto_lock));
+    CHECK(ossa_mixer_blend_cycle(mx, 0, 1, 0) == OSSA_OK);
+    CHECK(ossa_mixer_execute_action(mx, 2, 0.5f, 0.3f, 0.8f, auto_lock) == OSSA_OK);
     ossa_mixer_update(mx, 0);
     CHECK(ossa_mixer_weight(mx, 2) == 0.0f);
     ossa_mixer_update(mx, 0.25f); /* fade in: 0.25 / 0.5 x 0.8 */
@@ -211,42 +211,42 @@ static void test_action(const scene *s, ossa_soa_pose *p, int auto_lock)
         CHECK_NEAR(ossa_mixer_weight(mx, 2), 0.8, 1e-6);
         eval(mx, p);
         CHECK_NEAR(p->tx[0], 10.0 + 0.2 * (1.0 - 10.0), 1e-5);
-        CHECK(ossa_mixer_remove_action(mx, 2));
-        CHECK(!ossa_mixer_remove_action(mx, 2));
+        CHECK(ossa_mixer_remove_action(mx, 2) == OSSA_OK);
+        CHECK(ossa_mixer_remove_action(mx, 2) != OSSA_OK);
         eval(mx, p);
         CHECK_NEAR(p->tx[0], 1.0, 1e-6);
     }
     /* two actions at full weight: averaged within their layer, the cycle gets nothing */
-    CHECK(ossa_mixer_execute_action(mx, 2, 0, 0, 1, 0));
-    CHECK(ossa_mixer_execute_action(mx, 1, 0, 0, 1, 0));
+    CHECK(ossa_mixer_execute_action(mx, 2, 0, 0, 1, 0) == OSSA_OK);
+    CHECK(ossa_mixer_execute_action(mx, 1, 0, 0, 1, 0) == OSSA_OK);
     ossa_mixer_update(mx, 0.1f);
     eval(mx, p);
     CHECK_NEAR(p->tx[0], 3.0 + 0.5 * (10.0 - 3.0), 1e-5);
     CHECK_NEAR(p->ty[1], 1.0, 1e-7); /* bone 1: actions leave it to the cycle */
-    ossa_mixer_free(mx);
+    ossa_mixer_destroy(mx);
 }
 
 static void test_morph(const scene *s)
 {
     ossa_mixer *mx = new_mixer(s, 0);
     float w[2] = {-1, -1};
-    CHECK(ossa_mixer_morph_weights(mx, 0, 0, w));
+    CHECK(ossa_mixer_morph_weights(mx, 0, 0, w) == OSSA_OK);
     CHECK(w[0] == 0.0f && w[1] == 0.0f);
     uint32_t m0 = ossa_mixer_morph_id(mx, 0), m1 = ossa_mixer_morph_id(mx, 1);
     CHECK(m0 == 3 && m1 == 4);
-    CHECK(ossa_mixer_blend_cycle(mx, m0, 0.3f, 0));
+    CHECK(ossa_mixer_blend_cycle(mx, m0, 0.3f, 0) == OSSA_OK);
     ossa_mixer_update(mx, 0);
-    CHECK(ossa_mixer_morph_weights(mx, 0, 0, w));
+    CHECK(ossa_mixer_morph_weights(mx, 0, 0, w) == OSSA_OK);
     CHECK_NEAR(w[1], 0.5, 1e-7); /* smile, shown at 100% */
     CHECK(w[0] == 0.0f);         /* blink: nothing plays it */
-    CHECK(ossa_mixer_execute_action(mx, m1, 0, 0, 0.5f, 1));
+    CHECK(ossa_mixer_execute_action(mx, m1, 0, 0, 0.5f, 1) == OSSA_OK);
     ossa_mixer_update(mx, 0.1f);
-    CHECK(ossa_mixer_morph_weights(mx, 0, 0, w));
+    CHECK(ossa_mixer_morph_weights(mx, 0, 0, w) == OSSA_OK);
     CHECK_NEAR(w[0], 1.0, 1e-6);                    /* blink: the action alone */
     /* smile: the action at 0.5, then the cycle's 0.3 (under the 0.5 left) folded in */
     CHECK_NEAR(w[1], 0.9 + 0.3 / 0.8 * (0.5 - 0.9), 1e-6);
-    CHECK(!ossa_mixer_morph_weights(mx, 1, 0, w));
-    ossa_mixer_free(mx);
+    CHECK(ossa_mixer_morph_weights(mx, 1, 0, w) != OSSA_OK);
+    ossa_mixer_destroy(mx);
 }
 
 /* One cycle and no action (the mixer samples straight into the pose): at every frame of a
@@ -260,32 +260,32 @@ static void test_single_cycle_path(void)
     const ossa_model *m = &f.model;
     uint32_t n = m->bone_count;
     ossa_soa_pose got, want;
-    CHECK(ossa_soa_pose_init(&got, n) == OSSA_OK);
-    CHECK(ossa_soa_pose_init(&want, n) == OSSA_OK);
+    CHECK(ossa_soa_pose_create(n, &got, NULL) == OSSA_OK);
+    CHECK(ossa_soa_pose_create(n, &want, NULL) == OSSA_OK);
     for (uint32_t id = 0; id < 2; id++) {
         ossa_mixer *mx = NULL;
         ossa_rt_clip *rc = NULL;
         ossa_error err;
         CHECK(ossa_mixer_create(m, NULL, &mx, &err) == OSSA_OK);
         CHECK(ossa_rt_clip_create(m, &m->clips[id], &rc, &err) == OSSA_OK);
-        CHECK(ossa_mixer_blend_cycle(mx, id, 0.6f, 0.5f));
+        CHECK(ossa_mixer_blend_cycle(mx, id, 0.6f, 0.5f) == OSSA_OK);
         int compared = 0;
         for (int frame = 0; frame < 60; frame++) {
             if (frame == 20)
-                CHECK(ossa_mixer_blend_cycle(mx, 1 - id, 0.5f, 0.0f));
+                CHECK(ossa_mixer_blend_cycle(mx, 1 - id, 0.5f, 0.0f) == OSSA_OK);
             if (frame == 30)
-                CHECK(ossa_mixer_clear_cycle(mx, 1 - id, 0.0f));
+                CHECK(ossa_mixer_clear_cycle(mx, 1 - id, 0.0f) == OSSA_OK);
             ossa_mixer_update(mx, 0.07f);
-            CHECK(ossa_mixer_evaluate(mx, &got));
+            CHECK(ossa_mixer_evaluate(mx, &got) == OSSA_OK);
             if (frame >= 20 && frame <= 30)
                 continue; /* two cycles blend */
             /* CalMixer::updateSkeleton's time of a synchronised cycle. */
             float d = m->clips[id].duration, md = ossa_mixer_duration(mx);
             float t = md == 0.0f ? 0.0f : ossa_mixer_time(mx) * d / md;
             ossa_rt_skeleton_rest(ossa_mixer_skeleton(mx), &want);
-            ossa_sample_job job = {.clip = rc, .time = t, .time_mode = OSSA_TIME_LOOP,
+            ossa_sample_job job = {.clip = rc, .time = t, .time_mode = OSSA_WRAP_LOOP,
                                    .output = &want};
-            CHECK(ossa_sample_job_run(&job));
+            CHECK(ossa_sample_job_run(&job) == OSSA_OK);
             size_t bytes = (size_t)want.capacity * 10 * sizeof(float);
             CHECKF(!memcmp(got.block, want.block, bytes),
                    "clip %u frame %d: single-cycle mixer != sampler at t=%g", id, frame, t);
@@ -293,11 +293,11 @@ static void test_single_cycle_path(void)
         }
         CHECK(compared == 49);
         CHECK(ossa_mixer_weight(mx, id) > 0.59f);
-        ossa_rt_clip_free(rc);
-        ossa_mixer_free(mx);
+        ossa_rt_clip_destroy(rc);
+        ossa_mixer_destroy(mx);
     }
-    ossa_soa_pose_release(&got);
-    ossa_soa_pose_release(&want);
+    ossa_soa_pose_destroy(&got);
+    ossa_soa_pose_destroy(&want);
     fixture_free(&f);
 }
 
@@ -306,7 +306,7 @@ int main(void)
     scene s;
     make_scene(&s);
     ossa_soa_pose p;
-    CHECK(ossa_soa_pose_init(&p, 3) == OSSA_OK);
+    CHECK(ossa_soa_pose_create(3, &p, NULL) == OSSA_OK);
     test_lone_and_two_cycles(&s, &p);
     test_fade(&s, &p);
     test_clear_cycle(&s, &p);
@@ -314,6 +314,6 @@ int main(void)
     test_action(&s, &p, 1);
     test_morph(&s);
     test_single_cycle_path();
-    ossa_soa_pose_release(&p);
+    ossa_soa_pose_destroy(&p);
     return test_finish("anim-mixer");
 }

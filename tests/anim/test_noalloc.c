@@ -69,8 +69,8 @@ static void run_frames(const ossa_model *m)
     CHECK(ossa_rt_clip_create(m, &m->clips[0], &rc, &err) == OSSA_OK);
     CHECK(ossa_sample_cache_create(ossa_rt_clip_track_count(rc), &cache, &err) == OSSA_OK);
     CHECK(ossa_mixer_create(m, NULL, &mx, &err) == OSSA_OK);
-    CHECK(ossa_soa_pose_init(&local, n) == OSSA_OK);
-    CHECK(ossa_soa_pose_init(&model, n) == OSSA_OK);
+    CHECK(ossa_soa_pose_create(n, &local, NULL) == OSSA_OK);
+    CHECK(ossa_soa_pose_create(n, &model, NULL) == OSSA_OK);
     if (!sk || !rc || !cache || !mx || !palette)
         return;
 
@@ -90,43 +90,43 @@ static void run_frames(const ossa_model *m)
                                                                              : OSSA_WRAP_PINGPONG);
         ossa_rt_skeleton_rest(sk, &local);
         ossa_sample_job sj = {.clip = rc, .cache = cache, .time = time,
-                              .time_mode = (ossa_time_mode)(f % 3), .rot = (ossa_rot_interp)(f % 2),
+                              .time_mode = (ossa_wrap)(f % 3), .rot = (ossa_rot_interp)(f % 2),
                               .output = &local};
-        CHECK(ossa_sample_job_run(&sj));
+        CHECK(ossa_sample_job_run(&sj) == OSSA_OK);
         ossa_ltm_job lj = {.skeleton = sk, .local = &local, .model = &model};
-        CHECK(ossa_ltm_job_run(&lj));
+        CHECK(ossa_ltm_job_run(&lj) == OSSA_OK);
         ossa_palette_job pj = {.skeleton = sk, .model = &model, .palette = palette,
                                .palette_floats = 12 * (size_t)n};
-        CHECK(ossa_palette_job_run(&pj));
+        CHECK(ossa_palette_job_run(&pj) == OSSA_OK);
         /* the mixer: cycles, cross-fades, actions, clears */
         if (f % 100 == 0)
-            CHECK(ossa_mixer_blend_cycle(mx, 0, 1.0f, 0.2f));
+            CHECK(ossa_mixer_blend_cycle(mx, 0, 1.0f, 0.2f) == OSSA_OK);
         if (f % 100 == 10 && m->clip_count > 1)
-            CHECK(ossa_mixer_blend_cycle(mx, 1, 0.5f, 0.3f));
+            CHECK(ossa_mixer_blend_cycle(mx, 1, 0.5f, 0.3f) == OSSA_OK);
         if (f % 100 == 30)
-            CHECK(ossa_mixer_execute_action(mx, m->clip_count - 1, 0.1f, 0.1f, 0.7f, f == 130));
+            CHECK(ossa_mixer_execute_action(mx, m->clip_count - 1, 0.1f, 0.1f, 0.7f, f == 130) == OSSA_OK);
         if (f % 100 == 70 && m->clip_count > 1)
-            CHECK(ossa_mixer_clear_cycle(mx, 1, 0.2f));
+            CHECK(ossa_mixer_clear_cycle(mx, 1, 0.2f) == OSSA_OK);
         if (f == 350)
             ossa_mixer_remove_action(mx, m->clip_count - 1);
         ossa_mixer_update(mx, 0.016f);
-        CHECK(ossa_mixer_evaluate(mx, &local));
+        CHECK(ossa_mixer_evaluate(mx, &local) == OSSA_OK);
         if (m->mesh_count && m->meshes[0].submesh_count && m->meshes[0].submeshes[0].morph_count <= 8)
-            CHECK(ossa_mixer_morph_weights(mx, 0, 0, mw));
-        CHECK(ossa_ltm_job_run(&lj));
-        CHECK(ossa_palette_job_run(&pj));
+            CHECK(ossa_mixer_morph_weights(mx, 0, 0, mw) == OSSA_OK);
+        CHECK(ossa_ltm_job_run(&lj) == OSSA_OK);
+        CHECK(ossa_palette_job_run(&pj) == OSSA_OK);
     }
     counter.armed = 0;
     CHECKF(counter.calls == 0, "%ld allocator calls in %ld frames", counter.calls, frames);
     printf("%u bones, %ld frames: %ld allocator calls\n", n, frames, counter.calls);
     /* the frames really posed something */
     CHECK(isfinite(palette[0]) && isfinite(palette[12 * (size_t)n - 1]));
-    ossa_soa_pose_release(&local);
-    ossa_soa_pose_release(&model);
-    ossa_mixer_free(mx);
-    ossa_sample_cache_free(cache);
-    ossa_rt_clip_free(rc);
-    ossa_rt_skeleton_free(sk);
+    ossa_soa_pose_destroy(&local);
+    ossa_soa_pose_destroy(&model);
+    ossa_mixer_destroy(mx);
+    ossa_sample_cache_destroy(cache);
+    ossa_rt_clip_destroy(rc);
+    ossa_rt_skeleton_destroy(sk);
     free(palette);
 }
 
@@ -189,7 +189,7 @@ int main(void)
     CHECK(ossa_demo_model(&demo, &derr) == OSSA_OK);
     if (demo)
         run_instance(demo);
-    ossa_model_free(demo);
+    ossa_model_destroy(demo);
     fixture f;
     fixture_random(&f, 5, 64, 3, 16, 1);
     run_frames(&f.model);
@@ -203,7 +203,7 @@ int main(void)
         if (ossa_load_file(path, NULL, &m, &err) == OSSA_OK) {
             run_frames(m);
             run_instance(m); /* cally's ponytail has springs */
-            ossa_model_free(m);
+            ossa_model_destroy(m);
         }
     }
     return test_finish("anim-noalloc");

@@ -33,14 +33,14 @@ static void compare_pose(const ossa_model *m, const ossa_rt_skeleton *sk, const 
     ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
     ossa_skin_palette(m, mt, mr, ms, pal);
     ossa_soa_pose local, model;
-    CHECK(ossa_soa_pose_init(&local, n) == OSSA_OK);
-    CHECK(ossa_soa_pose_init(&model, n) == OSSA_OK);
+    CHECK(ossa_soa_pose_create(n, &local, NULL) == OSSA_OK);
+    CHECK(ossa_soa_pose_create(n, &model, NULL) == OSSA_OK);
     ossa_soa_pose_from_aos(&local, lt, lr, ls);
     ossa_ltm_job ltm = {.skeleton = sk, .local = &local, .model = &model};
-    CHECK(ossa_ltm_job_run(&ltm));
+    CHECK(ossa_ltm_job_run(&ltm) == OSSA_OK);
     ossa_palette_job pj = {.skeleton = sk, .model = &model, .palette = pal2,
                            .palette_floats = 12 * (size_t)n};
-    CHECK(ossa_palette_job_run(&pj));
+    CHECK(ossa_palette_job_run(&pj) == OSSA_OK);
     ossa_soa_pose_to_aos(&model, mt2, mr2, ms2);
     /* Translations are compared relative to the size of the pose (the largest model-space or
      * inverse-bind translation): the palette's translation column is a sum of such terms. */
@@ -63,11 +63,11 @@ static void compare_pose(const ossa_model *m, const ossa_rt_skeleton *sk, const 
     worst_rel = fmax(worst_rel, e);
     /* A palette buffer one bone short and aliased poses are refused. */
     pj.palette_floats = 12 * (size_t)n - 1;
-    CHECK(n == 0 || !ossa_palette_job_run(&pj));
+    CHECK(n == 0 || ossa_palette_job_run(&pj) != OSSA_OK);
     ltm.model = &local;
-    CHECK(!ossa_ltm_job_validate(&ltm));
-    ossa_soa_pose_release(&local);
-    ossa_soa_pose_release(&model);
+    CHECK(ossa_ltm_job_validate(&ltm) != OSSA_OK);
+    ossa_soa_pose_destroy(&local);
+    ossa_soa_pose_destroy(&model);
     free(buf);
 }
 
@@ -85,22 +85,22 @@ static void pose_model(const ossa_model *m)
     compare_pose(m, sk, t, r, s);
     /* the skeleton's rest pose is the model's */
     ossa_soa_pose p;
-    CHECK(ossa_soa_pose_init(&p, n) == OSSA_OK);
+    CHECK(ossa_soa_pose_create(n, &p, NULL) == OSSA_OK);
     ossa_rt_skeleton_rest(sk, &p);
     float *t2 = calloc((size_t)n * 10 + 1, sizeof(float));
     ossa_soa_pose_to_aos(&p, t2, t2 + 3 * n, t2 + 7 * n);
     CHECK(!memcmp(t2, buf, (size_t)n * 10 * sizeof(float)));
     free(t2);
-    ossa_soa_pose_release(&p);
+    ossa_soa_pose_destroy(&p);
     for (uint32_t c = 0; c < m->clip_count; c++)
         for (int k = 0; k < 5; k++) {
             ossa_pose_rest(m, t, r, s);
             ossa_sample_clip(m, &m->clips[c], m->clips[c].duration * (float)k / 4.3f,
-                             OSSA_TIME_LOOP, t, r, s);
+                             OSSA_WRAP_LOOP, t, r, s);
             compare_pose(m, sk, t, r, s);
         }
     free(buf);
-    ossa_rt_skeleton_free(sk);
+    ossa_rt_skeleton_destroy(sk);
 }
 
 static void test_assets(void)
@@ -119,7 +119,7 @@ static void test_assets(void)
         CHECKF(st == OSSA_OK, "%s: %s", path, err.message);
         if (st == OSSA_OK) {
             pose_model(m);
-            ossa_model_free(m);
+            ossa_model_destroy(m);
         }
     }
 }

@@ -11,7 +11,7 @@
 /* Samples clip at time with the runtime (with and without a cache) and with
  * ossa_sample_clip; all three must hold identical bits. */
 static void compare_at(const ossa_model *m, uint32_t ci, const ossa_rt_clip *rc,
-                       ossa_sample_cache *cache, float time, ossa_time_mode mode,
+                       ossa_sample_cache *cache, float time, ossa_wrap mode,
                        ossa_soa_pose *a, ossa_soa_pose *b, float *t, float *r, float *s,
                        float *t2, float *r2, float *s2, long *checked)
 {
@@ -21,10 +21,10 @@ static void compare_at(const ossa_model *m, uint32_t ci, const ossa_rt_clip *rc,
     ossa_soa_pose_from_aos(b, t, r, s);
     ossa_sample_job job = {.clip = rc, .cache = cache, .time = time, .time_mode = mode,
                            .rot = OSSA_ROT_SLERP, .output = a};
-    CHECK(ossa_sample_job_run(&job));
+    CHECK(ossa_sample_job_run(&job) == OSSA_OK);
     job.cache = NULL;
     job.output = b;
-    CHECK(ossa_sample_job_run(&job));
+    CHECK(ossa_sample_job_run(&job) == OSSA_OK);
     ossa_soa_pose_to_aos(a, t2, r2, s2);
     uint32_t n = m->bone_count;
     int same = !memcmp(t, t2, 12 * n) && !memcmp(r, r2, 16 * n) && !memcmp(s, s2, 12 * n);
@@ -39,8 +39,8 @@ static void sweep_model(const ossa_model *m, long *checked)
 {
     uint32_t n = m->bone_count;
     ossa_soa_pose a, b;
-    CHECK(ossa_soa_pose_init(&a, n) == OSSA_OK);
-    CHECK(ossa_soa_pose_init(&b, n) == OSSA_OK);
+    CHECK(ossa_soa_pose_create(n, &a, NULL) == OSSA_OK);
+    CHECK(ossa_soa_pose_create(n, &b, NULL) == OSSA_OK);
     float *buf = calloc((size_t)n * 20 + 1, sizeof(float));
     float *t = buf, *r = t + 3 * n, *s = r + 4 * n, *t2 = s + 3 * n, *r2 = t2 + 3 * n,
           *s2 = r2 + 4 * n;
@@ -51,40 +51,40 @@ static void sweep_model(const ossa_model *m, long *checked)
         ossa_sample_cache *cache;
         CHECK(ossa_sample_cache_create(ossa_rt_clip_track_count(rc), &cache, &err) == OSSA_OK);
         float d = m->clips[ci].duration;
-        for (int mode = OSSA_TIME_EXTRAPOLATE; mode <= OSSA_TIME_LOOP; mode++) {
+        for (int mode = OSSA_WRAP_EXTRAPOLATE; mode <= OSSA_WRAP_PINGPONG; mode++) {
             /* forward play past both ends */
             for (float time = -0.3f * d; time <= 1.3f * d; time += d / 97.0f)
-                compare_at(m, ci, rc, cache, time, (ossa_time_mode)mode, &a, &b, t, r, s, t2,
+                compare_at(m, ci, rc, cache, time, (ossa_wrap)mode, &a, &b, t, r, s, t2,
                            r2, s2, checked);
             /* backwards */
             for (float time = 1.1f * d; time >= -0.1f * d; time -= d / 53.0f)
-                compare_at(m, ci, rc, cache, time, (ossa_time_mode)mode, &a, &b, t, r, s, t2,
+                compare_at(m, ci, rc, cache, time, (ossa_wrap)mode, &a, &b, t, r, s, t2,
                            r2, s2, checked);
             /* ping-pong playback over three periods, and random seeks */
             for (float pt = 0; pt < 6 * d; pt += d / 31.0f)
                 compare_at(m, ci, rc, cache, ossa_playback_time(d, pt, OSSA_WRAP_PINGPONG),
-                           (ossa_time_mode)mode, &a, &b, t, r, s, t2, r2, s2, checked);
+                           (ossa_wrap)mode, &a, &b, t, r, s, t2, r2, s2, checked);
             uint32_t rng = 12345;
             for (int k = 0; k < 60; k++) {
                 rng = rng * 1664525u + 1013904223u;
                 float time = -0.2f * d + 1.4f * d * (float)(rng >> 8) / (float)(1u << 24);
-                compare_at(m, ci, rc, cache, time, (ossa_time_mode)mode, &a, &b, t, r, s, t2,
+                compare_at(m, ci, rc, cache, time, (ossa_wrap)mode, &a, &b, t, r, s, t2,
                            r2, s2, checked);
             }
             /* exactly on keys, and the loop key */
             const ossa_track *tr0 = &m->clips[ci].tracks[0];
             for (uint32_t k = 0; k < tr0->key_count; k++)
-                compare_at(m, ci, rc, cache, tr0->times[k], (ossa_time_mode)mode, &a, &b, t, r,
+                compare_at(m, ci, rc, cache, tr0->times[k], (ossa_wrap)mode, &a, &b, t, r,
                            s, t2, r2, s2, checked);
-            compare_at(m, ci, rc, cache, d, (ossa_time_mode)mode, &a, &b, t, r, s, t2, r2, s2,
+            compare_at(m, ci, rc, cache, d, (ossa_wrap)mode, &a, &b, t, r, s, t2, r2, s2,
                        checked);
         }
-        ossa_sample_cache_free(cache);
-        ossa_rt_clip_free(rc);
+        ossa_sample_cache_destroy(cache);
+        ossa_rt_clip_destroy(rc);
     }
     free(buf);
-    ossa_soa_pose_release(&a);
-    ossa_soa_pose_release(&b);
+    ossa_soa_pose_destroy(&a);
+    ossa_soa_pose_destroy(&b);
 }
 
 static void test_wrap(void)
@@ -98,9 +98,11 @@ static void test_wrap(void)
     CHECK_NEAR(ossa_playback_time(2.0f, 4.5f, OSSA_WRAP_PINGPONG), 0.5f, 1e-6);
     CHECK_NEAR(ossa_playback_time(2.0f, -0.5f, OSSA_WRAP_PINGPONG), 0.5f, 1e-6);
     CHECK(ossa_playback_time(2.0f, 2.0f, OSSA_WRAP_PINGPONG) == 2.0f);
-    CHECK(ossa_playback_time(2.0f, 7.0f, OSSA_WRAP_ONCE) == 2.0f);
-    CHECK(ossa_playback_time(2.0f, -1.0f, OSSA_WRAP_ONCE) == 0.0f);
-    CHECK(ossa_playback_time(2.0f, 1.25f, OSSA_WRAP_ONCE) == 1.25f);
+    CHECK(ossa_playback_time(2.0f, 7.0f, OSSA_WRAP_CLAMP) == 2.0f);
+    CHECK(ossa_playback_time(2.0f, -1.0f, OSSA_WRAP_CLAMP) == 0.0f);
+    CHECK(ossa_playback_time(2.0f, 1.25f, OSSA_WRAP_CLAMP) == 1.25f);
+    CHECK(ossa_playback_time(2.0f, 7.0f, OSSA_WRAP_EXTRAPOLATE) == 7.0f);
+    CHECK(ossa_playback_time(2.0f, -1.5f, OSSA_WRAP_EXTRAPOLATE) == -1.5f);
     CHECK(ossa_playback_time(2.0f, NAN, OSSA_WRAP_LOOP) == 0.0f);
     CHECK(ossa_playback_time(0.0f, 1.0f, OSSA_WRAP_PINGPONG) == 0.0f);
     /* the loop mode agrees with the scalar API's wrap */
@@ -116,16 +118,16 @@ static void test_nlerp(const ossa_model *m)
     ossa_error err;
     CHECK(ossa_rt_clip_create(m, &m->clips[0], &rc, &err) == OSSA_OK);
     ossa_soa_pose a, b;
-    CHECK(ossa_soa_pose_init(&a, m->bone_count) == OSSA_OK);
-    CHECK(ossa_soa_pose_init(&b, m->bone_count) == OSSA_OK);
+    CHECK(ossa_soa_pose_create(m->bone_count, &a, NULL) == OSSA_OK);
+    CHECK(ossa_soa_pose_create(m->bone_count, &b, NULL) == OSSA_OK);
     const ossa_track *tr0 = &m->clips[0].tracks[0];
     double worst = 0;
     for (float time = tr0->times[0]; time <= tr0->times[tr0->key_count - 1]; time += 0.01f) {
         ossa_sample_job job = {.clip = rc, .time = time, .output = &a};
-        CHECK(ossa_sample_job_run(&job));
+        CHECK(ossa_sample_job_run(&job) == OSSA_OK);
         job.rot = OSSA_ROT_NLERP;
         job.output = &b;
-        CHECK(ossa_sample_job_run(&job));
+        CHECK(ossa_sample_job_run(&job) == OSSA_OK);
         /* Track 0 only: its key range is the one swept, others may extrapolate. */
         for (uint32_t k = 0; k < 1; k++) {
             uint32_t bn = ossa_rt_clip_track_bone(rc, k);
@@ -143,21 +145,33 @@ static void test_nlerp(const ossa_model *m)
     /* On a key, both give the key. */
     ossa_sample_job job = {.clip = rc, .time = tr0->times[4], .rot = OSSA_ROT_NLERP,
                            .output = &b};
-    CHECK(ossa_sample_job_run(&job));
+    CHECK(ossa_sample_job_run(&job) == OSSA_OK);
     CHECK_NEAR(b.qx[tr0->bone], tr0->rotations[16], 1e-6);
     CHECK_NEAR(b.qw[tr0->bone], tr0->rotations[19], 1e-6);
+    /* Sampling a ping-pong time is sampling it clamped, past the keys too. */
+    job.rot = OSSA_ROT_SLERP;
+    job.time = 1e3f;
+    job.time_mode = OSSA_WRAP_CLAMP;
+    job.output = &a;
+    CHECK(ossa_sample_job_run(&job) == OSSA_OK);
+    job.time_mode = OSSA_WRAP_PINGPONG;
+    job.output = &b;
+    CHECK(ossa_sample_job_run(&job) == OSSA_OK);
+    CHECK(memcmp(a.block, b.block, (size_t)a.capacity * 10 * sizeof(float)) == 0);
+    CHECK(b.qw[tr0->bone] == tr0->rotations[4 * tr0->key_count - 1]);
+    job.output = &b;
     /* invalid jobs are refused */
-    job.time_mode = (ossa_time_mode)7;
-    CHECK(!ossa_sample_job_run(&job));
+    job.time_mode = (ossa_wrap)7;
+    CHECK(ossa_sample_job_run(&job) != OSSA_OK);
     ossa_soa_pose small;
-    CHECK(ossa_soa_pose_init(&small, 1) == OSSA_OK);
-    job.time_mode = OSSA_TIME_EXTRAPOLATE;
+    CHECK(ossa_soa_pose_create(1, &small, NULL) == OSSA_OK);
+    job.time_mode = OSSA_WRAP_EXTRAPOLATE;
     job.output = &small;
-    CHECK(!ossa_sample_job_validate(&job));
-    ossa_soa_pose_release(&small);
-    ossa_rt_clip_free(rc);
-    ossa_soa_pose_release(&a);
-    ossa_soa_pose_release(&b);
+    CHECK(ossa_sample_job_validate(&job) != OSSA_OK);
+    ossa_soa_pose_destroy(&small);
+    ossa_rt_clip_destroy(rc);
+    ossa_soa_pose_destroy(&a);
+    ossa_soa_pose_destroy(&b);
 }
 
 static void test_assets(long *checked)
@@ -188,7 +202,7 @@ static void test_assets(long *checked)
             continue;
         CHECK(m->clip_count == 3);
         sweep_model(m, checked);
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
 }
 

@@ -59,7 +59,7 @@ int main(void)
             key_warned |= strstr(m->warnings[i], "unknown key 'shadow'") != NULL;
         }
         CHECK(case_warned && key_warned);
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
     /* The same set unscaled: scale=2 doubled every bind position. */
     snprintf(text, sizeof text, "skeleton=%s/cal3d/cally/cally.csf\nmesh=%s/cal3d/cally/cally_head.cmf\n",
@@ -76,8 +76,8 @@ int main(void)
         CHECK_NEAR(b->positions[0], 2.0f * a->positions[0], 1e-5);
         CHECK_NEAR(m->bones[1].rest_t[1], 2.0f * plain->bones[1].rest_t[1], 1e-5);
     }
-    ossa_model_free(plain);
-    ossa_model_free(m);
+    ossa_model_destroy(plain);
+    ossa_model_destroy(m);
 
     /* A missing mesh fails the load, naming the file; nothing is returned. */
     snprintf(text, sizeof text, "skeleton=%s/cal3d/cally/cally.csf\nmesh=nowhere.cmf\n", abs_assets);
@@ -88,7 +88,7 @@ int main(void)
     ossa_load_options opt = {.skip_missing_files = 1};
     st = ossa_load_file(write_cfg("missing.cfg", text), &opt, &m, &err);
     CHECK(st == OSSA_OK && m && m->mesh_count == 0 && m->warning_count >= 1);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 
     /* An animation made for another skeleton (58 bones) on cally (37): rejected, clearly. */
     snprintf(text, sizeof text, "skeleton=%s/cal3d/cally/cally.csf\nanimation=%s/cal3d/hero/hero_idle.caf\n",
@@ -117,7 +117,7 @@ int main(void)
         CHECK(m->morph_clip_count == 1 && m->morph_clips[0].track_count == 9);
         for (uint32_t i = 0; i < m->warning_count; i++)
             CHECKF(strstr(m->warnings[i], "unknown key") == NULL, "%s", m->warnings[i]);
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
     const char *build_root = getenv("OSSA_BUILD_ROOT");
     if (build_root && cfg) {

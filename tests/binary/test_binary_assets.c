@@ -93,7 +93,7 @@ static void check_skeleton(const char *path, uint32_t expected_bones)
             o += 4 * (size_t)children;
         }
         CHECKF(o == size, "%s: walked %zu of %zu bytes", path, o, size);
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
     free(d);
 }
@@ -248,7 +248,7 @@ static void check_mesh(const char *dir, const char *csf, const char *cmf,
     if (m) {
         CHECK(m->mesh_count == 1 && m->bone_count > 0);
         compare_cmf(m, d, size, mp, true, opt, stats);
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
     free(d);
 }
@@ -326,7 +326,7 @@ static void check_cally_facts(const char *assets)
         CHECK_NEAR(m->bones[0].rest_r[2], -0.7071063, 1e-6);
         CHECK_NEAR(m->bones[0].rest_r[3], 0.7071072, 1e-6);
         CHECK(ossa_model_find_bone(m, "cally neck") == 5);
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
     size_t size;
     uint8_t *d = test_read_file(cmf, &size);
@@ -346,7 +346,7 @@ static void check_cally_facts(const char *assets)
         CHECK(sm->influence_start[1] == n && n == 1);
         CHECK(sm->influences[0].weight == lef(d + 76));
         CHECK(m->bones[sm->influences[0].bone].source_index == (uint32_t)le32(d + 72));
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
     free(d);
 }
@@ -393,7 +393,7 @@ static void check_paladin_v900(const char *assets)
             }
         CHECK(influences > 1000);
     }
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 }
 
 static void check_marine_materials(const char *assets)
@@ -427,7 +427,7 @@ static void check_marine_materials(const char *assets)
             snprintf(want, sizeof want, "%s/cal3d/marine/marine_camodes.tga", assets);
             CHECK(strcmp(mt->maps[0].path, want) == 0);
         }
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
     static const char *const others[] = {"HEAD.crf", "Helmet.crf", "M16m80.crf"};
     static const char *const maps[] = {"marine_camodes.tga", "helmet.tga", "m16.tga"};
@@ -441,7 +441,7 @@ static void check_marine_materials(const char *assets)
         CHECK(mm->material_count == 1);
         if (mm->materials[0].map_count == 1)
             CHECK(strcmp(mm->materials[0].maps[0].file, maps[i]) == 0);
-        ossa_model_free(mm);
+        ossa_model_destroy(mm);
     }
 }
 

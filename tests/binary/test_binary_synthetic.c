@@ -334,7 +334,7 @@ static void check_reordered_skeleton_and_mesh(void)
     /* Classic auto-flip: face normal (0,0,-1) agrees with vertex 0's normal, so it flips. */
     CHECK(sm->winding_flipped == 1);
     CHECK(sm->indices[0] == 0 && sm->indices[1] == 2 && sm->indices[2] == 1);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 
     /* flip_winding inverts the decision; invert_v mirrors v. */
     ossa_load_options opt = {0};
@@ -346,7 +346,7 @@ static void check_reordered_skeleton_and_mesh(void)
         sm = &m->meshes[0].submeshes[0];
         CHECK(sm->winding_flipped == 0 && sm->indices[1] == 1 && sm->indices[2] == 2);
         CHECK(sm->uvs[1] == 0.5f && sm->uvs[3] == 1.0f && sm->uvs[5] == 0.0f);
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
 }
 
@@ -384,7 +384,7 @@ static void check_imvu_911(void)
         CHECK(mt->d_normal[1] == 0.6f && fabsf(mt->d_normal[2] - 0.2f) < 1e-6f);
         CHECK(mt->d_uv && mt->d_uv[0] == -0.5f && mt->d_uv[1] == 0.75f);
     }
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 
     buf crf = {0};
     build_crf(&crf, 911, true);
@@ -401,7 +401,7 @@ static void check_imvu_911(void)
         CHECK(strcmp(mt->maps[0].path, "mats/skin.png") == 0);
         CHECK(strcmp(mt->maps[1].path, "mats/textures/bump.tga") == 0);
         CHECK(strcmp(mt->maps[1].type, "Bump") == 0);
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
     buf crf_classic = {0};
     build_crf(&crf_classic, 1100, false);
@@ -409,7 +409,7 @@ static void check_imvu_911(void)
     if (m) {
         CHECK(m->materials[0].map_count == 2 && strcmp(m->materials[0].maps[1].type, "") == 0);
         CHECK(strcmp(m->materials[0].maps[0].path, "skin.png") == 0);
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
 }
 
@@ -428,14 +428,14 @@ static void check_1200_1300(void)
         CHECK(m->version == 1300 && sm->colors != NULL && sm->morph_count == 1);
         CHECK(sm->winding_flipped == 1 && sm->indices[1] == 2);
         CHECK(sm->influences[0].bone == 0 && sm->influences[1].bone == 2);
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
     m = load_buf(&b12, "v1200.cmf", &err);
     if (m) {
         const ossa_submesh *sm = &m->meshes[0].submeshes[0];
         CHECK(m->version == 1200 && sm->colors == NULL && sm->morph_count == 0);
         CHECK(sm->winding_flipped == 1 && sm->indices[1] == 2);
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
 }
 
@@ -457,7 +457,7 @@ static void check_cpf(void)
     CHECK(c->tracks[1].times[0] == 0.5f && c->tracks[1].weights[0] == 0.25f);
     CHECK(c->tracks[1].times[1] == 1.5f && c->tracks[1].weights[1] == 1.0f);
     CHECK(has_warning(m, "blink"));
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 }
 
 static void expect_error(ossa_status st, const ossa_model *m, const ossa_error *err,
@@ -490,7 +490,7 @@ static void check_errors(void)
     m = load_buf(&bad, "noskel.cmf", &err);
     if (m) {
         CHECK(m->meshes[0].submeshes[0].influences[2].bone == 99);
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
     id = -5;
     memcpy(bad.d + mk.influence_bone, &id, 4);
@@ -598,7 +598,7 @@ static void check_zero_area_face(void)
         const ossa_submesh *sm = &m->meshes[0].submeshes[0];
         CHECK(sm->winding_flipped == 0 && sm->indices[1] == 1 && sm->indices[2] == 0);
         CHECK(has_warning(m, "zero area"));
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
 }
 
@@ -625,7 +625,7 @@ static void check_truncation(void)
         ossa_error err;
         CHECKF(ossa_load_memory(files[f].d, files[f].n, "whole", &opt, &m, &err) == OSSA_OK,
                "file %d: %s", f, err.message);
-        ossa_model_free(m);
+        ossa_model_destroy(m);
         int wrong = 0;
         for (size_t n = 0; n < files[f].n; n++) {
             m = NULL;
@@ -633,7 +633,7 @@ static void check_truncation(void)
             if (st != OSSA_ERR_TRUNCATED || m) {
                 if (!wrong++)
                     fprintf(stderr, "file %d cut at %zu: status %d: %s\n", f, n, st, err.message);
-                ossa_model_free(m);
+                ossa_model_destroy(m);
             }
         }
         CHECKF(wrong == 0, "file %d: %d prefixes did not fail as truncated", f, wrong);

@@ -67,7 +67,7 @@ static void check_inventory(const char *dir)
                 CHECKF(fabs(len - 1.0) < 0.01, "%s track %u key %u: |q| = %g", rel, t, k, len);
             }
         }
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
     fclose(inv);
     CHECKF(files >= 29, "only %d CAF files in the inventory", files); /* 29 when written */
@@ -134,7 +134,7 @@ static void check_cally_walk(const char *dir)
         CHECK_NEAR(t1->translations[0], -0.9504878, 1e-6);
         CHECK_NEAR(t1->rotations[1], -0.5077880, 1e-6);
         CHECK_NEAR(t1->rotations[3], 0.4920894, 1e-6);
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
 
     /* Through a build with a 37-bone skeleton (identity mapping, parents-first). */
@@ -160,7 +160,7 @@ static void check_cally_walk(const char *dir)
     CHECK(ossa_build_finish(&b, st, &out) == OSSA_OK);
     if (out) {
         compare_raw(d, n, &out->clips[0]);
-        ossa_model_free(out);
+        ossa_model_destroy(out);
     }
     free(d);
 }

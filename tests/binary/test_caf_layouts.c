@@ -398,13 +398,13 @@ static void test_imvu_913(void)
         check_imvu_clip(m, 0, "913");
         CHECK(m->clips[0].version == 913);
         CHECK(has_warning(m, "no skeleton") || has_warning(m, "none was loaded"));
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
     CHECKF(load(&b, SKEL_BONES, &m, &err) == OSSA_OK, "913 skel: %s", err.message);
     if (m) {
         check_imvu_clip(m, 1, "913 with skeleton");
         CHECK(m->warning_count == 1); /* only the skeleton reordering */
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
     /* 918 has the same layout (no raw extras from 918 on). */
     b.d[4] = 918 & 0xFF;
@@ -412,7 +412,7 @@ static void test_imvu_913(void)
     CHECKF(load(&b, 0, &m, &err) == OSSA_OK, "918: %s", err.message);
     if (m) {
         check_imvu_clip(m, 0, "918");
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
 }
 
@@ -461,7 +461,7 @@ static void test_imvu_extras(int version)
                           "916 translation");
             }
         }
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 }
 
 static void test_imvu_919(void)
@@ -486,7 +486,7 @@ static void test_imvu_919(void)
             check_quat(tr->rotations + 4 * k, keys[k].q, 0, "919/0 rotation");
             CHECK(tr->times[k] == keys[k].t);
         }
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
     /* Flag 1: bit-packed, no raw extras. */
     make_imvu_tracks();
@@ -499,7 +499,7 @@ static void test_imvu_919(void)
     CHECKF(load(&b, SKEL_BONES, &m, &err) == OSSA_OK, "919/1: %s", err.message);
     if (m) {
         check_imvu_clip(m, 1, "919/1");
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
 }
 
@@ -525,7 +525,7 @@ static void test_v1200(void)
             check_vec(tr->translations + 3 * k, keys[k].tr, 0, "1200/0 translation");
             check_quat(tr->rotations + 4 * k, keys[k].q, 0, "1200/0 rotation");
         }
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
 
     /* Flags 1: quantised tracks; every reconstructed-component case (x, y, z, w largest). */
@@ -569,7 +569,7 @@ static void test_v1200(void)
                 check_quat(tr->rotations + 4 * k, q[t].keys[k].q, 2e-4, what);
             }
         }
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
 }
 
@@ -591,7 +591,7 @@ static void test_upstream(void)
     if (m) {
         check_imvu_clip(m, 1, "1300/1");
         CHECK(!has_warning(m, "bit-packed"));
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
     /* 1300, compression flag 0 but flags bit 0: the upstream saver's bit-packed tracks. */
     b.d[8] = 0;  /* compression flag */
@@ -600,7 +600,7 @@ static void test_upstream(void)
     if (m) {
         check_imvu_clip(m, 0, "1300 flags bit 0");
         CHECK(has_warning(m, "bit-packed"));
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
 
     /* 1301, plain tracks: the 1e10 sentinel becomes the bone's rest translation. */
@@ -625,7 +625,7 @@ static void test_upstream(void)
         check_vec(c->tracks[0].translations + 6, rest4, 0, "1301 sentinel key 2");
         check_vec(c->tracks[1].translations + 6, rest5, 0, "1301 root sentinel");
         check_quat(c->tracks[1].rotations + 8, keys[2].q, 0, "1301 rotation");
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
     /* Without a skeleton the sentinel becomes 0, with one warning for the whole file. */
     CHECKF(load(&b, 0, &m, &err) == OSSA_OK, "1301 no skeleton: %s", err.message);
@@ -634,7 +634,7 @@ static void test_upstream(void)
         check_vec(m->clips[0].tracks[0].translations, zero, 0, "1301 sentinel without skeleton");
         check_vec(m->clips[0].tracks[1].translations + 6, zero, 0, "1301 sentinel 2");
         CHECK(m->warning_count == 1 && has_warning(m, "1e10"));
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
 }
 
@@ -657,7 +657,7 @@ static void test_classic_unsorted(void)
               tr->translations[6] == 1.0f);
         CHECK(tr->rotations[4 + 2] == -1.0f);
         CHECK(has_warning(m, "out of time order"));
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
 }
 
@@ -677,7 +677,7 @@ static void expect_fail(const bytes *b, uint32_t skeleton, ossa_status want, int
     if (text)
         CHECKF(strstr(err.message, text) != NULL, "%s: message '%s' lacks '%s'", label,
                err.message, text);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 }
 
 static void test_errors(void)
@@ -715,7 +715,7 @@ static void test_errors(void)
     ossa_model *m;
     ossa_error err;
     CHECKF(load(&b, 0, &m, &err) == OSSA_OK, "bone 40 without skeleton: %s", err.message);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     /* And in a bit-packed track (13-bit id in the header word). */
     packed_track p;
     memset(&p, 0, sizeof p);
@@ -758,7 +758,7 @@ static void test_errors(void)
         CHECKF(st != OSSA_OK && m == NULL, "prefix of %zu bytes loaded", n);
         CHECKF(st == OSSA_ERR_TRUNCATED || st == OSSA_ERR_RANGE, "prefix %zu: %s", n,
                err.message);
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
     cut.n = b.n - 5; /* inside the last key */
     expect_fail(&cut, 0, OSSA_ERR_TRUNCATED, 16 + 72 + 4, "keyframe", "truncated key");
@@ -846,7 +846,7 @@ static void flip_all_bits(const bytes *b, uint32_t skeleton, const char *label)
                 loaded++;
             else
                 failed++;
-            ossa_model_free(m);
+            ossa_model_destroy(m);
             f.d[i] = b->d[i];
         }
     CHECKF(loaded > 0 && failed > 0, "%s: %d loaded, %d failed", label, loaded, failed);

@@ -173,9 +173,9 @@ int main(int argc, char **argv)
     ct_remove_temp(bone_path);
     ct_remove_temp(frame_path);
     ct_remove_temp(feat_path);
-    ossa_model_free(demo);
-    ossa_model_free(features);
-    ossa_model_free(bones);
-    ossa_model_free(frames);
+    ossa_model_destroy(demo);
+    ossa_model_destroy(features);
+    ossa_model_destroy(bones);
+    ossa_model_destroy(frames);
     return test_finish("c3s-cli");
 }

@@ -109,7 +109,7 @@ static void through_reader(const char *label, const uint8_t *version, size_t n, 
         CHECKF(err.offset >= 0 && (size_t)err.offset + n >= at && (size_t)err.offset <= b.size,
                "%s: offset %lld", label, (long long)err.offset);
     }
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     ct_free(&b);
 }
 

@@ -175,7 +175,7 @@ static void check_form(const ossa_model *demo, bool frames)
                                           t * back->clips[c].duration);
                     CHECKF(gap < 1e-5, "%s: regenerated clip %u differs by %g", label, c, gap);
                 }
-            ossa_model_free(third);
+            ossa_model_destroy(third);
         }
         printf("  %s: %zu bytes, rewritten %zu bytes\n", label, na, nb);
     }
@@ -194,7 +194,7 @@ static void check_form(const ossa_model *demo, bool frames)
         ct_remove_temp(once_more);
     }
     ct_remove_temp(again);
-    ossa_model_free(back);
+    ossa_model_destroy(back);
     ct_remove_temp(path);
 }
 
@@ -223,6 +223,6 @@ int main(void)
     check_form(demo, false);
     check_form(demo, true);
     bad_arguments(demo);
-    ossa_model_free(demo);
+    ossa_model_destroy(demo);
     return test_finish("c3s-demo");
 }

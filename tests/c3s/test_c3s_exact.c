@@ -307,7 +307,7 @@ static void round_trips(const ossa_model *m, const fixture *f, const char *what,
     snprintf(label, sizeof label, "%s, C3S copy", what);
     if (back)
         verify_copy(back, f, label, want_exact, tol, KEYS);
-    ossa_model_free(back);
+    ossa_model_destroy(back);
     ct_remove_temp(path);
     if (f->upper_scale != 1.0f)
         return;
@@ -321,7 +321,7 @@ static void round_trips(const ossa_model *m, const fixture *f, const char *what,
     snprintf(label, sizeof label, "%s, SKM copy", what);
     if (back) /* key 0 only: later keys scale the bone "lower", which SKM cannot hold */
         verify_copy(back, f, label, want_exact, tol, 1);
-    ossa_model_free(back);
+    ossa_model_destroy(back);
     remove(path);
     snprintf(path, sizeof path, "%s/copy.skp", dir);
     remove(path);
@@ -367,7 +367,7 @@ static void run_fixture(const char *cli, float upper_scale, int agree, int want_
                what, r);
     }
     if (test_failures) {
-        ossa_model_free(m);
+        ossa_model_destroy(m);
         ct_free(&b);
         return;
     }
@@ -442,7 +442,7 @@ static void run_fixture(const char *cli, float upper_scale, int agree, int want_
     }
     CHECKF(errors >= 2, "%s: bench reported %u kernels", what, errors);
     ct_remove_temp(path);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     ct_free(&b);
 }
 

@@ -127,7 +127,7 @@ static void cuts(const input *in)
             (size_t)err.offset > cut)
             FAILF("%s cut at %zu: %s at %lld (%s), expected TRUNCATED within the cut", in->label,
                   cut, ossa_status_name(st), (long long)err.offset, err.message);
-        ossa_model_free(m);
+        ossa_model_destroy(m);
         if (!small && cut % 3 != 0)
             continue;
         /* Every chunk that the cut falls inside now ends at the cut. */
@@ -184,7 +184,7 @@ static ossa_status lie(scene_fn scene, ct_site kind, uint32_t site, uint32_t val
     scene(b);
     ossa_model *m = NULL;
     ossa_status st = load_exact(b->data, b->size, err, &m);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     return st;
 }
 
@@ -298,7 +298,7 @@ int main(void)
     lies("frames scene", ct_scene_frames);
     for (size_t i = 0; i < count; i++)
         free(inputs[i].data);
-    ossa_model_free(demo);
-    ossa_model_free(features);
+    ossa_model_destroy(demo);
+    ossa_model_destroy(features);
     return test_finish("c3s-malformed");
 }

@@ -75,8 +75,8 @@ static void compare(const char *label, const ossa_model *a, const ossa_model *b,
                 CHECKF(g < 1e-4, "%s clip '%s' t=%g submesh %u: %g apart", label, ca->name,
                        (double)t, s, g);
                 if (sa->uv_set_count) {
-                    CHECK(ossa_uv_clip_eval(a, ca, ma, sa_i, t, OSSA_TIME_LOOP, pa) == OSSA_OK);
-                    CHECK(ossa_uv_clip_eval(b, cb, mb, sb_i, t, OSSA_TIME_LOOP, pb) == OSSA_OK);
+                    CHECK(ossa_uv_clip_eval(a, ca, ma, sa_i, t, OSSA_WRAP_LOOP, pa) == OSSA_OK);
+                    CHECK(ossa_uv_clip_eval(b, cb, mb, sb_i, t, OSSA_WRAP_LOOP, pb) == OSSA_OK);
                     CHECKF(max_gap(pa, pb, 2 * (size_t)sa->vertex_count) < 1e-6,
                            "%s clip '%s' t=%g: uvs differ", label, ca->name, (double)t);
                 }
@@ -140,8 +140,8 @@ static void round_trip(const char *label, void (*scene)(ct_buf *), bool frames)
     }
     if (a && b)
         compare(label, a, b, frames);
-    ossa_model_free(a);
-    ossa_model_free(b);
+    ossa_model_destroy(a);
+    ossa_model_destroy(b);
     ct_remove_temp(path);
 }
 

@@ -141,9 +141,9 @@ static void features(void)
     /* UVs at key 2 come from the second frame (u + 0.5). */
     if (s0->vertex_count == 5) {
         float uv[10];
-        CHECK(ossa_uv_clip_eval(m, bend, 0, 0, 0.2f, OSSA_TIME_LOOP, uv) == OSSA_OK);
+        CHECK(ossa_uv_clip_eval(m, bend, 0, 0, 0.2f, OSSA_WRAP_LOOP, uv) == OSSA_OK);
         CHECK_NEAR(uv[0], 0.6, 1e-6);
-        CHECK(ossa_uv_clip_eval(m, bend, 0, 0, 0.1f, OSSA_TIME_LOOP, uv) == OSSA_OK);
+        CHECK(ossa_uv_clip_eval(m, bend, 0, 0, 0.1f, OSSA_WRAP_LOOP, uv) == OSSA_OK);
         CHECK_NEAR(uv[0], 0.1, 1e-6);
         /* The arm turned 10 degrees more at key 1: v4 = (0,1,0) + Rz(100 deg)(1,-1,0). */
         float p[15], n[15];
@@ -189,7 +189,7 @@ static void features(void)
         CHECK(fabsf(t2[0] - t[0]) > 1e-3f); /* it follows the arm */
     }
 done:
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 }
 
 static void frames(void)
@@ -229,16 +229,16 @@ static void frames(void)
         CHECK(tr->key_count == 3 && tr->frames[0] == 0 && tr->frames[1] == 1 && tr->frames[2] == 2);
     }
     float p[12], n[12];
-    CHECK(ossa_vertex_clip_eval(m, morph, 0, 0, 0.25f, OSSA_TIME_LOOP, p, n) == OSSA_OK);
+    CHECK(ossa_vertex_clip_eval(m, morph, 0, 0, 0.25f, OSSA_WRAP_LOOP, p, n) == OSSA_OK);
     check_vec(p, 0, 0, 0.5f, 1e-6, "v1 half way to f3");
     check_vec(p + 9, 2, 2, 1, 1e-6, "v4 half way to f4");
-    CHECK(ossa_vertex_clip_eval(m, morph, 0, 0, 1.25f, OSSA_TIME_LOOP, p, n) == OSSA_OK);
+    CHECK(ossa_vertex_clip_eval(m, morph, 0, 0, 1.25f, OSSA_WRAP_LOOP, p, n) == OSSA_OK);
     check_vec(p, 0, 0, 0.5f, 1e-6, "v1 looping back");
     check_vec(p + 9, 2, 2, 0, 1e-6, "v4 at its base");
-    CHECK(ossa_vertex_clip_eval(m, morph, 0, 0, 1.25f, OSSA_TIME_CLAMP, p, n) == OSSA_OK);
+    CHECK(ossa_vertex_clip_eval(m, morph, 0, 0, 1.25f, OSSA_WRAP_CLAMP, p, n) == OSSA_OK);
     check_vec(p, 0, 0, 1, 1e-6, "v1 held at the last key");
     /* Normals of the blob at f3 still face along z. */
-    CHECK(ossa_vertex_clip_eval(m, morph, 0, 0, 0.5f, OSSA_TIME_LOOP, p, n) == OSSA_OK);
+    CHECK(ossa_vertex_clip_eval(m, morph, 0, 0, 0.5f, OSSA_WRAP_LOOP, p, n) == OSSA_OK);
     CHECKF(fabsf(fabsf(n[2]) - 1.0f) < 1e-5f, "normal z %g", (double)n[2]);
     /* mixed: a bone track for root and frames {base, f3 f4}. */
     CHECK(mixed->track_count == 1 && mixed->vertex_track_count == 1);
@@ -249,7 +249,7 @@ static void frames(void)
     /* v2 (1,0,0) turned a quarter about Y lands on (0,0,-1); render order v1 v3 v2. */
     check_vec(p + 6, 0, 0, -1, 1e-5, "stick v2 turned");
 done:
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 }
 
 /* A scene built by edit(b) must fail with status st, its message mentioning `part`. */
@@ -265,7 +265,7 @@ static void expect(const char *label, const ct_buf *b, ossa_status want, const c
     CHECKF(st == OSSA_OK || (err.offset >= 0 && (size_t)err.offset <= b->size) ||
                want == OSSA_ERR_VALUE,
            "%s: offset %lld", label, (long long)err.offset);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 }
 
 static void errors(void)
@@ -424,7 +424,7 @@ static void disagreement(float scale)
         check_vec(sm->positions, scale, 0, 0, 1e-6, "weighted mean");
         CHECK(has_warning(m, "non-unit base scale") == (scale != 1.0f));
     }
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     ct_free(&b);
 }
 

@@ -128,7 +128,7 @@ int main(void)
         CHECKF((m->bone_count == 2) == (i == 0), "%s: %u bones", sd->name, m->bone_count);
         check_triggers(sd->name, m);
         check_mount(sd->name, m);
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
     for (int i = 0; i < FUZZ_C3S_SEED_COUNT; i++)
         free(seeds[i].data);

@@ -47,7 +47,7 @@ uint8_t *cff_write_demo(const char *dir, const char *name, float frame_rate, cha
     }
     snprintf(path_out, path_size, "%s/%s", dir, name);
     ossa_status st = ossa_write_cff(demo, path_out, frame_rate, &err);
-    ossa_model_free(demo);
+    ossa_model_destroy(demo);
     if (st != OSSA_OK) {
         char text[1024];
         fprintf(stderr, "ossa_write_cff: %s\n", ossa_error_format(&err, text, sizeof text));

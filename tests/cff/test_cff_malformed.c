@@ -73,7 +73,7 @@ static void truncate_all(const subject *s)
             continue;
         }
         if (!mf_check_error(&t, what, st, m, &err)) {
-            ossa_model_free(m);
+            ossa_model_destroy(m);
             continue;
         }
         if (st != OSSA_ERR_TRUNCATED)
@@ -140,7 +140,7 @@ static void expect_at(mf_tally *t, const subject *s, size_t at, uint32_t v, floa
             mf_fail(t, "%s: error at offset %lld (\"%s\")", label, (long long)err.offset,
                     err.message);
     } else {
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
     free(buf);
 }
@@ -216,7 +216,7 @@ static void fixture_checks(const cff_fixture *fx, const subject *s)
                 mf_fail(&t, "face index of mesh %d: %s at %lld (\"%s\"), expected RANGE at %zu",
                         i, ossa_status_name(st), (long long)err.offset, err.message, at);
             if (st == OSSA_OK)
-                ossa_model_free(m);
+                ossa_model_destroy(m);
         }
     }
     free(buf);

@@ -115,7 +115,7 @@ int main(void)
         CHECK_NEAR(m->bones[2].rest_t[2], 0.0, 1e-7);
         CHECK(m->bones[2].rest_r[1] != 0.0f);
     }
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 
     /* invert_v flips v. */
     ossa_load_options opt = {0};
@@ -126,7 +126,7 @@ int main(void)
         const uint8_t *p = fx.data + fx.frame_count_at[1] + 8 + 13 * 5;
         CHECK_NEAR(m->meshes[1].submeshes[0].uvs[2 * 5 + 1], 1.0 - raw_at(p + 8) / 1024.0, 1e-6);
     }
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 
     /* The two readings of Decision 8. */
     ossa_cff_position_reading as_int, as_half;
@@ -146,7 +146,7 @@ int main(void)
     if (m)
         CHECK(m->mesh_count == 0 && m->bone_count == 0 && m->clip_count == 0 &&
               m->warning_count == 1);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 
     /* Detection is by extension only (no magic). */
     CHECK(ossa_sniff(fx.data, fx.size, "x/SHIP.CFF") == OSSA_FORMAT_CFF);

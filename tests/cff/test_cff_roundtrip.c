@@ -41,7 +41,7 @@ static void pose_at(const ossa_model *m, const ossa_clip *clip, float t, pose *p
 {
     ossa_pose_rest(m, p->lt, p->lr, p->ls);
     if (clip)
-        ossa_sample_clip(m, clip, ossa_clip_wrap_time(clip, t), OSSA_TIME_LOOP, p->lt, p->lr,
+        ossa_sample_clip(m, clip, ossa_clip_wrap_time(clip, t), OSSA_WRAP_LOOP, p->lt, p->lr,
                          p->ls);
     ossa_local_to_model(m, p->lt, p->lr, p->ls, p->mt, p->mr, p->ms);
     ossa_skin_palette(m, p->mt, p->mr, p->ms, p->palette);
@@ -152,8 +152,8 @@ int main(void)
     if (!bytes || !demo || !rd) {
         free(bytes);
         free(again);
-        ossa_model_free(demo);
-        ossa_model_free(rd);
+        ossa_model_destroy(demo);
+        ossa_model_destroy(rd);
         cff_remove_dir(dir);
         return test_finish("cff-roundtrip");
     }
@@ -295,7 +295,7 @@ int main(void)
         printf("second round trip: largest difference %.3g\n", worst);
         CHECK(worst <= vertex_tol);
     }
-    ossa_model_free(rd2);
+    ossa_model_destroy(rd2);
 
     /* A model without clips rests where it was modelled: one frame per part. */
     ossa_model *still = NULL;
@@ -328,10 +328,10 @@ int main(void)
             }
             CHECK(worst <= 1e-5);
         }
-        ossa_model_free(rd3);
+        ossa_model_destroy(rd3);
         still->bones = own_bones;
         free(bones);
-        ossa_model_free(still);
+        ossa_model_destroy(still);
     }
 
     /* Bad arguments fail cleanly and create nothing. */
@@ -344,8 +344,8 @@ int main(void)
     snprintf(path5, sizeof path5, "%s/no/such/dir.cff", dir);
     CHECK(ossa_write_cff(demo, path5, 0.0f, &err) == OSSA_ERR_IO);
 
-    ossa_model_free(demo);
-    ossa_model_free(rd);
+    ossa_model_destroy(demo);
+    ossa_model_destroy(rd);
     free(bytes);
     free(again);
     cff_remove_dir(dir);

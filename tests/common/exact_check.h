@@ -9,8 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ossa/anim.h"
+#include "ossa/reference.h"
+#include "ossa/sample.h"
 #include "ossa/skin.h"
+#include "ossa/skin_pool.h"
 #include "test_common.h"
 
 /* The palette of m at time t of clip (NULL: the rest pose), sampled as a cycle. Caller frees. */
@@ -23,7 +25,7 @@ static inline float *ex_palette(const ossa_model *m, const ossa_clip *clip, floa
     float *pal = malloc(nb * 12 * sizeof(float));
     ossa_pose_rest(m, lt, lr, ls);
     if (clip)
-        ossa_sample_clip(m, clip, ossa_clip_wrap_time(clip, t), OSSA_TIME_LOOP, lt, lr, ls);
+        ossa_sample_clip(m, clip, ossa_clip_wrap_time(clip, t), OSSA_WRAP_LOOP, lt, lr, ls);
     ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
     ossa_skin_palette(m, mt, mr, ms, pal);
     free(lt); free(lr); free(ls); free(mt); free(mr); free(ms);
@@ -101,7 +103,7 @@ static inline void ex_check_submesh(const ossa_submesh *sm, uint32_t bones, cons
             /* two and three participants: the same bits as one thread */
             for (uint32_t t = 2; t <= 3 && store == 0; t++) {
                 ossa_skin_pool *pool = NULL;
-                CHECK(ossa_skin_pool_create(t, &pool) == OSSA_OK);
+                CHECK(ossa_skin_pool_create(t, &pool, NULL) == OSSA_OK);
                 job.out_positions = pp;
                 job.out_normals = pn;
                 CHECK(ossa_skin_run_parallel(pool, &job) == OSSA_OK);

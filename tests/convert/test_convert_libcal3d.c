@@ -73,7 +73,7 @@ static size_t ossa_skin(const ossa_model *m, int c, float t, float *pos, float *
     float *pal = malloc(nb * 12 * sizeof(float));
     ossa_pose_rest(m, lt, lr, ls);
     if (c >= 0)
-        ossa_sample_clip(m, &m->clips[c], ossa_clip_wrap_time(&m->clips[c], t), OSSA_TIME_LOOP,
+        ossa_sample_clip(m, &m->clips[c], ossa_clip_wrap_time(&m->clips[c], t), OSSA_WRAP_LOOP,
                          lt, lr, ls);
     ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
     ossa_skin_palette(m, mt, mr, ms, pal);
@@ -110,7 +110,7 @@ static void check_model(const char *ossa_cli, const char *src, const char *tmp)
     cal3d_ref *ref = cal3d_ref_new();
     if (rc != 0 || !ref || load_set(ref, dir, cfg, src) != 0) {
         cal3d_ref_free(ref);
-        ossa_model_free(m);
+        ossa_model_destroy(m);
         return;
     }
     size_t total = 0;
@@ -151,7 +151,7 @@ static void check_model(const char *ossa_cli, const char *src, const char *tmp)
     models_checked++;
     free(want); free(phys); free(got); free(gotn);
     cal3d_ref_free(ref);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 }
 
 int main(void)

@@ -8,9 +8,11 @@
 #include <unistd.h>
 #include "core/limits.h"
 #include "fuzz_seeds.h"
-#include "ossa/anim.h"
 #include "ossa/instance.h"
+#include "ossa/reference.h"
+#include "ossa/sample.h"
 #include "ossa/skin.h"
+#include "ossa/cloth.h"
 #include "ossa/load.h"
 
 #if defined(__GNUC__)
@@ -137,7 +139,7 @@ static int check_springs(const ossa_model *m, const pose_bufs *p, char *why, siz
             ossa_skin_mesh *mesh = NULL;
             ossa_spring_state *st = NULL;
             if (ossa_skin_mesh_create(sm, (uint32_t)p->palette_bones, &mesh, NULL) != OSSA_OK ||
-                ossa_spring_state_create(mesh, &st) != OSSA_OK) {
+                ossa_spring_state_create(mesh, &st, NULL) != OSSA_OK) {
                 ossa_skin_mesh_destroy(mesh);
                 return fail(why, why_size, "mesh %u submesh %u: no runtime mesh or cloth", i, j);
             }
@@ -269,7 +271,7 @@ static int check_model(const ossa_model *m, char *why, size_t why_size)
             char what[96];
             snprintf(what, sizeof what, "clip %u at t=%g", c, (double)times[k]);
             ossa_pose_rest(m, p.lt, p.lr, p.ls);
-            ossa_sample_clip(m, clip, times[k], OSSA_TIME_EXTRAPOLATE, p.lt, p.lr, p.ls);
+            ossa_sample_clip(m, clip, times[k], OSSA_WRAP_EXTRAPOLATE, p.lt, p.lr, p.ls);
             if (!all_finite(p.lt, 3 * n) || !all_finite(p.lr, 4 * n) || !all_finite(p.ls, 3 * n))
                 bad = fail(why, why_size, "%s: a sampled local transform is not finite", what);
             else
@@ -405,7 +407,7 @@ int fuzz_check_harness(const uint8_t *data, size_t size, fuzz_harness h, ossa_st
         bad = fail(why, why_size, "status OK without a model");
     } else {
         bad = check_model(m, why, why_size);
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
     free(copy);
     return bad;

@@ -180,7 +180,7 @@ bool fuzz_seed_from_writer(const ossa_model *m, fuzz_seed_writer write, const vo
                 ossa_error_format(&err, text, sizeof text));
         return false;
     }
-    ossa_model_free(loaded);
+    ossa_model_destroy(loaded);
     return true;
 }
 

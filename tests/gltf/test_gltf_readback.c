@@ -48,7 +48,7 @@ static void ossa_positions(const ossa_model *m, int clip, float time, const floa
     const ossa_submesh *sm = &m->meshes[mesh].submeshes[sub];
     const ossa_clip *c = clip >= 0 ? &m->clips[clip] : NULL;
     if (c && ossa_clip_vertex_track(c, mesh, sub))
-        ossa_vertex_clip_eval(m, c, mesh, sub, ossa_clip_wrap_time(c, time), OSSA_TIME_LOOP, pos,
+        ossa_vertex_clip_eval(m, c, mesh, sub, ossa_clip_wrap_time(c, time), OSSA_WRAP_LOOP, pos,
                               nrm);
     else if (m->bone_count)
         ossa_skin_submesh_scalar(sm, pal, pos, nrm);
@@ -100,7 +100,7 @@ static double compare_pose(const char *label, const ossa_model *m, gr_doc *doc, 
     ossa_pose_rest(m, lt, lr, ls);
     if (clip >= 0)
         ossa_sample_clip(m, &m->clips[clip], ossa_clip_wrap_time(&m->clips[clip], time),
-                         OSSA_TIME_LOOP, lt, lr, ls);
+                         OSSA_WRAP_LOOP, lt, lr, ls);
     ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
     ossa_skin_palette(m, mt, mr, ms, pal);
     for (uint32_t i = 0; i < m->mesh_count; i++) {
@@ -228,7 +228,7 @@ static void check_model(const char *label, char *const *files, size_t count, con
     CHECKF(st == OSSA_OK, "%s: export: %s", label, ossa_error_format(&err, text, sizeof text));
     if (st == OSSA_OK)
         check_file(label, m, out);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 }
 
 static void check_batch(const char *dir)
@@ -289,7 +289,7 @@ static bool write_exact_skm(const char *dir)
     ok = ok && ossa_write_skm(m, dir, "exact", 30.0f, &err) == OSSA_OK;
     for (uint32_t k = 0; k < made; k++)
         free(points[k]);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     return ok;
 }
 
@@ -341,7 +341,7 @@ int main(void)
         printf("exact SKM: glTF up to %.3g from Ossa's exact skinning, never beyond the bound "
                "(excess %.2g)\n", exact_seen, exact_excess);
         CHECK(exact_seen > 1e-3); /* the points do disagree, and visibly */
-        ossa_model_free(em);
+        ossa_model_destroy(em);
     } else {
         CHECKF(0, "%s: %s", exact, err.message);
     }

@@ -19,7 +19,7 @@ if [ "$viewer" = true ]; then
 fi
 pc=$(find "$root" -name ossa.pc | head -n1)
 [ -n "$pc" ] || fail "no ossa.pc installed"
-for h in ossa.h model.h load.h anim.h; do
+for h in ossa.h model.h load.h reference.h; do
     [ -f "$root$prefix/include/ossa/$h" ] || fail "header ossa/$h not installed"
 done
 

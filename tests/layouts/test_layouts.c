@@ -742,7 +742,7 @@ int main(int argc, char **argv)
             check_clip(m, c, (int)version, &opt);
             check_morph_clip(m, c, (int)version);
             check_material(m, c, (int)version);
-            ossa_model_free(m);
+            ossa_model_destroy(m);
         }
     }
     remove_files(dir);

@@ -113,7 +113,7 @@ static void check_each_lineage(int version)
                 CHECK(sm->morph_count == w->morph_count && sm->spring_count == w->spring_count);
             }
         }
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
 
     /* Each file alone, from memory: the mesh without a skeleton too. */
@@ -124,7 +124,7 @@ static void check_each_lineage(int version)
             CHECK(m->skeleton_lineage == lineage_of(version) && m->warning_count == 0);
         if (m && i == LF_CMF)
             CHECK(m->mesh_count == 1 && m->meshes[0].lineage == lineage_of(version));
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
     remove_set(dir);
     lf_free(&f);
@@ -146,7 +146,7 @@ static void check_mixed_set(void)
     if (m) {
         CHECK(m->skeleton_lineage == OSSA_CAL3D_UPSTREAM && m->has_scene_ambient);
         CHECK(m->mesh_count == 1 && m->meshes[0].lineage == OSSA_CAL3D_MP3BUTCHER);
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
     remove_set(dir);
     lf_free(&up);
@@ -210,7 +210,7 @@ static void check_failed_attempt_leaves_nothing(void)
         CHECK(strcmp(m->bones[0].name, "abcdefgh\x01") == 0 && !m->has_scene_ambient);
         CHECKF(m->warning_count == 0, "%u warnings, first: %s", m->warning_count,
                m->warning_count ? m->warnings[0] : "");
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
     /* Cut by one byte, neither layout reads it: the mp3butcher one ran out of data (closest),
      * the upstream one stopped at the child id it reached after the light type. */
@@ -221,7 +221,7 @@ static void check_failed_attempt_leaves_nothing(void)
                strstr(err.message, "child 0 has id 5") != NULL &&
                strstr(err.message, "at offset 109") != NULL,
            "%s", err.message);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 }
 
 /* A damaged file of either lineage names both layouts, the one that got further first, and
@@ -272,7 +272,7 @@ static void check_truncated(int version)
                 if (!wrong++)
                     fprintf(stderr, "%s %s cut at %zu: %s\n", lineage_label(version), lf_name(i),
                             n, ossa_error_format(&err, text, sizeof text));
-                ossa_model_free(m);
+                ossa_model_destroy(m);
             }
         }
         CHECKF(wrong == 0, "%s %s: %d prefixes did not fail as truncated", lineage_label(version),
@@ -291,7 +291,7 @@ static void expect_clean_failure(const char *what, const uint8_t *d, size_t n, c
     CHECKF(st != OSSA_OK && m == NULL && err.status == st && err.offset >= 0 &&
                err.offset <= (int64_t)n,
            "%s: %s", what, ossa_error_format(&err, text, sizeof text));
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 }
 
 static void check_lying_counts(int version)
@@ -321,7 +321,7 @@ static void check_lying_counts(int version)
         CHECK(m && m->mesh_count == 1 && m->meshes[0].submesh_count == 1 &&
               m->meshes[0].lineage == lineage_of(version) && m->warning_count == 1 &&
               strstr(m->warnings[0], "after the last submesh ignored") != NULL);
-        ossa_model_free(m);
+        ossa_model_destroy(m);
         /* CSF: bone count (offset 8) one more, one less. */
         static const int32_t bone_counts[] = {4, 2};
         for (size_t k = 0; k < 2; k++) {
@@ -352,7 +352,7 @@ static void check_ambiguous(int version)
             CHECK(m->mesh_count == 1 && m->meshes[0].submesh_count == count);
             CHECKF(m->meshes[0].lineage == OSSA_CAL3D_UPSTREAM, "read as %s",
                    ossa_cal3d_lineage_name(m->meshes[0].lineage));
-            ossa_model_free(m);
+            ossa_model_destroy(m);
         }
         free(up);
         free(mp);
@@ -381,7 +381,7 @@ static void check_trailing(int version)
             CHECKF(m->warning_count == 1 && strstr(m->warnings[0], "8 bytes after the last") &&
                        strstr(m->warnings[0], "ignored"),
                    "%s + 8: %u warnings", lf_name(i), m->warning_count);
-            ossa_model_free(m);
+            ossa_model_destroy(m);
         }
         free(d);
     }

@@ -309,7 +309,7 @@ bool mf_check_any(mf_tally *t, const char *what, ossa_status st, ossa_model *m,
         mf_fail(t, "%s: loaded OK but fails validation: %s", what, verr.message);
         ok = false;
     }
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     return ok;
 }
 

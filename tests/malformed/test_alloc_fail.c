@@ -136,7 +136,7 @@ static void sweep(const char *what, step_fn step, const void *arg, bool writer)
     ossa_status st = step(arg, &m, &err);
     CHECKF(st == OSSA_OK, "%s: %s", what, err.message);
     long total = calls;
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     scratch_files(true);
     CHECKF(live == before, "%s: %ld blocks not freed after a successful run", what, live - before);
     long bad = 0;
@@ -150,7 +150,7 @@ static void sweep(const char *what, step_fn step, const void *arg, bool writer)
         bool ok = writer ? st != OSSA_OK && scratch_files(false) == 0
                          : st == OSSA_ERR_NOMEM && m == NULL;
         if (!writer && st == OSSA_OK)
-            ossa_model_free(m);
+            ossa_model_destroy(m);
         scratch_files(true);
         if (!ok || live != before) {
             bad++;
@@ -247,7 +247,7 @@ int main(void)
         sweep("export glb", write_gltf, "glb", true);
         sweep("export gltf", write_gltf, "gltf", true);
     }
-    ossa_model_free(model);
+    ossa_model_destroy(model);
     rmdir(scratch);
     return test_finish("alloc-fail");
 }

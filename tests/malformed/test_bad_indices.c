@@ -27,7 +27,7 @@ static void expect_range(mf_tally *t, const mf_file *f, const uint8_t *data, siz
                                    : mf_load(f, data, size, &m, &err);
     (*tried)++;
     if (!mf_check_error(t, c->what, st, m, &err)) {
-        ossa_model_free(m);
+        ossa_model_destroy(m);
         return;
     }
     if (st != OSSA_ERR_RANGE)
@@ -67,7 +67,7 @@ static bool loads_with_skeleton(const mf_file *f)
     ossa_model *m = NULL;
     ossa_error err;
     ossa_status st = mf_load_with_skeleton(f, f->data, f->size, &m, &err);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     if (st != OSSA_OK)
         printf("  %s: does not load with %s (%s: %s); with-skeleton cases skipped\n", f->label,
                f->skeleton, ossa_status_name(st), err.message);

@@ -121,7 +121,7 @@ int main(void)
         ossa_status st = ossa_export_gltf(scene, in_dir(p, sizeof p, "out.glb"), NULL, &err);
         CHECKF(st == OSSA_OK, "export with a FIFO texture: %s", err.message);
         CHECK(now() - t0 < 5.0 * test_time_factor());
-        ossa_model_free(scene);
+        ossa_model_destroy(scene);
     }
 
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

@@ -42,7 +42,7 @@ static void lie_in_file(const mf_file *f, unsigned *tried)
                          mf_kind_name((mf_kind)k), picked[p]->offset, lies[v], picked[p]->value);
                 (*tried)++;
                 if (!mf_check_error(&t, what, st, m, &err)) {
-                    ossa_model_free(m);
+                    ossa_model_destroy(m);
                     continue;
                 }
                 if (st != OSSA_ERR_TRUNCATED && st != OSSA_ERR_RANGE)

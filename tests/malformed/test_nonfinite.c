@@ -21,7 +21,7 @@ static void expect_rejected(mf_tally *t, const mf_file *f, const uint8_t *data, 
     ossa_status st = mf_load(f, data, size, &m, &err);
     (*tried)++;
     if (!mf_check_error(t, what, st, m, &err)) {
-        ossa_model_free(m);
+        ossa_model_destroy(m);
         return;
     }
     if (st != OSSA_ERR_VALUE && (!f->xml || st != OSSA_ERR_FORMAT))

@@ -40,7 +40,7 @@ static void truncate_file(const mf_file *f)
             continue;
         }
         if (!mf_check_error(&t, what, st, m, &err)) {
-            ossa_model_free(m);
+            ossa_model_destroy(m);
             continue;
         }
         if (st != OSSA_ERR_TRUNCATED)

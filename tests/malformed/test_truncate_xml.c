@@ -31,7 +31,7 @@ static void truncate_file(const mf_file *f)
     ossa_model *whole_model = NULL;
     ossa_error whole_err;
     ossa_status whole = mf_load(f, f->data, f->size, &whole_model, &whole_err);
-    ossa_model_free(whole_model);
+    ossa_model_destroy(whole_model);
 
     uint8_t *buf = malloc(f->size ? f->size : 1);
     mf_cut_plan plan;
@@ -59,7 +59,7 @@ static void truncate_file(const mf_file *f)
             continue;
         }
         if (!mf_check_error(&t, what, st, m, &err)) {
-            ossa_model_free(m);
+            ossa_model_destroy(m);
             continue;
         }
         if (err.line < 1 && err.offset < 0)

@@ -69,20 +69,20 @@ int mix_runner_open(mix_runner *r, const char *assets, const mix_model_case *mc)
     r->ref_pos = malloc(3 * r->vertex_total * sizeof(float) + 4);
     r->nrm = malloc(3 * r->vertex_total * sizeof(float) + 4);
     CHECK(r->palette && r->pos && r->ref_pos && r->nrm);
-    CHECK(ossa_soa_pose_init(&r->local, m->bone_count) == OSSA_OK);
-    CHECK(ossa_soa_pose_init(&r->model, m->bone_count) == OSSA_OK);
+    CHECK(ossa_soa_pose_create(m->bone_count, &r->local, NULL) == OSSA_OK);
+    CHECK(ossa_soa_pose_create(m->bone_count, &r->model, NULL) == OSSA_OK);
     return r->palette && r->pos && r->ref_pos && r->nrm;
 }
 
 void mix_runner_close(mix_runner *r)
 {
-    ossa_soa_pose_release(&r->local);
-    ossa_soa_pose_release(&r->model);
+    ossa_soa_pose_destroy(&r->local);
+    ossa_soa_pose_destroy(&r->model);
     free(r->palette);
     free(r->pos);
     free(r->ref_pos);
     free(r->nrm);
-    ossa_model_free(r->m);
+    ossa_model_destroy(r->m);
     r->m = NULL;
 }
 
@@ -157,19 +157,20 @@ static void call(mix_runner *r, const char *what, int i, const mix_op *o)
     int mine = -1, ref = -1;
     switch (o->kind) {
     case MIX_OP_CYCLE:
-        mine = ossa_mixer_blend_cycle(r->mx, (uint32_t)o->id, o->a, o->b);
+        mine = (ossa_mixer_blend_cycle(r->mx, (uint32_t)o->id, o->a, o->b) == OSSA_OK);
         ref = cal3d_mix_blend_cycle(r->ref, o->id, o->a, o->b);
         break;
     case MIX_OP_CLEAR:
-        mine = ossa_mixer_clear_cycle(r->mx, (uint32_t)o->id, o->a);
+        mine = (ossa_mixer_clear_cycle(r->mx, (uint32_t)o->id, o->a) == OSSA_OK);
         ref = cal3d_mix_clear_cycle(r->ref, o->id, o->a);
         break;
     case MIX_OP_ACTION:
-        mine = ossa_mixer_execute_action(r->mx, (uint32_t)o->id, o->a, o->b, o->c, o->lock);
+        mine = (ossa_mixer_execute_action(r->mx, (uint32_t)o->id, o->a, o->b, o->c,
+                                          o->lock) == OSSA_OK);
         ref = cal3d_mix_execute_action(r->ref, o->id, o->a, o->b, o->c, o->lock);
         break;
     case MIX_OP_REMOVE:
-        mine = ossa_mixer_remove_action(r->mx, (uint32_t)o->id);
+        mine = (ossa_mixer_remove_action(r->mx, (uint32_t)o->id) == OSSA_OK);
         ref = cal3d_mix_remove_action(r->ref, o->id);
         break;
     default:

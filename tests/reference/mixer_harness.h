@@ -11,7 +11,8 @@
 #include "cal3d_mixer_oracle.h"
 #include "ossa/ossa.h"
 #include "ossa/instance.h"
-#include "ossa/runtime.h"
+#include "ossa/pose.h"
+#include "ossa/mixer.h"
 
 enum { MIX_OP_CYCLE, MIX_OP_CLEAR, MIX_OP_ACTION, MIX_OP_REMOVE, MIX_OP_STEPS, MIX_OP_END };
 

@@ -12,7 +12,7 @@
  *   first time an animation is played as a cycle, every track gets a copy of its first key at
  *   t = duration (the core animation is mutated; the key totals grow by the track count, and
  *   each appended key is checked below). Between the last key and the duration 0.11 therefore
- *   interpolates back towards the first key; Ossa's OSSA_TIME_LOOP mode (used by `ossa sample`)
+ *   interpolates back towards the first key; Ossa's OSSA_WRAP_LOOP mode (used by `ossa sample`)
  *   does the same without mutating the clip. The skinned comparison feeds Ossa's sampler the
  *   clip as 0.11 plays it (loop keys appended, tracks 0.11 did not read left out), and also
  *   checks Ossa's own clip in loop mode past the last key.
@@ -498,7 +498,7 @@ static int ossa_skin(const ossa_model *m, const ossa_clip *c, float time, float 
     if (ok) {
         ossa_pose_rest(m, lt, lr, ls);
         if (c)
-            ossa_sample_clip(m, c, ossa_clip_wrap_time(c, time), OSSA_TIME_LOOP, lt, lr, ls);
+            ossa_sample_clip(m, c, ossa_clip_wrap_time(c, time), OSSA_WRAP_LOOP, lt, lr, ls);
         ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
         ossa_skin_palette(m, mt, mr, ms, pal);
         size_t at = 0;
@@ -698,7 +698,7 @@ static void compare_skinning(const ossa_model *m, cal3d_ref *ref, const char *cf
             }
             double dp, dn;
             long worst;
-            /* Ossa's own clip sampled as a cycle (OSSA_TIME_LOOP) must match 0.11 past the
+            /* Ossa's own clip sampled as a cycle (OSSA_WRAP_LOOP) must match 0.11 past the
              * last key too, wherever 0.11 read the same tracks. */
             int same_tracks = c && played.clip.track_count == c->track_count;
             if (c && ti == 2 && ossa_skin(m, c, times[ti], op, on)) {
@@ -832,13 +832,13 @@ static void run_case(const ref_case *rc, const char *assets, const char *tmpdir)
                "max normal error %.3g (API), %.3g (CLI); %ld spring-driven vertices excluded\n",
                e.poses, e.skin_p, e.cli_p, e.skin_n, e.cli_n, e.excluded);
         printf("  0.11 blendCycle appended %ld loop keys; past the last key Ossa's own clip "
-               "(OSSA_TIME_LOOP) is %.3g x size / normals %.3g from 0.11's looped cycle\n",
+               "(OSSA_WRAP_LOOP) is %.3g x size / normals %.3g from 0.11's looped cycle\n",
                e.loop_keys, e.loop_p, e.loop_n);
     }
 done:
     if (skeleton)
         unlink(cfg_path);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     cal3d_ref_free(ref);
     list_free(&l);
 }

@@ -25,7 +25,10 @@
 #include "cal3d_synth_oracle.h"
 #include "core/limits.h"
 #include "ossa/ossa.h"
-#include "ossa/runtime.h"
+#include "ossa/reference.h"
+#include "ossa/sample.h"
+#include "ossa/pose.h"
+#include "ossa/mixer.h"
 #include "test_common.h"
 #include "test_rng.h"
 
@@ -207,7 +210,7 @@ static void test_fixed_clip(void)
     /* Local states at time 0, before the cycle adds anything to the core tracks. */
     float lt[3 * MAX_BONES], lr[4 * MAX_BONES], ls[3 * MAX_BONES];
     ossa_pose_rest(&s->m, lt, lr, ls);
-    ossa_sample_clip(&s->m, &s->clip, 0.0f, OSSA_TIME_EXTRAPOLATE, lt, lr, ls);
+    ossa_sample_clip(&s->m, &s->clip, 0.0f, OSSA_WRAP_EXTRAPOLATE, lt, lr, ls);
     double local_worst = 0;
     for (uint32_t i = 0; i < nb; i++) {
         float t[3], q[4];
@@ -220,17 +223,17 @@ static void test_fixed_clip(void)
     ossa_mixer *mx = NULL;
     CHECK(ossa_mixer_create(&s->m, NULL, &mx, &err) == OSSA_OK);
     ossa_soa_pose local, model;
-    CHECK(ossa_soa_pose_init(&local, nb) == OSSA_OK);
-    CHECK(ossa_soa_pose_init(&model, nb) == OSSA_OK);
+    CHECK(ossa_soa_pose_create(nb, &local, NULL) == OSSA_OK);
+    CHECK(ossa_soa_pose_create(nb, &model, NULL) == OSSA_OK);
     if (mx) {
-        CHECK(ossa_mixer_blend_cycle(mx, 0, 1.0f, 0.0f) == 1);
+        CHECK(ossa_mixer_blend_cycle(mx, 0, 1.0f, 0.0f) == OSSA_OK);
         CHECK(cal3d_synth_blend_cycle(ref, 0, 1.0f, 0.0f) == 1);
         ossa_mixer_update(mx, 0.0f);
         cal3d_synth_update(ref, 0.0f);
         CHECK(ossa_mixer_time(mx) == 0.0f && cal3d_synth_time(ref) == 0.0f);
-        CHECK(ossa_mixer_evaluate(mx, &local));
+        CHECK(ossa_mixer_evaluate(mx, &local) == OSSA_OK);
         ossa_ltm_job lj = {.skeleton = ossa_mixer_skeleton(mx), .local = &local, .model = &model};
-        CHECK(ossa_ltm_job_run(&lj));
+        CHECK(ossa_ltm_job_run(&lj) == OSSA_OK);
         double size = 1, dt = 0, dq = 0;
         for (uint32_t i = 0; i < nb; i++) {
             float t[3], q[4];
@@ -249,10 +252,10 @@ static void test_fixed_clip(void)
                dt / size, size, dq, local_worst);
         CHECKF(dt / size <= TOL && dq <= TOL, "model space differs: %g x size, rotations %g",
                dt / size, dq);
-        ossa_mixer_free(mx);
+        ossa_mixer_destroy(mx);
     }
-    ossa_soa_pose_release(&local);
-    ossa_soa_pose_release(&model);
+    ossa_soa_pose_destroy(&local);
+    ossa_soa_pose_destroy(&model);
     cal3d_synth_free(ref);
     free(s);
 }
@@ -373,15 +376,15 @@ static void check_runtime(stats *st, int mi, const synth *s, const ossa_rt_clip 
     uint32_t nb = s->m.bone_count;
     float t[3 * MAX_BONES], r[4 * MAX_BONES], sc[3 * MAX_BONES];
     float t2[3 * MAX_BONES], r2[4 * MAX_BONES], s2[3 * MAX_BONES];
-    for (int mode = OSSA_TIME_EXTRAPOLATE; mode <= OSSA_TIME_LOOP; mode++)
+    for (int mode = OSSA_WRAP_EXTRAPOLATE; mode <= OSSA_WRAP_LOOP; mode++)
         for (int cached = 0; cached < 2; cached++) {
             ossa_pose_rest(&s->m, t, r, sc);
-            ossa_sample_clip(&s->m, &s->clip, time, (ossa_time_mode)mode, t, r, sc);
+            ossa_sample_clip(&s->m, &s->clip, time, (ossa_wrap)mode, t, r, sc);
             ossa_soa_pose_from_aos(pose, t, r, sc);
             ossa_sample_job job = {.clip = rc, .cache = cached ? cache : NULL, .time = time,
-                                   .time_mode = (ossa_time_mode)mode, .rot = OSSA_ROT_SLERP,
+                                   .time_mode = (ossa_wrap)mode, .rot = OSSA_ROT_SLERP,
                                    .output = pose};
-            CHECK(ossa_sample_job_run(&job));
+            CHECK(ossa_sample_job_run(&job) == OSSA_OK);
             ossa_soa_pose_to_aos(pose, t2, r2, s2);
             CHECKF(!memcmp(t, t2, 12 * nb) && !memcmp(r, r2, 16 * nb) && !memcmp(sc, s2, 12 * nb),
                    "model %d time %.9g mode %d: runtime != ossa_sample_clip", mi, (double)time,
@@ -401,13 +404,13 @@ static void run_model(stats *st, rng *g, int mi, const synth *s)
     ossa_soa_pose pose;
     CHECK(ossa_rt_clip_create(&s->m, &s->clip, &rc, &err) == OSSA_OK);
     CHECK(ossa_sample_cache_create(s->clip.track_count, &cache, &err) == OSSA_OK);
-    CHECK(ossa_soa_pose_init(&pose, s->m.bone_count) == OSSA_OK);
+    CHECK(ossa_soa_pose_create(s->m.bone_count, &pose, NULL) == OSSA_OK);
     float times[TIMES];
     int nt = pick_times(g, s, times);
     for (int k = 0; ref && rc && cache && k < nt; k++) {
         float lt[3 * MAX_BONES], lr[4 * MAX_BONES], ls[3 * MAX_BONES];
         ossa_pose_rest(&s->m, lt, lr, ls);
-        ossa_sample_clip(&s->m, &s->clip, times[k], OSSA_TIME_EXTRAPOLATE, lt, lr, ls);
+        ossa_sample_clip(&s->m, &s->clip, times[k], OSSA_WRAP_EXTRAPOLATE, lt, lr, ls);
         for (uint32_t i = 0; i < s->clip.track_count; i++) {
             float t[3], q[4], *mt = lt + 3 * i, *mq = lr + 4 * i;
             CHECK(cal3d_synth_track_state(ref, 0, (int)i, times[k], t, q));
@@ -442,9 +445,9 @@ static void run_model(stats *st, rng *g, int mi, const synth *s)
         }
         check_runtime(st, mi, s, rc, cache, &pose, times[k]);
     }
-    ossa_soa_pose_release(&pose);
-    ossa_sample_cache_free(cache);
-    ossa_rt_clip_free(rc);
+    ossa_soa_pose_destroy(&pose);
+    ossa_sample_cache_destroy(cache);
+    ossa_rt_clip_destroy(rc);
     cal3d_synth_free(ref);
 }
 

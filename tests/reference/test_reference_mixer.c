@@ -6,7 +6,7 @@
  * vertex (within 1e-4 x the model size).
  *
  * What 0.11 does here, as this test checks it: blendCycle appends the loop key on the first
- * blend of an animation (the mixer plays cycles with OSSA_TIME_LOOP and, like the mutated core
+ * blend of an animation (the mixer plays cycles with OSSA_WRAP_LOOP and, like the mutated core
  * animation, later actions of that animation too); blendCycle(id, 0, delay) on a running cycle
  * lets it fade out while still synchronised; removeAction removes the newest action of the id.
  * The driver and the comparison (which also checks every call's result and the mixer duration)

@@ -30,7 +30,10 @@
 
 #include "cal3d_synth_oracle.h"
 #include "ossa/ossa.h"
-#include "ossa/runtime.h"
+#include "ossa/reference.h"
+#include "ossa/sample.h"
+#include "ossa/pose.h"
+#include "ossa/mixer.h"
 #include "test_common.h"
 #include "test_rng.h"
 
@@ -279,9 +282,9 @@ static int zero_last_span(const ossa_clip *cl)
 static void compare(stats *st, int mi, uint32_t ci, const ossa_model *m, ossa_mixer *mx,
                     cal3d_synth *ref, ossa_soa_pose *local, ossa_soa_pose *model, float raw)
 {
-    CHECK(ossa_mixer_evaluate(mx, local));
+    CHECK(ossa_mixer_evaluate(mx, local) == OSSA_OK);
     ossa_ltm_job lj = {.skeleton = ossa_mixer_skeleton(mx), .local = local, .model = model};
-    CHECK(ossa_ltm_job_run(&lj));
+    CHECK(ossa_ltm_job_run(&lj) == OSSA_OK);
     float mt = ossa_mixer_time(mx), rt = cal3d_synth_time(ref);
     double clock = worse(0, fabs((double)mt - rt));
     clock = worse(clock, fabs((double)ossa_mixer_duration(mx) - cal3d_synth_duration(ref)));
@@ -386,8 +389,8 @@ static int pick_times(rng *g, const ossa_clip *cl, float *out)
 static void run_mixer(stats *st, rng *g, int mi, const ossa_model *m, cal3d_synth *ref)
 {
     ossa_soa_pose local, model;
-    CHECK(ossa_soa_pose_init(&local, m->bone_count) == OSSA_OK);
-    CHECK(ossa_soa_pose_init(&model, m->bone_count) == OSSA_OK);
+    CHECK(ossa_soa_pose_create(m->bone_count, &local, NULL) == OSSA_OK);
+    CHECK(ossa_soa_pose_create(m->bone_count, &model, NULL) == OSSA_OK);
     float *times = malloc(MAX_TIMES * sizeof(float));
     CHECK(times != NULL);
     for (uint32_t ci = 0; times && ci < m->clip_count; ci++) {
@@ -403,7 +406,7 @@ static void run_mixer(stats *st, rng *g, int mi, const ossa_model *m, cal3d_synt
         int loop = t0->times[t0->key_count - 1] < cl->duration;
         st->loop_clips += loop;
         st->extrapolating_clips += !loop && cl->track_count > 1;
-        CHECK(ossa_mixer_blend_cycle(mx, ci, 1.0f, 0.0f) == 1);
+        CHECK(ossa_mixer_blend_cycle(mx, ci, 1.0f, 0.0f) == OSSA_OK);
         CHECK(cal3d_synth_blend_cycle(ref, (int)ci, 1.0f, 0.0f) == 1);
         /* libcal3d now holds the loop key exactly when Ossa assumes it. */
         for (uint32_t t = 0; t < cl->track_count; t++)
@@ -435,12 +438,12 @@ static void run_mixer(stats *st, rng *g, int mi, const ossa_model *m, cal3d_synt
             cal3d_synth_update(ref, dt);
             compare(st, mi, ci, m, mx, ref, &local, &model, clock);
         }
-        ossa_mixer_free(mx);
+        ossa_mixer_destroy(mx);
         st->clips++;
     }
     free(times);
-    ossa_soa_pose_release(&local);
-    ossa_soa_pose_release(&model);
+    ossa_soa_pose_destroy(&local);
+    ossa_soa_pose_destroy(&model);
 }
 
 /* ---- (b) ossa_sample_job against ossa_sample_clip ---------------------------------------- */
@@ -452,7 +455,7 @@ typedef struct scalar_buf {
 
 static void sample_same(stats *st, int mi, const ossa_model *m, uint32_t ci,
                         const ossa_rt_clip *rc, ossa_sample_cache *cache, float time,
-                        ossa_time_mode mode, ossa_soa_pose *a, ossa_soa_pose *b, scalar_buf *sb)
+                        ossa_wrap mode, ossa_soa_pose *a, ossa_soa_pose *b, scalar_buf *sb)
 {
     uint32_t n = m->bone_count;
     ossa_pose_rest(m, sb->t, sb->r, sb->s);
@@ -461,10 +464,10 @@ static void sample_same(stats *st, int mi, const ossa_model *m, uint32_t ci,
     ossa_sample_clip(m, &m->clips[ci], time, mode, sb->t, sb->r, sb->s);
     ossa_sample_job job = {.clip = rc, .cache = cache, .time = time, .time_mode = mode,
                            .rot = OSSA_ROT_SLERP, .output = a};
-    CHECK(ossa_sample_job_run(&job));
+    CHECK(ossa_sample_job_run(&job) == OSSA_OK);
     job.cache = NULL;
     job.output = b;
-    CHECK(ossa_sample_job_run(&job));
+    CHECK(ossa_sample_job_run(&job) == OSSA_OK);
     const ossa_soa_pose *poses[2] = {a, b};
     for (int p = 0; p < 2; p++) {
         ossa_soa_pose_to_aos(poses[p], sb->t2, sb->r2, sb->s2);
@@ -480,8 +483,8 @@ static void sample_same(stats *st, int mi, const ossa_model *m, uint32_t ci,
 static void run_runtime(stats *st, rng *g, int mi, const ossa_model *m)
 {
     ossa_soa_pose a, b;
-    CHECK(ossa_soa_pose_init(&a, m->bone_count) == OSSA_OK);
-    CHECK(ossa_soa_pose_init(&b, m->bone_count) == OSSA_OK);
+    CHECK(ossa_soa_pose_create(m->bone_count, &a, NULL) == OSSA_OK);
+    CHECK(ossa_soa_pose_create(m->bone_count, &b, NULL) == OSSA_OK);
     scalar_buf *sb = malloc(sizeof *sb);
     CHECK(sb != NULL);
     for (uint32_t ci = 0; sb && ci < m->clip_count; ci++) {
@@ -491,12 +494,12 @@ static void run_runtime(stats *st, rng *g, int mi, const ossa_model *m)
         if (ossa_rt_clip_create(m, &m->clips[ci], &rc, &err) != OSSA_OK ||
             ossa_sample_cache_create(ossa_rt_clip_track_count(rc), &cache, &err) != OSSA_OK) {
             CHECKF(0, "model %d clip %u: %s", mi, ci, err.message);
-            ossa_rt_clip_free(rc);
+            ossa_rt_clip_destroy(rc);
             continue;
         }
         float d = m->clips[ci].duration;
-        for (int mode = OSSA_TIME_EXTRAPOLATE; mode <= OSSA_TIME_LOOP; mode++) {
-            ossa_time_mode tm = (ossa_time_mode)mode;
+        for (int mode = OSSA_WRAP_EXTRAPOLATE; mode <= OSSA_WRAP_LOOP; mode++) {
+            ossa_wrap tm = (ossa_wrap)mode;
             for (float x = -0.5f * d; x <= 2.5f * d; x += d / 41.0f) /* forward */
                 sample_same(st, mi, m, ci, rc, cache, x, tm, &a, &b, sb);
             for (float x = 1.2f * d; x >= -0.2f * d; x -= d / 23.0f) /* backwards */
@@ -509,12 +512,12 @@ static void run_runtime(stats *st, rng *g, int mi, const ossa_model *m)
                 sample_same(st, mi, m, ci, rc, cache, t0->times[k], tm, &a, &b, sb);
             sample_same(st, mi, m, ci, rc, cache, d, tm, &a, &b, sb);
         }
-        ossa_sample_cache_free(cache);
-        ossa_rt_clip_free(rc);
+        ossa_sample_cache_destroy(cache);
+        ossa_rt_clip_destroy(rc);
     }
     free(sb);
-    ossa_soa_pose_release(&a);
-    ossa_soa_pose_release(&b);
+    ossa_soa_pose_destroy(&a);
+    ossa_soa_pose_destroy(&b);
 }
 
 int main(void)

@@ -27,7 +27,10 @@
 #include <string.h>
 
 #include "mixer_harness.h"
+#include "ossa/pose.h"
+#include "ossa/mixer.h"
 #include "ossa/skin.h"
+#include "ossa/cloth.h"
 #include "test_common.h"
 
 /* Worst allowed difference of a spring-owned vertex, x model size. */
@@ -191,11 +194,12 @@ static spring_run run_scenario(mix_runner *r, const spring_scenario *sc, const f
         const mix_op *o = &sc->ops[i];
         switch (o->kind) {
         case MIX_OP_CYCLE:
-            CHECK(ossa_mixer_blend_cycle(r->mx, (uint32_t)o->id, o->a, o->b) ==
+            CHECK((ossa_mixer_blend_cycle(r->mx, (uint32_t)o->id, o->a, o->b) == OSSA_OK) ==
                   cal3d_mix_blend_cycle(r->ref, o->id, o->a, o->b));
             break;
         case MIX_OP_ACTION:
-            CHECK(ossa_mixer_execute_action(r->mx, (uint32_t)o->id, o->a, o->b, o->c, o->lock) ==
+            CHECK((ossa_mixer_execute_action(r->mx, (uint32_t)o->id, o->a, o->b, o->c,
+                                             o->lock) == OSSA_OK) ==
                   cal3d_mix_execute_action(r->ref, o->id, o->a, o->b, o->c, o->lock));
             break;
         case MIX_OP_STEPS:

@@ -5,7 +5,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ossa/anim.h"
 #include "ossa/skin.h"
 
 typedef struct test_rng { uint64_t s; } test_rng;

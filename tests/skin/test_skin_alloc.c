@@ -8,6 +8,9 @@
 #include <string.h>
 #include "skin_test_util.h"
 #include "test_common.h"
+#include "ossa/skin_pool.h"
+#include "ossa/cloth.h"
+#include "ossa/vertex_anim.h"
 
 void *__real_malloc(size_t size);
 void *__real_calloc(size_t n, size_t size);
@@ -69,8 +72,8 @@ int main(void)
     ossa_skin_pool *pool = NULL;
     ossa_spring_state *springs = NULL;
     CHECK(ossa_skin_mesh_create(&r.sm, bones, &mesh, NULL) == OSSA_OK);
-    CHECK(ossa_skin_pool_create(2, &pool) == OSSA_OK);
-    CHECK(mesh && ossa_spring_state_create(mesh, &springs) == OSSA_OK);
+    CHECK(ossa_skin_pool_create(2, &pool, NULL) == OSSA_OK);
+    CHECK(mesh && ossa_spring_state_create(mesh, &springs, NULL) == OSSA_OK);
     if (!mesh || !pool || !springs)
         return test_finish("skin-alloc");
     uint32_t out_n = ossa_skin_mesh_output_count(mesh);
@@ -107,7 +110,7 @@ int main(void)
     /* the wrappers do count: set-up allocates */
     atomic_store(&counting, 1);
     ossa_skin_pool *p2 = NULL;
-    CHECK(ossa_skin_pool_create(2, &p2) == OSSA_OK);
+    CHECK(ossa_skin_pool_create(2, &p2, NULL) == OSSA_OK);
     ossa_skin_pool_destroy(p2);
     atomic_store(&counting, 0);
     CHECK(atomic_load(&calls) > 0);

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ossa/load.h"
+#include "ossa/reference.h"
+#include "ossa/skin_pool.h"
 #include "skin_test_util.h"
 #include "test_common.h"
 
@@ -28,13 +30,13 @@ int main(void)
     float *mt = malloc(3 * nb * 4), *mr = malloc(4 * nb * 4), *ms = malloc(3 * nb * 4);
     float *pal = malloc(12 * nb * 4);
     ossa_skin_pool *pool = NULL;
-    CHECK(ossa_skin_pool_create(2, &pool) == OSSA_OK);
+    CHECK(ossa_skin_pool_create(2, &pool, NULL) == OSSA_OK);
     uint32_t checked = 0, submeshes = 0;
     for (uint32_t c = 0; c < m->clip_count; c++)
         for (int step = 0; step < 3; step++) {
             float time = m->clips[c].duration * (0.1f + 0.35f * (float)step);
             ossa_pose_rest(m, lt, lr, ls);
-            ossa_sample_clip(m, &m->clips[c], time, OSSA_TIME_LOOP, lt, lr, ls);
+            ossa_sample_clip(m, &m->clips[c], time, OSSA_WRAP_LOOP, lt, lr, ls);
             ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
             ossa_skin_palette(m, mt, mr, ms, pal);
             for (uint32_t i = 0; i < m->mesh_count; i++)
@@ -74,6 +76,6 @@ int main(void)
     CHECK(checked > 1000);
     ossa_skin_pool_destroy(pool);
     free(lt); free(lr); free(ls); free(mt); free(mr); free(ms); free(pal);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     return test_finish("skin-cally");
 }

@@ -9,6 +9,15 @@
 #include <string.h>
 #include "skin_test_util.h"
 #include "test_common.h"
+#include "ossa/reference.h"
+#include "ossa/skin_pool.h"
+#include "ossa/vertex_anim.h"
+
+static void count_lines(void *user, const char *message)
+{
+    (*(int *)user)++;
+    CHECK(message && message[0] && !strchr(message, '\n'));
+}
 
 static const uint32_t sizes[] = {1, 7, 13, 16, 17, 100, 1001, 4099};
 
@@ -110,7 +119,7 @@ static void check_mesh_with(ossa_skin_kernel k, uint32_t n, uint32_t max_inf, ui
     CHECK(ossa_skin_job_run(&job) == OSSA_OK);
     for (uint32_t t = 2; t <= 3; t++) {
         ossa_skin_pool *pool = NULL;
-        CHECK(ossa_skin_pool_create(t, &pool) == OSSA_OK);
+        CHECK(ossa_skin_pool_create(t, &pool, NULL) == OSSA_OK);
         job.out_positions = op2;
         job.out_normals = on2;
         memset(op2, 0, 3 * (size_t)out_n * sizeof(float));
@@ -280,7 +289,7 @@ static void check_exact_with(ossa_skin_kernel k, uint32_t n, uint32_t max_inf, u
     CHECK(ossa_skin_job_run(&job) == OSSA_OK);
     for (uint32_t t = 2; t <= 3; t++) {
         ossa_skin_pool *pool = NULL;
-        CHECK(ossa_skin_pool_create(t, &pool) == OSSA_OK);
+        CHECK(ossa_skin_pool_create(t, &pool, NULL) == OSSA_OK);
         job.out_positions = op2;
         job.out_normals = on2;
         CHECK(ossa_skin_run_parallel(pool, &job) == OSSA_OK);
@@ -335,6 +344,16 @@ static void check_errors(void)
     CHECK(ossa_skin_kernel_parse("AVX2") == OSSA_SKIN_KERNEL_AVX2);
     CHECK(ossa_skin_kernel_parse("nope") == OSSA_SKIN_KERNEL_COUNT);
     CHECK(ossa_skin_kernel_resolve(OSSA_SKIN_KERNEL_SCALAR, NULL) == OSSA_SKIN_KERNEL_SCALAR);
+    /* AUTO is the best kernel whatever the environment says; a fallback goes to the log only. */
+    setenv("OSSA_SKIN_KERNEL", "scalar", 1);
+    CHECK(ossa_skin_kernel_resolve(OSSA_SKIN_KERNEL_AUTO, NULL) == ossa_skin_kernel_best());
+    unsetenv("OSSA_SKIN_KERNEL");
+    int logged = 0;
+    const ossa_log_options log = {count_lines, &logged};
+    CHECK(ossa_skin_kernel_resolve(OSSA_SKIN_KERNEL_COUNT, &log) == ossa_skin_kernel_best());
+    CHECK(logged == 1);
+    CHECK(ossa_skin_kernel_resolve(OSSA_SKIN_KERNEL_SCALAR, &log) == OSSA_SKIN_KERNEL_SCALAR);
+    CHECK(logged == 1);
     ossa_skin_traffic t;
     CHECK(ossa_skin_kernel_traffic(OSSA_SKIN_KERNEL_AVX2, 4, OSSA_SKIN_STORE_STREAM, 0, &t) == OSSA_OK);
     CHECK(t.read_bytes == 48 && t.write_bytes == 24 && t.streaming == 1);

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "ossa/skin.h"
+#include "ossa/skin_pool.h"
 #include "test_common.h"
 
 #define POOL_N 5000u
@@ -69,7 +69,7 @@ static void check_stalled_worker(void)
 {
     static stall_ctx c;
     ossa_skin_pool *pool = NULL;
-    CHECK(ossa_skin_pool_create(2, &pool) == OSSA_OK);
+    CHECK(ossa_skin_pool_create(2, &pool, NULL) == OSSA_OK);
     if (!pool)
         return;
     c.caller = pthread_self();
@@ -91,7 +91,7 @@ int main(void)
     static count_ctx c;
     for (uint32_t threads = 2; threads <= 4; threads++) {
         ossa_skin_pool *pool = NULL;
-        CHECK(ossa_skin_pool_create(threads, &pool) == OSSA_OK);
+        CHECK(ossa_skin_pool_create(threads, &pool, NULL) == OSSA_OK);
         if (!pool)
             break;
         CHECK(ossa_skin_pool_threads(pool) == threads);
@@ -122,13 +122,13 @@ int main(void)
     check_stalled_worker();
     /* one participant runs on the caller; an empty range runs nothing */
     ossa_skin_pool *one = NULL;
-    CHECK(ossa_skin_pool_create(1, &one) == OSSA_OK);
+    CHECK(ossa_skin_pool_create(1, &one, NULL) == OSSA_OK);
     atomic_store(&c.calls, 0);
     ossa_skin_pool_for(one, 0, 10, 4, count_range, &c);
     ossa_skin_pool_for(one, 5, 5, 4, count_range, &c);
     CHECK(atomic_load(&c.calls) == 1);
     ossa_skin_pool_destroy(one);
     ossa_skin_pool *none = NULL;
-    CHECK(ossa_skin_pool_create(0, &none) == OSSA_ERR_INVALID_ARGUMENT && none == NULL);
+    CHECK(ossa_skin_pool_create(0, &none, NULL) == OSSA_ERR_INVALID_ARGUMENT && none == NULL);
     return test_finish("skin-pool");
 }

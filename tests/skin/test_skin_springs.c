@@ -6,6 +6,8 @@
 #include <string.h>
 #include "skin_test_util.h"
 #include "test_common.h"
+#include "ossa/reference.h"
+#include "ossa/cloth.h"
 
 #define GW 7
 #define GH 5
@@ -50,7 +52,7 @@ int main(void)
     ossa_skin_mesh *mesh = NULL;
     CHECK(ossa_skin_mesh_create(&sm, 2, &mesh, NULL) == OSSA_OK);
     ossa_spring_state *st = NULL;
-    CHECK(ossa_spring_state_create(mesh, &st) == OSSA_OK);
+    CHECK(ossa_spring_state_create(mesh, &st, NULL) == OSSA_OK);
     if (!mesh || !st)
         return test_finish("skin-springs");
     uint32_t out_n = ossa_skin_mesh_output_count(mesh);
@@ -177,7 +179,7 @@ int main(void)
     ossa_skin_mesh *plain = NULL;
     ossa_spring_state *none = NULL;
     CHECK(ossa_skin_mesh_create(&sm, 2, &plain, NULL) == OSSA_OK);
-    CHECK(ossa_spring_state_create(plain, &none) == OSSA_ERR_INVALID_ARGUMENT && !none);
+    CHECK(ossa_spring_state_create(plain, &none, NULL) == OSSA_ERR_INVALID_ARGUMENT && !none);
     ossa_skin_mesh_destroy(plain);
 
     free(op);

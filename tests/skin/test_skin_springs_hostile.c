@@ -9,6 +9,7 @@
 #include <string.h>
 #include "skin_test_util.h"
 #include "test_common.h"
+#include "ossa/cloth.h"
 
 #define NV 4
 
@@ -61,7 +62,7 @@ static bool stays_finite(const cloth *c, const char *what)
     ossa_skin_mesh *mesh = NULL;
     ossa_spring_state *st = NULL;
     CHECK(ossa_skin_mesh_create(&c->sm, 1, &mesh, NULL) == OSSA_OK);
-    CHECK(mesh && ossa_spring_state_create(mesh, &st) == OSSA_OK);
+    CHECK(mesh && ossa_spring_state_create(mesh, &st, NULL) == OSSA_OK);
     if (!mesh || !st) {
         ossa_skin_mesh_destroy(mesh);
         return false;

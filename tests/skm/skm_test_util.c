@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "ossa/reference.h"
+#include "ossa/sample.h"
 
 bool skt_make_dir(char *buf, size_t size)
 {
@@ -124,7 +126,7 @@ void skt_pose_at(const ossa_model *m, const ossa_clip *clip, float t, skt_pose *
     }
     ossa_pose_rest(m, lt, lr, ls);
     if (clip)
-        ossa_sample_clip(m, clip, ossa_clip_wrap_time(clip, t), OSSA_TIME_LOOP, lt, lr, ls);
+        ossa_sample_clip(m, clip, ossa_clip_wrap_time(clip, t), OSSA_WRAP_LOOP, lt, lr, ls);
     ossa_local_to_model(m, lt, lr, ls, out->mt, out->mr, out->ms);
     ossa_skin_palette(m, out->mt, out->mr, out->ms, pal);
     size_t at = 0;

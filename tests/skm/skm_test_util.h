@@ -6,7 +6,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "ossa/anim.h"
 #include "ossa/model.h"
 #include "test_common.h"
 

@@ -32,7 +32,7 @@ static void expect_failure_in(const char *dir, const char *name, const char *cfg
     ossa_status st = ossa_load_file(test_path(path, sizeof path, dir, name), NULL, &m, &err);
     CHECKF(st == want, "%s: status %d (%s)", name, (int)st, err.message);
     CHECK(m == NULL);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     CHECKF(strstr(err.message, words) != NULL, "%s: \"%s\" lacks \"%s\"", name, err.message, words);
     CHECKF(strstr(err.file, cfg) != NULL, "%s: error names %s", name, err.file);
 }
@@ -104,7 +104,7 @@ static void test_open_cfg(const ossa_model *demo, const char *dir)
     CHECKF(ossa_load_files(both, 2, NULL, &pair, &err) == OSSA_OK, "%s", err.message);
     if (pair && via_skm)
         compare_models(via_skm, pair);
-    ossa_model_free(pair);
+    ossa_model_destroy(pair);
 
     /* What decides is the content: an import after 5000 bytes of comments still counts. */
     size_t pad = 5000;
@@ -120,11 +120,11 @@ static void test_open_cfg(const ossa_model *demo, const char *dir)
         ossa_model *m = load(dir, "body.cfg");
         if (m && via_skm)
             compare_models(via_skm, m);
-        ossa_model_free(m);
+        ossa_model_destroy(m);
         free(late);
     }
-    ossa_model_free(via_skm);
-    ossa_model_free(via_cfg);
+    ossa_model_destroy(via_skm);
+    ossa_model_destroy(via_cfg);
 }
 
 /* Cal3D sets stay Cal3D, even with "import" in a comment. */
@@ -134,13 +134,13 @@ static void test_cal3d_cfg(const ossa_model *demo, const char *dir)
     CHECK(ossa_write_cal3d(demo, dir, "cal", NULL, &err) == OSSA_OK);
     ossa_model *m = load(dir, "cal.cfg");
     CHECK(m && m->format == OSSA_FORMAT_CAL3D_CFG && m->bone_count == demo->bone_count);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     const char *text = "# import these files\nskeleton = cal.csf\nmesh=mannequin.cmf\n";
     CHECK(ossa_sniff(text, strlen(text), "x.cfg") == OSSA_FORMAT_CAL3D_CFG);
     CHECK(skt_write(dir, "commented.cfg", text, strlen(text)));
     m = load(dir, "commented.cfg");
     CHECK(m && m->format == OSSA_FORMAT_CAL3D_CFG && m->bone_count == demo->bone_count);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     const char *qf = "import body.skp\n";
     CHECK(ossa_sniff(qf, strlen(qf), "x.CFG") == OSSA_FORMAT_SKM);
     CHECK(ossa_sniff(qf, strlen(qf), "x.txt") == OSSA_FORMAT_UNKNOWN);
@@ -200,7 +200,7 @@ static void test_malformed(const ossa_model *demo, const char *dir)
         CHECK(skt_write(dir, "body.cfg", huge, big + 14));
         ossa_model *m = load(dir, "body.cfg");
         CHECK(m && m->bone_count == demo->bone_count);
-        ossa_model_free(m);
+        ossa_model_destroy(m);
         free(huge);
     }
 
@@ -228,6 +228,6 @@ int main(void)
     test_cal3d_cfg(demo, dir);
     test_malformed(demo, dir);
     skt_remove_dir(dir);
-    ossa_model_free(demo);
+    ossa_model_destroy(demo);
     return test_finish("skm-cfg");
 }

@@ -150,7 +150,7 @@ static void check_sample(const char *ossa, const char *dir)
     free(v);
     free(out);
     skt_pose_free(&pose);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 }
 
 int main(int argc, char **argv)
@@ -175,6 +175,6 @@ int main(int argc, char **argv)
     skt_free(&skp);
     skt_free(&skm);
     skt_remove_dir(dir);
-    ossa_model_free(demo);
+    ossa_model_destroy(demo);
     return test_finish("skm-cli");
 }

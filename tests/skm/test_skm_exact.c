@@ -265,7 +265,7 @@ static void round_trips(const ossa_model *m, const fixture *fx, const char *what
     snprintf(label, sizeof label, "%s, SKM copy", what);
     if (back)
         verify_copy(back, fx, label, !fx->agree);
-    ossa_model_free(back);
+    ossa_model_destroy(back);
     if (fx->agree) {
         ossa_c3s_write_options opt = {false, 10.0f};
         test_path(path, sizeof path, dir, "copy.c3s");
@@ -275,7 +275,7 @@ static void round_trips(const ossa_model *m, const fixture *fx, const char *what
         snprintf(label, sizeof label, "%s, C3S copy", what);
         if (back)
             verify_copy(back, fx, label, 0);
-        ossa_model_free(back);
+        ossa_model_destroy(back);
     }
     skt_remove_dir(dir);
 }
@@ -302,7 +302,7 @@ static void run_fixture(const char *cli, int agree)
     int wave = m ? ossa_model_find_clip(m, "wave") : -1;
     CHECK(wave >= 0);
     if (!m || wave < 0) {
-        ossa_model_free(m);
+        ossa_model_destroy(m);
         skt_free(&skp);
         skt_free(&skm);
         skt_remove_dir(dir);
@@ -353,7 +353,7 @@ static void run_fixture(const char *cli, int agree)
     }
     CHECKF(worst_old > 0.01 * size, "%s: the old reading is only %g off", what, worst_old);
     round_trips(m, &fx, what);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     skt_free(&skp);
     skt_free(&skm);
     skt_remove_dir(dir);

@@ -46,7 +46,7 @@ static bool check_any(const char *label, ossa_status st, ossa_model *m, const os
         ossa_error_clear(&verr);
         bool ok = m && ossa_model_validate(m, &verr) == OSSA_OK;
         CHECKF(ok, "%s: loaded but does not validate: %s", label, verr.message);
-        ossa_model_free(m);
+        ossa_model_destroy(m);
         return ok;
     }
     return check_error(label, st, m, err);
@@ -119,7 +119,7 @@ static void cut_file(const mf_input *in)
             snprintf(label, sizeof label, "%s cut at %zu%s", in->name, cut,
                      patched ? " (file size patched)" : "");
             if (!check_error(label, st, m, &err)) {
-                ossa_model_free(m);
+                ossa_model_destroy(m);
                 continue;
             }
             CHECKF(st == OSSA_ERR_TRUNCATED, "%s: %s (%s)", label, ossa_status_name(st),
@@ -207,7 +207,7 @@ static void apply(const mf_input *in, const mf_input *partner, const mutation *m
         if (mu->paired) /* a mismatch may be reported in the partner, read second */
             CHECKF(strstr(err.file, tmp_dir) != NULL, "%s: error names %s", label, err.file);
     } else {
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
     free(buf);
 }
@@ -314,7 +314,7 @@ static bool demo_inputs(mf_input *skp, mf_input *skm)
     if (ossa_demo_model(&demo, &err) != OSSA_OK)
         return false;
     bool ok = ossa_write_skm(demo, tmp_dir, "demo", 0.0f, &err) == OSSA_OK;
-    ossa_model_free(demo);
+    ossa_model_destroy(demo);
     char path[4200];
     snprintf(path, sizeof path, "%s/demo.skp", tmp_dir);
     skp->data = ok ? test_read_file(path, &skp->size) : NULL;
@@ -345,11 +345,11 @@ int main(void)
         ossa_error err;
         CHECKF(load_mem(all[i], all[i]->data, all[i]->size, &m, &err) == OSSA_OK, "%s: %s",
                all[i]->name, err.message);
-        ossa_model_free(m);
+        ossa_model_destroy(m);
         const mf_input *partner = all[i ^ 1];
         CHECKF(load_pair(all[i], all[i]->data, all[i]->size, partner, &m, &err) == OSSA_OK,
                "%s: %s", all[i]->name, err.message);
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
 
     targeted(&hskp, &hskm, &layout);

@@ -87,9 +87,9 @@ int main(void)
         }
     }
     printf("largest difference: %g model units\n", worst);
-    ossa_model_free(at30);
-    ossa_model_free(at10);
+    ossa_model_destroy(at30);
+    ossa_model_destroy(at10);
     skt_remove_dir(dir);
-    ossa_model_free(demo);
+    ossa_model_destroy(demo);
     return test_finish("skm-pose");
 }

@@ -121,7 +121,7 @@ static void check_alone(const skt_bytes *skm)
     CHECK(has_warning(m, "no pose file"));
     CHECK(m->clip_count == 0);
     check_vec(m->meshes[0].submeshes[0].positions + 3, 0.5f, 0.5f, 0, 1e-6, "v1 unposed");
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 }
 
 /* The header's file size: larger than the data is truncation; smaller leaves bytes unread. */
@@ -137,7 +137,7 @@ static void check_file_size(const skt_bytes *skm)
     CHECK(ossa_load_memory(longer, skm->size + 16, "long.skm", NULL, &m, &err) == OSSA_OK);
     if (m)
         CHECK(has_warning(m, "16 bytes after the file size"));
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     free(longer);
 }
 
@@ -160,7 +160,7 @@ int main(void)
            OSSA_OK, "%s", err.message);
     if (m)
         check_pair(m);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     /* Both files named, in either order, give the same model. */
     char skp_path[4096];
     test_path(skp_path, sizeof skp_path, dir, "hand.skp");
@@ -168,7 +168,7 @@ int main(void)
     CHECK(ossa_load_files(both, 2, NULL, &m, &err) == OSSA_OK);
     if (m)
         check_pair(m);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     check_alone(&skm);
     check_file_size(&skm);
     skt_remove_dir(dir);

@@ -10,6 +10,7 @@
 #include "ossa/demo.h"
 #include "ossa/load.h"
 #include "ossa/write.h"
+#include "ossa/reference.h"
 #include "skm_test_util.h"
 
 static ossa_model *load(const char *dir, const char *name, ossa_error *err)
@@ -116,8 +117,8 @@ static void compare_clips(const ossa_model *a, const ossa_model *b, float rate)
             float t = (float)k / rate;
             ossa_pose_rest(a, at, ar, as);
             ossa_pose_rest(b, bt, br, bs);
-            ossa_sample_clip(a, ca, t, OSSA_TIME_LOOP, at, ar, as);
-            ossa_sample_clip(b, cb, t, OSSA_TIME_LOOP, bt, br, bs);
+            ossa_sample_clip(a, ca, t, OSSA_WRAP_LOOP, at, ar, as);
+            ossa_sample_clip(b, cb, t, OSSA_WRAP_LOOP, bt, br, bs);
             CHECKF(skt_max_diff(at, bt, 3 * nb) < 1e-5, "clip %s t %g translation %g", ca->name,
                    (double)t, skt_max_diff(at, bt, 3 * nb));
             CHECKF(skt_max_quat_diff(ar, br, nb) < 1e-6, "clip %s t %g rotation %g", ca->name,
@@ -144,7 +145,7 @@ static void test_demo_round_trip(const ossa_model *demo, const char *dir)
     compare_bones(demo, back);
     compare_meshes(demo, back);
     compare_clips(demo, back, 10.0f);
-    ossa_model_free(back);
+    ossa_model_destroy(back);
 }
 
 /* A second file written as demo_lod1 sits beside demo.skm: loading demo.skm picks it up as the
@@ -164,14 +165,14 @@ static void test_lod_sibling(const ossa_model *demo, const char *dir)
             CHECK(strcmp(m->meshes[1].name, "mannequin") == 0);
             compare_submesh(demo, &demo->meshes[0].submeshes[0], m, &m->meshes[1].submeshes[0]);
         }
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
     /* The LOD file alone falls back to its base model's pose file. */
     m = load(dir, "lodded_lod1.skm", &err);
     if (m) {
         CHECK(m->mesh_count == 1 && m->meshes[0].lod == 1);
         CHECK(m->bone_count == demo->bone_count);
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
 }
 
@@ -190,7 +191,7 @@ static void test_cfg_import(const ossa_model *demo, const char *dir)
     if (m) {
         CHECK(m->clip_count == demo->clip_count);
         CHECK(m->format == OSSA_FORMAT_SKM);
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
     /* An import naming a file that is not there is fatal, as is no pose file at all. */
     const char *bad = "import missing_pose\n";
@@ -234,6 +235,6 @@ int main(void)
     test_cfg_import(demo, dir);
     test_writer_refusals(demo, dir);
     skt_remove_dir(dir);
-    ossa_model_free(demo);
+    ossa_model_destroy(demo);
     return test_finish("skm-roundtrip");
 }

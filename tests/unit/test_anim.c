@@ -4,7 +4,8 @@
 #include <string.h>
 
 #include "core/build.h"
-#include "ossa/anim.h"
+#include "ossa/reference.h"
+#include "ossa/sample.h"
 #include "test_common.h"
 
 static void set_bone(ossa_bone *bn, const char *name, int32_t parent, float tx, float ty, float tz)
@@ -87,7 +88,7 @@ static ossa_model *make_model(void)
     return m;
 }
 
-static void pose_at(const ossa_model *m, float time, ossa_time_mode mode, float *mt, float *mr,
+static void pose_at(const ossa_model *m, float time, ossa_wrap mode, float *mt, float *mr,
                     float *pal)
 {
     float lt[6], lr[8], ls[6], ms[6];
@@ -118,10 +119,10 @@ int main(void)
     CHECK_NEAR(pos[7], 1.0f, 1e-6); /* weights sum to 0.5: Cal3D does not renormalise */
 
     /* Middle of the keys: 45 degrees. */
-    pose_at(m, 0.5f, OSSA_TIME_EXTRAPOLATE, mt, mr, pal);
+    pose_at(m, 0.5f, OSSA_WRAP_EXTRAPOLATE, mt, mr, pal);
     CHECK_NEAR(mr[4 + 2], sinf((float)M_PI / 8), 1e-6);
     /* Past the last key: Cal3D extrapolates along the last pair (factor 1.5 -> 135 degrees)... */
-    pose_at(m, 1.0f, OSSA_TIME_EXTRAPOLATE, mt, mr, pal);
+    pose_at(m, 1.0f, OSSA_WRAP_EXTRAPOLATE, mt, mr, pal);
     ossa_skin_submesh_scalar(&m->meshes[0].submeshes[0], pal, pos, nrm);
     float angle = 2.0f * atan2f(mr[4 + 2], mr[4 + 3]);
     CHECK_NEAR(angle, 3.0f * (float)M_PI / 4.0f, 1e-4);
@@ -130,12 +131,12 @@ int main(void)
     CHECK_NEAR(pos[1], 2.0f + sinf(angle), 1e-5);
     CHECK_NEAR(nrm[0], cosf(angle), 1e-5);
     /* Before the first key: extrapolation backwards (factor -0.5 -> -45 degrees). */
-    pose_at(m, 0.0f, OSSA_TIME_EXTRAPOLATE, mt, mr, pal);
+    pose_at(m, 0.0f, OSSA_WRAP_EXTRAPOLATE, mt, mr, pal);
     CHECK_NEAR(2.0f * atan2f(mr[4 + 2], mr[4 + 3]), -(float)M_PI / 4.0f, 1e-4);
     /* Clamping holds the first and last keys. */
-    pose_at(m, 0.0f, OSSA_TIME_CLAMP, mt, mr, pal);
+    pose_at(m, 0.0f, OSSA_WRAP_CLAMP, mt, mr, pal);
     CHECK_NEAR(mr[4 + 2], 0.0f, 1e-7);
-    pose_at(m, 1.0f, OSSA_TIME_CLAMP, mt, mr, pal);
+    pose_at(m, 1.0f, OSSA_WRAP_CLAMP, mt, mr, pal);
     CHECK_NEAR(mr[4 + 2], sinf((float)M_PI / 4), 1e-6);
 
     /* Wrapping as a looping cycle. */
@@ -143,6 +144,6 @@ int main(void)
     CHECK_NEAR(ossa_clip_wrap_time(&m->clips[0], -0.25f), 0.75f, 1e-6);
     CHECK_NEAR(ossa_clip_wrap_time(&m->clips[0], 1.0f), 0.0f, 0);
     CHECK(ossa_model_find_clip(m, "BEND") == 0 && ossa_model_find_bone(m, "tip") == 1);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     return test_finish("unit-anim");
 }

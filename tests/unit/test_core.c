@@ -117,7 +117,7 @@ static void test_arena_rewind(void)
     CHECK(b.model->warning_count == 2 && strstr(b.model->warnings[1], "second") != NULL);
     ossa_model *out;
     CHECK(ossa_build_finish(&b, OSSA_OK, &out) == OSSA_OK && out != NULL);
-    ossa_model_free(out);
+    ossa_model_destroy(out);
 }
 
 static ossa_bone bone(const char *name, int32_t parent)
@@ -153,7 +153,7 @@ static void test_skeleton_order(void)
     CHECK(m->warning_count == 1);
     ossa_model *out;
     CHECK(ossa_build_finish(&b, OSSA_OK, &out) == OSSA_OK && out != NULL);
-    ossa_model_free(out);
+    ossa_model_destroy(out);
 
     /* A parent cycle is an error, not an endless loop. */
     ossa_error_clear(&err);

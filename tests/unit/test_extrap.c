@@ -10,8 +10,9 @@
 #include "anim/extrap.h"
 #include "anim/interp.h"
 #include "core/limits.h"
-#include "ossa/anim.h"
-#include "ossa/runtime.h"
+#include "ossa/reference.h"
+#include "ossa/sample.h"
+#include "ossa/pose.h"
 #include "test_common.h"
 
 static double norm2(const float *q)
@@ -323,8 +324,8 @@ static void test_runtime_equals_scalar(void)
     ossa_error err;
     CHECKF(ossa_model_validate(&sc.m, &err) == OSSA_OK, "%s", err.message);
     ossa_soa_pose pose, pose_nl;
-    CHECK(ossa_soa_pose_init(&pose, BONES) == OSSA_OK);
-    CHECK(ossa_soa_pose_init(&pose_nl, BONES) == OSSA_OK);
+    CHECK(ossa_soa_pose_create(BONES, &pose, NULL) == OSSA_OK);
+    CHECK(ossa_soa_pose_create(BONES, &pose_nl, NULL) == OSSA_OK);
     float t[3 * BONES], r[4 * BONES], s[3 * BONES], t2[3 * BONES], r2[4 * BONES], s2[3 * BONES];
     long compared = 0, far_out = 0, limited = 0;
     for (uint32_t c = 0; c < CLIPS; c++) {
@@ -334,10 +335,10 @@ static void test_runtime_equals_scalar(void)
         CHECK(ossa_sample_cache_create(BONES, &cache, &err) == OSSA_OK);
         float times[] = {-5.0f, -1.0f, -0.2f, 0.0f, 0.3f, 0.49999f, 0.5f, 0.6f, 1.5f, 1.99f,
                          2.0f, 2.5f, 7.0f, 3e5f, -3e5f, 1e30f, -1e30f, NAN};
-        for (int mode = OSSA_TIME_EXTRAPOLATE; mode <= OSSA_TIME_LOOP; mode++)
+        for (int mode = OSSA_WRAP_EXTRAPOLATE; mode <= OSSA_WRAP_LOOP; mode++)
             for (size_t k = 0; k < sizeof times / sizeof times[0]; k++) {
                 ossa_pose_rest(&sc.m, t, r, s);
-                ossa_sample_clip(&sc.m, &sc.clips[c], times[k], (ossa_time_mode)mode, t, r, s);
+                ossa_sample_clip(&sc.m, &sc.clips[c], times[k], (ossa_wrap)mode, t, r, s);
                 for (uint32_t i = 0; i < BONES; i++) {
                     int ok = norm2(r + 4 * i) <= OSSA_MAX_ROTATION_NORM2;
                     for (int j = 0; j < 3; j++)
@@ -349,9 +350,9 @@ static void test_runtime_equals_scalar(void)
                 for (int cached = 0; cached < 2; cached++) {
                     ossa_soa_pose_from_aos(&pose, t, r, s);
                     ossa_sample_job job = {.clip = rc, .cache = cached ? cache : NULL,
-                                           .time = times[k], .time_mode = (ossa_time_mode)mode,
+                                           .time = times[k], .time_mode = (ossa_wrap)mode,
                                            .rot = OSSA_ROT_SLERP, .output = &pose};
-                    CHECK(ossa_sample_job_run(&job));
+                    CHECK(ossa_sample_job_run(&job) == OSSA_OK);
                     ossa_soa_pose_to_aos(&pose, t2, r2, s2);
                     CHECKF(!memcmp(t, t2, sizeof t) && !memcmp(r, r2, sizeof r) &&
                                !memcmp(s, s2, sizeof s),
@@ -361,9 +362,9 @@ static void test_runtime_equals_scalar(void)
                 }
                 /* nlerp: unit rotations, finite everything. */
                 ossa_sample_job job = {.clip = rc, .time = times[k],
-                                       .time_mode = (ossa_time_mode)mode,
+                                       .time_mode = (ossa_wrap)mode,
                                        .rot = OSSA_ROT_NLERP, .output = &pose_nl};
-                CHECK(ossa_sample_job_run(&job));
+                CHECK(ossa_sample_job_run(&job) == OSSA_OK);
                 ossa_soa_pose_to_aos(&pose_nl, t2, r2, s2);
                 for (uint32_t i = 0; i < BONES; i++)
                     CHECKF(fabs(norm2(r2 + 4 * i) - 1.0) < 1e-4 && isfinite(t2[3 * i]),
@@ -371,7 +372,7 @@ static void test_runtime_equals_scalar(void)
                            norm2(r2 + 4 * i));
                 far_out += fabsf(times[k]) >= 1e5f;
                 /* How many tracks had their factor limited here. */
-                for (uint32_t i = 0; mode == OSSA_TIME_EXTRAPOLATE && i < BONES; i++) {
+                for (uint32_t i = 0; mode == OSSA_WRAP_EXTRAPOLATE && i < BONES; i++) {
                     const ossa_track *tr = &sc.tracks[c][i];
                     uint32_t a = ossa_key_search(tr->times, KEYS, times[k]);
                     float f = ossa_key_factor(times[k], tr->times[a], tr->times[a + 1]);
@@ -384,14 +385,14 @@ static void test_runtime_equals_scalar(void)
                                                        sa ? sa + 3 : NULL, 0, f) != f;
                 }
             }
-        ossa_sample_cache_free(cache);
-        ossa_rt_clip_free(rc);
+        ossa_sample_cache_destroy(cache);
+        ossa_rt_clip_destroy(rc);
     }
     printf("%ld runtime samples equal to ossa_sample_clip; %ld track samples limited\n",
            compared, limited);
     CHECK(compared > 200 && far_out > 0 && limited > 50);
-    ossa_soa_pose_release(&pose);
-    ossa_soa_pose_release(&pose_nl);
+    ossa_soa_pose_destroy(&pose);
+    ossa_soa_pose_destroy(&pose_nl);
 }
 
 int main(void)

@@ -87,7 +87,7 @@ int main(int argc, char **argv)
         CHECK(m->mesh_count == 1 &&
               m->meshes[0].submesh_count == ref->meshes[0].submesh_count);
     }
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     m = NULL;
 
     /* The CLI: info, sample and bench take the folder as they take a file. */
@@ -123,7 +123,7 @@ int main(int argc, char **argv)
         CHECK(has_warning(m, "opened '") && has_warning(m, "a.cfg', the first by name") &&
               has_warning(m, "b.cfg'"));
     }
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     m = NULL;
 
     /* A folder with no model file: an error naming the folder. */
@@ -138,7 +138,7 @@ int main(int argc, char **argv)
 
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
     CHECK(system(cmd) == 0);
-    ossa_model_free(ref);
-    ossa_model_free(demo);
+    ossa_model_destroy(ref);
+    ossa_model_destroy(demo);
     return test_finish("folders");
 }

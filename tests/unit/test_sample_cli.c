@@ -60,7 +60,7 @@ int main(int argc, char **argv)
     for (int k = 0; k < 3; k++)
         cli[k] = malloc(nb * 3 * sizeof(float));
     static const char *const flags[3] = {"", " --clamp", " --extrapolate"};
-    static const ossa_time_mode modes[3] = {OSSA_TIME_LOOP, OSSA_TIME_CLAMP, OSSA_TIME_EXTRAPOLATE};
+    static const ossa_wrap modes[3] = {OSSA_WRAP_LOOP, OSSA_WRAP_CLAMP, OSSA_WRAP_EXTRAPOLATE};
     const float times[] = {-0.4f, c->duration + 0.37f, 0.5f * c->duration};
     for (size_t ti = 0; ti < sizeof times / sizeof times[0]; ti++) {
         for (int k = 0; k < 3; k++) {
@@ -71,7 +71,7 @@ int main(int argc, char **argv)
             char *out = test_run(cmd, &status);
             CHECKF(status == 0 && parse_bones(out, nb, cli[k]), "%s", cmd);
             free(out);
-            float t = modes[k] == OSSA_TIME_LOOP ? ossa_clip_wrap_time(c, times[ti]) : times[ti];
+            float t = modes[k] == OSSA_WRAP_LOOP ? ossa_clip_wrap_time(c, times[ti]) : times[ti];
             ossa_pose_rest(m, lt, lr, ls);
             ossa_sample_clip(m, c, t, modes[k], lt, lr, ls);
             ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
@@ -112,6 +112,6 @@ int main(int argc, char **argv)
     for (int k = 0; k < 3; k++)
         free(cli[k]);
     free(lib); free(lt); free(lr); free(ls); free(mt); free(mr); free(ms);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     return test_finish("sample-cli");
 }

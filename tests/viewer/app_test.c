@@ -224,7 +224,7 @@ int main(void)
     press(app, 'L', 0);
     CHECK(app->playback.mode == OSSA_WRAP_PINGPONG);
     press(app, 'L', 0);
-    CHECK(app->playback.mode == OSSA_WRAP_ONCE);
+    CHECK(app->playback.mode == OSSA_WRAP_CLAMP);
     press(app, 'L', 0);
     CHECK(app->playback.mode == OSSA_WRAP_LOOP);
 

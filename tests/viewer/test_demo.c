@@ -2,7 +2,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "ossa/anim.h"
+#include "ossa/reference.h"
+#include "ossa/sample.h"
 #include "ossa/demo.h"
 #include "test_common.h"
 
@@ -12,7 +13,7 @@ static void skin_pose(const ossa_model *m, const ossa_clip *clip, float time, fl
     float lt[3 * 64], lr[4 * 64], ls[3 * 64], mt[3 * 64], mr[4 * 64], ms[3 * 64], pal[12 * 64];
     ossa_pose_rest(m, lt, lr, ls);
     if (clip)
-        ossa_sample_clip(m, clip, time, OSSA_TIME_EXTRAPOLATE, lt, lr, ls);
+        ossa_sample_clip(m, clip, time, OSSA_WRAP_EXTRAPOLATE, lt, lr, ls);
     ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
     ossa_skin_palette(m, mt, mr, ms, pal);
     size_t off = 0;
@@ -151,6 +152,6 @@ int main(void)
     free(bind);
     free(pose);
     free(pose2);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     return test_finish("demo");
 }

@@ -245,7 +245,7 @@ static void check_crossfade(void)
     CHECK(view_crossfade_update(&cf, 0.1f, 0.1f) != NULL);
     CHECK(view_crossfade_update(&cf, 1.0f, 1.1f) == NULL && !cf.active);
     view_crossfade_free(&cf);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 }
 
 int main(void)

@@ -108,7 +108,7 @@ int main(void)
     view_playback_step_frames(&p, -1);
     CHECK(view_playback_frame(&p) == 1);
 
-    view_playback_set_mode(&p, OSSA_WRAP_ONCE);
+    view_playback_set_mode(&p, OSSA_WRAP_CLAMP);
     CHECK(view_playback_last_frame(&p) == 30);
     view_playback_last_frame_seek(&p);
     CHECK_NEAR(p.time, 1.0, 1e-6);
@@ -126,7 +126,7 @@ int main(void)
 
     /* Once: playing stops at the end; play again starts over. */
     view_playback_init(&p, 3, durations);
-    view_playback_set_mode(&p, OSSA_WRAP_ONCE);
+    view_playback_set_mode(&p, OSSA_WRAP_CLAMP);
     view_playback_advance(&p, 0.75f);
     CHECK(p.playing);
     CHECK_NEAR(p.time, 0.75, 1e-6);
@@ -163,14 +163,14 @@ int main(void)
     CHECK_NEAR(p.time, 0.25, 1e-6);
     CHECK(p.backwards);
     view_playback_cycle_mode(&p);
-    CHECK(p.mode == OSSA_WRAP_ONCE);
+    CHECK(p.mode == OSSA_WRAP_CLAMP);
     view_playback_cycle_mode(&p);
     CHECK(p.mode == OSSA_WRAP_LOOP);
 
     /* Mode names. */
-    ossa_wrap_mode mode;
+    ossa_wrap mode;
     CHECK(view_wrap_mode_parse("pingpong", &mode) && mode == OSSA_WRAP_PINGPONG);
-    CHECK(view_wrap_mode_parse("once", &mode) && mode == OSSA_WRAP_ONCE);
+    CHECK(view_wrap_mode_parse("once", &mode) && mode == OSSA_WRAP_CLAMP);
     CHECK(!view_wrap_mode_parse("bounce", &mode));
     CHECK(strcmp(view_wrap_mode_name(OSSA_WRAP_LOOP), "loop") == 0);
 

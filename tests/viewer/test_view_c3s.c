@@ -84,7 +84,7 @@ static bool write_scene(const harness *h, bool frames, char *path, size_t size)
     free(positions);
     free(shown);
     free(moved);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     return st == OSSA_OK;
 }
 

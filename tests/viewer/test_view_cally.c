@@ -28,7 +28,7 @@ int main(int argc, char **argv)
         return TEST_SKIP;
     }
     uint32_t clips = m->clip_count;
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 
     harness h;
     int open_status = harness_open(&h, argv[1]);

@@ -155,7 +155,7 @@ static bool write_scene(const harness *h, const char *name, const char *file, ch
     free(uvs);
     free(subs);
     free(mats);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     return st == OSSA_OK;
 }
 

@@ -247,7 +247,7 @@ int main(void)
     float apart = parts_apart(&s, 1, first_submeshes, pos, want);
     CHECKF(apart < 1e-6f, "skinned parts %g from the plain demo's", (double)apart);
     check_uvs(&s);
-    CHECK(ossa_vertex_clip_eval(m, &m->clips[0], 0, 0, 0.25f, OSSA_TIME_LOOP, shape, NULL) ==
+    CHECK(ossa_vertex_clip_eval(m, &m->clips[0], 0, 0, 0.25f, OSSA_WRAP_LOOP, shape, NULL) ==
           OSSA_OK);
     check_mount(&s, false, shape);
     check_mount(&s, true, m->meshes[0].submeshes[0].positions);
@@ -291,6 +291,6 @@ int main(void)
     view_scene_free(&s);
     view_scene_free(&plain);
     free_hybrid(&h);
-    ossa_model_free(demo);
+    ossa_model_destroy(demo);
     return test_finish("viewer-frames");
 }

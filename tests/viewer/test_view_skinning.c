@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ossa/anim.h"
+#include "ossa/reference.h"
+#include "ossa/sample.h"
+#include "ossa/skin.h"
 #include "ossa/demo.h"
 #include "ossa/load.h"
 #include "ossa/write.h"
@@ -52,7 +54,7 @@ static void check_scene_skinning(void)
           most))
         goto done;
     ossa_pose_rest(m, lt, lr, ls);
-    ossa_sample_clip(m, clip, ossa_clip_wrap_time(clip, 0.3f), OSSA_TIME_LOOP, lt, lr, ls);
+    ossa_sample_clip(m, clip, ossa_clip_wrap_time(clip, 0.3f), OSSA_WRAP_LOOP, lt, lr, ls);
     ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
     ossa_skin_palette(m, mt, mr, ms, palette);
     double worst = 0.0;
@@ -131,7 +133,7 @@ done:
     free(bones);
     free(most);
     view_scene_free(&s);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 }
 
 /* The demo with each influence's point moved off its bind vertex by up to 6% of the model's
@@ -170,7 +172,7 @@ static bool write_exact_model(const char *dir)
     for (uint32_t k = 0; k < made; k++)
         free(points[k]);
     free(points);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     return ok;
 }
 
@@ -243,7 +245,7 @@ static void check_exact_scene(const char *skm)
     free(gaps);
     free(bones);
     view_scene_free(&s);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 }
 
 static bool shoot(harness *h, const char *name, const char *const *extra, const char *skinning,
@@ -489,7 +491,7 @@ int main(int argc, char **argv)
     ossa_error err;
     if (assets && ossa_load_file(test_path(cfg, sizeof cfg, assets, "cal3d/cally/cally.cfg"), NULL,
                                  &m, &err) == OSSA_OK) {
-        ossa_model_free(m);
+        ossa_model_destroy(m);
         const char *cally[] = {"--size", "320x240", "--time", "0.5", cfg, NULL};
         compare_paths(&h, "cally", cally);
     } else {

@@ -66,7 +66,7 @@ static void pose(const ossa_model *m, const ossa_clip *clip, float t, posed *p)
     float *mr = calloc(4 * nb, sizeof(float)), *ms = calloc(3 * nb, sizeof(float));
     float *palette = calloc(12 * nb, sizeof(float));
     ossa_pose_rest(m, lt, lr, ls);
-    ossa_sample_clip(m, clip, t, OSSA_TIME_LOOP, lt, lr, ls);
+    ossa_sample_clip(m, clip, t, OSSA_WRAP_LOOP, lt, lr, ls);
     ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
     ossa_skin_palette(m, mt, mr, ms, palette);
     size_t at = 0;
@@ -78,7 +78,7 @@ static void pose(const ossa_model *m, const ossa_clip *clip, float t, posed *p)
             float *normals = calloc(3 * (size_t)sm->vertex_count + 1, sizeof(float));
             /* A submesh with a vertex track in the clip plays its frames instead. */
             if (ossa_clip_vertex_track(clip, i, s))
-                CHECK(ossa_vertex_clip_eval(m, clip, i, s, t, OSSA_TIME_LOOP,
+                CHECK(ossa_vertex_clip_eval(m, clip, i, s, t, OSSA_WRAP_LOOP,
                                             p->skinned + 3 * at, normals) == OSSA_OK);
             else
                 ossa_skin_submesh_scalar(sm, palette, p->skinned + 3 * at, normals);
@@ -213,7 +213,7 @@ static void check_asset(const char *root, const ossa_model *demo, const char *fm
            clips, worst, rigid ? " (rigid vertices)" : "");
     posed_free(&want);
     posed_free(&got);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 }
 
 int main(void)
@@ -233,7 +233,7 @@ int main(void)
     };
     for (size_t i = 0; i < sizeof assets / sizeof assets[0]; i++)
         check_asset(root, demo, assets[i][0], assets[i][1]);
-    ossa_model_free(demo);
+    ossa_model_destroy(demo);
     if (files_checked == 0) {
         printf("no demo assets committed\n");
         return TEST_SKIP;

@@ -56,7 +56,7 @@ static void write_and_compare(const char *label, const ossa_model *m, bool xml)
             .map_types = true,
         };
         CHECKF(wt_compare_models(what, m, back, &opt) == 0, "%s differs", what);
-        ossa_model_free(back);
+        ossa_model_destroy(back);
     }
     wt_remove_dir(dir);
 }
@@ -77,7 +77,7 @@ static void check_model(const char *label, const char *const *paths, size_t coun
     write_and_compare(label, m, false);
     write_and_compare(label, m, true);
     sets_checked++;
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 }
 
 static bool has_ext(const char *name, const char *const *exts)

@@ -55,7 +55,7 @@ static void round_trip_as(const ossa_model *m, bool xml, uint32_t version, bool 
         }
         for (uint32_t i = 0; i < back->clip_count; i++)
             CHECK(back->clips[i].version == v && !back->clips[i].compressed);
-        ossa_model_free(back);
+        ossa_model_destroy(back);
     }
     wt_remove_dir(dir);
 }
@@ -194,6 +194,6 @@ int main(void)
     deterministic(m, true);
     conjugated_in_file(m);
     refusals(m);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     return test_finish("writers-cal3d-demo");
 }

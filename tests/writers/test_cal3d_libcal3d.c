@@ -63,7 +63,7 @@ static size_t skin_demo(const ossa_model *m, int c, float t, float *out)
     float *mr = calloc(4 * n, sizeof(float)), *ms = calloc(3 * n, sizeof(float));
     float *palette = calloc(12 * n, sizeof(float));
     ossa_pose_rest(m, lt, lr, ls);
-    ossa_sample_clip(m, &m->clips[c], t, OSSA_TIME_LOOP, lt, lr, ls);
+    ossa_sample_clip(m, &m->clips[c], t, OSSA_WRAP_LOOP, lt, lr, ls);
     ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
     ossa_skin_palette(m, mt, mr, ms, palette);
     size_t at = 0;
@@ -158,6 +158,6 @@ int main(void)
     check_set(m, true);
     printf("libcal3d reads the written demo: bind pose within %.3g, skinned vertices within %.3g\n",
            worst_pose, worst_skin);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     return test_finish("writers-cal3d-libcal3d");
 }

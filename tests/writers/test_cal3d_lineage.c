@@ -58,7 +58,7 @@ static void round_trip(const ossa_model *m, uint32_t version, bool mp3butcher,
                    back->meshes[0].lineage == want,
                "%s: read back as %s", label, ossa_cal3d_lineage_name(back->skeleton_lineage));
         CHECK(back->skeleton_version == version && back->clips[0].version == version);
-        ossa_model_free(back);
+        ossa_model_destroy(back);
     }
     for (int i = 0; expect && st == OSSA_OK && i < LF_FILES; i++) {
         char path[600];
@@ -99,8 +99,8 @@ int main(void)
             round_trip(plain, v, true, &mp);
             round_trip(plain, v, false, NULL);
         }
-        ossa_model_free(lit);
-        ossa_model_free(plain);
+        ossa_model_destroy(lit);
+        ossa_model_destroy(plain);
         wt_remove_dir(up_dir);
         wt_remove_dir(mp_dir);
         lf_free(&up);

@@ -63,7 +63,7 @@ static int load_tree(const char *dir)
             CHECKF((m->bone_count > 0) + m->mesh_count + m->clip_count + m->morph_clip_count +
                            m->material_count == 1,
                    "%s: one thing per file", path);
-        ossa_model_free(m);
+        ossa_model_destroy(m);
         n++;
     }
     closedir(d);
@@ -148,7 +148,7 @@ static void test_pose_mesh_marine(void)
             CHECK(mt->map_count == 1 && strcmp(mt->maps[0].file, "marine_camodes.tga") == 0);
             CHECK(strstr(mt->maps[0].path, "PoseMeshMarine/marine_camodes.tga") != NULL);
         }
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 }
 
 static void test_young_man(void)
@@ -187,7 +187,7 @@ static void test_young_man(void)
             CHECK_NEAR(m->materials[i].diffuse[3], 254.0 / 255.0, 1e-7);
             CHECK(strcmp(m->materials[i].maps[3].file, "materials/Eyebrow_ALPHA.png") == 0);
         }
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 }
 
 static void test_project_context(void)
@@ -224,7 +224,7 @@ static void test_project_context(void)
         CHECK(c->tracks[0].key_count == 341);
         CHECK_NEAR(c->tracks[0].weights[1], 0.123, 1e-7);
     }
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 }
 
 static void test_imvu(void)
@@ -256,7 +256,7 @@ static void test_imvu(void)
             CHECK_NEAR(t->rotations[2], -0.70710678, 1e-7);
             CHECK_NEAR(t->rotations[3], 0.70710678, 1e-7);
         }
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
 
     char path[1024];
@@ -270,7 +270,7 @@ static void test_imvu(void)
         CHECK(s->vertex_count == 11 && s->face_count == 6 && s->material == 2);
         CHECK_NEAR(s->positions[0], 30.7542, 1e-4);
         CHECK(s->influences[0].bone == 22 && s->morph_count == 1);
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
     snprintf(path, sizeof path, "%s/cal3d-xml/imvu-tests/mesh_with_empty_morph.xmf", assets);
     m = NULL;
@@ -280,7 +280,7 @@ static void test_imvu(void)
         const ossa_submesh *s = &m->meshes[0].submeshes[0];
         CHECK(s->morph_count == 2 && s->morphs[1].count == 0 && s->max_influences == 3);
         CHECK(strcmp(s->morphs[1].name, "empty") == 0);
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
     /* Text between the top-level elements ("# a comment") is not an error. */
     snprintf(path, sizeof path, "%s/cal3d-xml/imvu-tests/xml_with_hash_mark_comments.xmf", assets);
@@ -290,7 +290,7 @@ static void test_imvu(void)
     if (m) {
         CHECK(m->meshes[0].submeshes[0].influences[2].weight == 0.5f);
         CHECK(m->meshes[0].version == 919);
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
     /* "0.0." in a NORM: the stray dot is ignored with a warning. */
     snprintf(path, sizeof path, "%s/cal3d-xml/imvu-tests/mesh2.xmf", assets);
@@ -299,7 +299,7 @@ static void test_imvu(void)
     CHECKF(m != NULL, "%s", err.message);
     if (m) {
         CHECK(has_warning(m, "stray '.'") && m->meshes[0].submeshes[0].normals[0] == 0.0f);
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
     snprintf(path, sizeof path, "%s/cal3d-xml/imvu-tests/material1.xrf", assets);
     m = NULL;
@@ -310,7 +310,7 @@ static void test_imvu(void)
         CHECK(mt->ambient[0] == 1.0f && mt->map_count == 2);
         CHECK(strcmp(mt->maps[0].type, "Diffuse Color") == 0);
         CHECK(strcmp(mt->maps[1].type, "Opacity") == 0);
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
     snprintf(path, sizeof path, "%s/cal3d-xml/imvu-tests/animmorph1.xpf", assets);
     m = NULL;
@@ -320,7 +320,7 @@ static void test_imvu(void)
         const ossa_morph_clip *c = &m->morph_clips[0];
         CHECK(strcmp(c->tracks[0].morph_name, "eyes.Blink.Clamped") == 0);
         CHECK(c->tracks[0].key_count == 6 && c->tracks[0].weights[2] == 1.0f);
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
     /* skeleton2: LOCALROTATION .7071067811 0 0 .7071067811 (leading dots). */
     snprintf(path, sizeof path, "%s/cal3d-xml/imvu-tests/skeleton2.xsf", assets);
@@ -329,7 +329,7 @@ static void test_imvu(void)
     CHECKF(m != NULL, "%s", err.message);
     if (m) {
         CHECK_NEAR(m->bones[0].inv_bind_r[0], -0.7071067811, 1e-7);
-        ossa_model_free(m);
+        ossa_model_destroy(m);
     }
 }
 

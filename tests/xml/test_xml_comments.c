@@ -27,7 +27,7 @@ static void expect_ok(const char *text, const char *name)
     if (m)
         CHECKF(m->bone_count == 1 && m->bones[0].parent == -1, "%s: %u bones", name,
                m->bone_count);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 }
 
 static void expect_fail(const char *text, const char *name, ossa_status status, int line,
@@ -39,7 +39,7 @@ static void expect_fail(const char *text, const char *name, ossa_status status, 
     CHECKF(st == status && !m, "%s: %s (%s)", name, ossa_status_name(st), err.message);
     CHECKF(err.line == line, "%s: line %d, expected %d (%s)", name, err.line, line, err.message);
     CHECKF(strstr(err.message, needle) != NULL, "%s: '%s' lacks '%s'", name, err.message, needle);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 }
 
 int main(void)

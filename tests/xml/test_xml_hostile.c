@@ -40,7 +40,7 @@ static void expect(const char *text, size_t size, const char *name, ossa_status 
     off_t printed = lseek(fd, 0, SEEK_END);
     close(fd);
     unlink(path);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     CHECKF(st == status && !m, "%s: %s (%s)", name, ossa_status_name(st), err.message);
     CHECKF(err.line == line, "%s: line %d, expected %d", name, err.line, line);
     CHECKF(strstr(err.message, needle) != NULL, "%s: '%s' lacks '%s'", name, err.message, needle);
@@ -69,7 +69,7 @@ int main(void)
            "%s", err.message);
     if (m)
         CHECK(m->bone_count == 1 && strcmp(m->bones[0].name, "K\xc3\xb6rper") == 0);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 
     /* 200,000 attributes on one element (3 MB): refused from a linear count. */
     size_t cap = 4u << 20, n = 0;

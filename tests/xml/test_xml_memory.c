@@ -76,7 +76,7 @@ static void probe_within(const char *name, bool loads, double factor)
         ossa_model *m = NULL;
         ossa_error err;
         ossa_status s = ossa_load_file(path, NULL, &m, &err);
-        ossa_model_free(m);
+        ossa_model_destroy(m);
         _exit(s == OSSA_OK ? 0 : 1);
     }
     int status = 0;

@@ -25,7 +25,7 @@ static void expect_fail(const char *text, const char *name, ossa_status status, 
     ossa_error err;
     ossa_model *m = load(text, name, &err);
     CHECKF(m == NULL, "%s loaded but should fail", name);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     CHECKF(err.status == status, "%s: status %s, expected %s (%s)", name,
            ossa_status_name(err.status), ossa_status_name(status), err.message);
     if (line >= 0)
@@ -95,7 +95,7 @@ static void test_skeleton_styles(void)
         CHECK(m->bones[1].light_type == 1 && m->bones[1].light_color[1] == 0.5f);
         CHECK(m->warning_count == 0);
     }
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 
     /* delta3d style: one root carrying VERSION, CRLF line ends, no HEADER. */
     char inline_style[4096];
@@ -106,7 +106,7 @@ static void test_skeleton_styles(void)
     check_two_bones(m, "inline style");
     if (m)
         CHECK(m->skeleton_version == 1100);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 
     /* UTF-8 BOM + XML declaration + lower-case names: still the same skeleton; and the line
      * of an error counts from the file's own first line. */
@@ -119,7 +119,7 @@ static void test_skeleton_styles(void)
     m = load(lower, "c.xsf", &err);
     check_two_bones(m, "BOM + declaration + lower case");
     CHECKF(m != NULL, "%s", err.message);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 
     /* Without the BOM, and with a declaration but no header: version missing -> 1000 + warning. */
     m = load("<?xml version=\"1.0\"?>\r\n<SKELETON>\r\n  <BONE NAME=\"only\">\r\n" BONE_BODY
@@ -128,7 +128,7 @@ static void test_skeleton_styles(void)
     CHECKF(m && m->bone_count == 1 && m->skeleton_version == 1000, "%s", err.message);
     if (m)
         CHECK(has_warning(m, "no VERSION"));
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 
     /* The 0.9 document's MAGIC="XFS" typo: accepted with a warning (Decision 6). */
     char xfs[4096];
@@ -138,7 +138,7 @@ static void test_skeleton_styles(void)
     check_two_bones(m, "XFS");
     if (m)
         CHECK(has_warning(m, "XFS"));
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 
     /* Wrong MAGIC for the reader. */
     char wrong[4096];
@@ -252,14 +252,14 @@ static void test_entities(void)
     CHECKF(lm && strcmp(lm->bones[0].name, "caf\xC3\xA9") == 0, "%s", lerr.message);
     if (lm)
         CHECK(has_warning(lm, "ISO-8859-1"));
-    ossa_model_free(lm);
+    ossa_model_destroy(lm);
     /* Predefined entities and character references are ordinary text. */
     ossa_error err;
     ossa_model *m = load("<SKELETON VERSION=\"1000\">\n  <BONE NAME=\"a&amp;b&#x41;\">\n" BONE_BODY
                          "    <PARENTID>-1</PARENTID>\n  </BONE>\n</SKELETON>\n",
                          "amp.xsf", &err);
     CHECKF(m && strcmp(m->bones[0].name, "a&bA") == 0, "%s", err.message);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 }
 
 /* A skeleton and an animation written to a temporary folder and loaded as one model. */
@@ -330,7 +330,7 @@ static void test_animation(void)
         CHECK(r->translations[0] == 1.0f && r->translations[1] == 2.0f && r->translations[2] == 3.0f);
         CHECK_NEAR(r->rotations[2], -0.7071068, 1e-7);
     }
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 
     /* Without a skeleton, rotation-only keys of a dynamic track get 0. */
     ossa_model *a = load("<ANIMATION VERSION=\"1000\" DURATION=\"1\">\n  <TRACK BONEID=\"3\">\n"
@@ -341,7 +341,7 @@ static void test_animation(void)
            "%s", err.message);
     if (a)
         CHECK(a->clips[0].tracks[0].flags == 7u);
-    ossa_model_free(a);
+    ossa_model_destroy(a);
 
     /* Bone id out of the skeleton's range: the TRACK line. */
     const char *bad = "<HEADER MAGIC=\"XAF\" VERSION=\"910\"/>\n<ANIMATION DURATION=\"1\">\n"
@@ -351,7 +351,7 @@ static void test_animation(void)
     m = load_pair(dir, xsf_header, bad, &err);
     CHECK(m == NULL && err.status == OSSA_ERR_RANGE && err.line == 3);
     CHECKF(strstr(err.file, "anim.xaf") != NULL, "%s", err.file);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     expect_fail("<ANIMATION VERSION=\"1000\" DURATION=\"1\">\n  <TRACK BONEID=\"999999\">\n"
                 "<KEYFRAME TIME=\"0\"><ROTATION>0 0 0 1</ROTATION></KEYFRAME></TRACK></ANIMATION>",
                 "big.xaf", OSSA_ERR_RANGE, 2, "bone id");
@@ -428,7 +428,7 @@ static void test_mesh(void)
         /* No winding flip (Decision 7). */
         CHECK(s->indices[0] == 0 && s->indices[1] == 1 && s->indices[2] == 2);
     }
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 
     /* invert_v applies to vertices and morph targets alike. */
     ossa_load_options opt = {.invert_v = 1};
@@ -439,7 +439,7 @@ static void test_mesh(void)
         CHECK(m->meshes[0].submeshes[0].uvs[1] == 0.25f);
         CHECK(m->meshes[0].submeshes[0].morphs[0].d_uv[1] == -0.5f);
     }
-    ossa_model_free(m);
+    ossa_model_destroy(m);
 
     /* A huge NUMVERTICES with few children fails before allocating; so does a smaller lie. */
     char huge[8192];
@@ -489,7 +489,7 @@ static void test_material_and_morph_clip(void)
         CHECK(strcmp(mt->maps[0].path, "dir/hair.tga") == 0 && strcmp(mt->maps[1].type, "") == 0);
         CHECK(has_warning(m, "NUMMAPS"));
     }
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     expect_fail("<MATERIAL VERSION=\"1000\">\n<AMBIENT>256 0 0 0</AMBIENT>\n</MATERIAL>", "c.xrf",
                 OSSA_ERR_RANGE, 2, "256 not in 0..255");
     expect_fail("<MATERIAL VERSION=\"1000\">\n<AMBIENT>1 0 0 0</AMBIENT>\n</MATERIAL>", "d.xrf",
@@ -512,7 +512,7 @@ static void test_material_and_morph_clip(void)
         CHECK(c->tracks[0].times[0] == 0.0f && c->tracks[0].weights[0] == 0.25f);
         CHECK(c->tracks[1].key_count == 0);
     }
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     expect_fail("<HEADER MAGIC=\"XPF\" VERSION=\"919\"/>\n<ANIMATION DURATION=\"1\">\n"
                 "  <TRACK MORPHNAME=\"a\">\n    <KEYFRAME TIME=\"0\"><WEIGHT>NaN</WEIGHT></KEYFRAME>\n"
                 "  </TRACK>\n</ANIMATION>\n",

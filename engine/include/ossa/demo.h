@@ -13,7 +13,7 @@ extern "C" {
  * mesh of boxes (one submesh per material) rigidly skinned with blended elbows and knees, three
  * materials and three looping clips: "walk" (1 s), "wave" (2 s) and "idle" (2 s), in that order.
  * The model is validated; on failure *out is NULL and err says why. */
-ossa_status ossa_demo_model(ossa_model **out, ossa_error *err);
+OSSA_API ossa_status ossa_demo_model(ossa_model **out, ossa_error *err);
 
 #ifdef __cplusplus
 }

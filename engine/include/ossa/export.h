@@ -40,11 +40,11 @@ typedef struct ossa_export_options {
 /* Writes the model to path: .glb (one binary file) or .gltf (JSON, with path's base name +
  * ".bin" and the textures beside it unless opt->embed). opt may be NULL. Returns OSSA_OK, or a
  * status with err naming the file; nothing is left behind on failure. */
-ossa_status ossa_export_gltf(const ossa_model *m, const char *path,
-                             const ossa_export_options *opt, ossa_error *err);
+OSSA_API ossa_status ossa_export_gltf(const ossa_model *m, const char *path,
+                                      const ossa_export_options *opt, ossa_error *err);
 
 /* The up axis an export with these options treats as the source's (never AUTO). */
-ossa_export_up ossa_export_source_up(const ossa_model *m, const ossa_export_options *opt);
+OSSA_API ossa_export_up ossa_export_source_up(const ossa_model *m, const ossa_export_options *opt);
 
 #ifdef __cplusplus
 }

@@ -2,7 +2,7 @@
  * from the model and wired together (a crowd is many instances of one model).
  *
  *   pose      runtime skeleton, runtime clips, a sample cache, the local and model SoA poses and
- *             the skinning palette (runtime.h jobs: sample or mix -> local -> model -> palette)
+ *             the skinning palette (pose.h and sample.h jobs: sample or mix -> local -> model -> palette)
  *   mixer     Cal3D's CalMixer (cycles, actions, fades) driving the pose (ossa_instance_play,
  *             _update, _seek; ossa_instance_mixer for the full mixer API)
  *   morphs    a second mixer in which every morph clip plays as a looping morph cycle of weight
@@ -33,8 +33,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "ossa/model.h"
-#include "ossa/runtime.h"
+#include "ossa/cloth.h"
+#include "ossa/mixer.h"
+#include "ossa/pose.h"
 #include "ossa/skin.h"
+#include "ossa/skin_pool.h"
+#include "ossa/vertex_anim.h"
 #include "ossa/status.h"
 
 #ifdef __cplusplus
@@ -92,83 +96,83 @@ typedef struct ossa_instance_span {
  * or runtime clips report. A part whose skin mesh cannot be built keeps its file order and bind
  * vertices (skin_status); springs or morph clips that cannot run are left out. *out stays NULL
  * on failure. */
-ossa_status ossa_instance_create(const ossa_model *model, const ossa_instance_desc *desc,
+OSSA_API ossa_status ossa_instance_create(const ossa_model *model, const ossa_instance_desc *desc,
                                  ossa_instance **out, ossa_error *err);
-void ossa_instance_destroy(ossa_instance *inst);
+OSSA_API void ossa_instance_destroy(ossa_instance *inst);
 
-const ossa_model *ossa_instance_model(const ossa_instance *inst);
-uint32_t ossa_instance_part_count(const ossa_instance *inst);
+OSSA_API const ossa_model *ossa_instance_model(const ossa_instance *inst);
+OSSA_API uint32_t ossa_instance_part_count(const ossa_instance *inst);
 /* Fills *out for part (parts are the model's submeshes, mesh by mesh); false when out of range. */
-bool ossa_instance_part_info(const ossa_instance *inst, uint32_t part, ossa_instance_part *out);
+OSSA_API bool ossa_instance_part_info(const ossa_instance *inst, uint32_t part, ossa_instance_part *out);
 /* The part that draws a submesh; ossa_instance_part_count() when none. */
-uint32_t ossa_instance_part_of(const ossa_instance *inst, uint32_t mesh, uint32_t submesh);
+OSSA_API uint32_t ossa_instance_part_of(const ossa_instance *inst, uint32_t mesh, uint32_t submesh);
 /* The concrete kernel the skin jobs run. */
-ossa_skin_kernel ossa_instance_kernel(const ossa_instance *inst);
+OSSA_API ossa_skin_kernel ossa_instance_kernel(const ossa_instance *inst);
 /* Parts of at least the desc's parallel_min_vertices are split over pool from now on (NULL:
  * every part on the calling thread). The pool is not owned. */
-void ossa_instance_set_pool(ossa_instance *inst, ossa_skin_pool *pool);
+OSSA_API void ossa_instance_set_pool(ossa_instance *inst, ossa_skin_pool *pool);
 
 /* ---- the mixer way --------------------------------------------------------------------- */
 
-/* The skeletal mixer, for cycles and actions beyond ossa_instance_play (ids: runtime.h). */
-ossa_mixer *ossa_instance_mixer(ossa_instance *inst);
+/* The skeletal mixer, for cycles and actions beyond ossa_instance_play (ids: mixer.h). */
+OSSA_API ossa_mixer *ossa_instance_mixer(ossa_instance *inst);
 /* Cross-fades to clip as a looping cycle of weight 1 over fade_seconds (0: at once): every
  * other active cycle is cleared over the same time (Cal3D blendCycle / clearCycle), and clip
  * becomes the vertex clip once its weight is the largest. OSSA_ERR_RANGE for a clip out of
  * range, OSSA_ERR_VALUE for a negative or non-finite fade, OSSA_ERR_UNSUPPORTED when the
  * mixer's cycle capacity is full. */
-ossa_status ossa_instance_play(ossa_instance *inst, uint32_t clip, float fade_seconds,
+OSSA_API ossa_status ossa_instance_play(ossa_instance *inst, uint32_t clip, float fade_seconds,
                                ossa_error *err);
 /* Advances by dt seconds (not finite: 0; negative runs the clocks back, as Cal3D's
  * updateAnimation does): the mixer, the instance clock (which the morph clips follow), then the
  * pose, the morph weights, the vertex clip (the clip of largest weight at its cycle time) and,
  * for dt > 0, one spring step of dt (clamped to spring_max_dt). */
-void ossa_instance_update(ossa_instance *inst, float dt);
+OSSA_API void ossa_instance_update(ossa_instance *inst, float dt);
 /* Jumps to a time (not finite: 0): the mixer's clock (Cal3D setAnimationTime) and the instance
  * clock, then the pose, morphs and vertex clip as _update does, and the cloth put at rest where
  * the new pose skins it. */
-void ossa_instance_seek(ossa_instance *inst, float time);
+OSSA_API void ossa_instance_seek(ossa_instance *inst, float time);
 /* The instance clock (seconds of update since creation or the last seek). */
-float ossa_instance_time(const ossa_instance *inst);
+OSSA_API float ossa_instance_time(const ossa_instance *inst);
 /* The mixer's blended pose into the local pose, then model pose and palette (what _update and
  * _seek do after moving the clocks). */
-void ossa_instance_evaluate(ossa_instance *inst);
+OSSA_API void ossa_instance_evaluate(ossa_instance *inst);
 
 /* ---- the manual way -------------------------------------------------------------------- */
 
 /* The pose of one clip at a time (wrapped into the clip, Cal3D loop), or the rest pose for
  * OSSA_INSTANCE_NO_CLIP or a clip out of range; the mixer is not touched. The vertex clip is
  * set to the same clip and time. */
-void ossa_instance_pose_clip(ossa_instance *inst, uint32_t clip, float time);
+OSSA_API void ossa_instance_pose_clip(ossa_instance *inst, uint32_t clip, float time);
 /* Model pose and palette from a local pose the caller evaluated; NULL or a bone count other
  * than the model's: the rest pose. local may be ossa_instance_local_pose(inst). */
-void ossa_instance_pose_local(ossa_instance *inst, const ossa_soa_pose *local);
+OSSA_API void ossa_instance_pose_local(ossa_instance *inst, const ossa_soa_pose *local);
 /* The clip whose vertex and uv tracks play, at time (wrapped into the clip, Cal3D loop);
  * OSSA_INSTANCE_NO_CLIP or out of range: none (bind or skinned shapes). */
-void ossa_instance_set_vertex_clip(ossa_instance *inst, uint32_t clip, float time);
-uint32_t ossa_instance_vertex_clip(const ossa_instance *inst);
-float ossa_instance_vertex_time(const ossa_instance *inst);
+OSSA_API void ossa_instance_set_vertex_clip(ossa_instance *inst, uint32_t clip, float time);
+OSSA_API uint32_t ossa_instance_vertex_clip(const ossa_instance *inst);
+OSSA_API float ossa_instance_vertex_time(const ossa_instance *inst);
 /* The morph mixer (every morph clip a cycle; NULL when no morph clip plays on a part) and its
  * clock as last set, wrapped into its length. */
-ossa_mixer *ossa_instance_morph_mixer(ossa_instance *inst);
-float ossa_instance_morph_time(const ossa_instance *inst);
+OSSA_API ossa_mixer *ossa_instance_morph_mixer(ossa_instance *inst);
+OSSA_API float ossa_instance_morph_time(const ossa_instance *inst);
 /* The morph clips' clock: every morph cycle shown at time (wrapped into the morph mixer's
  * length; not finite: 0), and every morphing part's weights refreshed. */
-void ossa_instance_set_morph_time(ossa_instance *inst, float time);
+OSSA_API void ossa_instance_set_morph_time(ossa_instance *inst, float time);
 /* One spring step of dt seconds (clamped to spring_max_dt; dt <= 0 or not finite: nothing) on
  * every part with springs, from the current palette and morph weights. */
-void ossa_instance_springs_step(ossa_instance *inst, float dt);
+OSSA_API void ossa_instance_springs_step(ossa_instance *inst, float dt);
 /* Every cloth at rest where the current pose skins it (Cal3D resetPositions): for jumps. */
-void ossa_instance_springs_reset(ossa_instance *inst);
+OSSA_API void ossa_instance_springs_reset(ossa_instance *inst);
 
 /* ---- pose ------------------------------------------------------------------------------ */
 
 /* The local pose (writable: a caller may evaluate into it, then call _pose_local), the model
  * pose and the palette (12 floats, 3x4 row-major, per bone) of the current pose. With no bones
  * the poses have bone_count 0 and the palette holds no bone. */
-ossa_soa_pose *ossa_instance_local_pose(ossa_instance *inst);
-const ossa_soa_pose *ossa_instance_model_pose(const ossa_instance *inst);
-const float *ossa_instance_palette(const ossa_instance *inst);
+OSSA_API ossa_soa_pose *ossa_instance_local_pose(ossa_instance *inst);
+OSSA_API const ossa_soa_pose *ossa_instance_model_pose(const ossa_instance *inst);
+OSSA_API const float *ossa_instance_palette(const ossa_instance *inst);
 
 /* ---- output ---------------------------------------------------------------------------- */
 
@@ -178,19 +182,19 @@ const float *ossa_instance_palette(const ossa_instance *inst);
  * is checked before anything is written: OSSA_ERR_INVALID_ARGUMENT for a range past the parts,
  * NULL spans, a span with positions but no normals, or a capacity below the part's
  * output_count. */
-ossa_status ossa_instance_skin(ossa_instance *inst, uint32_t first_part, uint32_t count,
+OSSA_API ossa_status ossa_instance_skin(ossa_instance *inst, uint32_t first_part, uint32_t count,
                                const ossa_instance_span *spans, ossa_error *err);
 /* The vertex track the part plays now (from the vertex clip); NULL when it is skinned or shows
  * its bind vertices. */
-const ossa_vertex_track *ossa_instance_part_vertex_track(const ossa_instance *inst, uint32_t part);
+OSSA_API const ossa_vertex_track *ossa_instance_part_vertex_track(const ossa_instance *inst, uint32_t part);
 /* UV set 0 of a part in its output order (2 floats per output vertex; padding 0): the vertex
  * clip's uv track for it when bind is false and there is one, else the submesh's own (zeros
  * without UVs). OSSA_ERR_INVALID_ARGUMENT for a bad part or NULL uvs. */
-ossa_status ossa_instance_uvs(ossa_instance *inst, uint32_t part, bool bind, float *uvs);
+OSSA_API ossa_status ossa_instance_uvs(ossa_instance *inst, uint32_t part, bool bind, float *uvs);
 /* A mount's model-space transform (ossa_mount_transform) on its submesh as it is drawn now, or
  * in the bind pose when bind is true. OSSA_ERR_RANGE for a mount out of range or on no part,
  * OSSA_ERR_VALUE for a degenerate triangle. */
-ossa_status ossa_instance_mount(ossa_instance *inst, uint32_t mount, bool bind, float t[3],
+OSSA_API ossa_status ossa_instance_mount(ossa_instance *inst, uint32_t mount, bool bind, float t[3],
                                 float r[4], float s[3]);
 
 #ifdef __cplusplus

@@ -5,6 +5,7 @@
 #define OSSA_LOAD_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include "ossa/model.h"
 
 #ifdef __cplusplus
@@ -14,9 +15,9 @@ extern "C" {
 typedef struct ossa_load_options {
     ossa_format format;      /* OSSA_FORMAT_UNKNOWN: sniff from content and name */
     float scale;             /* extra uniform scale on top of a .cfg's; 0 means 1 */
-    int flip_winding;        /* Cal3D LOADER_FLIP_WINDING: inverts the CMF auto-flip decision */
-    int invert_v;            /* Cal3D LOADER_INVERT_V_COORD: v = 1 - v */
-    int skip_missing_files;  /* .cfg: warn about a missing file instead of failing */
+    bool flip_winding;       /* Cal3D LOADER_FLIP_WINDING: inverts the CMF auto-flip decision */
+    bool invert_v;           /* Cal3D LOADER_INVERT_V_COORD: v = 1 - v */
+    bool skip_missing_files; /* .cfg: warn about a missing file instead of failing */
     float frame_rate;        /* frames per second of frame-list formats (SKP, CFF); 0: each
                               * format's default (SKP 10, CFF 25) */
 } ossa_load_options;
@@ -24,20 +25,22 @@ typedef struct ossa_load_options {
 /* Guesses a format from the first bytes and the file name (extension). A .cfg is decided by
  * its text: OSSA_FORMAT_SKM for a Qfusion model config (an import, no key=value line), which
  * stands for the .skm of the same name, else OSSA_FORMAT_CAL3D_CFG. */
-ossa_format ossa_sniff(const void *data, size_t size, const char *name);
+OSSA_API ossa_format ossa_sniff(const void *data, size_t size, const char *name);
 
 /* One file: a Cal3D file of any kind, a .cfg model set (Cal3D, or Qfusion: its .skm), or any
  * other supported format. */
-ossa_status ossa_load_file(const char *path, const ossa_load_options *opt,
-                           ossa_model **out, ossa_error *err);
+OSSA_API ossa_status ossa_load_file(const char *path, const ossa_load_options *opt,
+                                    ossa_model **out, ossa_error *err);
 
 /* Several files forming one model (skeleton first whatever the order given). */
-ossa_status ossa_load_files(const char *const *paths, size_t count, const ossa_load_options *opt,
-                            ossa_model **out, ossa_error *err);
+OSSA_API ossa_status ossa_load_files(const char *const *paths, size_t count,
+                                     const ossa_load_options *opt, ossa_model **out,
+                                     ossa_error *err);
 
 /* One file already in memory; name is used for messages and, with no magic, the format. */
-ossa_status ossa_load_memory(const void *data, size_t size, const char *name,
-                             const ossa_load_options *opt, ossa_model **out, ossa_error *err);
+OSSA_API ossa_status ossa_load_memory(const void *data, size_t size, const char *name,
+                                      const ossa_load_options *opt, ossa_model **out,
+                                      ossa_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,5 @@
 /* The format-neutral model every loader produces. Immutable after load, validated, owned by
- * one arena (ossa_model_free releases everything at once).
+ * one arena (ossa_model_destroy releases everything at once).
  *
  * Conventions: quaternions are Hamilton (x, y, z, w) with v' = q v q*; bones are ordered so that
  * every parent comes before its children; all indices are range-checked by ossa_model_validate. */
@@ -7,6 +7,7 @@
 #define OSSA_MODEL_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include "ossa/status.h"
 
@@ -24,7 +25,7 @@ typedef enum ossa_format {
     OSSA_FORMAT_COUNT
 } ossa_format;
 
-const char *ossa_format_name(ossa_format f);
+OSSA_API const char *ossa_format_name(ossa_format f);
 
 /* Which Cal3D layout a file was read with (FORMAT-NOTES Decision 1). The version selects it,
  * except that 1300 and 1301 exist in two lineages, told apart from the data of a CSF or CMF:
@@ -38,7 +39,7 @@ typedef enum ossa_cal3d_lineage {
 } ossa_cal3d_lineage;
 
 /* "classic", "imvu", "1200", "upstream", "mp3butcher". */
-const char *ossa_cal3d_lineage_name(ossa_cal3d_lineage lineage);
+OSSA_API const char *ossa_cal3d_lineage_name(ossa_cal3d_lineage lineage);
 
 enum { OSSA_BONE_ATTACH = 1u };
 
@@ -107,7 +108,7 @@ typedef struct ossa_submesh {
     const uint32_t *indices;           /* 3 * face_count */
     uint32_t morph_count;
     const ossa_morph_target *morphs;
-    int winding_flipped;               /* Cal3D CMF auto-flip was applied */
+    bool winding_flipped;              /* Cal3D CMF auto-flip was applied */
     uint32_t flags;                    /* OSSA_SUBMESH_* */
     /* Vertex-frame animation (C3S VFRM): whole-submesh key shapes that clips' vertex tracks
      * play by lerp (ossa_vertex_clip_eval). Frame f's data starts at 3 * vertex_count * f. */
@@ -182,7 +183,7 @@ typedef struct ossa_clip {
     const ossa_track *tracks;
     ossa_format format;
     uint32_t version;
-    int compressed;          /* read from a compressed/quantised layout */
+    bool compressed;         /* read from a compressed/quantised layout */
     /* Frame-based clips (C3S ASEQ): key frames evenly spaced at frame_rate, 0 when not. */
     float frame_rate;
     const char *group;       /* C3S sequenceGroup; NULL or "" when none */
@@ -253,7 +254,7 @@ typedef struct ossa_model {
 
     uint32_t bone_count;
     const ossa_bone *bones;
-    int has_scene_ambient;
+    bool has_scene_ambient;
     float scene_ambient[3];
     ossa_format skeleton_format;
     uint32_t skeleton_version;
@@ -284,14 +285,14 @@ typedef struct ossa_model {
     const ossa_mount *mounts;
 } ossa_model;
 
-void ossa_model_free(ossa_model *model);
+OSSA_API void ossa_model_destroy(ossa_model *model);
 
 /* Checks every index, count and number of a model (loaders run it before returning). */
-ossa_status ossa_model_validate(const ossa_model *model, ossa_error *err);
+OSSA_API ossa_status ossa_model_validate(const ossa_model *model, ossa_error *err);
 
 /* -1 when absent. Exact match first, then case-insensitive. */
-int32_t ossa_model_find_bone(const ossa_model *model, const char *name);
-int32_t ossa_model_find_clip(const ossa_model *model, const char *name);
+OSSA_API int32_t ossa_model_find_bone(const ossa_model *model, const char *name);
+OSSA_API int32_t ossa_model_find_clip(const ossa_model *model, const char *name);
 
 #ifdef __cplusplus
 }

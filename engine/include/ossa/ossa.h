@@ -1,17 +1,107 @@
-/* Ossa: skeletal animation runtime for legacy character formats. */
+/* Ossa: skeletal animation runtime for legacy character formats.
+ *
+ * The contract, kept by every header below:
+ * - A call that can fail returns ossa_status (OSSA_OK = 0, so test `!= OSSA_OK`) and, where it
+ *   takes one, fills the caller's ossa_error (which may be NULL).
+ * - An object is made by ossa_X_create(..., out, err) and freed by ossa_X_destroy (safe on
+ *   NULL); on failure *out is NULL (an ossa_soa_pose is a caller-owned struct that create fills).
+ * - A job is a struct of inputs and output arrays with their sizes: ossa_X_job_validate checks
+ *   it, ossa_X_job_run validates and runs it and writes nothing when it is invalid.
+ * - Buffers are the caller's; per-frame calls never allocate. Quaternions are Hamilton x y z w.
+ * - The library never prints and never reads the environment: diagnostics go to a callback in
+ *   an options struct (ossa_log_options, ossa_export_options), zero meaning the default.
+ * - Only the OSSA_API functions, all prefixed ossa_, are exported.
+ *
+ * The calls in the order a program makes them:
+ *   load       ossa_load_file / _files / _memory (load.h)            -> ossa_model
+ *   runtime    ossa_rt_skeleton_create (pose.h), ossa_rt_clip_create, ossa_sample_cache_create
+ *              (sample.h) or ossa_mixer_create (mixer.h); ossa_soa_pose_create x 2 (pose.h)
+ *   skinning   ossa_skin_mesh_create per submesh (skin.h), ossa_skin_pool_create (skin_pool.h),
+ *              ossa_spring_state_create (cloth.h)
+ *   per frame  ossa_playback_time -> ossa_sample_job_run, or ossa_mixer_update ->
+ *              ossa_mixer_evaluate; ossa_ltm_job_run -> ossa_palette_job_run (pose.h);
+ *              ossa_skin_job_init -> ossa_skin_job_run / ossa_skin_run_parallel;
+ *              ossa_spring_update; vertex frames: ossa_vertex_clip_eval (vertex_anim.h)
+ *   write      ossa_write_cal3d / _skm / _c3s / _cff (write.h), ossa_export_gltf (export.h)
+ *   teardown   ossa_X_destroy in reverse order, ossa_model_destroy last
+ * The scalar reference path (reference.h) computes the same pose and skin straight from the
+ * model, for checking.
+ *
+ * Example: load a model, play its first clip for 60 frames and skin its first submesh (the
+ * unit-example test builds and runs it from this comment on the demo mannequin).
+ * --- example begin ---
+ * #include <stdio.h>
+ * #include <stdlib.h>
+ * #include "ossa/ossa.h"
+ *
+ * int main(int argc, char **argv)
+ * {
+ *     ossa_error err = {0};
+ *     ossa_model *m = NULL;
+ *     if (argc < 2 || ossa_load_file(argv[1], NULL, &m, &err) != OSSA_OK || !m->clip_count)
+ *         return 1;
+ *     uint32_t bones = m->bone_count;
+ *     ossa_rt_skeleton *skel = NULL;
+ *     ossa_rt_clip *clip = NULL;
+ *     ossa_skin_mesh *mesh = NULL;
+ *     ossa_soa_pose local = {0}, model = {0};
+ *     float *palette = calloc(12 * (size_t)bones, sizeof(float)), *pos = NULL, *nrm = NULL;
+ *     ossa_status st = palette ? OSSA_OK : OSSA_ERR_NOMEM;
+ *     if (st == OSSA_OK && (st = ossa_rt_skeleton_create(m, &skel, &err)) == OSSA_OK &&
+ *         (st = ossa_rt_clip_create(m, &m->clips[0], &clip, &err)) == OSSA_OK &&
+ *         (st = ossa_soa_pose_create(bones, &local, &err)) == OSSA_OK &&
+ *         (st = ossa_soa_pose_create(bones, &model, &err)) == OSSA_OK)
+ *         st = ossa_skin_mesh_create(&m->meshes[0].submeshes[0], bones, &mesh, &err);
+ *     uint32_t n = st == OSSA_OK ? ossa_skin_mesh_output_count(mesh) : 0;
+ *     pos = calloc(3 * (size_t)n + 3, sizeof(float));
+ *     nrm = calloc(3 * (size_t)n + 3, sizeof(float));
+ *     for (int frame = 0; frame < 60 && st == OSSA_OK && pos && nrm; frame++) {
+ *         float t = ossa_playback_time(ossa_rt_clip_duration(clip), frame / 30.0f, OSSA_WRAP_LOOP);
+ *         ossa_rt_skeleton_rest(skel, &local);
+ *         ossa_sample_job sample = {.clip = clip, .time = t, .time_mode = OSSA_WRAP_LOOP,
+ *                                   .output = &local};
+ *         ossa_ltm_job ltm = {.skeleton = skel, .local = &local, .model = &model};
+ *         ossa_palette_job pal = {.skeleton = skel, .model = &model, .palette = palette,
+ *                                 .palette_floats = 12 * (size_t)bones};
+ *         ossa_skin_job skin;
+ *         ossa_skin_job_init(&skin, mesh, palette, bones, pos, nrm);
+ *         if ((st = ossa_sample_job_run(&sample)) == OSSA_OK &&
+ *             (st = ossa_ltm_job_run(&ltm)) == OSSA_OK &&
+ *             (st = ossa_palette_job_run(&pal)) == OSSA_OK)
+ *             st = ossa_skin_job_run(&skin);
+ *     }
+ *     printf("%s: %u vertices skinned over 60 frames\n", ossa_status_name(st), n);
+ *     free(pos);
+ *     free(nrm);
+ *     free(palette);
+ *     ossa_skin_mesh_destroy(mesh);
+ *     ossa_soa_pose_destroy(&model);
+ *     ossa_soa_pose_destroy(&local);
+ *     ossa_rt_clip_destroy(clip);
+ *     ossa_rt_skeleton_destroy(skel);
+ *     ossa_model_destroy(m);
+ *     return st == OSSA_OK && pos && nrm ? 0 : 1;
+ * }
+ * --- example end ---
+ */
 #ifndef OSSA_OSSA_H
 #define OSSA_OSSA_H
 
 #include "ossa/status.h"
 #include "ossa/model.h"
 #include "ossa/load.h"
-#include "ossa/anim.h"
 #include "ossa/demo.h"
-#include "ossa/skin.h"
-#include "ossa/runtime.h"
 #include "ossa/write.h"
-#include "ossa/vertex_anim.h"
+#include "ossa/build.h"
 #include "ossa/export.h"
+#include "ossa/reference.h"
+#include "ossa/sample.h"
+#include "ossa/pose.h"
+#include "ossa/mixer.h"
+#include "ossa/skin.h"
+#include "ossa/skin_pool.h"
+#include "ossa/cloth.h"
+#include "ossa/vertex_anim.h"
 #include "ossa/instance.h"
 
 #endif

@@ -1,8 +1,8 @@
 /* Runtime skinning: SoA mesh streams built once from a submesh, skin jobs over caller buffers
- * (scalar, SSE2, AVX2+FMA and AVX-512F kernels chosen at run time), a persistent thread pool,
- * Cal3D springs and the vertex-frame lerp kernel. Nothing here allocates after set-up: jobs,
- * dispatches and spring updates only touch memory created by the *_create functions or given by
- * the caller.
+ * (scalar, SSE2, AVX2+FMA and AVX-512F kernels chosen at run time). The thread pool is in
+ * ossa/skin_pool.h, Cal3D springs in ossa/cloth.h, the vertex-frame lerp kernel in
+ * ossa/vertex_anim.h. Nothing here allocates after set-up: jobs only touch memory created by
+ * the *_create functions or given by the caller.
  *
  * Vertex order. A skin mesh sorts the submesh's vertices into groups by influence count
  * (0, 1, ..., 8, then one general group for more than 8), keeping file order inside a group, and
@@ -16,6 +16,7 @@
 #define OSSA_SKIN_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include "ossa/model.h"
 #include "ossa/status.h"
@@ -35,7 +36,7 @@ enum {
 /* ---- kernels ---------------------------------------------------------------------------- */
 
 typedef enum ossa_skin_kernel {
-    OSSA_SKIN_KERNEL_AUTO = 0, /* best available, or what OSSA_SKIN_KERNEL=... forces */
+    OSSA_SKIN_KERNEL_AUTO = 0, /* the best available (ossa_skin_kernel_best) */
     OSSA_SKIN_KERNEL_SCALAR,
     OSSA_SKIN_KERNEL_SSE2,
     OSSA_SKIN_KERNEL_AVX2,     /* AVX2 + FMA */
@@ -44,18 +45,20 @@ typedef enum ossa_skin_kernel {
 } ossa_skin_kernel;
 
 /* "auto", "scalar", "sse2", "avx2", "avx512"; "?" for anything else. */
-const char *ossa_skin_kernel_name(ossa_skin_kernel k);
+OSSA_API const char *ossa_skin_kernel_name(ossa_skin_kernel k);
 /* Parses the names above; OSSA_SKIN_KERNEL_COUNT when unknown. */
-ossa_skin_kernel ossa_skin_kernel_parse(const char *name);
-/* 1 when the kernel is compiled in and this CPU runs it (__builtin_cpu_supports). AUTO: 1. */
-int ossa_skin_kernel_available(ossa_skin_kernel k);
-/* The fastest available kernel, ignoring the environment. */
-ossa_skin_kernel ossa_skin_kernel_best(void);
-/* Resolves a request to a concrete available kernel. AUTO reads OSSA_SKIN_KERNEL
- * (scalar|sse2|avx2|avx512|auto); an unknown or unavailable request falls back to the best
- * available kernel, and when `log` is non-NULL one line saying so is written to it (a FILE *,
- * e.g. stderr). A concrete available request is returned unchanged. */
-ossa_skin_kernel ossa_skin_kernel_resolve(ossa_skin_kernel requested, void *log);
+OSSA_API ossa_skin_kernel ossa_skin_kernel_parse(const char *name);
+/* true when the kernel is compiled in and this CPU runs it (__builtin_cpu_supports). AUTO: true. */
+OSSA_API bool ossa_skin_kernel_available(ossa_skin_kernel k);
+/* The fastest available kernel. */
+OSSA_API ossa_skin_kernel ossa_skin_kernel_best(void);
+/* Resolves a request to a concrete available kernel. AUTO is the best available kernel; an
+ * unknown or unavailable request falls back to it, and one line saying so goes to log (may be
+ * NULL). A concrete available request is returned unchanged. The environment is never read: a
+ * program that lets the user force a kernel (ossa-view's OSSA_SKIN_KERNEL) parses it itself and
+ * passes the result. */
+OSSA_API ossa_skin_kernel ossa_skin_kernel_resolve(ossa_skin_kernel requested,
+                                                   const ossa_log_options *log);
 
 /* Store policy of a job (ossa_skin_job.store). Non-temporal ("streaming") stores bypass the cache
  * and avoid the write-allocate read; they are only used by SIMD kernels and only when both output
@@ -72,15 +75,16 @@ typedef struct ossa_skin_traffic {
     uint32_t read_bytes;   /* stream bytes read per vertex (block layout, alignment padding
                               included; palette reads excluded: it stays in cache) */
     uint32_t write_bytes;  /* output bytes written per vertex: 12 position + 12 normal */
-    int streaming;         /* 1 when these writes are non-temporal (no write-allocate read) */
+    bool streaming;        /* true when these writes are non-temporal (no write-allocate read) */
 } ossa_skin_traffic;
 
 /* Traffic of kernel k (AUTO resolves as ossa_skin_kernel_best) for vertices with `influences`
  * influences (0..8; larger counts use the general group: read_bytes is then that of the general
  * layout for exactly that count) under a store policy (`vertex_count` is the job size, kept for
  * size-dependent AUTO policies). OSSA_ERR_INVALID_ARGUMENT for a bad kernel or NULL. */
-ossa_status ossa_skin_kernel_traffic(ossa_skin_kernel k, uint32_t influences, ossa_skin_store store,
-                                     uint32_t vertex_count, ossa_skin_traffic *out);
+OSSA_API ossa_status ossa_skin_kernel_traffic(ossa_skin_kernel k, uint32_t influences,
+                                              ossa_skin_store store, uint32_t vertex_count,
+                                              ossa_skin_traffic *out);
 
 /* ---- runtime mesh ----------------------------------------------------------------------- */
 
@@ -98,9 +102,9 @@ typedef struct ossa_skin_group {
  * weights and morph targets (positions and normals; morph UV deltas are ignored) are copied.
  * Triangle indices must be < vertex_count. On failure returns a status, fills err (may be NULL)
  * and leaves *out NULL. The mesh owns copies of everything; the submesh may be freed after. */
-ossa_status ossa_skin_mesh_create(const ossa_submesh *sm, uint32_t palette_size,
-                                  ossa_skin_mesh **out, ossa_error *err);
-void ossa_skin_mesh_destroy(ossa_skin_mesh *mesh);
+OSSA_API ossa_status ossa_skin_mesh_create(const ossa_submesh *sm, uint32_t palette_size,
+                                           ossa_skin_mesh **out, ossa_error *err);
+OSSA_API void ossa_skin_mesh_destroy(ossa_skin_mesh *mesh);
 
 /* A zeroed, 64-byte-aligned buffer for large streams (skin outputs, say); free it with
  * ossa_skin_buffer_free. Buffers of OSSA_SKIN_HUGE_BYTES or more are 2 MB-aligned and advised
@@ -108,20 +112,20 @@ void ossa_skin_mesh_destroy(ossa_skin_mesh *mesh);
  * prefetcher stops at every page boundary and a 1M-vertex skin pays a TLB miss every 4 KB.
  * The runtime mesh's own streams are allocated the same way. NULL when out of memory. */
 #define OSSA_SKIN_HUGE_BYTES ((size_t)4 << 20)
-void *ossa_skin_buffer_alloc(size_t bytes);
-void ossa_skin_buffer_free(void *buffer);
+OSSA_API void *ossa_skin_buffer_alloc(size_t bytes);
+OSSA_API void ossa_skin_buffer_free(void *buffer);
 
-uint32_t ossa_skin_mesh_vertex_count(const ossa_skin_mesh *mesh); /* file vertices */
-uint32_t ossa_skin_mesh_output_count(const ossa_skin_mesh *mesh); /* incl. padding */
-uint32_t ossa_skin_mesh_palette_size(const ossa_skin_mesh *mesh);
-uint32_t ossa_skin_mesh_morph_count(const ossa_skin_mesh *mesh);
+OSSA_API uint32_t ossa_skin_mesh_vertex_count(const ossa_skin_mesh *mesh); /* file vertices */
+OSSA_API uint32_t ossa_skin_mesh_output_count(const ossa_skin_mesh *mesh); /* incl. padding */
+OSSA_API uint32_t ossa_skin_mesh_palette_size(const ossa_skin_mesh *mesh);
+OSSA_API uint32_t ossa_skin_mesh_morph_count(const ossa_skin_mesh *mesh);
 /* file index -> output index (vertex_count entries). */
-const uint32_t *ossa_skin_mesh_remap(const ossa_skin_mesh *mesh);
+OSSA_API const uint32_t *ossa_skin_mesh_remap(const ossa_skin_mesh *mesh);
 /* output index -> file index, OSSA_SKIN_PAD_VERTEX for padding (output_count entries). */
-const uint32_t *ossa_skin_mesh_source(const ossa_skin_mesh *mesh);
+OSSA_API const uint32_t *ossa_skin_mesh_source(const ossa_skin_mesh *mesh);
 /* Triangles in output order: 3 * face_count indices. */
-uint32_t ossa_skin_mesh_face_count(const ossa_skin_mesh *mesh);
-const uint32_t *ossa_skin_mesh_indices(const ossa_skin_mesh *mesh);
+OSSA_API uint32_t ossa_skin_mesh_face_count(const ossa_skin_mesh *mesh);
+OSSA_API const uint32_t *ossa_skin_mesh_indices(const ossa_skin_mesh *mesh);
 /* 1 when the mesh is skinned in the exact per-influence form: its submesh has influence_points
  * (C3S, SKM) that do not all agree, within float noise, on one bind point per vertex (weights
  * times offsets that disagree, or bones whose base scale the inverse binds leave out). Then each
@@ -130,14 +134,16 @@ const uint32_t *ossa_skin_mesh_indices(const ossa_skin_mesh *mesh);
  * 4 influences). 0: linear blend skinning of one point per vertex, which for such a submesh is
  * the same formula (the point is sum_i u_i / sum_i w_i). Decided once, at
  * ossa_skin_mesh_create. */
-int ossa_skin_mesh_exact(const ossa_skin_mesh *mesh);
+OSSA_API bool ossa_skin_mesh_exact(const ossa_skin_mesh *mesh);
 /* The same decision for a submesh, without building a mesh (ossa info, the viewer, benches). */
-int ossa_skin_submesh_exact(const ossa_submesh *sm);
+OSSA_API bool ossa_skin_submesh_exact(const ossa_submesh *sm);
 /* The OSSA_SKIN_GROUP_COUNT groups (empty ones have begin == padded_end). */
-void ossa_skin_mesh_groups(const ossa_skin_mesh *mesh, ossa_skin_group groups[OSSA_SKIN_GROUP_COUNT]);
+OSSA_API void ossa_skin_mesh_groups(const ossa_skin_mesh *mesh,
+                                    ossa_skin_group groups[OSSA_SKIN_GROUP_COUNT]);
 /* Bytes of the mesh's streams a full job reads (sum over groups of ossa_skin_kernel_traffic's
  * read_bytes x padded vertices), and the output bytes it writes (24 x output_count). */
-void ossa_skin_mesh_traffic(const ossa_skin_mesh *mesh, uint64_t *read_bytes, uint64_t *write_bytes);
+OSSA_API void ossa_skin_mesh_traffic(const ossa_skin_mesh *mesh, uint64_t *read_bytes,
+                                     uint64_t *write_bytes);
 
 /* ---- skin job --------------------------------------------------------------------------- */
 
@@ -154,88 +160,24 @@ typedef struct ossa_skin_job {
     uint32_t begin, end;         /* output vertex range [begin, end), end <= output_count;
                                     only this range of the outputs is written */
     ossa_skin_kernel kernel;     /* AUTO: the kernel the mesh resolved at creation
-                                    (ossa_skin_kernel_resolve(AUTO, stderr)) */
+                                    (ossa_skin_kernel_best) */
     ossa_skin_store store;
 } ossa_skin_job;
 
 /* Fills a job for the whole mesh with AUTO kernel and store policy. */
-void ossa_skin_job_init(ossa_skin_job *job, const ossa_skin_mesh *mesh, const float *palette,
-                        uint32_t palette_size, float *out_positions, float *out_normals);
+OSSA_API void ossa_skin_job_init(ossa_skin_job *job, const ossa_skin_mesh *mesh,
+                                 const float *palette, uint32_t palette_size, float *out_positions,
+                                 float *out_normals);
 /* OSSA_OK, or OSSA_ERR_INVALID_ARGUMENT (NULL pointer, bad range, palette too small, unknown
  * kernel), or OSSA_ERR_UNSUPPORTED (the requested kernel is not available on this CPU). */
-ossa_status ossa_skin_job_validate(const ossa_skin_job *job);
+OSSA_API ossa_status ossa_skin_job_validate(const ossa_skin_job *job);
 /* Validates, then skins [begin, end): positions sum_i w_i (M_i p + T_i) (exact meshes:
  * sum_i P_i [u_i; w_i], see ossa_skin_mesh_exact), normals sum_i w_i M_i n normalised (a zero
  * normal stays zero); weights are used as stored; a vertex without influences keeps its
  * (morphed) position and gets its normal normalised. */
-ossa_status ossa_skin_job_run(const ossa_skin_job *job);
+OSSA_API ossa_status ossa_skin_job_run(const ossa_skin_job *job);
 /* The concrete kernel a validated job runs. */
-ossa_skin_kernel ossa_skin_job_kernel(const ossa_skin_job *job);
-
-/* ---- thread pool ------------------------------------------------------------------------ */
-
-typedef struct ossa_skin_pool ossa_skin_pool;
-
-/* A pool of `threads` participants: the calling thread plus threads - 1 persistent workers
- * (threads >= 1, <= 256). After a dispatch, a worker that finished (and the caller) spins for
- * at most 20 us for the next one, then sleeps on a condition variable: an idle pool uses no CPU. */
-ossa_status ossa_skin_pool_create(uint32_t threads, ossa_skin_pool **out);
-void ossa_skin_pool_destroy(ossa_skin_pool *pool);
-uint32_t ossa_skin_pool_threads(const ossa_skin_pool *pool);
-
-/* Runs fn(ctx, b, e) over [begin, end) split into one contiguous slice per participant, slice
- * bounds rounded to multiples of `align` (>= 1); returns when all are done. Not reentrant: one
- * dispatch at a time per pool. */
-typedef void (*ossa_skin_range_fn)(void *ctx, uint32_t begin, uint32_t end);
-void ossa_skin_pool_for(ossa_skin_pool *pool, uint32_t begin, uint32_t end, uint32_t align,
-                        ossa_skin_range_fn fn, void *ctx);
-
-/* Validates the job, then runs it split across the pool (slices aligned to OSSA_SKIN_BLOCK);
- * results are identical to ossa_skin_job_run. A NULL pool runs on the calling thread. */
-ossa_status ossa_skin_run_parallel(ossa_skin_pool *pool, const ossa_skin_job *job);
-
-/* ---- Cal3D springs ---------------------------------------------------------------------- */
-
-typedef struct ossa_spring_state ossa_spring_state;
-
-/* Per-instance spring state of a mesh whose submesh had springs (OSSA_ERR_INVALID_ARGUMENT
- * otherwise). Vertices with physique weight > 0 belong to the spring system and start at their
- * bind positions (morphs are not applied to them). */
-ossa_status ossa_spring_state_create(const ossa_skin_mesh *mesh, ossa_spring_state **out);
-void ossa_spring_state_destroy(ossa_spring_state *state);
-/* Back to bind positions, at rest. */
-void ossa_spring_state_reset(ossa_spring_state *state);
-/* At rest at the given positions (output order, as the mesh's skin job wrote them): what
- * Cal3D's CalSpringSystem::resetPositions does with the skinned vertices, for a jump in time
- * (a seek or a new clip) without the cloth snapping back to the bind pose. A spring vertex whose
- * given position is not finite starts at its bind position. */
-void ossa_spring_state_reset_to(ossa_spring_state *state, const float *positions);
-/* One Cal3D spring-system step, called after the full-mesh skin job has written out_positions
- * (output order): every spring vertex does a Verlet step with force (0, 0.5, 0) + (0, 0, -98.1) *
- * weight (pos += (pos - old) * 0.99 + F / weight * dt^2), then 2 relaxation passes over the
- * springs move free vertices (rigid ones are the skinned positions already in out_positions);
- * the spring vertices' positions are written into out_positions. Normals are left as skinned.
- * No collision (Cal3D's optional bone-box collision is not implemented). */
-ossa_status ossa_spring_update(ossa_spring_state *state, float dt, float *out_positions);
-
-/* ---- vertex-frame playback (C3S-style) --------------------------------------------------- */
-
-typedef struct ossa_frame_lerp_job {
-    const float *positions_a, *positions_b; /* 3 * count floats each (packed float3) */
-    const float *normals_a, *normals_b;     /* 3 * count each, or both NULL */
-    float t;                                /* out = a + t * (b - a) */
-    uint32_t count;                         /* vertices */
-    float *out_positions;                   /* 3 * count */
-    float *out_normals;                     /* 3 * count; required when normals are given */
-    int normalize;                          /* 1: lerped normals are renormalised (a zero
-                                               normal stays zero); 0: left as lerped */
-    ossa_skin_kernel kernel;                /* AUTO: ossa_skin_kernel_resolve(AUTO, NULL) */
-} ossa_frame_lerp_job;
-
-/* Validates (OSSA_ERR_INVALID_ARGUMENT / OSSA_ERR_UNSUPPORTED as for skin jobs) and runs. Any
- * alignment; output may alias neither input. All kernels agree with the scalar one within
- * 1e-6 relative (FMA rounding). */
-ossa_status ossa_frame_lerp_run(const ossa_frame_lerp_job *job);
+OSSA_API ossa_skin_kernel ossa_skin_job_kernel(const ossa_skin_job *job);
 
 #ifdef __cplusplus
 }

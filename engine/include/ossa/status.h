@@ -8,6 +8,14 @@
 extern "C" {
 #endif
 
+/* Marks every public function: libossa is built with hidden visibility, so these are the only
+ * symbols it exports. */
+#if defined(__GNUC__) || defined(__clang__)
+#define OSSA_API __attribute__((visibility("default")))
+#else
+#define OSSA_API
+#endif
+
 typedef enum ossa_status {
     OSSA_OK = 0,
     OSSA_ERR_INVALID_ARGUMENT, /* caller passed something unusable */
@@ -32,12 +40,22 @@ typedef struct ossa_error {
     char message[512];
 } ossa_error;
 
-const char *ossa_status_name(ossa_status s);
+OSSA_API const char *ossa_status_name(ossa_status s);
 
 /* "file:offset 123: message" style text for humans, written into buf. */
-const char *ossa_error_format(const ossa_error *err, char *buf, unsigned size);
+OSSA_API const char *ossa_error_format(const ossa_error *err, char *buf, unsigned size);
 
-void ossa_error_clear(ossa_error *err);
+OSSA_API void ossa_error_clear(ossa_error *err);
+
+/* Where the library's diagnostics go: fn gets one line of text (no newline) per message. The
+ * library never prints and never reads the environment; a program that wants messages on stderr
+ * passes a callback that writes them there. All zero (or a NULL pointer) is the default: nothing
+ * is reported. */
+typedef void (*ossa_log_fn)(void *user, const char *message);
+typedef struct ossa_log_options {
+    ossa_log_fn fn;
+    void *user;
+} ossa_log_options;
 
 #ifdef __cplusplus
 }

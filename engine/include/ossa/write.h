@@ -27,13 +27,13 @@ typedef struct ossa_cal3d_write_options {
  * Data the chosen layout cannot hold (node lights, vertex colours, morph targets, map types in
  * the classic layouts; node lights and vertex colours in the mp3butcher one) is refused with
  * OSSA_ERR_UNSUPPORTED, never dropped. */
-ossa_status ossa_write_cal3d(const ossa_model *m, const char *dir, const char *base,
-                             const ossa_cal3d_write_options *opt, ossa_error *err);
+OSSA_API ossa_status ossa_write_cal3d(const ossa_model *m, const char *dir, const char *base,
+                                      const ossa_cal3d_write_options *opt, ossa_error *err);
 
 /* SKM/SKP type 2: dir/base.skm (dir/base_lodN.skm for meshes with lod N > 0) and dir/base.skp
  * holding every clip's frames (clip "walk" as frames walk_1, walk_2, ... at frame_rate, 0: 10). */
-ossa_status ossa_write_skm(const ossa_model *m, const char *dir, const char *base,
-                           float frame_rate, ossa_error *err);
+OSSA_API ossa_status ossa_write_skm(const ossa_model *m, const char *dir, const char *base,
+                                    float frame_rate, ossa_error *err);
 
 typedef struct ossa_c3s_write_options {
     /* false: bone-weighted vertices with ASEQ bone keys; true: every clip baked into vertex
@@ -43,13 +43,13 @@ typedef struct ossa_c3s_write_options {
 } ossa_c3s_write_options;
 
 /* One C3S scene (RIFF "C3SB") holding the model; opt may be NULL for the defaults. */
-ossa_status ossa_write_c3s(const ossa_model *m, const char *path,
-                           const ossa_c3s_write_options *opt, ossa_error *err);
+OSSA_API ossa_status ossa_write_c3s(const ossa_model *m, const char *path,
+                                    const ossa_c3s_write_options *opt, ossa_error *err);
 
 /* CFF (Corsairs): every mesh is one rigid part bound to one bone; a clip is written as rigid
  * frames at frame_rate (0: 25). Skinned meshes are split by each triangle's dominant bone. */
-ossa_status ossa_write_cff(const ossa_model *m, const char *path, float frame_rate,
-                           ossa_error *err);
+OSSA_API ossa_status ossa_write_cff(const ossa_model *m, const char *path, float frame_rate,
+                                    ossa_error *err);
 
 #ifdef __cplusplus
 }

@@ -156,7 +156,7 @@ ossa_status ossa_mixer_create(const ossa_model *model, const ossa_mixer_desc *de
     if (!d.max_actions)
         d.max_actions = 16;
     if (d.max_cycles > 4096 || d.max_actions > 4096 || (unsigned)d.rot > OSSA_ROT_NLERP ||
-        (unsigned)d.time_mode > OSSA_TIME_LOOP)
+        (unsigned)d.time_mode > OSSA_WRAP_LOOP)
         return mix_fail(err, OSSA_ERR_INVALID_ARGUMENT, "capacity above 4096 or bad mode");
     ossa_mixer *mx = calloc(1, sizeof *mx);
     if (!mx)
@@ -185,9 +185,9 @@ ossa_status ossa_mixer_create(const ossa_model *model, const ossa_mixer_desc *de
     if (st == OSSA_OK)
         st = alloc_slots(&mx->actions, d.max_actions, max_tracks);
     if (st == OSSA_OK)
-        st = ossa_soa_pose_init(&mx->sample, model->bone_count);
+        st = ossa_soa_pose_create(model->bone_count, &mx->sample, NULL);
     if (st == OSSA_OK)
-        st = ossa_soa_pose_init(&mx->layer, model->bone_count);
+        st = ossa_soa_pose_create(model->bone_count, &mx->layer, NULL);
     if (st == OSSA_OK) {
         mx->acc_layer = calloc(mx->layer.capacity, sizeof(float));
         mx->acc = calloc(mx->layer.capacity, sizeof(float));
@@ -196,7 +196,7 @@ ossa_status ossa_mixer_create(const ossa_model *model, const ossa_mixer_desc *de
     if (st == OSSA_OK)
         st = build_morphs(mx, model);
     if (st != OSSA_OK) {
-        ossa_mixer_free(mx);
+        ossa_mixer_destroy(mx);
         if (!reported)
             mix_fail(err, st, st == OSSA_ERR_NOMEM ? "out of memory" : "too many morph targets");
         return st;
@@ -206,23 +206,23 @@ ossa_status ossa_mixer_create(const ossa_model *model, const ossa_mixer_desc *de
     return OSSA_OK;
 }
 
-void ossa_mixer_free(ossa_mixer *mx)
+void ossa_mixer_destroy(ossa_mixer *mx)
 {
     if (!mx)
         return;
     for (uint32_t i = 0; mx->cycles && i < mx->desc.max_cycles; i++)
-        ossa_sample_cache_free(mx->cycles[i].cache);
+        ossa_sample_cache_destroy(mx->cycles[i].cache);
     for (uint32_t i = 0; mx->actions && i < mx->desc.max_actions; i++)
-        ossa_sample_cache_free(mx->actions[i].cache);
+        ossa_sample_cache_destroy(mx->actions[i].cache);
     free(mx->cycles);
     free(mx->actions);
     for (uint32_t i = 0; mx->clips && i < mx->clip_count; i++)
-        ossa_rt_clip_free(mx->clips[i]);
+        ossa_rt_clip_destroy(mx->clips[i]);
     free(mx->clips);
     free(mx->looped);
-    ossa_rt_skeleton_free(mx->skel);
-    ossa_soa_pose_release(&mx->sample);
-    ossa_soa_pose_release(&mx->layer);
+    ossa_rt_skeleton_destroy(mx->skel);
+    ossa_soa_pose_destroy(&mx->sample);
+    ossa_soa_pose_destroy(&mx->layer);
     free(mx->acc_layer);
     free(mx->acc);
     free(mx->channel_name);
@@ -282,7 +282,7 @@ static mix_slot *registered_cycle(ossa_mixer *mx, uint32_t id)
     return NULL;
 }
 
-int ossa_mixer_blend_cycle(ossa_mixer *mx, uint32_t id, float weight, float delay)
+static int mixer_blend_cycle_impl(ossa_mixer *mx, uint32_t id, float weight, float delay)
 {
     if (!mx || id >= mx->clip_count + mx->morph_clip_count || !isfinite(weight) ||
         !isfinite(delay))
@@ -308,7 +308,7 @@ int ossa_mixer_blend_cycle(ossa_mixer *mx, uint32_t id, float weight, float dela
     return 1;
 }
 
-int ossa_mixer_clear_cycle(ossa_mixer *mx, uint32_t id, float delay)
+static int mixer_clear_cycle_impl(ossa_mixer *mx, uint32_t id, float delay)
 {
     if (!mx || id >= mx->clip_count + mx->morph_clip_count || !isfinite(delay))
         return 0;
@@ -332,8 +332,8 @@ int ossa_mixer_clear_cycle(ossa_mixer *mx, uint32_t id, float delay)
     return 1;
 }
 
-int ossa_mixer_execute_action(ossa_mixer *mx, uint32_t id, float delay_in, float delay_out,
-                              float weight_target, int auto_lock)
+static int mixer_execute_action_impl(ossa_mixer *mx, uint32_t id, float delay_in, float delay_out,
+                                     float weight_target, int auto_lock)
 {
     if (!mx || id >= mx->clip_count + mx->morph_clip_count || !isfinite(delay_in) ||
         !isfinite(delay_out) || !isfinite(weight_target) ||
@@ -351,7 +351,7 @@ int ossa_mixer_execute_action(ossa_mixer *mx, uint32_t id, float delay_in, float
     return 1;
 }
 
-int ossa_mixer_remove_action(ossa_mixer *mx, uint32_t id)
+static int mixer_remove_action_impl(ossa_mixer *mx, uint32_t id)
 {
     if (!mx)
         return 0;
@@ -568,7 +568,7 @@ static void lock_layer(ossa_mixer *mx, ossa_soa_pose *o)
     }
 }
 
-static void sample_into(ossa_mixer *mx, mix_slot *slot, float time, ossa_time_mode mode)
+static void sample_into(ossa_mixer *mx, mix_slot *slot, float time, ossa_wrap mode)
 {
     ossa_sample_job job = {
         .clip = mx->clips[slot->id], .cache = slot->cache, .time = time, .time_mode = mode,
@@ -617,13 +617,13 @@ static int evaluate_single_cycle(ossa_mixer *mx, ossa_soa_pose *pose)
     }
     ossa_sample_job job = {
         .clip = clip, .cache = cycle->cache, .time = cycle_time(mx, cycle),
-        .time_mode = OSSA_TIME_LOOP, .rot = mx->desc.rot, .output = pose,
+        .time_mode = OSSA_WRAP_LOOP, .rot = mx->desc.rot, .output = pose,
     };
     ossa_sample_job_run(&job);
     return 1;
 }
 
-int ossa_mixer_evaluate(ossa_mixer *mx, ossa_soa_pose *pose)
+static int mixer_evaluate_impl(ossa_mixer *mx, ossa_soa_pose *pose)
 {
     if (!mx || !pose || !pose->block || pose->bone_count != mx->skel->bone_count)
         return 0;
@@ -637,7 +637,7 @@ int ossa_mixer_evaluate(ossa_mixer *mx, ossa_soa_pose *pose)
         if (a->id >= mx->clip_count)
             continue;
         /* An animation once played as a cycle carries 0.11's loop key for good. */
-        ossa_time_mode mode = mx->looped[a->id] ? OSSA_TIME_LOOP : mx->desc.time_mode;
+        ossa_wrap mode = mx->looped[a->id] ? OSSA_WRAP_LOOP : mx->desc.time_mode;
         sample_into(mx, a, a->time, mode);
         blend_layer(mx, mx->clips[a->id], a->weight);
     }
@@ -646,7 +646,7 @@ int ossa_mixer_evaluate(ossa_mixer *mx, ossa_soa_pose *pose)
         mix_slot *c = &mx->cycles[i];
         if (c->id >= mx->clip_count)
             continue;
-        sample_into(mx, c, cycle_time(mx, c), OSSA_TIME_LOOP);
+        sample_into(mx, c, cycle_time(mx, c), OSSA_WRAP_LOOP);
         blend_layer(mx, mx->clips[c->id], c->weight);
     }
     lock_layer(mx, pose);
@@ -664,14 +664,14 @@ int ossa_mixer_evaluate(ossa_mixer *mx, ossa_soa_pose *pose)
 }
 
 /* Keyed morph weight of one track at a time, with the sampler's key search and time modes. */
-static float sample_morph(const ossa_morph_track *tr, float time, ossa_time_mode mode)
+static float sample_morph(const ossa_morph_track *tr, float time, ossa_wrap mode)
 {
     uint32_t n = tr->key_count;
     if (n == 0 || !tr->times || !tr->weights)
         return 0.0f;
-    if (n == 1 || (mode == OSSA_TIME_CLAMP && time <= tr->times[0]))
+    if (n == 1 || (mode == OSSA_WRAP_CLAMP && time <= tr->times[0]))
         return tr->weights[0];
-    if (mode == OSSA_TIME_CLAMP && time >= tr->times[n - 1])
+    if (mode == OSSA_WRAP_CLAMP && time >= tr->times[n - 1])
         return tr->weights[n - 1];
     uint32_t a = ossa_key_search(tr->times, n, time);
     float f = ossa_key_factor(time, tr->times[a], tr->times[a + 1]);
@@ -680,7 +680,7 @@ static float sample_morph(const ossa_morph_track *tr, float time, ossa_time_mode
     return tr->weights[a] + f * (tr->weights[a + 1] - tr->weights[a]);
 }
 
-static void morph_blend(ossa_mixer *mx, uint32_t morph_clip, float time, ossa_time_mode mode,
+static void morph_blend(ossa_mixer *mx, uint32_t morph_clip, float time, ossa_wrap mode,
                         float w)
 {
     const ossa_morph_clip *mc = &mx->model->morph_clips[morph_clip];
@@ -733,7 +733,7 @@ static void evaluate_morphs(ossa_mixer *mx)
     for (uint32_t i = 0; i < mx->cycle_count; i++) {
         const mix_slot *c = &mx->cycles[i];
         if (c->id >= mx->clip_count)
-            morph_blend(mx, c->id - mx->clip_count, cycle_time(mx, c), OSSA_TIME_EXTRAPOLATE,
+            morph_blend(mx, c->id - mx->clip_count, cycle_time(mx, c), OSSA_WRAP_EXTRAPOLATE,
                         c->weight);
     }
     morph_lock(mx);
@@ -743,7 +743,7 @@ static void evaluate_morphs(ossa_mixer *mx)
     mx->morph_dirty = 0;
 }
 
-int ossa_mixer_morph_weights(ossa_mixer *mx, uint32_t mesh, uint32_t submesh, float *out)
+static int mixer_morph_weights_impl(ossa_mixer *mx, uint32_t mesh, uint32_t submesh, float *out)
 {
     if (!mx || mesh >= mx->model->mesh_count ||
         submesh >= mx->model->meshes[mesh].submesh_count || !out)
@@ -754,4 +754,37 @@ int ossa_mixer_morph_weights(ossa_mixer *mx, uint32_t mesh, uint32_t submesh, fl
     for (uint32_t k = 0; k < map->count; k++)
         out[k] = mx->ch_value[mx->sub_channel[map->first + k]];
     return 1;
+}
+
+/* The public calls return a status; the implementations above keep their 1 / 0. */
+ossa_status ossa_mixer_blend_cycle(ossa_mixer *mx, uint32_t id, float weight, float delay)
+{
+    return mixer_blend_cycle_impl(mx, id, weight, delay) ? OSSA_OK : OSSA_ERR_INVALID_ARGUMENT;
+}
+
+ossa_status ossa_mixer_clear_cycle(ossa_mixer *mx, uint32_t id, float delay)
+{
+    return mixer_clear_cycle_impl(mx, id, delay) ? OSSA_OK : OSSA_ERR_INVALID_ARGUMENT;
+}
+
+ossa_status ossa_mixer_execute_action(ossa_mixer *mx, uint32_t id, float delay_in, float delay_out,
+                              float weight_target, bool auto_lock)
+{
+    return mixer_execute_action_impl(mx, id, delay_in, delay_out, weight_target,
+                                     auto_lock) ? OSSA_OK : OSSA_ERR_INVALID_ARGUMENT;
+}
+
+ossa_status ossa_mixer_remove_action(ossa_mixer *mx, uint32_t id)
+{
+    return mixer_remove_action_impl(mx, id) ? OSSA_OK : OSSA_ERR_INVALID_ARGUMENT;
+}
+
+ossa_status ossa_mixer_evaluate(ossa_mixer *mx, ossa_soa_pose *pose)
+{
+    return mixer_evaluate_impl(mx, pose) ? OSSA_OK : OSSA_ERR_INVALID_ARGUMENT;
+}
+
+ossa_status ossa_mixer_morph_weights(ossa_mixer *mx, uint32_t mesh, uint32_t submesh, float *out)
+{
+    return mixer_morph_weights_impl(mx, mesh, submesh, out) ? OSSA_OK : OSSA_ERR_INVALID_ARGUMENT;
 }

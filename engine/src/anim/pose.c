@@ -1,6 +1,6 @@
 #include <cglm/cglm.h>
 #include <string.h>
-#include "ossa/anim.h"
+#include "ossa/reference.h"
 
 /* q v q* without renormalising q, as Cal3D rotates vectors (a blended, non-unit q also scales v
  * by |q|^2); the same arithmetic as pose_soa.c's rotate(). */

@@ -20,7 +20,7 @@ ossa_status ossa_rt_skeleton_create(const ossa_model *model, ossa_rt_skeleton **
     }
     uint32_t n = model->bone_count;
     ossa_rt_skeleton *sk = calloc(1, sizeof *sk);
-    if (!sk || ossa_soa_pose_init(&sk->rest, n) != OSSA_OK) {
+    if (!sk || ossa_soa_pose_create(n, &sk->rest, NULL) != OSSA_OK) {
         free(sk);
         if (err) {
             err->status = OSSA_ERR_NOMEM;
@@ -33,7 +33,7 @@ ossa_status ossa_rt_skeleton_create(const ossa_model *model, ossa_rt_skeleton **
     sk->capacity = cap;
     float *block = aligned_alloc(32, (size_t)cap * 8 * sizeof(float));
     if (!block) {
-        ossa_soa_pose_release(&sk->rest);
+        ossa_soa_pose_destroy(&sk->rest);
         free(sk);
         if (err) {
             err->status = OSSA_ERR_NOMEM;
@@ -71,11 +71,11 @@ ossa_status ossa_rt_skeleton_create(const ossa_model *model, ossa_rt_skeleton **
     return OSSA_OK;
 }
 
-void ossa_rt_skeleton_free(ossa_rt_skeleton *skel)
+void ossa_rt_skeleton_destroy(ossa_rt_skeleton *skel)
 {
     if (!skel)
         return;
-    ossa_soa_pose_release(&skel->rest);
+    ossa_soa_pose_destroy(&skel->rest);
     free(skel->block);
     free(skel);
 }
@@ -102,7 +102,7 @@ static int pose_fits(const ossa_soa_pose *p, const ossa_rt_skeleton *sk)
     return p && p->block && p->bone_count == sk->bone_count && p->capacity == sk->capacity;
 }
 
-int ossa_ltm_job_validate(const ossa_ltm_job *job)
+static int ltm_job_validate_impl(const ossa_ltm_job *job)
 {
     return job && job->skeleton && pose_fits(job->local, job->skeleton) &&
            pose_fits(job->model, job->skeleton) && job->local->block != job->model->block;
@@ -140,9 +140,9 @@ static int unit_scales(const ossa_soa_pose *p)
  *   3. the parent's model translation added, bone by bone.
  * Every value is computed with the operations of pose.c's scalar code in its order (no
  * fusing), so the results are the same bits as a bone-by-bone loop. */
-int ossa_ltm_job_run(const ossa_ltm_job *job)
+static int ltm_job_run_impl(const ossa_ltm_job *job)
 {
-    if (!ossa_ltm_job_validate(job))
+    if (!ltm_job_validate_impl(job))
         return 0;
     const ossa_rt_skeleton *sk = job->skeleton;
     const ossa_soa_pose *l = job->local;
@@ -233,7 +233,7 @@ int ossa_ltm_job_run(const ossa_ltm_job *job)
     return 1;
 }
 
-int ossa_palette_job_validate(const ossa_palette_job *job)
+static int palette_job_validate_impl(const ossa_palette_job *job)
 {
     return job && job->skeleton && pose_fits(job->model, job->skeleton) && job->palette &&
            job->palette_floats / 12 >= job->skeleton->bone_count;
@@ -400,9 +400,9 @@ static int unit_four(const ossa_soa_pose *m, uint32_t i)
     return u[0] & u[1] & u[2] & u[3];
 }
 
-int ossa_palette_job_run(const ossa_palette_job *job)
+static int palette_job_run_impl(const ossa_palette_job *job)
 {
-    if (!ossa_palette_job_validate(job))
+    if (!palette_job_validate_impl(job))
         return 0;
     const ossa_rt_skeleton *sk = job->skeleton;
     const ossa_soa_pose *m = job->model;
@@ -431,4 +431,25 @@ int ossa_palette_job_run(const ossa_palette_job *job)
                 palette_bone(sk, m, i + j, out + 12 * j);
     }
     return 1;
+}
+
+/* The public calls return a status; the implementations above keep their 1 / 0. */
+ossa_status ossa_ltm_job_validate(const ossa_ltm_job *job)
+{
+    return ltm_job_validate_impl(job) ? OSSA_OK : OSSA_ERR_INVALID_ARGUMENT;
+}
+
+ossa_status ossa_ltm_job_run(const ossa_ltm_job *job)
+{
+    return ltm_job_run_impl(job) ? OSSA_OK : OSSA_ERR_INVALID_ARGUMENT;
+}
+
+ossa_status ossa_palette_job_validate(const ossa_palette_job *job)
+{
+    return palette_job_validate_impl(job) ? OSSA_OK : OSSA_ERR_INVALID_ARGUMENT;
+}
+
+ossa_status ossa_palette_job_run(const ossa_palette_job *job)
+{
+    return palette_job_run_impl(job) ? OSSA_OK : OSSA_ERR_INVALID_ARGUMENT;
 }

@@ -68,7 +68,7 @@ ossa_status ossa_rt_clip_create(const ossa_model *model, const ossa_clip *clip,
         c->group_bone = malloc(((size_t)groups + 1) * sizeof *c->group_bone);
     }
     if (!c || !c->tracks || !c->times || !c->pairs || !c->scales || !c->group_bone) {
-        ossa_rt_clip_free(c);
+        ossa_rt_clip_destroy(c);
         return rt_fail(err, OSSA_ERR_NOMEM, "runtime clip: out of memory");
     }
     c->duration = clip->duration;
@@ -112,7 +112,7 @@ ossa_status ossa_rt_clip_create(const ossa_model *model, const ossa_clip *clip,
     /* Which bones the tracks animate (the mixer's single-cycle path needs each once). */
     uint8_t *seen = calloc((size_t)model->bone_count + 1, 1);
     if (!seen) {
-        ossa_rt_clip_free(c);
+        ossa_rt_clip_destroy(c);
         return rt_fail(err, OSSA_ERR_NOMEM, "runtime clip: out of memory");
     }
     uint32_t distinct = 0;
@@ -143,7 +143,7 @@ ossa_status ossa_rt_clip_create(const ossa_model *model, const ossa_clip *clip,
     return OSSA_OK;
 }
 
-void ossa_rt_clip_free(ossa_rt_clip *clip)
+void ossa_rt_clip_destroy(ossa_rt_clip *clip)
 {
     if (!clip)
         return;
@@ -190,7 +190,7 @@ ossa_status ossa_sample_cache_create(uint32_t max_tracks, ossa_sample_cache **ou
     return OSSA_OK;
 }
 
-void ossa_sample_cache_free(ossa_sample_cache *cache)
+void ossa_sample_cache_destroy(ossa_sample_cache *cache)
 {
     if (!cache)
         return;
@@ -206,13 +206,13 @@ void ossa_sample_cache_reset(ossa_sample_cache *cache)
     memset(cache->cursor, 0, (size_t)cache->capacity * sizeof *cache->cursor);
 }
 
-int ossa_sample_job_validate(const ossa_sample_job *job)
+static int sample_job_validate_impl(const ossa_sample_job *job)
 {
     if (!job || !job->clip || !job->output || !job->output->block)
         return 0;
     if (job->cache && job->cache->capacity < job->clip->track_count)
         return 0;
-    if ((unsigned)job->time_mode > OSSA_TIME_LOOP || (unsigned)job->rot > OSSA_ROT_NLERP)
+    if ((unsigned)job->time_mode > OSSA_WRAP_PINGPONG || (unsigned)job->rot > OSSA_ROT_NLERP)
         return 0;
     return job->output->bone_count >= job->clip->bone_limit;
 }
@@ -437,9 +437,9 @@ static float rt_extrap_factor(const ossa_rt_clip *c, const ossa_rt_track *tr, co
     return ossa_extrap_factor(&pair, f);
 }
 
-int ossa_sample_job_run(const ossa_sample_job *job)
+static int sample_job_run_impl(const ossa_sample_job *job)
 {
-    if (!ossa_sample_job_validate(job))
+    if (!sample_job_validate_impl(job))
         return 0;
     const ossa_rt_clip *c = job->clip;
     ossa_sample_cache *cache = job->cache;
@@ -449,8 +449,8 @@ int ossa_sample_job_run(const ossa_sample_job *job)
     }
     ossa_soa_pose *o = job->output;
     float time = job->time;
-    int clamp = job->time_mode == OSSA_TIME_CLAMP;
-    int loop = job->time_mode == OSSA_TIME_LOOP && c->loop_key;
+    int clamp = job->time_mode == OSSA_WRAP_CLAMP || job->time_mode == OSSA_WRAP_PINGPONG;
+    int loop = job->time_mode == OSSA_WRAP_LOOP && c->loop_key;
     int nlerp = job->rot == OSSA_ROT_NLERP;
 #ifdef OSSA_ANIM_HAVE_AVX2
     /* The eight-lane path covers slerp on tracks without scales. */
@@ -554,7 +554,7 @@ int ossa_sample_job_run(const ossa_sample_job *job)
     return 1;
 }
 
-float ossa_playback_time(float duration, float time, ossa_wrap_mode wrap)
+float ossa_playback_time(float duration, float time, ossa_wrap wrap)
 {
     if (!(duration > 0.0f) || !isfinite(duration) || !isfinite(time))
         return 0.0f;
@@ -568,8 +568,10 @@ float ossa_playback_time(float duration, float time, ossa_wrap_mode wrap)
             p = 0.0f;
         return p > duration ? period - p : p;
     }
-    case OSSA_WRAP_ONCE:
+    case OSSA_WRAP_CLAMP:
         return time < 0.0f ? 0.0f : time > duration ? duration : time;
+    case OSSA_WRAP_EXTRAPOLATE:
+        return time;
     case OSSA_WRAP_LOOP:
     default: {
         float w = fmodf(time, duration);
@@ -578,4 +580,15 @@ float ossa_playback_time(float duration, float time, ossa_wrap_mode wrap)
         return w >= duration ? 0.0f : w;
     }
     }
+}
+
+/* The public calls return a status; the implementations above keep their 1 / 0. */
+ossa_status ossa_sample_job_validate(const ossa_sample_job *job)
+{
+    return sample_job_validate_impl(job) ? OSSA_OK : OSSA_ERR_INVALID_ARGUMENT;
+}
+
+ossa_status ossa_sample_job_run(const ossa_sample_job *job)
+{
+    return sample_job_run_impl(job) ? OSSA_OK : OSSA_ERR_INVALID_ARGUMENT;
 }

@@ -1,8 +1,10 @@
-/* Layouts behind the opaque runtime types of ossa/runtime.h, shared by the files of this folder. */
+/* Layouts behind the opaque runtime types of ossa/pose.h, shared by the files of this folder. */
 #ifndef OSSA_ANIM_RT_INTERNAL_H
 #define OSSA_ANIM_RT_INTERNAL_H
 
-#include "ossa/runtime.h"
+#include "ossa/sample.h"
+#include "ossa/pose.h"
+#include "ossa/mixer.h"
 
 enum { OSSA_RT_MAX_SOA_BONES = 1u << 16 };
 
@@ -40,7 +42,7 @@ struct ossa_rt_clip {
     float duration;
     uint32_t track_count;
     uint32_t bone_limit;   /* highest animated bone + 1 */
-    int loop_key;          /* OSSA_TIME_LOOP appends the loop key (first track ends early) */
+    int loop_key;          /* OSSA_WRAP_LOOP appends the loop key (first track ends early) */
     int unique_bones;      /* no two tracks animate the same bone */
     int all_bones;         /* every bone of the model is animated */
     int has_scales;        /* some track has scale keys */

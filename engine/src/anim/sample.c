@@ -1,6 +1,7 @@
 #include <math.h>
 #include <string.h>
-#include "ossa/anim.h"
+#include "ossa/reference.h"
+#include "ossa/sample.h"
 #include "extrap.h"
 #include "interp.h"
 
@@ -46,15 +47,17 @@ static void copy_key(const ossa_track *tr, uint32_t k, float *t, float *r, float
         memcpy(s, tr->scales + 3 * k, 3 * sizeof(float));
 }
 
-static void sample_track(const ossa_track *tr, float time, ossa_time_mode mode, float *t,
+static void sample_track(const ossa_track *tr, float time, ossa_wrap mode, float *t,
                          float *r, float *s)
 {
+    /* A ping-pong time already lies in [0, duration]: sampled as clamped. */
+    bool clamp = mode == OSSA_WRAP_CLAMP || mode == OSSA_WRAP_PINGPONG;
     uint32_t n = tr->key_count;
-    if (n == 1 || (mode == OSSA_TIME_CLAMP && time <= tr->times[0])) {
+    if (n == 1 || (clamp && time <= tr->times[0])) {
         copy_key(tr, 0, t, r, s);
         return;
     }
-    if (mode == OSSA_TIME_CLAMP && time >= tr->times[n - 1]) {
+    if (clamp && time >= tr->times[n - 1]) {
         copy_key(tr, n - 1, t, r, s);
         return;
     }
@@ -69,11 +72,11 @@ static void sample_track(const ossa_track *tr, float time, ossa_time_mode mode, 
     ossa_interp_pair(ta, ta + 3, ra, ra + 4, sa, sb, f, 0, t, r, s);
 }
 
-void ossa_sample_clip(const ossa_model *m, const ossa_clip *clip, float time, ossa_time_mode mode,
+void ossa_sample_clip(const ossa_model *m, const ossa_clip *clip, float time, ossa_wrap mode,
                       float *t, float *r, float *s)
 {
     /* Cal3D decides on the loop key from the first track alone and then adds it to all. */
-    int loop_key = mode == OSSA_TIME_LOOP && clip->track_count &&
+    int loop_key = mode == OSSA_WRAP_LOOP && clip->track_count &&
                    clip->tracks[0].times[clip->tracks[0].key_count - 1] < clip->duration;
     for (uint32_t i = 0; i < clip->track_count; i++) {
         const ossa_track *tr = &clip->tracks[i];

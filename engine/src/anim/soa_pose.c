@@ -1,6 +1,7 @@
 /* SoA poses: one 32-byte aligned block holding ten float arrays. */
 #include <stdlib.h>
 #include <string.h>
+#include "core/error.h"
 #include "rt_internal.h"
 
 static uint32_t soa_capacity(uint32_t count)
@@ -19,7 +20,7 @@ static void set_identity(ossa_soa_pose *p, uint32_t from, uint32_t to)
     }
 }
 
-ossa_status ossa_soa_pose_init(ossa_soa_pose *pose, uint32_t bone_count)
+static ossa_status soa_pose_create(uint32_t bone_count, ossa_soa_pose *pose)
 {
     memset(pose, 0, sizeof *pose);
     if (bone_count > OSSA_RT_MAX_SOA_BONES)
@@ -39,7 +40,14 @@ ossa_status ossa_soa_pose_init(ossa_soa_pose *pose, uint32_t bone_count)
     return OSSA_OK;
 }
 
-void ossa_soa_pose_release(ossa_soa_pose *pose)
+ossa_status ossa_soa_pose_create(uint32_t bone_count, ossa_soa_pose *out, ossa_error *err)
+{
+    if (!out)
+        return ossa_error_status(err, OSSA_ERR_INVALID_ARGUMENT, "SoA pose");
+    return ossa_error_status(err, soa_pose_create(bone_count, out), "SoA pose");
+}
+
+void ossa_soa_pose_destroy(ossa_soa_pose *pose)
 {
     if (!pose)
         return;

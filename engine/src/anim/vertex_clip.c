@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 #include "core/quat.h"
+#include "ossa/sample.h"
 #include "ossa/skin.h"
 #include "ossa/vertex_anim.h"
 
@@ -27,14 +28,14 @@ const ossa_vertex_track *ossa_clip_uv_track(const ossa_clip *clip, uint32_t mesh
 }
 
 void ossa_vertex_track_locate(const ossa_vertex_track *tr, float duration, float time,
-                              ossa_time_mode mode, uint32_t *frame_a, uint32_t *frame_b,
+                              ossa_wrap mode, uint32_t *frame_a, uint32_t *frame_b,
                               float *fraction)
 {
     uint32_t n = tr->key_count;
     const float *times = tr->times;
     if (!isfinite(time))
         time = 0.0f;
-    if (mode == OSSA_TIME_LOOP && duration > 0.0f) {
+    if (mode == OSSA_WRAP_LOOP && duration > 0.0f) {
         time = fmodf(time, duration);
         if (time < 0.0f)
             time += duration;
@@ -87,7 +88,7 @@ static const ossa_submesh *submesh_of(const ossa_model *m, uint32_t mesh, uint32
 }
 
 ossa_status ossa_vertex_clip_eval(const ossa_model *m, const ossa_clip *clip, uint32_t mesh,
-                                  uint32_t submesh, float time, ossa_time_mode mode,
+                                  uint32_t submesh, float time, ossa_wrap mode,
                                   float *out_positions, float *out_normals)
 {
     const ossa_submesh *sm = submesh_of(m, mesh, submesh);
@@ -126,7 +127,7 @@ ossa_status ossa_vertex_clip_eval(const ossa_model *m, const ossa_clip *clip, ui
 }
 
 ossa_status ossa_uv_clip_eval(const ossa_model *m, const ossa_clip *clip, uint32_t mesh,
-                              uint32_t submesh, float time, ossa_time_mode mode, float *out_uvs)
+                              uint32_t submesh, float time, ossa_wrap mode, float *out_uvs)
 {
     const ossa_submesh *sm = submesh_of(m, mesh, submesh);
     if (!sm || !out_uvs)

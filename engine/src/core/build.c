@@ -61,7 +61,7 @@ ossa_status ossa_build_finish(ossa_build *b, ossa_status status, ossa_model **ou
     b->marks = NULL;
     b->mark_count = b->mark_cap = 0;
     if (status != OSSA_OK) {
-        ossa_model_free(b->model);
+        ossa_model_destroy(b->model);
         b->model = NULL;
         return status;
     }

@@ -1,5 +1,6 @@
 #include <stdio.h>
 #include <string.h>
+#include "core/error.h"
 #include "ossa/status.h"
 
 const char *ossa_status_name(ossa_status s)
@@ -46,4 +47,14 @@ const char *ossa_error_format(const ossa_error *err, char *buf, unsigned size)
     else
         snprintf(buf, size, "%s: %s: %s", file, ossa_status_name(err->status), err->message);
     return buf;
+}
+
+ossa_status ossa_error_status(ossa_error *err, ossa_status s, const char *what)
+{
+    if (!err || s == OSSA_OK)
+        return s;
+    ossa_error_clear(err);
+    err->status = s;
+    snprintf(err->message, sizeof err->message, "%s: %s", what, ossa_status_name(s));
+    return s;
 }

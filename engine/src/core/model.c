@@ -23,7 +23,7 @@ const char *ossa_cal3d_lineage_name(ossa_cal3d_lineage lineage)
     return (unsigned)lineage < sizeof names / sizeof names[0] ? names[lineage] : "unknown";
 }
 
-void ossa_model_free(ossa_model *model)
+void ossa_model_destroy(ossa_model *model)
 {
     if (model)
         ossa_arena_destroy(model->arena);

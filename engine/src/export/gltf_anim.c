@@ -1,6 +1,6 @@
 /* Skeletal clips as glTF animations. The keys are written as they are (LINEAR; rotations unit,
  * each key's sign chosen so that consecutive keys are on the shorter arc, as Cal3D's blend
- * takes it). A clip plays as a Cal3D cycle (ossa_sample_clip, OSSA_TIME_LOOP), so:
+ * takes it). A clip plays as a Cal3D cycle (ossa_sample_clip, OSSA_WRAP_LOOP), so:
  *   - after the last key, the loop key (the first key again at t = duration) is one more key;
  *   - before a track's first key Cal3D extrapolates along the first pair, and after the last key
  *     (when the clip gets no loop key) along the last pair; glTF holds instead, so those
@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gltf_internal.h"
-#include "ossa/anim.h"
+#include "ossa/reference.h"
+#include "ossa/sample.h"
 
 typedef struct key_list {
     float *time, *t, *r, *s;
@@ -70,7 +71,7 @@ static void eval_at(track_eval *e, float time, float *t, float *r, float *s)
 {
     uint32_t b = e->one.tracks[0].bone;
     ossa_pose_rest(e->m, e->t, e->r, e->s);
-    ossa_sample_clip(e->m, &e->one, time, OSSA_TIME_EXTRAPOLATE, e->t, e->r, e->s);
+    ossa_sample_clip(e->m, &e->one, time, OSSA_WRAP_EXTRAPOLATE, e->t, e->r, e->s);
     memcpy(t, e->t + 3 * b, 3 * sizeof(float));
     memcpy(r, e->r + 4 * b, 4 * sizeof(float));
     memcpy(s, e->s + 3 * b, 3 * sizeof(float));

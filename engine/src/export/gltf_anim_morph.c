@@ -50,7 +50,7 @@ static void locate(const ossa_vertex_track *tr, float duration, float t, uint32_
         *f = *f > 1.0f ? 1.0f : *f;
         return;
     }
-    ossa_vertex_track_locate(tr, duration, t, OSSA_TIME_LOOP, fa, fb, f);
+    ossa_vertex_track_locate(tr, duration, t, OSSA_WRAP_LOOP, fa, fb, f);
 }
 
 int ossa_gltf_vertex_frame_channel(gltf_ctx *c, json_t *channels, json_t *samplers,

@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gltf_internal.h"
-#include "ossa/anim.h"
+#include "ossa/reference.h"
+#include "ossa/sample.h"
 #include "ossa/skin.h"
+#include "ossa/cloth.h"
 
 typedef struct spring_run {
     const ossa_model *m;
@@ -19,7 +21,7 @@ static void palette_at(spring_run *r, const ossa_clip *clip, float time)
 {
     ossa_pose_rest(r->m, r->lt, r->lr, r->ls);
     if (clip)
-        ossa_sample_clip(r->m, clip, ossa_clip_wrap_time(clip, time), OSSA_TIME_LOOP, r->lt,
+        ossa_sample_clip(r->m, clip, ossa_clip_wrap_time(clip, time), OSSA_WRAP_LOOP, r->lt,
                          r->lr, r->ls);
     ossa_local_to_model(r->m, r->lt, r->lr, r->ls, r->mt, r->mr, r->ms);
     ossa_skin_palette(r->m, r->mt, r->mr, r->ms, r->pal);
@@ -81,7 +83,7 @@ double ossa_gltf_spring_gap(gltf_ctx *c)
             ossa_spring_state *state = NULL;
             float *pos = NULL, *nrm = NULL, *lbs = NULL;
             if (ossa_skin_mesh_create(sm, m->bone_count, &mesh, NULL) == OSSA_OK &&
-                ossa_spring_state_create(mesh, &state) == OSSA_OK) {
+                ossa_spring_state_create(mesh, &state, NULL) == OSSA_OK) {
                 size_t n = (size_t)ossa_skin_mesh_output_count(mesh) * 3 + 3;
                 pos = malloc(n * sizeof(float));
                 nrm = malloc(n * sizeof(float));

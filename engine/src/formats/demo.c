@@ -6,8 +6,16 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/build.h"
+#include "ossa/build.h"
 #include "ossa/demo.h"
+
+/* Returns a failed status from the enclosing function. */
+#define TRY(expr)                          \
+    do {                                   \
+        ossa_status try_status_ = (expr);  \
+        if (try_status_ != OSSA_OK)        \
+            return try_status_;            \
+    } while (0)
 
 #define DEMO_PI 3.14159265358979f
 
@@ -145,7 +153,7 @@ static void quat_axis(float q[4], int axis, float angle)
 
 /* ---- skeleton ---- */
 
-static ossa_status build_skeleton(ossa_build *b, float model_t[B_COUNT][3],
+static ossa_status build_skeleton(ossa_builder *b, float model_t[B_COUNT][3],
                                   float model_r[B_COUNT][4])
 {
     ossa_bone bones[B_COUNT];
@@ -190,9 +198,9 @@ static ossa_status build_skeleton(ossa_build *b, float model_t[B_COUNT][3],
     }
     /* set_skeleton copies names by pointer: give it arena copies. */
     for (uint32_t i = 0; i < B_COUNT; i++)
-        OSSA_TRY(ossa_build_strndup(b, &bones[i].name, demo_bones[i].name,
+        TRY(ossa_builder_strndup(b, &bones[i].name, demo_bones[i].name,
                                     strlen(demo_bones[i].name)));
-    return ossa_build_set_skeleton(b, bones, B_COUNT);
+    return ossa_builder_set_skeleton(b, bones, B_COUNT);
 }
 
 /* ---- mesh ---- */
@@ -243,16 +251,15 @@ static void emit_box(float *pos, float *nrm, uint32_t *idx,
     }
 }
 
-static ossa_status build_mesh(ossa_build *b, float model_t[B_COUNT][3], float model_r[B_COUNT][4])
+static ossa_status build_mesh(ossa_builder *b, float model_t[B_COUNT][3], float model_r[B_COUNT][4])
 {
-    ossa_mesh *mesh = ossa_build_push_mesh(b);
-    if (!mesh)
-        return b->err ? b->err->status : OSSA_ERR_NOMEM;
-    OSSA_TRY(ossa_build_strndup(b, &mesh->name, "mannequin", 9));
+    ossa_mesh *mesh;
+    TRY(ossa_builder_add_mesh(b, &mesh));
+    TRY(ossa_builder_strndup(b, &mesh->name, "mannequin", 9));
     mesh->format = OSSA_FORMAT_DEMO;
     mesh->version = 1;
     ossa_submesh *subs;
-    OSSA_TRY(ossa_build_array(b, &subs, MAT_COUNT, sizeof *subs));
+    TRY(ossa_builder_alloc(b, &subs, MAT_COUNT, sizeof *subs));
     for (uint32_t m = 0; m < MAT_COUNT; m++) {
         uint32_t boxes = 0;
         for (uint32_t i = 0; i < B_COUNT; i++)
@@ -262,11 +269,11 @@ static ossa_status build_mesh(ossa_build *b, float model_t[B_COUNT][3], float mo
         float *pos, *nrm;
         uint32_t *idx, *inf_start;
         ossa_influence *inf;
-        OSSA_TRY(ossa_build_array(b, &pos, 3 * (size_t)nv_total, sizeof *pos));
-        OSSA_TRY(ossa_build_array(b, &nrm, 3 * (size_t)nv_total, sizeof *nrm));
-        OSSA_TRY(ossa_build_array(b, &idx, (size_t)boxes * BOX_INDICES, sizeof *idx));
-        OSSA_TRY(ossa_build_array(b, &inf_start, (size_t)nv_total + 1, sizeof *inf_start));
-        OSSA_TRY(ossa_build_array(b, &inf, 2 * (size_t)nv_total, sizeof *inf));
+        TRY(ossa_builder_alloc(b, &pos, 3 * (size_t)nv_total, sizeof *pos));
+        TRY(ossa_builder_alloc(b, &nrm, 3 * (size_t)nv_total, sizeof *nrm));
+        TRY(ossa_builder_alloc(b, &idx, (size_t)boxes * BOX_INDICES, sizeof *idx));
+        TRY(ossa_builder_alloc(b, &inf_start, (size_t)nv_total + 1, sizeof *inf_start));
+        TRY(ossa_builder_alloc(b, &inf, 2 * (size_t)nv_total, sizeof *inf));
         uint32_t nv = 0, ni = 0, ninf = 0;
         uint32_t max_inf = 0;
         for (uint32_t i = 0; i < B_COUNT; i++) {
@@ -298,13 +305,12 @@ static ossa_status build_mesh(ossa_build *b, float model_t[B_COUNT][3], float mo
 
 /* ---- materials ---- */
 
-static ossa_status build_materials(ossa_build *b)
+static ossa_status build_materials(ossa_builder *b)
 {
     for (uint32_t m = 0; m < MAT_COUNT; m++) {
-        ossa_material *mat = ossa_build_push_material(b);
-        if (!mat)
-            return b->err ? b->err->status : OSSA_ERR_NOMEM;
-        OSSA_TRY(ossa_build_strndup(b, &mat->name, demo_materials[m].name,
+        ossa_material *mat;
+        TRY(ossa_builder_add_material(b, &mat));
+        TRY(ossa_builder_strndup(b, &mat->name, demo_materials[m].name,
                                     strlen(demo_materials[m].name)));
         for (int k = 0; k < 3; k++) {
             mat->diffuse[k] = demo_materials[m].diffuse[k];
@@ -327,7 +333,7 @@ static float channel_value(const demo_channel *ch, float t, float duration)
            ch->amplitude * sinf(2.0f * DEMO_PI * ch->cycles * t / duration + ch->phase);
 }
 
-static ossa_status build_clip(ossa_build *b, size_t which)
+static ossa_status build_clip(ossa_builder *b, size_t which)
 {
     const demo_channel *chs = demo_clips[which].channels;
     size_t nch = demo_clips[which].channel_count;
@@ -338,16 +344,15 @@ static ossa_status build_clip(ossa_build *b, size_t which)
     for (size_t c = 0; c < nch; c++)
         if (!animated[chs[c].bone]++)
             track_count++;
-    ossa_clip *clip = ossa_build_push_clip(b);
-    if (!clip)
-        return b->err ? b->err->status : OSSA_ERR_NOMEM;
-    OSSA_TRY(ossa_build_strndup(b, &clip->name, demo_clips[which].name,
+    ossa_clip *clip;
+    TRY(ossa_builder_add_clip(b, &clip));
+    TRY(ossa_builder_strndup(b, &clip->name, demo_clips[which].name,
                                 strlen(demo_clips[which].name)));
     clip->duration = duration;
     clip->format = OSSA_FORMAT_DEMO;
     clip->version = 1;
     ossa_track *tracks;
-    OSSA_TRY(ossa_build_array(b, &tracks, track_count, sizeof *tracks));
+    TRY(ossa_builder_alloc(b, &tracks, track_count, sizeof *tracks));
     /* Keys from 0 to duration inclusive: the last equals the first, so the loop is seamless. */
     uint32_t keys = (uint32_t)(duration * KEYS_PER_SECOND + 0.5f) + 1;
     uint32_t ti = 0;
@@ -356,10 +361,10 @@ static ossa_status build_clip(ossa_build *b, size_t which)
             continue;
         ossa_track *tr = &tracks[ti++];
         float *times, *tv, *rv;
-        OSSA_TRY(ossa_build_array(b, &times, keys, sizeof *times));
-        OSSA_TRY(ossa_build_array(b, &tv, 3 * (size_t)keys, sizeof *tv));
-        OSSA_TRY(ossa_build_array(b, &rv, 4 * (size_t)keys, sizeof *rv));
-        const ossa_bone *rest = &b->model->bones[bone];
+        TRY(ossa_builder_alloc(b, &times, keys, sizeof *times));
+        TRY(ossa_builder_alloc(b, &tv, 3 * (size_t)keys, sizeof *tv));
+        TRY(ossa_builder_alloc(b, &rv, 4 * (size_t)keys, sizeof *rv));
+        const ossa_bone *rest = &ossa_builder_model(b)->bones[bone];
         for (uint32_t k = 0; k < keys; k++) {
             float t = k + 1 == keys ? duration : duration * (float)k / (float)(keys - 1);
             times[k] = t;
@@ -393,21 +398,20 @@ static ossa_status build_clip(ossa_build *b, size_t which)
     return OSSA_OK;
 }
 
-static ossa_status build_all(ossa_build *b)
+static ossa_status build_all(ossa_builder *b)
 {
-    ossa_model *m = b->model;
-    OSSA_TRY(ossa_build_set_file(b, "demo"));
-    OSSA_TRY(ossa_build_strndup(b, &m->source, "(demo)", 6));
+    ossa_model *m = ossa_builder_model(b);
+    TRY(ossa_builder_strndup(b, &m->source, "(demo)", 6));
     m->format = OSSA_FORMAT_DEMO;
     m->version = 1;
     m->skeleton_format = OSSA_FORMAT_DEMO;
     m->skeleton_version = 1;
     float model_t[B_COUNT][3], model_r[B_COUNT][4];
-    OSSA_TRY(build_skeleton(b, model_t, model_r));
-    OSSA_TRY(build_materials(b));
-    OSSA_TRY(build_mesh(b, model_t, model_r));
+    TRY(build_skeleton(b, model_t, model_r));
+    TRY(build_materials(b));
+    TRY(build_mesh(b, model_t, model_r));
     for (size_t c = 0; c < sizeof demo_clips / sizeof demo_clips[0]; c++)
-        OSSA_TRY(build_clip(b, c));
+        TRY(build_clip(b, c));
     return OSSA_OK;
 }
 
@@ -418,13 +422,9 @@ ossa_status ossa_demo_model(ossa_model **out, ossa_error *err)
     *out = NULL;
     if (err)
         ossa_error_clear(err);
-    ossa_build b;
-    if (!ossa_build_init(&b, err, NULL)) {
-        if (err) {
-            err->status = OSSA_ERR_NOMEM;
-            snprintf(err->message, sizeof err->message, "cannot allocate the demo model");
-        }
-        return OSSA_ERR_NOMEM;
-    }
-    return ossa_build_finish(&b, build_all(&b), out);
+    ossa_builder *b;
+    ossa_status st = ossa_builder_create("demo", &b, err);
+    if (st != OSSA_OK)
+        return st;
+    return ossa_builder_finish(b, build_all(b), out);
 }

@@ -82,8 +82,8 @@ static ossa_status build_pose(ossa_instance *inst, ossa_error *err)
     ossa_status st = ossa_rt_skeleton_create(m, &inst->skeleton, err);
     if (st != OSSA_OK)
         return st;
-    if (ossa_soa_pose_init(&inst->local, m->bone_count) != OSSA_OK ||
-        ossa_soa_pose_init(&inst->model_pose, m->bone_count) != OSSA_OK)
+    if (ossa_soa_pose_create(m->bone_count, &inst->local, NULL) != OSSA_OK ||
+        ossa_soa_pose_create(m->bone_count, &inst->model_pose, NULL) != OSSA_OK)
         return inst_fail(err, OSSA_ERR_NOMEM, "out of memory for the poses");
     uint32_t max_tracks = 1;
     for (uint32_t c = 0; c < m->clip_count; c++) {
@@ -114,7 +114,7 @@ static ossa_status build_morphs_springs(ossa_instance *inst)
         morphs |= p->info.source->morph_count > 0;
         if (!p->info.source->spring_count || !p->info.source->physique_weights)
             continue;
-        ossa_status st = ossa_spring_state_create(p->skin, &p->spring);
+        ossa_status st = ossa_spring_state_create(p->skin, &p->spring, NULL);
         if (st == OSSA_ERR_NOMEM)
             return st;
         if (st != OSSA_OK) {
@@ -148,8 +148,8 @@ static ossa_status build_morphs_springs(ossa_instance *inst)
     }
     /* Past the mixer's capacity the later morph clips do not play. */
     for (uint32_t c = 0; c < m->morph_clip_count; c++)
-        if (!ossa_mixer_blend_cycle(inst->morph_mixer, ossa_mixer_morph_id(inst->morph_mixer, c),
-                                    1.0f, 0.0f))
+        if (ossa_mixer_blend_cycle(inst->morph_mixer, ossa_mixer_morph_id(inst->morph_mixer, c),
+                                   1.0f, 0.0f) != OSSA_OK)
             break;
     ossa_mixer_update(inst->morph_mixer, 0.0f); /* weights reach their targets (no delay) */
     for (uint32_t i = 0; i < inst->part_count; i++) {
@@ -243,16 +243,16 @@ void ossa_instance_destroy(ossa_instance *inst)
         ossa_skin_mesh_destroy(inst->parts[i].skin);
     }
     free(inst->parts);
-    ossa_mixer_free(inst->mixer);
-    ossa_mixer_free(inst->morph_mixer);
+    ossa_mixer_destroy(inst->mixer);
+    ossa_mixer_destroy(inst->morph_mixer);
     if (inst->clips)
         for (uint32_t c = 0; c < inst->model->clip_count; c++)
-            ossa_rt_clip_free(inst->clips[c]);
+            ossa_rt_clip_destroy(inst->clips[c]);
     free(inst->clips);
-    ossa_sample_cache_free(inst->cache);
-    ossa_rt_skeleton_free(inst->skeleton);
-    ossa_soa_pose_release(&inst->local);
-    ossa_soa_pose_release(&inst->model_pose);
+    ossa_sample_cache_destroy(inst->cache);
+    ossa_rt_skeleton_destroy(inst->skeleton);
+    ossa_soa_pose_destroy(&inst->local);
+    ossa_soa_pose_destroy(&inst->model_pose);
     free(inst->palette);
     free(inst->file_positions);
     free(inst->file_normals);
@@ -379,7 +379,7 @@ void ossa_instance_pose_clip(ossa_instance *inst, uint32_t clip, float time)
             .clip = inst->clips[clip],
             .cache = inst->cache,
             .time = ossa_clip_wrap_time(&m->clips[clip], time),
-            .time_mode = OSSA_TIME_LOOP,
+            .time_mode = OSSA_WRAP_LOOP,
             .rot = OSSA_ROT_SLERP,
             .output = &inst->local,
         };
@@ -390,7 +390,7 @@ void ossa_instance_pose_clip(ossa_instance *inst, uint32_t clip, float time)
 
 void ossa_instance_evaluate(ossa_instance *inst)
 {
-    if (!inst->model->bone_count || !ossa_mixer_evaluate(inst->mixer, &inst->local))
+    if (!inst->model->bone_count || ossa_mixer_evaluate(inst->mixer, &inst->local) != OSSA_OK)
         ossa_instance_pose_local(inst, NULL);
     else
         ossa_instance_pose_local(inst, &inst->local);
@@ -459,7 +459,7 @@ ossa_status ossa_instance_play(ossa_instance *inst, uint32_t clip, float fade_se
     if (!isfinite(fade_seconds) || fade_seconds < 0.0f)
         return inst_fail(err, OSSA_ERR_VALUE, "fade time negative or not finite");
     /* Start the new cycle first, so a full mixer refuses before anything fades out. */
-    if (!ossa_mixer_blend_cycle(inst->mixer, clip, 1.0f, fade_seconds))
+    if (ossa_mixer_blend_cycle(inst->mixer, clip, 1.0f, fade_seconds) != OSSA_OK)
         return inst_fail(err, OSSA_ERR_UNSUPPORTED, "the mixer's cycle capacity is full");
     for (uint32_t c = 0; c < m->clip_count; c++)
         if (c != clip && ossa_mixer_weight(inst->mixer, c) >= 0.0f)

@@ -39,7 +39,7 @@ static void play_frames(ossa_instance *inst, const inst_part *p, float *pos, flo
     const ossa_clip *clip = &inst->model->clips[inst->vertex_clip];
     size_t bytes = 3 * (size_t)p->info.vertex_count * sizeof(float);
     if (ossa_vertex_clip_eval(inst->model, clip, p->info.mesh, p->info.submesh, inst->vertex_time,
-                              OSSA_TIME_LOOP, fp, fn) != OSSA_OK &&
+                              OSSA_WRAP_LOOP, fp, fn) != OSSA_OK &&
         bytes) {
         /* Indices were validated at load; a failure here would be a bug. Show the bind shape. */
         memcpy(fp, p->info.source->positions, bytes);
@@ -163,7 +163,7 @@ ossa_status ossa_instance_uvs(ossa_instance *inst, uint32_t part, bool bind, flo
         inst->vertex_clip < inst->model->clip_count ? &inst->model->clips[inst->vertex_clip] : NULL;
     float *file_uvs = p->skin ? inst->file_uvs : uvs;
     if (ossa_uv_clip_eval(inst->model, clip, p->info.mesh, p->info.submesh, inst->vertex_time,
-                          OSSA_TIME_LOOP, file_uvs) != OSSA_OK)
+                          OSSA_WRAP_LOOP, file_uvs) != OSSA_OK)
         memset(file_uvs, 0, 2 * (size_t)p->info.vertex_count * sizeof(float));
     if (p->skin)
         scatter(p, file_uvs, 2, uvs);

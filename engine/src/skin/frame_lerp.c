@@ -15,7 +15,7 @@ ossa_status ossa_frame_lerp_run(const ossa_frame_lerp_job *job)
     if (!ossa_skin_kernel_available(job->kernel))
         return OSSA_ERR_UNSUPPORTED;
     ossa_skin_kernel k = job->kernel == OSSA_SKIN_KERNEL_AUTO
-                             ? ossa_skin_kernel_resolve(OSSA_SKIN_KERNEL_AUTO, NULL) : job->kernel;
+                             ? ossa_skin_kernel_best() : job->kernel;
     void (*lerp)(const float *, const float *, float, size_t, float *) = ossa_lerp_floats_scalar;
     void (*norm)(float *, size_t) = ossa_normalize3_scalar;
     switch (k) {

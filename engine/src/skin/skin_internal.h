@@ -22,6 +22,9 @@
 #include <math.h>
 #include <stdint.h>
 #include "ossa/skin.h"
+#include "ossa/skin_pool.h"
+#include "ossa/cloth.h"
+#include "ossa/vertex_anim.h"
 
 /* The kernel libraries are built on x86-64 only (src/skin/meson.build). */
 #if defined(__x86_64__)

@@ -27,7 +27,7 @@ ossa_skin_kernel ossa_skin_kernel_parse(const char *name)
     return OSSA_SKIN_KERNEL_COUNT;
 }
 
-int ossa_skin_kernel_available(ossa_skin_kernel k)
+bool ossa_skin_kernel_available(ossa_skin_kernel k)
 {
     switch (k) {
     case OSSA_SKIN_KERNEL_AUTO:
@@ -54,28 +54,24 @@ ossa_skin_kernel ossa_skin_kernel_best(void)
     return OSSA_SKIN_KERNEL_SCALAR;
 }
 
-ossa_skin_kernel ossa_skin_kernel_resolve(ossa_skin_kernel requested, void *log)
+ossa_skin_kernel ossa_skin_kernel_resolve(ossa_skin_kernel requested, const ossa_log_options *log)
 {
-    FILE *out = log;
-    const char *env = NULL;
-    if (requested == OSSA_SKIN_KERNEL_AUTO) {
-        env = getenv("OSSA_SKIN_KERNEL");
-        if (!env || !*env)
-            return ossa_skin_kernel_best();
-        requested = ossa_skin_kernel_parse(env);
-        if (requested == OSSA_SKIN_KERNEL_AUTO)
-            return ossa_skin_kernel_best();
-    }
+    if (requested == OSSA_SKIN_KERNEL_AUTO)
+        return ossa_skin_kernel_best();
     if ((unsigned)requested < OSSA_SKIN_KERNEL_COUNT && ossa_skin_kernel_available(requested))
         return requested;
     ossa_skin_kernel best = ossa_skin_kernel_best();
-    if (out) {
+    if (log && log->fn) {
+        char line[160];
         if ((unsigned)requested < OSSA_SKIN_KERNEL_COUNT)
-            fprintf(out, "ossa: skin kernel %s is not available on this CPU, using %s\n",
-                    ossa_skin_kernel_name(requested), ossa_skin_kernel_name(best));
+            snprintf(line, sizeof line,
+                     "ossa: skin kernel %s is not available on this CPU, using %s",
+                     ossa_skin_kernel_name(requested), ossa_skin_kernel_name(best));
         else
-            fprintf(out, "ossa: unknown skin kernel \"%s\" (scalar|sse2|avx2|avx512), using %s\n",
-                    env ? env : "?", ossa_skin_kernel_name(best));
+            snprintf(line, sizeof line,
+                     "ossa: unknown skin kernel (scalar|sse2|avx2|avx512), using %s",
+                     ossa_skin_kernel_name(best));
+        log->fn(log->user, line);
     }
     return best;
 }

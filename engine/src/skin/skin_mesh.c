@@ -76,7 +76,7 @@ static void row_point(const ossa_submesh *sm, uint32_t v, double q[3])
 }
 
 /* 1 when some influence point lies off w_i q by more than float noise. */
-int ossa_skin_submesh_exact(const ossa_submesh *sm)
+bool ossa_skin_submesh_exact(const ossa_submesh *sm)
 {
     if (!sm || !sm->influence_points || !sm->positions || !sm->influence_start ||
         !sm->influences)
@@ -434,7 +434,7 @@ ossa_status ossa_skin_mesh_create(const ossa_submesh *sm, uint32_t palette_size,
             f++;
         }
     }
-    m->auto_kernel = ossa_skin_kernel_resolve(OSSA_SKIN_KERNEL_AUTO, stderr);
+    m->auto_kernel = ossa_skin_kernel_best();
     *out = m;
     return OSSA_OK;
 }
@@ -447,7 +447,7 @@ uint32_t ossa_skin_mesh_face_count(const ossa_skin_mesh *m) { return m ? m->face
 const uint32_t *ossa_skin_mesh_remap(const ossa_skin_mesh *m) { return m ? m->remap : NULL; }
 const uint32_t *ossa_skin_mesh_source(const ossa_skin_mesh *m) { return m ? m->source : NULL; }
 const uint32_t *ossa_skin_mesh_indices(const ossa_skin_mesh *m) { return m ? m->indices : NULL; }
-int ossa_skin_mesh_exact(const ossa_skin_mesh *m) { return m ? m->exact : 0; }
+bool ossa_skin_mesh_exact(const ossa_skin_mesh *m) { return m && m->exact; }
 
 void ossa_skin_mesh_groups(const ossa_skin_mesh *m, ossa_skin_group groups[OSSA_SKIN_GROUP_COUNT])
 {

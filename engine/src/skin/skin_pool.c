@@ -21,6 +21,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <time.h>
+#include "core/error.h"
 #include "skin_internal.h"
 
 #define POOL_MAX_THREADS 256u
@@ -184,7 +185,7 @@ static void pool_stop(struct ossa_skin_pool *p)
         pthread_join(p->workers[i].thread, NULL);
 }
 
-ossa_status ossa_skin_pool_create(uint32_t threads, ossa_skin_pool **out)
+static ossa_status pool_create(uint32_t threads, ossa_skin_pool **out)
 {
     if (!out)
         return OSSA_ERR_INVALID_ARGUMENT;
@@ -229,6 +230,11 @@ ossa_status ossa_skin_pool_create(uint32_t threads, ossa_skin_pool **out)
     }
     *out = p;
     return OSSA_OK;
+}
+
+ossa_status ossa_skin_pool_create(uint32_t threads, ossa_skin_pool **out, ossa_error *err)
+{
+    return ossa_error_status(err, pool_create(threads, out), "skin pool");
 }
 
 void ossa_skin_pool_destroy(ossa_skin_pool *p)

@@ -2,7 +2,7 @@
  * are tested against it. */
 #include <math.h>
 #include <string.h>
-#include "ossa/anim.h"
+#include "ossa/reference.h"
 
 void ossa_skin_submesh_scalar(const ossa_submesh *sm, const float *palette, float *out_pos,
                               float *out_nrm)

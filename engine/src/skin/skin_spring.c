@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/error.h"
 #include "skin_internal.h"
 
 struct ossa_spring_state {
@@ -11,7 +12,7 @@ struct ossa_spring_state {
     float *old;   /* 3 per free vertex: previous position */
 };
 
-ossa_status ossa_spring_state_create(const ossa_skin_mesh *mesh, ossa_spring_state **out)
+static ossa_status spring_state_create(const ossa_skin_mesh *mesh, ossa_spring_state **out)
 {
     if (!out)
         return OSSA_ERR_INVALID_ARGUMENT;
@@ -32,6 +33,12 @@ ossa_status ossa_spring_state_create(const ossa_skin_mesh *mesh, ossa_spring_sta
     ossa_spring_state_reset(s);
     *out = s;
     return OSSA_OK;
+}
+
+ossa_status ossa_spring_state_create(const ossa_skin_mesh *mesh, ossa_spring_state **out,
+                                     ossa_error *err)
+{
+    return ossa_error_status(err, spring_state_create(mesh, out), "spring state");
 }
 
 void ossa_spring_state_destroy(ossa_spring_state *s)

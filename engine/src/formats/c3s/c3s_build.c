@@ -16,7 +16,7 @@
 #include "core/limits.h"
 #include "core/quat.h"
 #include "formats/c3s/c3s_build.h"
-#include "ossa/anim.h"
+#include "ossa/reference.h"
 
 /* ---- skeleton ---- */
 

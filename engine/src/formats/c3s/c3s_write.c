@@ -12,7 +12,7 @@
  * inverse bind (a model with per-influence points, C3S or SKM, gives each weight its own point,
  * influence_points / weight, so the sum of Decision 9 reads back the same). Vertices without
  * influences keep their place through a vertex group "static" and one frame. Each clip is an
- * ASEQ sampled as a cycle (OSSA_TIME_LOOP) at the frame rate: n = round(duration x rate) keys at
+ * ASEQ sampled as a cycle (OSSA_WRAP_LOOP) at the frame rate: n = round(duration x rate) keys at
  * k x duration / n (playRate n / duration, so the duration is kept), each with a key for every
  * bone the clip animates (animOCS = base^-1 x pose).
  *
@@ -34,7 +34,8 @@
 #include <string.h>
 
 #include "formats/c3s/c3s_internal.h"
-#include "ossa/anim.h"
+#include "ossa/reference.h"
+#include "ossa/sample.h"
 #include "ossa/vertex_anim.h"
 #include "ossa/write.h"
 #include "core/build.h"
@@ -353,7 +354,7 @@ static ossa_status pose_submesh(writer *w, const ossa_clip *clip, float time, ui
         return OSSA_OK;
     }
     if (ossa_clip_vertex_track(clip, mesh, submesh))
-        return ossa_vertex_clip_eval(m, clip, mesh, submesh, time, OSSA_TIME_LOOP, w->positions,
+        return ossa_vertex_clip_eval(m, clip, mesh, submesh, time, OSSA_WRAP_LOOP, w->positions,
                                      NULL);
     ossa_skin_submesh_scalar(sm, w->palette, w->positions, w->normals);
     return OSSA_OK;
@@ -363,7 +364,7 @@ static void pose_at(writer *w, const ossa_clip *clip, float time)
 {
     const ossa_model *m = w->m;
     ossa_pose_rest(m, w->lt, w->lr, w->ls);
-    ossa_sample_clip(m, clip, time, OSSA_TIME_LOOP, w->lt, w->lr, w->ls);
+    ossa_sample_clip(m, clip, time, OSSA_WRAP_LOOP, w->lt, w->lr, w->ls);
     ossa_local_to_model(m, w->lt, w->lr, w->ls, w->mt, w->mr, w->ms);
     ossa_skin_palette(m, w->mt, w->mr, w->ms, w->palette);
 }
@@ -506,7 +507,7 @@ static ossa_status put_texture_vertices(writer *w)
                     if (!sm->uv_set_count)
                         continue;
                     /* w->positions holds 3 floats per vertex: room for the 2 of a UV. */
-                    OSSA_TRY(ossa_uv_clip_eval(m, clip, i, j, time, OSSA_TIME_LOOP, w->positions));
+                    OSSA_TRY(ossa_uv_clip_eval(m, clip, i, j, time, OSSA_WRAP_LOOP, w->positions));
                     put_uv_frame(o, ++group, w->positions, 1, sm->vertex_count, clip->name);
                 }
         }

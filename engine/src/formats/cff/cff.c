@@ -707,6 +707,6 @@ ossa_status ossa_cff_position_readings(const void *data, size_t size, const char
         st = read_cff(&b, data ? data : (const void *)"", data ? size : 0, &f);
     ossa_model *m = NULL;
     st = ossa_build_finish(&b, st, &m);
-    ossa_model_free(m);
+    ossa_model_destroy(m);
     return st;
 }

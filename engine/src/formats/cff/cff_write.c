@@ -31,7 +31,8 @@
 #include "core/limits.h"
 #include "core/quat.h"
 #include "formats/cff/cff.h"
-#include "ossa/anim.h"
+#include "ossa/reference.h"
+#include "ossa/sample.h"
 #include "ossa/write.h"
 #include "io/write_buf.h"
 
@@ -359,7 +360,7 @@ static ossa_status sample_frames(cff_writer *w)
         ossa_pose_rest(m, lt, lr, ls);
         if (clip)
             ossa_sample_clip(m, clip, ossa_clip_wrap_time(clip, (float)k / w->fps),
-                             OSSA_TIME_LOOP, lt, lr, ls);
+                             OSSA_WRAP_LOOP, lt, lr, ls);
         ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
         for (size_t b = 0; b < nb; b++) {
             float *t = w->frame_t + 3 * ((size_t)k * nb + b);

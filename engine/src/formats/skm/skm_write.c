@@ -1,6 +1,6 @@
 /* Qfusion SKM/SKP type 2 writer (the reader is skm.c; layout in skm_format.h).
  *
- * base.skp holds the skeleton and the frames: each clip sampled as a cycle (OSSA_TIME_LOOP) at
+ * base.skp holds the skeleton and the frames: each clip sampled as a cycle (OSSA_WRAP_LOOP) at
  * frame_rate, frames clip_1, clip_2, ... at times 0, 1/rate, ... up to but not including the
  * duration (the reader adds the loop back to the first frame), then a last frame named "bind"
  * (another name when a clip already has that one) holding the bind pose (the inverse of every
@@ -27,7 +27,8 @@
 #include <strings.h>
 
 #include "formats/skm/skm_format.h"
-#include "ossa/anim.h"
+#include "ossa/reference.h"
+#include "ossa/sample.h"
 #include "ossa/write.h"
 #include "core/build.h"
 #include "core/quat.h"
@@ -178,7 +179,7 @@ static ossa_status build_skp(const ossa_model *m, const skp_plan *p, ossa_wbuf *
         const ossa_clip *c = &m->clips[i];
         for (uint32_t k = 0; k < p->clip_frames[i]; k++) {
             ossa_pose_rest(m, lt, lr, ls);
-            ossa_sample_clip(m, c, (float)k / p->rate, OSSA_TIME_LOOP, lt, lr, ls);
+            ossa_sample_clip(m, c, (float)k / p->rate, OSSA_WRAP_LOOP, lt, lr, ls);
             put_poses(o, m, lt, lr);
         }
     }

@@ -1,0 +1,39 @@
+/* A persistent thread pool for skin jobs (ossa/skin.h): split a job's output range across
+ * threads with identical results. */
+#ifndef OSSA_SKIN_POOL_H
+#define OSSA_SKIN_POOL_H
+
+#include <stdint.h>
+#include "ossa/skin.h"
+#include "ossa/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- thread pool ------------------------------------------------------------------------ */
+
+typedef struct ossa_skin_pool ossa_skin_pool;
+
+/* A pool of `threads` participants: the calling thread plus threads - 1 persistent workers
+ * (threads >= 1, <= 256). After a dispatch, a worker that finished (and the caller) spins for
+ * at most 20 us for the next one, then sleeps on a condition variable: an idle pool uses no CPU. */
+OSSA_API ossa_status ossa_skin_pool_create(uint32_t threads, ossa_skin_pool **out, ossa_error *err);
+OSSA_API void ossa_skin_pool_destroy(ossa_skin_pool *pool);
+OSSA_API uint32_t ossa_skin_pool_threads(const ossa_skin_pool *pool);
+
+/* Runs fn(ctx, b, e) over [begin, end) split into one contiguous slice per participant, slice
+ * bounds rounded to multiples of `align` (>= 1); returns when all are done. Not reentrant: one
+ * dispatch at a time per pool. */
+typedef void (*ossa_skin_range_fn)(void *ctx, uint32_t begin, uint32_t end);
+OSSA_API void ossa_skin_pool_for(ossa_skin_pool *pool, uint32_t begin, uint32_t end, uint32_t align,
+                                 ossa_skin_range_fn fn, void *ctx);
+
+/* Validates the job, then runs it split across the pool (slices aligned to OSSA_SKIN_BLOCK);
+ * results are identical to ossa_skin_job_run. A NULL pool runs on the calling thread. */
+OSSA_API ossa_status ossa_skin_run_parallel(ossa_skin_pool *pool, const ossa_skin_job *job);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
