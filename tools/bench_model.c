@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "ossa/build.h"
-#include "core/limits.h"
+#include "ossa/limits.h"
 
 /* Returns a failed status from the enclosing function. */
 #define TRY(expr)                          \

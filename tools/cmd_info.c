@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "formats/cff/cff.h"
+#include "ossa/load.h"
 
 ossa_model *ossa_cli_load(const char *const *files, size_t count, const ossa_load_options *opt)
 {

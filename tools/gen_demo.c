@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "ossa/ossa.h"
+#include "demo.h"
 #include "tga_write.h"
 
 #define GEN_BASE "mannequin"

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "files.h"
-#include "ossa/demo.h"
+#include "demo.h"
 #include "ossa/load.h"
 
 void view_free_model(view_model *vm)

@@ -11,6 +11,7 @@
 
 #include "../fuzz/fuzz_seeds.h"
 #include "ossa/ossa.h"
+#include "demo.h"
 #include "test_common.h"
 
 /* Buffers for every part of an instance, each sized to its part. */

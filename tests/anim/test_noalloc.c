@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "anim_fixture.h"
+#include "demo.h"
 #include "test_common.h"
 
 void *__real_malloc(size_t n);

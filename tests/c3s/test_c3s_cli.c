@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "c3s_test_util.h"
+#include "demo.h"
 #include "test_common.h"
 
 static char *run(const char *cli, const char *args)

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "c3s_test_util.h"
+#include "demo.h"
 #include "test_common.h"
 
 static char text[1024];

@@ -16,6 +16,7 @@
 
 #include "c3s_test_util.h"
 #include "fuzz_check.h"
+#include "demo.h"
 #include "test_common.h"
 
 typedef struct input {

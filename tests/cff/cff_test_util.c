@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "demo.h"
 #include "test_common.h"
 
 char *cff_temp_dir(void)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cff_test_util.h"
+#include "demo.h"
 #include "test_common.h"
 
 typedef struct pose {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "core/limits.h"
+#include "ossa/limits.h"
 #include "fuzz_seeds.h"
 #include "ossa/instance.h"
 #include "ossa/reference.h"

@@ -12,6 +12,7 @@
 #include "../../tools/batch.h"
 #include "gltf_read.h"
 #include "ossa/ossa.h"
+#include "demo.h"
 #include "test_common.h"
 
 static char tmpdir[] = "/tmp/ossa-gltf-XXXXXX";

@@ -12,6 +12,7 @@
 
 #include "ossa/export.h"
 #include "ossa/ossa.h"
+#include "demo.h"
 #include "test_common.h"
 
 /* Test-harness state, the only globals here: the wrappers cannot take arguments. */

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "cal3d_layout.h"
-#include "core/limits.h"
+#include "ossa/limits.h"
 #include "malformed.h"
 #include "plan.h"
 

@@ -23,7 +23,7 @@
 #include "anim/extrap.h"
 #include "anim/interp.h"
 #include "cal3d_synth_oracle.h"
-#include "core/limits.h"
+#include "ossa/limits.h"
 #include "ossa/ossa.h"
 #include "ossa/reference.h"
 #include "ossa/sample.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ossa/demo.h"
+#include "demo.h"
 #include "ossa/load.h"
 #include "ossa/write.h"
 #include "skm_hand.h"

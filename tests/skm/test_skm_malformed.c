@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ossa/demo.h"
+#include "demo.h"
 #include "ossa/load.h"
 #include "ossa/write.h"
 #include "skm_hand.h"

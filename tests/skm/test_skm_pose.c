@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ossa/demo.h"
+#include "demo.h"
 #include "ossa/load.h"
 #include "ossa/write.h"
 #include "skm_test_util.h"

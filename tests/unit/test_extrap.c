@@ -9,7 +9,7 @@
 
 #include "anim/extrap.h"
 #include "anim/interp.h"
-#include "core/limits.h"
+#include "ossa/limits.h"
 #include "ossa/reference.h"
 #include "ossa/sample.h"
 #include "ossa/pose.h"

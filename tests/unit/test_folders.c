@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "ossa/ossa.h"
+#include "demo.h"
 #include "test_common.h"
 
 static char root[256];

@@ -8,7 +8,7 @@
 
 #include "app.h"
 #include "input.h"
-#include "ossa/demo.h"
+#include "demo.h"
 #include "script.h"
 #include "test_common.h"
 

@@ -4,7 +4,7 @@
 
 #include "ossa/reference.h"
 #include "ossa/sample.h"
-#include "ossa/demo.h"
+#include "demo.h"
 #include "test_common.h"
 
 /* Skins every vertex of the model at a pose into out (3 floats per vertex, submesh order). */

@@ -6,7 +6,7 @@
 
 #include "crossfade.h"
 #include "input.h"
-#include "ossa/demo.h"
+#include "demo.h"
 #include "script.h"
 #include "test_common.h"
 

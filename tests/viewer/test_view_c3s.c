@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ossa/demo.h"
+#include "demo.h"
 #include "ossa/write.h"
 #include "test_common.h"
 #include "view_harness.h"

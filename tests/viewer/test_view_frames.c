@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ossa/demo.h"
+#include "demo.h"
 #include "ossa/vertex_anim.h"
 #include "scene.h"
 #include "test_common.h"

@@ -14,7 +14,7 @@
 #include "ossa/reference.h"
 #include "ossa/sample.h"
 #include "ossa/skin.h"
-#include "ossa/demo.h"
+#include "demo.h"
 #include "ossa/load.h"
 #include "ossa/write.h"
 #include "scene.h"

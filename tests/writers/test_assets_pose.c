@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "ossa/ossa.h"
+#include "demo.h"
 #include "test_common.h"
 
 #define MATCH_TOL 2e-4f /* positions at a clip's start: CFF stores 16-bit coordinates */

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "ossa/ossa.h"
+#include "demo.h"
 #include "test_common.h"
 #include "writer_test_util.h"
 

@@ -10,6 +10,7 @@
 
 #include "cal3d_oracle.h"
 #include "ossa/ossa.h"
+#include "demo.h"
 #include "test_common.h"
 #include "writer_test_util.h"
 

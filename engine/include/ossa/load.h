@@ -42,6 +42,22 @@ OSSA_API ossa_status ossa_load_memory(const void *data, size_t size, const char 
                                       const ossa_load_options *opt, ossa_model **out,
                                       ossa_error *err);
 
+/* Diagnostics: the CFF position encoding (FORMAT-NOTES Decision 8; `ossa info --cff-half`). */
+/* Mesh-local vertex positions of a whole file under one reading. */
+typedef struct ossa_cff_position_reading {
+    uint64_t vertices;
+    uint64_t non_finite; /* of those, vertices with a NaN or Inf coordinate (half exponent 31) */
+    float min[3], max[3];  /* over the other vertices; 0 when there are none */
+} ossa_cff_position_reading;
+
+/* Reads a CFF file held in memory (name for messages) and summarises its vertex positions as
+ * the project reads them (16-bit integers scaled by the header's origin and scale) and as the
+ * format's first description reads them (IEEE half floats, no origin or scale). Fails, with err
+ * filled, exactly when the file does not load. */
+OSSA_API ossa_status ossa_cff_position_readings(const void *data, size_t size, const char *name,
+                                                ossa_cff_position_reading *as_integer,
+                                                ossa_cff_position_reading *as_half, ossa_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -90,7 +90,6 @@
 #include "ossa/status.h"
 #include "ossa/model.h"
 #include "ossa/load.h"
-#include "ossa/demo.h"
 #include "ossa/write.h"
 #include "ossa/build.h"
 #include "ossa/export.h"

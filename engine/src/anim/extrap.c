@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "core/limits.h"
+#include "ossa/limits.h"
 #include "interp.h"
 
 typedef int (*in_bounds_fn)(const void *ctx, float f);

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/limits.h"
+#include "ossa/limits.h"
 #include "extrap.h"
 #include "interp.h"
 #include "rt_internal.h"

@@ -1,39 +1,12 @@
 #include <cglm/cglm.h>
 #include <string.h>
+#include "core/compose.h"
 #include "ossa/reference.h"
-
-/* q v q* without renormalising q, as Cal3D rotates vectors (a blended, non-unit q also scales v
- * by |q|^2); the same arithmetic as pose_soa.c's rotate(). */
-static void rotate_as_is(const float *q, const float *v, float *out)
-{
-    float qx = q[0], qy = q[1], qz = q[2], qw = q[3];
-    float uv2 = 2.0f * (qx * v[0] + qy * v[1] + qz * v[2]);
-    float ss = qw * qw - (qx * qx + qy * qy + qz * qz);
-    float w2 = 2.0f * qw;
-    float cx = qy * v[2] - qz * v[1], cy = qz * v[0] - qx * v[2], cz = qx * v[1] - qy * v[0];
-    out[0] = uv2 * qx + ss * v[0] + w2 * cx;
-    out[1] = uv2 * qy + ss * v[1] + w2 * cy;
-    out[2] = uv2 * qz + ss * v[2] + w2 * cz;
-}
 
 void ossa_local_to_model(const ossa_model *m, const float *lt, const float *lr, const float *ls,
                          float *mt, float *mr, float *ms)
 {
-    for (uint32_t i = 0; i < m->bone_count; i++) {
-        int32_t p = m->bones[i].parent;
-        if (p < 0) {
-            memcpy(mt + 3 * i, lt + 3 * i, 3 * sizeof(float));
-            memcpy(mr + 4 * i, lr + 4 * i, 4 * sizeof(float));
-            memcpy(ms + 3 * i, ls + 3 * i, 3 * sizeof(float));
-            continue;
-        }
-        vec3 scaled, rotated;
-        glm_vec3_mul((float *)(ms + 3 * p), (float *)(lt + 3 * i), scaled);
-        rotate_as_is(mr + 4 * p, scaled, rotated);
-        glm_vec3_add(rotated, (float *)(mt + 3 * p), mt + 3 * i);
-        glm_quat_mul((float *)(mr + 4 * p), (float *)(lr + 4 * i), mr + 4 * i);
-        glm_vec3_mul((float *)(ms + 3 * p), (float *)(ls + 3 * i), ms + 3 * i);
-    }
+    ossa_compose_local_to_model(m, lt, lr, ls, mt, mr, ms);
 }
 
 /* Rotation matrix of a Hamilton quaternion without renormalising it, as Cal3D builds it. */
@@ -59,7 +32,7 @@ void ossa_skin_palette(const ossa_model *m, const float *mt, const float *mr, co
         float rot[3][3];
         float ibt[3] = {bn->inv_bind_t[0] * s[0], bn->inv_bind_t[1] * s[1], bn->inv_bind_t[2] * s[2]};
         vec3 t;
-        rotate_as_is(mr + 4 * i, ibt, t);
+        ossa_compose_rotate(mr + 4 * i, ibt, t);
         if (s[0] == 1.0f && s[1] == 1.0f && s[2] == 1.0f) {
             versor q;
             glm_quat_mul((float *)(mr + 4 * i), (float *)bn->inv_bind_r, q);

@@ -1,5 +1,6 @@
 #include <math.h>
 #include <string.h>
+#include "core/compose.h"
 #include "ossa/reference.h"
 #include "ossa/sample.h"
 #include "extrap.h"
@@ -7,11 +8,7 @@
 
 void ossa_pose_rest(const ossa_model *m, float *t, float *r, float *s)
 {
-    for (uint32_t i = 0; i < m->bone_count; i++) {
-        memcpy(t + 3 * i, m->bones[i].rest_t, 3 * sizeof(float));
-        memcpy(r + 4 * i, m->bones[i].rest_r, 4 * sizeof(float));
-        memcpy(s + 3 * i, m->bones[i].rest_s, 3 * sizeof(float));
-    }
+    ossa_compose_rest(m, t, r, s);
 }
 
 float ossa_clip_wrap_time(const ossa_clip *clip, float time)

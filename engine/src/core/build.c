@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/limits.h"
+#include "ossa/limits.h"
 #include "core/validate.h"
 
-bool ossa_build_init(ossa_build *b, ossa_error *err, const ossa_load_options *opt)
+bool ossa_build_init(ossa_build *b, ossa_error *err, const ossa_read_options *opt)
 {
     memset(b, 0, sizeof *b);
     b->err = err;

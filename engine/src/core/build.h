@@ -6,7 +6,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "ossa/load.h"
 #include "ossa/model.h"
 #include "core/arena.h"
 #include "core/validate.h"
@@ -31,10 +30,21 @@ typedef struct ossa_build_mark {
     uint32_t start[OSSA_PART_KIND_COUNT]; /* indexed by ossa_model_part_kind */
 } ossa_build_mark;
 
+/* The caller's ossa_load_options as the loaders read them (load.c copies them in; core does
+ * not depend on the loading API): see load.h for each field. */
+typedef struct ossa_read_options {
+    ossa_format format;
+    float scale;
+    bool flip_winding;
+    bool invert_v;
+    bool skip_missing_files;
+    float frame_rate;
+} ossa_read_options;
+
 typedef struct ossa_build {
     ossa_model *model;             /* under construction; model->arena owns all allocations */
     ossa_error *err;
-    ossa_load_options opt;
+    ossa_read_options opt;
     const char *file;              /* file being read, for messages */
     const char *dir;               /* its directory ("" for the current one), for texture paths */
     const char *stem;              /* its base name without extension: clip/mesh/material name */
@@ -50,7 +60,7 @@ typedef struct ossa_build {
 } ossa_build;
 
 /* Starts a build with a fresh model; false when out of memory. */
-bool ossa_build_init(ossa_build *b, ossa_error *err, const ossa_load_options *opt);
+bool ossa_build_init(ossa_build *b, ossa_error *err, const ossa_read_options *opt);
 /* Validates and hands the model over (*out), or frees it on any earlier failure. */
 ossa_status ossa_build_finish(ossa_build *b, ossa_status status, ossa_model **out);
 /* Sets file, dir and stem from a path (copied into the arena). */

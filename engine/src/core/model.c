@@ -5,7 +5,7 @@
 #include <strings.h>
 #include <string.h>
 #include "core/arena.h"
-#include "core/limits.h"
+#include "ossa/limits.h"
 #include "core/validate.h"
 #include "ossa/model.h"
 

@@ -2,7 +2,7 @@
 
 #include <math.h>
 #include <string.h>
-#include "core/limits.h"
+#include "ossa/limits.h"
 
 static ossa_status need(ossa_reader *r, size_t n, const char *what)
 {

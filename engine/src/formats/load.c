@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "core/checked.h"
-#include "core/limits.h"
+#include "ossa/limits.h"
 #include "io/cfg.h"
 #include "io/file_io.h"
 #include "io/folder.h"
@@ -184,7 +184,11 @@ static ossa_status begin(ossa_build *b, ossa_model **out, ossa_error *err,
         }
         return OSSA_ERR_INVALID_ARGUMENT;
     }
-    if (!ossa_build_init(b, err, opt)) {
+    ossa_read_options read = {0};
+    if (opt)
+        read = (ossa_read_options){opt->format, opt->scale, opt->flip_winding, opt->invert_v,
+                                   opt->skip_missing_files, opt->frame_rate};
+    if (!ossa_build_init(b, err, &read)) {
         if (err) {
             err->status = OSSA_ERR_NOMEM;
             snprintf(err->message, sizeof err->message, "cannot allocate a model");

@@ -8,7 +8,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "core/limits.h"
+#include "ossa/limits.h"
 #include "io/cfg.h"
 
 /* The next token of a Qfusion .cfg line within [*s, end): a word or "quoted text"; // starts a

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/limits.h"
+#include "ossa/limits.h"
 
 static const char *file_kind(mode_t mode)
 {

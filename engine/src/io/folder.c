@@ -17,7 +17,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "core/limits.h"
+#include "ossa/limits.h"
 #include "io/file_io.h"
 #include "io/sniff.h"
 

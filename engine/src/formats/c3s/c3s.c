@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "core/checked.h"
-#include "core/limits.h"
+#include "ossa/limits.h"
 #include "formats/c3s/c3s_internal.h"
 #include "formats/formats.h"
 

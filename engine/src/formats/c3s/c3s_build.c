@@ -13,10 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/limits.h"
+#include "core/compose.h"
+#include "ossa/limits.h"
 #include "core/quat.h"
 #include "formats/c3s/c3s_build.h"
-#include "ossa/reference.h"
 
 /* ---- skeleton ---- */
 
@@ -156,8 +156,8 @@ static ossa_status build_skeleton(c3s_scene *sc, float **wt, float **wr, float *
     OSSA_TRY(ossa_build_array(b, wt, total, 3 * sizeof(float)));
     OSSA_TRY(ossa_build_array(b, wr, total, 4 * sizeof(float)));
     OSSA_TRY(ossa_build_array(b, ws, total, 3 * sizeof(float)));
-    ossa_pose_rest(m, lt, lr, ls);
-    ossa_local_to_model(m, lt, lr, ls, *wt, *wr, *ws);
+    ossa_compose_rest(m, lt, lr, ls);
+    ossa_compose_local_to_model(m, lt, lr, ls, *wt, *wr, *ws);
     bool scaled = false;
     ossa_bone *bones = (ossa_bone *)m->bones;
     for (uint32_t i = 0; i < total; i++) {

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/limits.h"
+#include "ossa/limits.h"
 #include "core/quat.h"
 #include "formats/c3s/c3s_build.h"
 

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "core/limits.h"
+#include "ossa/limits.h"
 #include "core/reader.h"
 #include "formats/cal3d/cal3d_caf_codec.h"
 #include "formats/formats.h"

@@ -2,7 +2,7 @@
  * (time, weight) keys. Becomes one ossa_morph_clip named after the file. */
 #include <stdlib.h>
 #include <string.h>
-#include "core/limits.h"
+#include "ossa/limits.h"
 #include "core/reader.h"
 #include "formats/formats.h"
 

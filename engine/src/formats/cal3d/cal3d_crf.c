@@ -1,7 +1,7 @@
 /* Cal3D binary material (CRF), FORMAT-NOTES A.6: three RGBA byte colours, a shininess and a
  * list of texture maps whose paths are resolved relative to the material file. */
 #include <string.h>
-#include "core/limits.h"
+#include "ossa/limits.h"
 #include "core/reader.h"
 #include "formats/formats.h"
 

@@ -4,7 +4,7 @@
  * with or without node lights (cal3d_version.c). */
 #include <stdio.h>
 #include <string.h>
-#include "core/limits.h"
+#include "ossa/limits.h"
 #include "core/reader.h"
 #include "formats/formats.h"
 

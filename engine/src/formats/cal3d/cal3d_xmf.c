@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/limits.h"
+#include "ossa/limits.h"
 #include "formats/cal3d/cal3d_xml_util.h"
 
 /* One submesh as it streams. Influences grow as vertices come (each vertex's checked against

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "core/checked.h"
-#include "core/limits.h"
+#include "ossa/limits.h"
 #include "formats/cal3d/cal3d_xml_util.h"
 
 /* ---- XSF ---- */

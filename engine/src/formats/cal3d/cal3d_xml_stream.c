@@ -16,7 +16,7 @@
 #include <libxml/xmlerror.h>
 #include <libxml/xmlreader.h>
 
-#include "core/limits.h"
+#include "ossa/limits.h"
 
 /* Cal3D XML has two top-level elements (HEADER, then the root): the file is read inside this
  * synthetic element, inserted on the first line so that line numbers stay those of the file. */

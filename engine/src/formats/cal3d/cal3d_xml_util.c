@@ -11,7 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/limits.h"
+#include "ossa/limits.h"
 
 static bool is_space(char c)
 {

@@ -32,7 +32,7 @@
 #include <string.h>
 
 #include "core/checked.h"
-#include "core/limits.h"
+#include "ossa/limits.h"
 #include "core/quat.h"
 #include "core/reader.h"
 #include "formats/cff/cff.h"

@@ -28,7 +28,7 @@
 #include <string.h>
 
 #include "core/build.h"
-#include "core/limits.h"
+#include "ossa/limits.h"
 #include "core/quat.h"
 #include "formats/cff/cff.h"
 #include "ossa/reference.h"

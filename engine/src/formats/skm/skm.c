@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/checked.h"
-#include "core/limits.h"
+#include "ossa/limits.h"
 #include "core/quat.h"
 #include "core/reader.h"
 #include "formats/formats.h"

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "ossa/build.h"
-#include "ossa/demo.h"
+#include "demo.h"
 
 /* Returns a failed status from the enclosing function. */
 #define TRY(expr)                          \
