@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "c3s_test_util.h"
-#include "formats/c3s/c3s_internal.h"
+#include "formats/c3s/c3s_records.h"
 #include "test_common.h"
 
 static void decode_case(const char *label, const uint8_t *bytes, size_t n,

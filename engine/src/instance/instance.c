@@ -1,25 +1,14 @@
-/* Character instance: building it from a model, its clocks (mixer, morphs, vertex clip) and
- * pose evaluation (local -> model -> palette). Output (skinning, springs, frames, mounts) is in
- * instance_output.c. */
+/* Character instance: building it from a model, destroying it, and what it holds. Its clocks and
+ * pose are instance_pose.c, its output (skinning, springs, frames, mounts) instance_output.c. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "instance/instance_internal.h"
+#include "instance/instance_state.h"
 #include "ossa/vertex_anim.h"
 
 enum { DEFAULT_PARALLEL_MIN_VERTICES = 16384, MORPH_CYCLES_MAX = 4096 };
-
-static ossa_status inst_fail(ossa_error *err, ossa_status st, const char *msg)
-{
-    if (err) {
-        ossa_error_clear(err);
-        err->status = st;
-        snprintf(err->message, sizeof err->message, "instance: %s", msg);
-    }
-    return st;
-}
 
 /* One part per submesh, each with its skin mesh when the model has bones (a part whose streams
  * cannot be built keeps file order and the reason). Returns OSSA_ERR_NOMEM or OSSA_OK. */
@@ -280,18 +269,6 @@ bool ossa_instance_part_info(const ossa_instance *inst, uint32_t part, ossa_inst
     return true;
 }
 
-uint32_t ossa_instance_part_of(const ossa_instance *inst, uint32_t mesh, uint32_t submesh)
-{
-    /* Parts are the submeshes mesh by mesh, all of them: the index is a sum. */
-    const ossa_model *m = inst->model;
-    if (mesh >= m->mesh_count || submesh >= m->meshes[mesh].submesh_count)
-        return inst->part_count;
-    uint32_t part = submesh;
-    for (uint32_t i = 0; i < mesh; i++)
-        part += m->meshes[i].submesh_count;
-    return part;
-}
-
 ossa_skin_kernel ossa_instance_kernel(const ossa_instance *inst)
 {
     return inst->kernel;
@@ -348,158 +325,3 @@ float ossa_instance_vertex_time(const ossa_instance *inst)
 }
 
 /* ---- pose ------------------------------------------------------------------------------- */
-
-void ossa_instance_pose_local(ossa_instance *inst, const ossa_soa_pose *local)
-{
-    const ossa_model *m = inst->model;
-    inst->generation++;
-    if (!m->bone_count)
-        return;
-    if (!local || local->bone_count != m->bone_count) {
-        ossa_rt_skeleton_rest(inst->skeleton, &inst->local);
-        local = &inst->local;
-    }
-    ossa_ltm_job ltm = {.skeleton = inst->skeleton, .local = local, .model = &inst->model_pose};
-    ossa_ltm_job_run(&ltm);
-    ossa_palette_job pal = {.skeleton = inst->skeleton, .model = &inst->model_pose,
-                            .palette = inst->palette,
-                            .palette_floats = 12 * (size_t)m->bone_count};
-    ossa_palette_job_run(&pal);
-}
-
-void ossa_instance_pose_clip(ossa_instance *inst, uint32_t clip, float time)
-{
-    const ossa_model *m = inst->model;
-    ossa_instance_set_vertex_clip(inst, clip, time);
-    if (!m->bone_count)
-        return;
-    ossa_rt_skeleton_rest(inst->skeleton, &inst->local);
-    if (clip < m->clip_count) {
-        ossa_sample_job job = {
-            .clip = inst->clips[clip],
-            .cache = inst->cache,
-            .time = ossa_clip_wrap_time(&m->clips[clip], time),
-            .time_mode = OSSA_WRAP_LOOP,
-            .rot = OSSA_ROT_SLERP,
-            .output = &inst->local,
-        };
-        ossa_sample_job_run(&job);
-    }
-    ossa_instance_pose_local(inst, &inst->local);
-}
-
-void ossa_instance_evaluate(ossa_instance *inst)
-{
-    if (!inst->model->bone_count || ossa_mixer_evaluate(inst->mixer, &inst->local) != OSSA_OK)
-        ossa_instance_pose_local(inst, NULL);
-    else
-        ossa_instance_pose_local(inst, &inst->local);
-}
-
-void ossa_instance_set_vertex_clip(ossa_instance *inst, uint32_t clip, float time)
-{
-    const ossa_model *m = inst->model;
-    bool known = clip < m->clip_count;
-    inst->vertex_clip = known ? clip : OSSA_INSTANCE_NO_CLIP;
-    inst->vertex_time = known && isfinite(time) ? ossa_clip_wrap_time(&m->clips[clip], time) : 0.0f;
-    inst->generation++;
-}
-
-void ossa_instance_set_morph_time(ossa_instance *inst, float time)
-{
-    if (!inst->morph_mixer)
-        return;
-    float d = ossa_mixer_duration(inst->morph_mixer), t = 0.0f;
-    if (d > 0.0f && isfinite(time)) {
-        t = fmodf(time, d);
-        if (t < 0.0f)
-            t += d;
-    }
-    inst->morph_time = t;
-    ossa_mixer_set_time(inst->morph_mixer, t);
-    for (uint32_t i = 0; i < inst->part_count; i++) {
-        inst_part *p = &inst->parts[i];
-        if (p->morph_weights)
-            ossa_mixer_morph_weights(inst->morph_mixer, p->info.mesh, p->info.submesh,
-                                     p->morph_weights);
-    }
-    inst->generation++;
-}
-
-/* ---- the mixer way ---------------------------------------------------------------------- */
-
-/* The clip of largest weight in the skeletal mixer plays its shapes, at its cycle time: the
- * mixer's clock scaled from the synchronised length to the clip's (Cal3D's cycles share one
- * normalised time); no clip plays when nothing runs. */
-static void follow_mixer(ossa_instance *inst)
-{
-    const ossa_model *m = inst->model;
-    uint32_t best = OSSA_INSTANCE_NO_CLIP;
-    float best_weight = 0.0f;
-    for (uint32_t c = 0; c < m->clip_count; c++) {
-        float w = ossa_mixer_weight(inst->mixer, c);
-        if (w > best_weight) {
-            best_weight = w;
-            best = c;
-        }
-    }
-    float time = ossa_mixer_time(inst->mixer), length = ossa_mixer_duration(inst->mixer);
-    if (best != OSSA_INSTANCE_NO_CLIP && length > 0.0f)
-        time = time / length * m->clips[best].duration;
-    ossa_instance_set_vertex_clip(inst, best, time);
-    ossa_instance_set_morph_time(inst, inst->clock);
-}
-
-ossa_status ossa_instance_play(ossa_instance *inst, uint32_t clip, float fade_seconds,
-                               ossa_error *err)
-{
-    const ossa_model *m = inst->model;
-    if (clip >= m->clip_count)
-        return inst_fail(err, OSSA_ERR_RANGE, "clip out of range");
-    if (!isfinite(fade_seconds) || fade_seconds < 0.0f)
-        return inst_fail(err, OSSA_ERR_VALUE, "fade time negative or not finite");
-    /* Start the new cycle first, so a full mixer refuses before anything fades out. */
-    if (ossa_mixer_blend_cycle(inst->mixer, clip, 1.0f, fade_seconds) != OSSA_OK)
-        return inst_fail(err, OSSA_ERR_UNSUPPORTED, "the mixer's cycle capacity is full");
-    for (uint32_t c = 0; c < m->clip_count; c++)
-        if (c != clip && ossa_mixer_weight(inst->mixer, c) >= 0.0f)
-            ossa_mixer_clear_cycle(inst->mixer, c, fade_seconds);
-    return OSSA_OK;
-}
-
-void ossa_instance_update(ossa_instance *inst, float dt)
-{
-    if (!isfinite(dt))
-        dt = 0.0f;
-    ossa_mixer_update(inst->mixer, dt);
-    inst->clock += dt;
-    ossa_instance_evaluate(inst);
-    follow_mixer(inst);
-    ossa_instance_springs_step(inst, dt);
-}
-
-void ossa_instance_seek(ossa_instance *inst, float time)
-{
-    if (!isfinite(time))
-        time = 0.0f;
-    ossa_mixer_set_time(inst->mixer, time);
-    inst->clock = time;
-    ossa_instance_evaluate(inst);
-    follow_mixer(inst);
-    ossa_instance_springs_reset(inst);
-}
-
-void ossa_instance_springs_step(ossa_instance *inst, float dt)
-{
-    if (!isfinite(dt) || !(dt > 0.0f))
-        return;
-    ossa_instance_springs_run(inst, dt > inst->desc.spring_max_dt ? inst->desc.spring_max_dt : dt,
-                              false);
-}
-
-/* At rest where the current pose skins the cloth (Cal3D's resetPositions), not at the bind
- * pose: a seek shows the cloth hanging from the posed mesh. */
-void ossa_instance_springs_reset(ossa_instance *inst)
-{
-    ossa_instance_springs_run(inst, 0.0f, true);
-}

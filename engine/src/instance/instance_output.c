@@ -4,8 +4,20 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "instance/instance_internal.h"
+#include "instance/instance_state.h"
 #include "ossa/vertex_anim.h"
+
+uint32_t ossa_instance_part_of(const ossa_instance *inst, uint32_t mesh, uint32_t submesh)
+{
+    /* Parts are the submeshes mesh by mesh, all of them: the index is a sum. */
+    const ossa_model *m = inst->model;
+    if (mesh >= m->mesh_count || submesh >= m->meshes[mesh].submesh_count)
+        return inst->part_count;
+    uint32_t part = submesh;
+    for (uint32_t i = 0; i < mesh; i++)
+        part += m->meshes[i].submesh_count;
+    return part;
+}
 
 /* File-order values (`width` floats per vertex) into a part's output order; padding gets 0. */
 static void scatter(const inst_part *p, const float *from, int width, float *to)

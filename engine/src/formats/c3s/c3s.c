@@ -1,5 +1,5 @@
 /* Cannibal scene (C3S) reader, part 1: RIFF chunks, the SHDR header and every SMDL subchunk,
- * read into the records of c3s_internal.h with every count checked against the bytes left and
+ * read into the records of c3s_records.h with every count checked against the bytes left and
  * a cap and every 1-based index checked against the number of subchunks of its kind. Chunks
  * and subchunks of unknown types are skipped; odd lengths are followed by a pad byte.
  * c3s_build.c then makes the model. */
@@ -8,7 +8,7 @@
 #include <string.h>
 #include "core/checked.h"
 #include "ossa/limits.h"
-#include "formats/c3s/c3s_internal.h"
+#include "formats/c3s/c3s_records.h"
 #include "formats/formats.h"
 
 /* A dynamic array's count: capped, and each element needs at least min_bytes bytes. */

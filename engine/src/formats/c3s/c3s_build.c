@@ -16,7 +16,7 @@
 #include "core/compose.h"
 #include "ossa/limits.h"
 #include "core/quat.h"
-#include "formats/c3s/c3s_build.h"
+#include "formats/c3s/c3s_build_state.h"
 
 /* ---- skeleton ---- */
 

@@ -1,4 +1,4 @@
-/* Cannibal scene (C3S) model building, part 3 (c3s_build.h): vertex and texture-vertex frames
+/* Cannibal scene (C3S) model building, part 3 (c3s_build_state.h): vertex and texture-vertex frames
  * (one submesh frame per distinct key shape) and sequences as clips (bone tracks from key OCSs
  * composed with the base, vertex and UV tracks, triggers, links). */
 #include <stdio.h>
@@ -6,7 +6,7 @@
 #include <string.h>
 #include "core/checked.h"
 #include "core/quat.h"
-#include "formats/c3s/c3s_build.h"
+#include "formats/c3s/c3s_build_state.h"
 
 /* OCS a composed with OCS b (b acts first), in the engine's TRS composition. */
 static void ocs_compose(const c3s_ocs *a, const c3s_ocs *b, c3s_ocs *out)

@@ -1,4 +1,4 @@
-/* Cannibal scene (C3S) model building, part 2 (c3s_build.h): base positions (bone-weighted
+/* Cannibal scene (C3S) model building, part 2 (c3s_build_state.h): base positions (bone-weighted
  * vertices from their weights, the rest from their group's first frame), texture coordinates,
  * the kept trifaces grouped by material and sidedness, normals, and one submesh per group with
  * render vertices split where a vertex meets different texture vertices. */
@@ -8,7 +8,7 @@
 #include <string.h>
 #include "ossa/limits.h"
 #include "core/quat.h"
-#include "formats/c3s/c3s_build.h"
+#include "formats/c3s/c3s_build_state.h"
 
 /* ---- vertices ---- */
 

@@ -1,8 +1,8 @@
 /* Cannibal scene (C3S) values shared by the reader's two halves and the writer: compdwords
- * (decode, encode, read) and OCS transforms (c3s_internal.h). c3s.c reads the chunks with them,
+ * (decode, encode, read) and OCS transforms (c3s_records.h). c3s.c reads the chunks with them,
  * c3s_build.c the key lists left in the file, c3s_write.c writes compdwords. */
 #include <math.h>
-#include "formats/c3s/c3s_internal.h"
+#include "formats/c3s/c3s_records.h"
 
 /* ---- compdword ---- */
 

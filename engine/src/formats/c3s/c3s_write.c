@@ -33,7 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/c3s/c3s_internal.h"
+#include "formats/c3s/c3s_records.h"
 #include "ossa/reference.h"
 #include "ossa/sample.h"
 #include "ossa/vertex_anim.h"

@@ -21,7 +21,7 @@
 
 #include "core/build.h"
 #include "core/checked.h"
-#include "formats/cal3d/cal3d_write.h"
+#include "formats/cal3d/cal3d_write_common.h"
 #include "ossa/write.h"
 
 #define CW_DEFAULT_BINARY 1100u

@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #include "core/build.h"
-#include "formats/cal3d/cal3d_write.h"
+#include "formats/cal3d/cal3d_write_common.h"
 
 static ossa_status OSSA_PRINTF(3, 4) refuse(char *msg, size_t cap, const char *fmt, ...)
 {

@@ -1,9 +1,9 @@
-/* Pieces both Cal3D writers use (cal3d_write.h): text into a buffer and the child lists as
+/* Pieces both Cal3D writers use (cal3d_write_common.h): text into a buffer and the child lists as
  * written. cal3d_write.c (binary forms, the file set) and cal3d_write_xml.c (XML forms) sit on
  * this file, so neither calls the other. */
 #include <string.h>
 
-#include "formats/cal3d/cal3d_write.h"
+#include "formats/cal3d/cal3d_write_common.h"
 
 void ossa_cw_puts(ossa_wbuf *b, const char *s)
 {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/cal3d/cal3d_write.h"
+#include "formats/cal3d/cal3d_write_common.h"
 
 typedef struct cw_xml {
     ossa_wbuf *b;

@@ -7,7 +7,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "formats/c3s/c3s_internal.h"
+#include "formats/c3s/c3s_records.h"
 
 /* Largest frame data (floats) one model may expand into, and most bone-track keys (keyed
  * bones x key frames, over all sequences): sparse keys in a small file could otherwise ask for

@@ -3,6 +3,7 @@
 #ifndef OSSA_INSTANCE_INTERNAL_H
 #define OSSA_INSTANCE_INTERNAL_H
 
+#include <stdio.h>
 #include "ossa/instance.h"
 
 typedef struct inst_part {
@@ -51,5 +52,16 @@ struct ossa_instance {
 
 /* instance_output.c */
 void ossa_instance_springs_run(ossa_instance *inst, float dt, bool reset);
+
+/* Fills err (when given) with "instance: msg" and returns st. */
+static inline ossa_status inst_fail(ossa_error *err, ossa_status st, const char *msg)
+{
+    if (err) {
+        ossa_error_clear(err);
+        err->status = st;
+        snprintf(err->message, sizeof err->message, "instance: %s", msg);
+    }
+    return st;
+}
 
 #endif

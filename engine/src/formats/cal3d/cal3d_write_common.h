@@ -2,8 +2,8 @@
  * XML forms; cal3d_write_check.c: what a layout can hold; cal3d_write_common.c: what both
  * forms use). Each file is first serialised into a growable buffer, so a failure never
  * leaves half a file behind. */
-#ifndef OSSA_CAL3D_WRITE_H
-#define OSSA_CAL3D_WRITE_H
+#ifndef OSSA_CAL3D_WRITE_COMMON_H
+#define OSSA_CAL3D_WRITE_COMMON_H
 
 #include <stdbool.h>
 #include <stddef.h>
