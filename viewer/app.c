@@ -199,6 +199,15 @@ void view_app_update_pose(view_app *app, float dt)
     view_scene_pose(&app->cur.scene, view_app_current_clip(app), t);
 }
 
+/* Time jumped (seek, scrub, frame step): the springs go to rest at the next tick, the crowd
+ * seeks now, so what a state line or screenshot shows next follows at once. */
+static void time_jump(view_app *app)
+{
+    app->time_jumped = true;
+    if (app->cur.crowd_ready)
+        view_crowd_seek(&app->cur.crowd, app->playback.time);
+}
+
 void view_app_switch_clip(view_app *app, uint32_t to)
 {
     view_playback *p = &app->playback;
@@ -226,15 +235,15 @@ void view_app_apply(view_app *app, view_action a)
     case VIEW_ACT_PLAY_PAUSE: view_playback_toggle(p); break;
     case VIEW_ACT_STEP:
         view_playback_step_frames(p, a.arg);
-        app->time_jumped = true;
+        time_jump(app);
         break;
     case VIEW_ACT_FIRST_FRAME:
         view_playback_first_frame(p);
-        app->time_jumped = true;
+        time_jump(app);
         break;
     case VIEW_ACT_LAST_FRAME:
         view_playback_last_frame_seek(p);
-        app->time_jumped = true;
+        time_jump(app);
         break;
     case VIEW_ACT_SPEED: view_playback_speed_step(p, a.arg); break;
     case VIEW_ACT_REVERSE: view_playback_reverse(p); break;
@@ -287,7 +296,7 @@ void view_app_scrub_to(view_app *app, float x)
     if (p->mode == OSSA_WRAP_LOOP && p->duration > 0.0f && t >= p->duration)
         t = nextafterf(p->duration, 0.0f);
     view_playback_seek(p, t);
-    app->time_jumped = true;
+    time_jump(app);
 }
 
 void view_app_button(view_app *app, int button, bool down, float x, float y)
