@@ -53,6 +53,10 @@ static void gpu_programs(view_crowd_renderer *cr, const view_renderer *r, const 
     } else {
         fprintf(stderr, "ossa-view: note: crowd GPU loop is off: %s\n", err);
     }
+    /* OSSA_VIEW_NO_INSTANCING=1 takes the loop on purpose (tests compare the two). */
+    const char *no_instancing = getenv("OSSA_VIEW_NO_INSTANCING");
+    if (no_instancing && strcmp(no_instancing, "1") == 0)
+        return;
     GLint max_texels = 0;
     glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &max_texels);
     size_t texels = (size_t)c->count * (1 + rows);

@@ -6,7 +6,8 @@
  *  - GPU: every character's place and palette go into one texture buffer (RGBA32F: the place,
  *    then 3 rows a bone); each submesh is one instanced draw whose vertex shader picks its
  *    character by gl_InstanceID (OSSA_CROWD_INSTANCED). When the buffer would pass
- *    GL_MAX_TEXTURE_BUFFER_SIZE, or that program does not build, a loop of draws does the same,
+ *    GL_MAX_TEXTURE_BUFFER_SIZE, or that program does not build, or OSSA_VIEW_NO_INSTANCING=1
+ *    is in the environment, a loop of draws does the same,
  *    a character at a time through the single model's palette block. Parts the GPU path leaves
  *    to the CPU (render.h) and parts with vertex tracks are CPU-skinned per character in GPU
  *    mode too.

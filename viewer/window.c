@@ -150,8 +150,7 @@ static void frame_setup(const view_app *app, int width, int height, view_frame *
 void view_window_draw(view_app *app, int w, int h, bool with_hud)
 {
     view_frame f;
-    view_app_hud_prepare(app, w, h, with_hud && app->hud_ready);
-    frame_setup(app, w, h, &f);
+    /* The crowd's GL side before the HUD, which names its skinning path. */
     view_model *vm = &app->cur;
     if (vm->crowd_ready && vm->renderer_ready && !vm->crowd_gl_ready) {
         char err[1200];
@@ -163,6 +162,8 @@ void view_window_draw(view_app *app, int w, int h, bool with_hud)
             vm->crowd_ready = false;
         }
     }
+    view_app_hud_prepare(app, w, h, with_hud && app->hud_ready);
+    frame_setup(app, w, h, &f);
     if (vm->crowd_gl_ready)
         view_crowd_renderer_draw(&vm->crowd_gl, &vm->renderer, &vm->scene, &vm->crowd, &f);
     else

@@ -1,7 +1,8 @@
 /* ossa-view --crowd on the demo, headless: the state lines name 4 characters whose clocks and
  * palettes differ and move with the shared clock (play, pause, a frame step, a clip change that
  * fades while paused); --crowd 1 draws exactly what the single model draws; CPU and GPU
- * skinning draw the same crowd, more of the frame than one character; --bench-frames adds the
+ * skinning (instanced, or a draw per character) draw the same crowd, more of the frame than one
+ * character; the HUD names the instanced path; --bench-frames adds the
  * crowd's figures; bad counts exit 1. */
 #include <math.h>
 #include <stdlib.h>
@@ -146,10 +147,17 @@ static bool shoot(harness *h, const char *name, const char *crowd, const char *s
 
 static void check_pictures(harness *h)
 {
-    harness_image one = {0}, crowd1 = {0}, cpu = {0}, gpu = {0}, gpu1 = {0};
-    if (shoot(h, "one.png", NULL, "cpu", &one) && shoot(h, "crowd1.png", "1", "cpu", &crowd1) &&
-        shoot(h, "cpu.png", "9", "cpu", &cpu) && shoot(h, "gpu.png", "9", "gpu", &gpu) &&
-        shoot(h, "gpu1.png", "1", "gpu", &gpu1)) {
+    harness_image one = {0}, crowd1 = {0}, cpu = {0}, gpu = {0}, gpu1 = {0}, loop = {0};
+    bool shot = shoot(h, "one.png", NULL, "cpu", &one) &&
+                shoot(h, "crowd1.png", "1", "cpu", &crowd1) &&
+                shoot(h, "cpu.png", "9", "cpu", &cpu) && shoot(h, "gpu.png", "9", "gpu", &gpu) &&
+                shoot(h, "gpu1.png", "1", "gpu", &gpu1);
+    /* The fallback without instancing: a draw per character, the same picture. */
+    setenv("OSSA_VIEW_NO_INSTANCING", "1", 1);
+    shot = shot && shoot(h, "loop.png", "9", "gpu", &loop);
+    unsetenv("OSSA_VIEW_NO_INSTANCING");
+    if (shot) {
+        CHECK(harness_differ(&gpu, &loop, 0, gpu.height) == 0);
         size_t f1 = harness_foreground(&one), fc = harness_foreground(&cpu),
                fg = harness_foreground(&gpu), diff = harness_differ(&cpu, &gpu, 0, cpu.height);
         fprintf(stderr, "foreground: one %zu, crowd cpu %zu, gpu %zu; cpu/gpu differ %zu\n", f1,
@@ -167,6 +175,7 @@ static void check_pictures(harness *h)
     harness_image_free(&cpu);
     harness_image_free(&gpu);
     harness_image_free(&gpu1);
+    harness_image_free(&loop);
 }
 
 static void check_bench_and_errors(harness *h)
@@ -178,6 +187,12 @@ static void check_bench_and_errors(harness *h)
     CHECKF(strstr(out, "\"characters\":4") && strstr(out, "\"cpu_median_ms\":") &&
                strstr(out, "\"vertices_per_second\":") && strstr(out, "\"median_ms\":"),
            "bench output: %s", out);
+    const char *vpf = strstr(out, "\"vertices_per_frame\":"), *v = strstr(out, "\"vertices\":");
+    CHECK(vpf && v && strtol(vpf + 21, NULL, 10) == 4 * strtol(v + 11, NULL, 10));
+    const char *gpu[] = {"--crowd", "4", "--bench-frames", "5", "--size", "160x120",
+                         "--skinning", "gpu", NULL};
+    rc = harness_run(h, gpu, out, sizeof out);
+    CHECKF(rc == 0 && strstr(out, "\"skinning\":\"gpu instanced\""), "exit %d: %s", rc, out);
     const char *zero[] = {"--crowd", "0", "--screenshot", "x.png", NULL};
     CHECK(harness_run(h, zero, out, sizeof out) == 1 && strstr(out, "--crowd"));
     const char *word[] = {"--crowd", "many", "--screenshot", "x.png", NULL};
