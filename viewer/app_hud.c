@@ -80,8 +80,7 @@ static const char *crowd_line(view_app *app)
     if (!vm->crowd_ready)
         return NULL;
     const view_crowd *c = &vm->crowd;
-    double cpu_ms = 1000.0 * (c->update_seconds + c->skin_seconds +
-                              (vm->crowd_gl_ready ? vm->crowd_gl.pack_seconds : 0.0));
+    double cpu_ms = 1000.0 * view_crowd_cpu_seconds(c, vm->crowd_gl_ready ? &vm->crowd_gl : NULL);
     size_t per_frame = vm->crowd_gl_ready ? vm->crowd_gl.vertices_per_frame : 0;
     char rate[48] = "";
     if (app->fps > 0.0f && isfinite(app->fps))

@@ -198,7 +198,9 @@ static void crowd_range(void *ctx, uint32_t begin, uint32_t end)
         case JOB_SEEK:
             ossa_instance_seek(c->instances[i], c->phase[i] * duration + c->speed[i] * w->value);
             break;
-        case JOB_ADVANCE: advance_instance(c->instances[i], c->speed[i] * w->value, w->wall_dt); break;
+        case JOB_ADVANCE:
+            advance_instance(c->instances[i], c->speed[i] * w->value, w->wall_dt);
+            break;
         case JOB_SKIN: skin_instance(c, i, w->part_mask); break;
         }
     }

@@ -111,8 +111,9 @@ static int run_bench(view_app *app)
         ms[i] = 1000.0 * (double)(t1 - t0) / (double)freq;
         app->fps = ms[i] > 0.0 ? (float)(1000.0 / ms[i]) : 0.0f;
         const view_model *vm = &app->cur;
-        cpu_ms[i] = vm->crowd_ready ? 1000.0 * (vm->crowd.update_seconds + vm->crowd.skin_seconds +
-                                                (vm->crowd_gl_ready ? vm->crowd_gl.pack_seconds : 0.0))
+        cpu_ms[i] = vm->crowd_ready ? 1000.0 * view_crowd_cpu_seconds(&vm->crowd, vm->crowd_gl_ready
+                                                                               ? &vm->crowd_gl
+                                                                               : NULL)
                                     : 0.0;
     }
     glBindFramebuffer(GL_FRAMEBUFFER, 0);

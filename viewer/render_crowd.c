@@ -44,7 +44,8 @@ static void gpu_programs(view_crowd_renderer *cr, const view_renderer *r, const 
     char defines[160], err[1200];
     size_t rows = 3 * (size_t)r->bone_count;
     snprintf(defines, sizeof defines,
-             "#define OSSA_GPU_SKINNING\n#define OSSA_PALETTE_ROWS %zu\n#define OSSA_CROWD\n", rows);
+             "#define OSSA_GPU_SKINNING\n#define OSSA_PALETTE_ROWS %zu\n#define OSSA_CROWD\n",
+             rows);
     if (view_mesh_program_build(&cr->loop, defines, "mesh (crowd, gpu loop)", err, sizeof err)) {
         cr->loop_offset = glGetUniformLocation(cr->loop.id, "u_offset");
         GLuint block = glGetUniformBlockIndex(cr->loop.id, "Palette");
@@ -152,6 +153,11 @@ bool view_crowd_renderer_init(view_crowd_renderer *cr, const view_renderer *r,
         return false;
     }
     return true;
+}
+
+double view_crowd_cpu_seconds(const view_crowd *c, const view_crowd_renderer *cr)
+{
+    return c->update_seconds + c->skin_seconds + (cr ? cr->pack_seconds : 0.0);
 }
 
 const char *view_crowd_skinning_name(const view_crowd_renderer *cr, const view_renderer *r,

@@ -49,6 +49,9 @@ void view_crowd_renderer_free(view_crowd_renderer *cr);
  * bound framebuffer, cleared first. */
 void view_crowd_renderer_draw(view_crowd_renderer *cr, const view_renderer *r,
                               const view_scene *s, view_crowd *c, const view_frame *f);
+/* The CPU time of the crowd's last update and last frame's skinning or palette packing (cr may
+ * be NULL: none drawn yet): what the HUD and --bench-frames report. */
+double view_crowd_cpu_seconds(const view_crowd *c, const view_crowd_renderer *cr);
 /* "cpu avx2", "gpu instanced", "gpu, a draw per character" (+ "cpu" for CPU parts). */
 const char *view_crowd_skinning_name(const view_crowd_renderer *cr, const view_renderer *r,
                                      const view_display *d);

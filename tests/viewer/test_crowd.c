@@ -113,7 +113,8 @@ static void check_crowd(const ossa_model *m)
     CHECK(all_distinct(&pooled));
     /* Character 0 (phase 0, speed 1) shows what one model at the shared time shows. */
     ossa_instance_pose_clip(probe, 0, 0.25f);
-    const float *want = ossa_instance_palette(probe), *got = ossa_instance_palette(pooled.instances[0]);
+    const float *want = ossa_instance_palette(probe);
+    const float *got = ossa_instance_palette(pooled.instances[0]);
     float worst = 0.0f;
     for (size_t k = 0; k < 12 * (size_t)m->bone_count; k++)
         worst = fmaxf(worst, fabsf(want[k] - got[k]));
