@@ -4,7 +4,9 @@
 // matrices (three vec4 rows per bone, as ossa_skin_palette writes them) the same way the engine's
 // CPU kernels blend: sum w (M p + T), sum w M n renormalised, weights as stored. Submeshes whose
 // influences carry their own points (C3S, SKM: v = sum P [u; w]) add each influence's gap from
-// the bind vertex, M (u - w p); the gaps are zero for every other submesh.
+// the bind vertex, M (u - w p); the gaps are zero for every other submesh. OSSA_CROWD adds a
+// character's place (u_offset); OSSA_CROWD_INSTANCED reads place and palette per gl_InstanceID
+// from a texture buffer instead of the uniform block.
 layout(location = 0) in vec3 a_position;
 layout(location = 1) in vec3 a_normal;
 layout(location = 2) in vec2 a_uv;
@@ -22,9 +24,21 @@ layout(location = 12) in vec3 a_gap5;
 layout(location = 13) in vec3 a_gap6;
 layout(location = 14) in vec3 a_gap7;
 
+#ifdef OSSA_CROWD_INSTANCED
+// A crowd in one instanced draw: per instance its offset, then 3 rows a bone (render_crowd.c).
+uniform samplerBuffer u_palettes;
+uniform int u_instance_stride;  // texels per instance
+int instance_base() { return gl_InstanceID * u_instance_stride; }
+vec4 palette_row(int r) { return texelFetch(u_palettes, instance_base() + 1 + r); }
+#else
 layout(std140) uniform Palette {
     vec4 u_rows[OSSA_PALETTE_ROWS];
 };
+vec4 palette_row(int r) { return u_rows[r]; }
+#endif
+#endif
+#ifdef OSSA_CROWD
+uniform vec3 u_offset;  // a crowd drawn a character at a time: this one's place
 #endif
 
 uniform mat4 u_view_proj;
@@ -37,7 +51,7 @@ out vec2 v_uv;
 void blend(uint bone, float w, vec3 gap, inout vec3 p, inout vec3 n)
 {
     int r = 3 * int(bone);
-    vec4 x = u_rows[r], y = u_rows[r + 1], z = u_rows[r + 2];
+    vec4 x = palette_row(r), y = palette_row(r + 1), z = palette_row(r + 2);
     p += w * vec3(dot(x.xyz, a_position) + x.w, dot(y.xyz, a_position) + y.w,
                   dot(z.xyz, a_position) + z.w);
     p += vec3(dot(x.xyz, gap), dot(y.xyz, gap), dot(z.xyz, gap));
@@ -69,5 +83,10 @@ void main()
     v_position = p;
     v_normal = n;
     v_uv = a_uv;
+#if defined(OSSA_CROWD_INSTANCED)
+    p += texelFetch(u_palettes, instance_base()).xyz;
+#elif defined(OSSA_CROWD)
+    p += u_offset;
+#endif
     gl_Position = u_view_proj * vec4(p, 1.0);
 }

@@ -5,12 +5,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "app.h"
 #include "input.h"
 #include "script.h"
 
 #define MESSAGE_SECONDS 6.0
+#define CROWD_MAX_THREADS 8
 
 static void title_changed(view_app *app)
 {
@@ -35,6 +37,8 @@ const char *view_app_message_now(const view_app *app)
 
 void view_model_release(view_model *vm)
 {
+    if (vm->crowd_ready)
+        view_crowd_free(&vm->crowd);
     if (vm->scene_ready)
         view_scene_free(&vm->scene);
     view_crossfade_free(&vm->fade);
@@ -101,6 +105,32 @@ void view_app_title(const view_app *app, char *out, size_t size)
              app->playback.playing ? "" : " (paused)");
 }
 
+/* What the camera frames: the crowd's grid, else the model's bind pose. */
+static void framed_box(const view_app *app, const float **min, const float **max)
+{
+    *min = app->cur.crowd_ready ? app->cur.crowd.bounds_min : app->cur.bind_min;
+    *max = app->cur.crowd_ready ? app->cur.crowd.bounds_max : app->cur.bind_max;
+}
+
+static void start_crowd(view_app *app, uint32_t clip, float time)
+{
+    view_model *vm = &app->cur;
+    if (!app->opt.crowd || vm->crowd_ready)
+        return;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    uint32_t threads = cpus > CROWD_MAX_THREADS ? CROWD_MAX_THREADS : cpus > 1 ? (uint32_t)cpus : 1;
+    char err[600];
+    if (!view_crowd_init(&vm->crowd, vm->model, app->opt.crowd, VIEW_CROWD_SEED,
+                         vm->scene.vertex_count, vm->bind_min, vm->bind_max, (int)app->camera.up,
+                         threads, err, sizeof err)) {
+        fprintf(stderr, "ossa-view: warning: no crowd: %s\n", err);
+        return;
+    }
+    vm->crowd_ready = true;
+    view_crowd_play(&vm->crowd, clip, 0.0f);
+    view_crowd_seek(&vm->crowd, time);
+}
+
 void view_app_start_model(view_app *app, uint32_t clip, float time)
 {
     const ossa_model *m = app->cur.model;
@@ -119,7 +149,10 @@ void view_app_start_model(view_app *app, uint32_t clip, float time)
                          ? app->opt.up
                          : view_camera_up_for_model(m->format, app->cur.bind_min,
                                                     app->cur.bind_max);
-    view_camera_reset(&app->camera, app->cur.bind_min, app->cur.bind_max);
+    start_crowd(app, app->playback.clip, app->playback.time);
+    const float *box_min, *box_max;
+    framed_box(app, &box_min, &box_max);
+    view_camera_reset(&app->camera, box_min, box_max);
     view_app_rebuild_ticks(app);
     if (app->cur.skeleton_only)
         app->display.bones = true;
@@ -166,6 +199,15 @@ void view_app_update_pose(view_app *app, float dt)
     view_scene_pose(&app->cur.scene, view_app_current_clip(app), t);
 }
 
+/* Time jumped (seek, scrub, frame step): the springs go to rest at the next tick, the crowd
+ * seeks now, so what a state line or screenshot shows next follows at once. */
+static void time_jump(view_app *app)
+{
+    app->time_jumped = true;
+    if (app->cur.crowd_ready)
+        view_crowd_seek(&app->cur.crowd, app->playback.time);
+}
+
 void view_app_switch_clip(view_app *app, uint32_t to)
 {
     view_playback *p = &app->playback;
@@ -176,6 +218,10 @@ void view_app_switch_clip(view_app *app, uint32_t to)
     app->time_jumped = true;
     view_crossfade_start(&app->cur.fade, p->clip, p->time, to);
     view_playback_set_clip(p, to, app->cur.durations);
+    if (app->cur.crowd_ready) {
+        view_crowd_play(&app->cur.crowd, to, app->opt.fade);
+        app->clip_switched = true;
+    }
     view_app_rebuild_ticks(app);
 }
 
@@ -189,15 +235,15 @@ void view_app_apply(view_app *app, view_action a)
     case VIEW_ACT_PLAY_PAUSE: view_playback_toggle(p); break;
     case VIEW_ACT_STEP:
         view_playback_step_frames(p, a.arg);
-        app->time_jumped = true;
+        time_jump(app);
         break;
     case VIEW_ACT_FIRST_FRAME:
         view_playback_first_frame(p);
-        app->time_jumped = true;
+        time_jump(app);
         break;
     case VIEW_ACT_LAST_FRAME:
         view_playback_last_frame_seek(p);
-        app->time_jumped = true;
+        time_jump(app);
         break;
     case VIEW_ACT_SPEED: view_playback_speed_step(p, a.arg); break;
     case VIEW_ACT_REVERSE: view_playback_reverse(p); break;
@@ -222,11 +268,15 @@ void view_app_apply(view_app *app, view_action a)
             app->ops->skinning_changed(app);
         break;
     case VIEW_ACT_FRAME_MODEL:
-        view_camera_frame(&app->camera, app->cur.bind_min, app->cur.bind_max);
+    case VIEW_ACT_RESET_CAMERA: {
+        const float *box_min, *box_max;
+        framed_box(app, &box_min, &box_max);
+        if (a.kind == VIEW_ACT_FRAME_MODEL)
+            view_camera_frame(&app->camera, box_min, box_max);
+        else
+            view_camera_reset(&app->camera, box_min, box_max);
         break;
-    case VIEW_ACT_RESET_CAMERA:
-        view_camera_reset(&app->camera, app->cur.bind_min, app->cur.bind_max);
-        break;
+    }
     }
     title_changed(app);
 }
@@ -246,7 +296,7 @@ void view_app_scrub_to(view_app *app, float x)
     if (p->mode == OSSA_WRAP_LOOP && p->duration > 0.0f && t >= p->duration)
         t = nextafterf(p->duration, 0.0f);
     view_playback_seek(p, t);
-    app->time_jumped = true;
+    time_jump(app);
 }
 
 void view_app_button(view_app *app, int button, bool down, float x, float y)
@@ -300,11 +350,35 @@ void view_app_motion(view_app *app, float x, float dx, float dy)
 /* One step of simulated time: playback, fade, pose (morphs included) and springs. Springs
  * step by the playback time that passed (dt times |speed|, none while paused), so slow motion
  * slows the cloth too; a jump in time puts it back at rest first. */
+/* The crowd follows the shared clock: a jump seeks every character to its own offset from it,
+ * a clip change lets each fade from where it is, a tick moves each by the clock's change (a
+ * loop's wrap counted as going on), its fades by dt as the single model's. */
+static void crowd_tick(view_app *app, float before, float dt)
+{
+    view_playback *p = &app->playback;
+    view_crowd *c = &app->cur.crowd;
+    if (app->time_jumped && !app->clip_switched) {
+        view_crowd_seek(c, p->time);
+        return;
+    }
+    float delta = p->time - before;
+    if (p->mode == OSSA_WRAP_LOOP && p->duration > 0.0f) {
+        if (p->speed > 0.0f && delta < 0.0f)
+            delta += p->duration;
+        else if (p->speed < 0.0f && delta > 0.0f)
+            delta -= p->duration;
+    }
+    view_crowd_advance(c, delta, dt);
+}
+
 void view_app_tick(view_app *app, float dt)
 {
     view_playback *p = &app->playback;
     app->clock += dt;
+    float before = p->time;
     view_playback_advance(p, dt);
+    if (app->cur.crowd_ready)
+        crowd_tick(app, before, dt);
     float played = p->playing && isfinite(dt) && dt > 0.0f ? dt * fabsf(p->speed) : 0.0f;
     if (!p->clip_count && p->playing && isfinite(dt))
         app->morph_clock += dt * p->speed;
@@ -312,6 +386,7 @@ void view_app_tick(view_app *app, float dt)
     if (app->time_jumped)
         view_scene_springs_reset(&app->cur.scene);
     app->time_jumped = false;
+    app->clip_switched = false;
     view_scene_springs_step(&app->cur.scene, played);
 }
 

@@ -11,6 +11,7 @@
 
 #include "camera.h"
 #include "crossfade.h"
+#include "crowd.h"
 #include "font_ttf.h"
 #include "glyphs.h"
 #include "hud.h"
@@ -19,6 +20,7 @@
 #include "options.h"
 #include "playback.h"
 #include "render.h"
+#include "render_crowd.h"
 #include "scene.h"
 
 #define MAX_DROP_FILES 256
@@ -38,6 +40,11 @@ typedef struct view_model {
     char name[256];              /* shown in the HUD */
     bool skeleton_only;          /* nothing to draw but bones: they are shown */
     bool gpu_notes_shown;        /* the parts the GPU path leaves to the CPU were named */
+    /* --crowd: the characters (crowd.h) and their GL side (made at the first frame). */
+    view_crowd crowd;
+    bool crowd_ready;
+    view_crowd_renderer crowd_gl;
+    bool crowd_gl_ready;
 } view_model;
 
 typedef struct view_app view_app;
@@ -108,6 +115,8 @@ struct view_app {
      * change) since the last tick, which puts the cloth back at rest. */
     float morph_clock;
     bool time_jumped;
+    bool clip_switched;             /* the jump was a clip change: the crowd fades, not seeks */
+    char hud_crowd[160];            /* the HUD's crowd line */
 };
 
 /* ---- app.c: what every action does (no GL, no SDL) ---------------------------------------- */
@@ -116,11 +125,12 @@ struct view_app {
  * bounds, the name the HUD shows), taking model over: on failure it is freed, vm holds nothing
  * and err says why. A cross-fade that cannot be set up is a warning on stderr (hard cuts). */
 bool view_model_init(view_model *vm, ossa_model *model, float fade, char *err, size_t err_size);
-/* Frees what view_model_init built, the model included (free the renderer first). */
+/* Frees what view_model_init built, the model included (free the renderers first). */
 void view_model_release(view_model *vm);
 
 /* Resets playback (clip, time and the options' rate, mode, speed, pause) and the camera for the
- * model just made current. */
+ * model just made current; with --crowd, builds its crowd first (a crowd that cannot be built
+ * is a warning: the single model is shown). */
 void view_app_start_model(view_app *app, uint32_t clip, float time);
 /* The current clip; NULL with none (the rest pose). */
 const ossa_clip *view_app_current_clip(const view_app *app);
@@ -142,7 +152,8 @@ void view_app_scrub_to(view_app *app, float x);
 /* Poses the scene for the current time (a running fade's blend, else the current clip); dt
  * moves the fade on. */
 void view_app_update_pose(view_app *app, float dt);
-/* One step of dt seconds of simulated time: clock, playback, fade, pose, springs. */
+/* One step of dt seconds of simulated time: clock, playback, fade, pose, springs, and the
+ * crowd's clock (a seek after a jump, else the shared clock's change). */
 void view_app_tick(view_app *app, float dt);
 /* The window title: "ossa-view - MODEL - CLIP[ (paused)]". */
 void view_app_title(const view_app *app, char *out, size_t size);

@@ -66,6 +66,16 @@ static void print_state(view_app *app)
             (double)l->rows_y0, (double)l->line_height);
     json_string(out, app->font.path);
     fprintf(out, ",\"selected_bone\":%d", (int)app->selected_bone);
+    if (app->cur.crowd_ready) { /* each character's clock and a checksum of its palette */
+        const view_crowd *c = &app->cur.crowd;
+        fprintf(out, ",\"characters\":%u,\"crowd_times\":[", c->count);
+        for (uint32_t i = 0; i < c->count; i++)
+            fprintf(out, "%s%.6f", i ? "," : "", (double)view_crowd_time(c, i));
+        fputs("],\"crowd_palettes\":[", out);
+        for (uint32_t i = 0; i < c->count; i++)
+            fprintf(out, "%s%u", i ? "," : "", view_crowd_palette_checksum(c, i));
+        fputs("]", out);
+    }
     fputs("}\n", out);
     fflush(out);
 }
@@ -76,13 +86,16 @@ static int run_bench(view_app *app)
 {
     long n = app->opt.bench_frames;
     int w = app->opt.width, h = app->opt.height;
-    double *ms = malloc((size_t)n * sizeof *ms);
-    if (!ms) {
+    double *ms = malloc((size_t)n * sizeof *ms), *cpu_ms = malloc((size_t)n * sizeof *cpu_ms);
+    if (!ms || !cpu_ms) {
+        free(ms);
+        free(cpu_ms);
         fputs("ossa-view: out of memory\n", stderr);
         return VIEW_EXIT_INPUT;
     }
     if (!view_window_bind_offscreen(app, w, h)) {
         free(ms);
+        free(cpu_ms);
         return VIEW_EXIT_DISPLAY;
     }
     app->view_w = w;
@@ -97,13 +110,30 @@ static int run_bench(view_app *app)
         Uint64 t1 = SDL_GetPerformanceCounter();
         ms[i] = 1000.0 * (double)(t1 - t0) / (double)freq;
         app->fps = ms[i] > 0.0 ? (float)(1000.0 / ms[i]) : 0.0f;
+        const view_model *vm = &app->cur;
+        cpu_ms[i] = vm->crowd_ready ? 1000.0 * view_crowd_cpu_seconds(&vm->crowd, vm->crowd_gl_ready
+                                                                               ? &vm->crowd_gl
+                                                                               : NULL)
+                                    : 0.0;
     }
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    view_frame_stats st;
+    view_frame_stats st, cpu;
     view_frame_stats_compute(ms, (size_t)n, &st);
+    view_frame_stats_compute(cpu_ms, (size_t)n, &cpu);
     free(ms);
+    free(cpu_ms);
     printf("{\"frames\":%ld,\"width\":%d,\"height\":%d,\"model\":", n, w, h);
     json_string(stdout, app->cur.name);
+    const view_model *vm = &app->cur;
+    if (vm->crowd_ready) {
+        /* Vertices skinned (CPU) or drawn (GPU) a frame, and a second at the median frame. */
+        size_t per_frame = vm->crowd_gl_ready ? vm->crowd_gl.vertices_per_frame : 0;
+        printf(",\"characters\":%u,\"vertices_per_frame\":%zu,\"vertices_per_second\":%.0f,"
+               "\"cpu_median_ms\":%.4f,\"cpu_mean_ms\":%.4f",
+               vm->crowd.count, per_frame,
+               st.median > 0.0 ? (double)per_frame * 1000.0 / st.median : 0.0, cpu.median,
+               cpu.mean);
+    }
     printf(",\"vertices\":%zu,\"skinning\":", app->cur.scene.vertex_count);
     json_string(stdout, view_app_skinning_name(app));
     printf(",\"renderer\":");

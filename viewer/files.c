@@ -11,6 +11,8 @@
 
 void view_free_model(view_model *vm)
 {
+    if (vm->crowd_gl_ready)
+        view_crowd_renderer_free(&vm->crowd_gl);
     if (vm->renderer_ready)
         view_renderer_free(&vm->renderer);
     view_model_release(vm);

@@ -186,6 +186,8 @@ uint32_t view_hud_info_lines(const view_hud_info *in, char lines[VIEW_HUD_INFO_L
                  in->skinning ? in->skinning : "");
     else
         snprintf(lines[n++], size, "skinning %s", in->skinning ? in->skinning : "");
+    if (in->crowd)
+        snprintf(lines[n++], size, "%s", in->crowd);
     if (in->display && in->display[0])
         snprintf(lines[n++], size, "showing %s", in->display);
     snprintf(lines[n++], size, "F1: help");

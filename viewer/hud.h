@@ -85,6 +85,7 @@ typedef struct view_hud_info {
     const char *mode;             /* "loop" ... */
     bool playing, fading;
     const char *skinning;         /* "cpu avx2", "gpu" */
+    const char *crowd;            /* --crowd: its line (characters, rates); NULL: none */
     const char *display;          /* the overlays on, e.g. "bones wireframe" */
     bool skeleton_only;           /* no mesh to draw: the bones are shown */
     const view_ticks *ticks;      /* may be NULL */
@@ -94,7 +95,7 @@ typedef struct view_hud_info {
     size_t selected_label;        /* always drawn, highlighted; SIZE_MAX: none */
 } view_hud_info;
 
-#define VIEW_HUD_INFO_LINES 8
+#define VIEW_HUD_INFO_LINES 9
 /* The information panel's lines; returns how many. */
 uint32_t view_hud_info_lines(const view_hud_info *in, char lines[VIEW_HUD_INFO_LINES][256]);
 /* Where the panels go for this information (measuring its text). */

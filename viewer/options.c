@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "crossfade.h"
+#include "crowd.h"
 #include "input.h"
 #include "options.h"
 #include "playback.h"
@@ -45,6 +46,12 @@ void view_options_usage(FILE *out)
           "                        a mesh always shows it)\n"
           "  --skinning cpu|gpu    skinning path: the engine's SIMD kernels (default) or\n"
           "                        the vertex shader\n"
+          "  --crowd N             N characters of the model (1..4096) on a grid on the ground,\n"
+          "                        each with its own phase and speed on the shared clock (seed\n"
+          "                        fixed: the same crowd every run); the HUD shows characters,\n"
+          "                        vertices a second and the CPU time of update + skin; state\n"
+          "                        lines add characters, crowd_times and crowd_palettes\n"
+          "                        (checksums), --bench-frames adds characters and cpu_ms\n"
           "  --hud                 draw the HUD into --screenshot too (scripts always do); the\n"
           "                        model is then framed beside its panels, and no frame rate\n"
           "                        is shown (one frame has none)\n"
@@ -163,6 +170,16 @@ int view_options_parse(int argc, char **argv, view_options *o)
                         argv[i], MAX_BENCH_FRAMES);
                 return VIEW_EXIT_INPUT;
             }
+        } else if (strcmp(a, "--crowd") == 0 && has_value) {
+            char *end;
+            errno = 0;
+            long n = strtol(argv[++i], &end, 10);
+            if (end == argv[i] || *end || errno || n < 1 || n > VIEW_CROWD_MAX) {
+                fprintf(stderr, "ossa-view: --crowd '%s' is not a count in 1..%d\n", argv[i],
+                        VIEW_CROWD_MAX);
+                return VIEW_EXIT_INPUT;
+            }
+            o->crowd = (unsigned)n;
         } else if (strcmp(a, "--size") == 0 && has_value) {
             if (!parse_size(argv[++i], &o->width, &o->height)) {
                 fprintf(stderr, "ossa-view: --size '%s' is not WxH with sides 1..%d\n", argv[i],

@@ -34,6 +34,7 @@ typedef struct view_options {
     bool bones;
     bool hud;           /* --screenshot draws the HUD too */
     view_skinning skinning;
+    unsigned crowd;     /* --crowd N: N characters (crowd.h); 0: the single model */
 } view_options;
 
 /* The --help text. */

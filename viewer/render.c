@@ -734,3 +734,9 @@ void view_renderer_print_gpu_notes(const view_renderer *r, const view_scene *s, 
                                                   : "springs");
     }
 }
+
+bool view_mesh_program_build(view_mesh_program *p, const char *defines, const char *name,
+                             char *err, size_t err_size)
+{
+    return mesh_program(p, defines, name, err, err_size);
+}

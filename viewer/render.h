@@ -114,6 +114,11 @@ const char *view_renderer_skinning_name(const view_renderer *r, const view_displ
  * GPU skinning is in use after the model loaded. */
 void view_renderer_print_gpu_notes(const view_renderer *r, const view_scene *s, FILE *out);
 
+/* A mesh.vert + mesh.frag program built with defines in front (render_crowd.c's variants); false
+ * with the reason in err. */
+bool view_mesh_program_build(view_mesh_program *p, const char *defines, const char *name,
+                             char *err, size_t err_size);
+
 /* The colour frames are cleared to (r, g, b); tests look for pixels of another colour. */
 #define VIEW_BACKGROUND_RGB 0.16f, 0.17f, 0.20f
 

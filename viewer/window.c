@@ -150,9 +150,24 @@ static void frame_setup(const view_app *app, int width, int height, view_frame *
 void view_window_draw(view_app *app, int w, int h, bool with_hud)
 {
     view_frame f;
+    /* The crowd's GL side before the HUD, which names its skinning path. */
+    view_model *vm = &app->cur;
+    if (vm->crowd_ready && vm->renderer_ready && !vm->crowd_gl_ready) {
+        char err[1200];
+        vm->crowd_gl_ready = view_crowd_renderer_init(&vm->crowd_gl, &vm->renderer, &vm->scene,
+                                                      &vm->crowd, err, sizeof err);
+        if (!vm->crowd_gl_ready) { /* the single model is drawn instead */
+            fprintf(stderr, "ossa-view: warning: the crowd cannot be drawn: %s\n", err);
+            view_crowd_free(&vm->crowd);
+            vm->crowd_ready = false;
+        }
+    }
     view_app_hud_prepare(app, w, h, with_hud && app->hud_ready);
     frame_setup(app, w, h, &f);
-    view_renderer_draw(&app->cur.renderer, &app->cur.scene, &f);
+    if (vm->crowd_gl_ready)
+        view_crowd_renderer_draw(&vm->crowd_gl, &vm->renderer, &vm->scene, &vm->crowd, &f);
+    else
+        view_renderer_draw(&vm->renderer, &vm->scene, &f);
     if (with_hud && app->hud_ready) {
         view_app_hud_build(app, f.view_proj);
         view_hud_gl_draw(&app->hud_gl, &app->hud, w, h);

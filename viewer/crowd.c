@@ -1,0 +1,302 @@
+/* ossa-view's crowd without GL (crowd.h). */
+#include "crowd.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The two axes across up: X and Z for Y up, X and Y for Z up. */
+static void ground_axes(int up, int *a, int *b)
+{
+    *a = 0;
+    *b = up == 2 ? 1 : 2;
+}
+
+void view_crowd_layout(uint32_t count, const float bind_min[3], const float bind_max[3], int up,
+                       uint32_t *columns, uint32_t *rows, float *spacing)
+{
+    uint32_t n = count ? count : 1;
+    uint32_t cols = (uint32_t)ceil(sqrt((double)n));
+    while (cols * cols < n) /* sqrt rounding */
+        cols++;
+    *columns = cols;
+    *rows = (n + cols - 1) / cols;
+    int a, b;
+    ground_axes(up, &a, &b);
+    float extent = fmaxf(bind_max[a] - bind_min[a], bind_max[b] - bind_min[b]);
+    *spacing = isfinite(extent) && extent > 1e-6f ? 1.5f * extent : 1.0f;
+}
+
+void view_crowd_offset(uint32_t i, uint32_t columns, uint32_t rows, float spacing, int up,
+                       float out[3])
+{
+    int a, b;
+    ground_axes(up, &a, &b);
+    uint32_t row = i / columns, col = i % columns;
+    out[0] = out[1] = out[2] = 0.0f;
+    out[a] = ((float)col - 0.5f * (float)(columns - 1)) * spacing;
+    out[b] = ((float)row - 0.5f * (float)(rows - 1)) * spacing;
+}
+
+static uint64_t splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* Uniform in [0, 1), 24 bits. */
+static float unit(uint64_t *state)
+{
+    return (float)(splitmix64(state) >> 40) * (1.0f / 16777216.0f);
+}
+
+void view_crowd_phases(uint32_t count, uint32_t seed, float *phase, float *speed)
+{
+    uint64_t state = seed;
+    for (uint32_t i = 0; i < count; i++) {
+        float p = unit(&state), s = unit(&state);
+        phase[i] = i ? p : 0.0f;
+        speed[i] = i ? 0.8f + 0.4f * s : 1.0f;
+    }
+}
+
+void view_crowd_free(view_crowd *c)
+{
+    if (c->instances)
+        for (uint32_t i = 0; i < c->count; i++)
+            ossa_instance_destroy(c->instances[i]);
+    if (c->pool)
+        ossa_skin_pool_destroy(c->pool);
+    free(c->instances);
+    free(c->offsets);
+    free(c->phase);
+    free(c->speed);
+    free(c->positions);
+    free(c->normals);
+    memset(c, 0, sizeof *c);
+}
+
+bool view_crowd_init(view_crowd *c, const ossa_model *m, uint32_t count, uint32_t seed,
+                     size_t vertex_count, const float bind_min[3], const float bind_max[3],
+                     int up, uint32_t threads, char *err, size_t err_size)
+{
+    memset(c, 0, sizeof *c);
+    if (count < 1 || count > VIEW_CROWD_MAX) {
+        snprintf(err, err_size, "a crowd of %u is not 1..%d characters", count, VIEW_CROWD_MAX);
+        return false;
+    }
+    c->model = m;
+    c->count = count;
+    c->clip = OSSA_INSTANCE_NO_CLIP;
+    c->vertex_count = vertex_count;
+    size_t floats = 3 * (vertex_count ? vertex_count : 1) * (size_t)count;
+    c->instances = calloc(count, sizeof *c->instances);
+    c->offsets = calloc(3 * (size_t)count, sizeof *c->offsets);
+    c->phase = calloc(count, sizeof *c->phase);
+    c->speed = calloc(count, sizeof *c->speed);
+    c->positions = calloc(floats, sizeof *c->positions);
+    c->normals = calloc(floats, sizeof *c->normals);
+    if (!c->instances || !c->offsets || !c->phase || !c->speed || !c->positions || !c->normals) {
+        snprintf(err, err_size, "out of memory for a crowd of %u", count);
+        view_crowd_free(c);
+        return false;
+    }
+    ossa_instance_desc desc = {.spring_max_dt = OSSA_INSTANCE_SPRING_MAX_DT};
+    for (uint32_t i = 0; i < count; i++) {
+        ossa_error e;
+        if (ossa_instance_create(m, &desc, &c->instances[i], &e) != OSSA_OK) {
+            ossa_error_format(&e, err, err_size);
+            view_crowd_free(c);
+            return false;
+        }
+    }
+    if (threads > 1 && count > 1 && ossa_skin_pool_create(threads, &c->pool, NULL) != OSSA_OK)
+        c->pool = NULL; /* one thread is still right */
+    view_crowd_layout(count, bind_min, bind_max, up, &c->columns, &c->rows, &c->spacing);
+    view_crowd_phases(count, seed, c->phase, c->speed);
+    for (int k = 0; k < 3; k++) {
+        c->bounds_min[k] = bind_min[k];
+        c->bounds_max[k] = bind_max[k];
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        float *o = c->offsets + 3 * (size_t)i;
+        view_crowd_offset(i, c->columns, c->rows, c->spacing, up, o);
+        for (int k = 0; k < 3; k++) {
+            c->bounds_min[k] = fminf(c->bounds_min[k], bind_min[k] + o[k]);
+            c->bounds_max[k] = fmaxf(c->bounds_max[k], bind_max[k] + o[k]);
+        }
+    }
+    return true;
+}
+
+/* ---- work split over instances ------------------------------------------------------------ */
+
+typedef enum crowd_job { JOB_SEEK, JOB_ADVANCE, JOB_SKIN } crowd_job;
+
+typedef struct crowd_work {
+    view_crowd *crowd;
+    crowd_job job;
+    float value;            /* shared time or shared dt */
+    float wall_dt;
+    const bool *part_mask;
+} crowd_work;
+
+static float clip_duration(const view_crowd *c)
+{
+    return c->clip < c->model->clip_count ? c->model->clips[c->clip].duration : 0.0f;
+}
+
+static void skin_instance(view_crowd *c, uint32_t i, const bool *mask)
+{
+    ossa_instance *inst = c->instances[i];
+    size_t base = (size_t)i * c->vertex_count;
+    uint32_t parts = ossa_instance_part_count(inst);
+    size_t at = 0;
+    for (uint32_t p = 0; p < parts; p++) {
+        ossa_instance_part info;
+        ossa_instance_part_info(inst, p, &info);
+        if (!mask || mask[p]) {
+            ossa_instance_span span = {c->positions + 3 * (base + at),
+                                       c->normals + 3 * (base + at), info.output_count};
+            ossa_instance_skin(inst, p, 1, &span, NULL);
+        }
+        at += info.output_count; /* the scene's layout: parts one after the other */
+    }
+}
+
+static void advance_instance(ossa_instance *inst, float clip_dt, float wall_dt)
+{
+    ossa_mixer *mixer = ossa_instance_mixer(inst);
+    if (!(wall_dt > 0.0f) || !mixer) {
+        ossa_instance_update(inst, clip_dt);
+        return;
+    }
+    if (clip_dt == 0.0f && ossa_mixer_active_count(mixer) <= 1)
+        return; /* paused and not fading: the pose stands */
+    ossa_mixer_set_time_factor(mixer, clip_dt / wall_dt);
+    ossa_instance_update(inst, wall_dt);
+}
+
+static void crowd_range(void *ctx, uint32_t begin, uint32_t end)
+{
+    crowd_work *w = ctx;
+    view_crowd *c = w->crowd;
+    float duration = clip_duration(c);
+    for (uint32_t i = begin; i < end; i++) {
+        switch (w->job) {
+        case JOB_SEEK:
+            ossa_instance_seek(c->instances[i], c->phase[i] * duration + c->speed[i] * w->value);
+            break;
+        case JOB_ADVANCE:
+            advance_instance(c->instances[i], c->speed[i] * w->value, w->wall_dt);
+            break;
+        case JOB_SKIN: skin_instance(c, i, w->part_mask); break;
+        }
+    }
+}
+
+/* Small chunks: a slow instance (springs, a big part) holds up little. */
+static void run(view_crowd *c, crowd_work *w)
+{
+    if (c->pool)
+        ossa_skin_pool_for(c->pool, 0, c->count, 1, crowd_range, w);
+    else
+        crowd_range(w, 0, c->count);
+}
+
+void view_crowd_play(view_crowd *c, uint32_t clip, float fade)
+{
+    if (clip >= c->model->clip_count)
+        return;
+    c->clip = clip;
+    for (uint32_t i = 0; i < c->count; i++) {
+        ossa_instance *inst = c->instances[i];
+        float time = ossa_mixer_time(ossa_instance_mixer(inst));
+        ossa_instance_play(inst, clip, fade, NULL);
+        /* A mixer that played nothing has no duration until an update, and its first update
+         * would zero its clock (Cal3D): that update goes here, and the clock is kept. */
+        if (ossa_mixer_duration(ossa_instance_mixer(inst)) == 0.0f) {
+            ossa_instance_update(inst, 0.0f);
+            ossa_instance_seek(inst, time);
+        }
+    }
+}
+
+void view_crowd_seek(view_crowd *c, float shared)
+{
+    double t0 = now_seconds();
+    crowd_work w = {.crowd = c, .job = JOB_SEEK, .value = isfinite(shared) ? shared : 0.0f};
+    run(c, &w);
+    c->update_seconds = now_seconds() - t0;
+}
+
+void view_crowd_advance(view_crowd *c, float shared_dt, float wall_dt)
+{
+    double t0 = now_seconds();
+    crowd_work w = {.crowd = c, .job = JOB_ADVANCE,
+                    .value = isfinite(shared_dt) ? shared_dt : 0.0f,
+                    .wall_dt = isfinite(wall_dt) ? wall_dt : 0.0f};
+    run(c, &w);
+    c->update_seconds = now_seconds() - t0;
+}
+
+float view_crowd_time(const view_crowd *c, uint32_t i)
+{
+    if (i >= c->count)
+        return 0.0f;
+    const ossa_mixer *mixer = ossa_instance_mixer(c->instances[i]);
+    return mixer ? ossa_mixer_time(mixer) : ossa_instance_time(c->instances[i]);
+}
+
+void view_crowd_skin(view_crowd *c, const bool *part_mask)
+{
+    double t0 = now_seconds();
+    crowd_work w = {.crowd = c, .job = JOB_SKIN, .part_mask = part_mask};
+    run(c, &w);
+    c->skin_seconds = now_seconds() - t0;
+    size_t per = c->vertex_count;
+    if (part_mask) {
+        per = 0;
+        ossa_instance *inst = c->instances[0];
+        for (uint32_t p = 0; p < ossa_instance_part_count(inst); p++) {
+            ossa_instance_part info;
+            ossa_instance_part_info(inst, p, &info);
+            per += part_mask[p] ? info.output_count : 0;
+        }
+    }
+    c->skinned_vertices = per * c->count;
+}
+
+uint32_t view_crowd_palette_checksum(const view_crowd *c, uint32_t i)
+{
+    if (i >= c->count)
+        return 0;
+    const unsigned char *bytes = (const unsigned char *)ossa_instance_palette(c->instances[i]);
+    size_t n = 12 * sizeof(float) * (size_t)c->model->bone_count;
+    uint32_t h = 2166136261u;
+    for (size_t k = 0; k < n; k++)
+        h = (h ^ bytes[k]) * 16777619u;
+    return h;
+}
+
+void view_crowd_pack(const view_crowd *c, float *out)
+{
+    size_t bones = c->model->bone_count;
+    for (uint32_t i = 0; i < c->count; i++) {
+        float *o = out + 4 * (1 + 3 * bones) * (size_t)i;
+        memcpy(o, c->offsets + 3 * (size_t)i, 3 * sizeof *o);
+        o[3] = 0.0f;
+        memcpy(o + 4, ossa_instance_palette(c->instances[i]), 12 * bones * sizeof *o);
+    }
+}

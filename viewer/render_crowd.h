@@ -1,0 +1,59 @@
+/* The GL side of ossa-view --crowd (crowd.h): N characters drawn with the single model's buffers
+ * (render.h: index buffer, bind vertices, bones and weights, textures, draws).
+ *  - CPU: view_crowd_skin writes every character into one array (split over a skin pool); it is
+ *    uploaded into one position and one normal buffer, and each character is drawn with its
+ *    attribute pointers moved to its range and its place in a uniform (mesh.vert OSSA_CROWD).
+ *  - GPU: every character's place and palette go into one texture buffer (RGBA32F: the place,
+ *    then 3 rows a bone); each submesh is one instanced draw whose vertex shader picks its
+ *    character by gl_InstanceID (OSSA_CROWD_INSTANCED). When the buffer would pass
+ *    GL_MAX_TEXTURE_BUFFER_SIZE, or that program does not build, or OSSA_VIEW_NO_INSTANCING=1
+ *    is in the environment, a loop of draws does the same,
+ *    a character at a time through the single model's palette block. Parts the GPU path leaves
+ *    to the CPU (render.h) and parts with vertex tracks are CPU-skinned per character in GPU
+ *    mode too.
+ * P draws every character's bind pose; W the wireframe over it. The bone overlay, the grid,
+ * normals, mounts and uv tracks are single-model features and are not drawn for a crowd. The
+ * header names no GL type. */
+#ifndef OSSA_VIEW_RENDER_CROWD_H
+#define OSSA_VIEW_RENDER_CROWD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "crowd.h"
+#include "render.h"
+
+typedef struct view_crowd_renderer {
+    view_mesh_program cpu;          /* OSSA_CROWD, CPU-skinned or bind vertices */
+    view_mesh_program instanced;    /* OSSA_GPU_SKINNING + OSSA_CROWD_INSTANCED; id 0: none */
+    view_mesh_program loop;         /* OSSA_GPU_SKINNING + OSSA_CROWD; id 0: none */
+    int cpu_offset, loop_offset, palettes, stride;
+    unsigned vao, position_buffer, normal_buffer, palette_buffer, palette_texture;
+    float *packed;                  /* view_crowd_pack's output */
+    size_t packed_floats;
+    bool *cpu_parts;                /* per scene part: CPU-skinned in GPU mode too */
+    uint32_t cpu_part_count;
+    bool use_instancing;            /* else the loop of draws in GPU mode */
+    size_t vertices_per_frame;      /* of the last frame: skinned (CPU) or drawn (GPU) */
+    double pack_seconds;            /* the last frame's palette packing (GPU) */
+    char name[64];
+} view_crowd_renderer;
+
+/* Programs and buffers for crowd c drawn with r's buffers; false with err filled on failure
+ * (what was made is released). */
+bool view_crowd_renderer_init(view_crowd_renderer *cr, const view_renderer *r,
+                              const view_scene *s, const view_crowd *c, char *err,
+                              size_t err_size);
+void view_crowd_renderer_free(view_crowd_renderer *cr);
+/* Skins (CPU) or packs the palettes (GPU) of the crowd's current poses and draws it into the
+ * bound framebuffer, cleared first. */
+void view_crowd_renderer_draw(view_crowd_renderer *cr, const view_renderer *r,
+                              const view_scene *s, view_crowd *c, const view_frame *f);
+/* The CPU time of the crowd's last update and last frame's skinning or palette packing (cr may
+ * be NULL: none drawn yet): what the HUD and --bench-frames report. */
+double view_crowd_cpu_seconds(const view_crowd *c, const view_crowd_renderer *cr);
+/* "cpu avx2", "gpu instanced", "gpu, a draw per character" (+ "cpu" for CPU parts). */
+const char *view_crowd_skinning_name(const view_crowd_renderer *cr, const view_renderer *r,
+                                     const view_display *d);
+
+#endif
