@@ -3,7 +3,7 @@
 
 fuzz_harness fuzz_harness_info(void)
 {
-    fuzz_harness h = {{"fuzz.c3s", OSSA_FORMAT_C3S}, 0};
+    fuzz_harness h = {{"fuzz.c3s", OSSA_FORMAT_C3S}, 0, 0};
     return h;
 }
 

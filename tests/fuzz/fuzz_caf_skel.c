@@ -4,7 +4,7 @@
 
 fuzz_harness fuzz_harness_info(void)
 {
-    fuzz_harness h = {{"fuzz.caf", OSSA_FORMAT_CAF}, FUZZ_WITH_SKELETON | FUZZ_WITH_MESH};
+    fuzz_harness h = {{"fuzz.caf", OSSA_FORMAT_CAF}, FUZZ_WITH_SKELETON | FUZZ_WITH_MESH, 0};
     return h;
 }
 

@@ -8,6 +8,8 @@
 #include <unistd.h>
 #include "ossa/limits.h"
 #include "fuzz_seeds.h"
+#include <jansson.h>
+#include "ossa/export.h"
 #include "ossa/instance.h"
 #include "ossa/reference.h"
 #include "ossa/sample.h"
@@ -369,6 +371,72 @@ static int load_with_companions(const uint8_t *data, size_t size, fuzz_harness h
     return ok;
 }
 
+/* The export's bytes, kept whole (a fuzzed model is small; past the cap the stream stops). */
+typedef struct glb_bytes {
+    uint8_t *data;
+    size_t size, cap;
+} glb_bytes;
+
+#define GLB_STREAM_CAP ((size_t)1 << 28)
+
+static bool glb_append(void *user, const void *data, size_t size)
+{
+    glb_bytes *b = user;
+    if (size > GLB_STREAM_CAP - b->size)
+        return false;
+    if (b->size + size > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->size + size)
+            cap *= 2;
+        uint8_t *grown = realloc(b->data, cap);
+        if (!grown)
+            return false;
+        b->data = grown;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->size, data, size);
+    b->size += size;
+    return true;
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* The pipeline's last stage: a loaded model exports to one well-formed .glb in memory. */
+static int check_export(const ossa_model *m, char *why, size_t why_size)
+{
+    glb_bytes b = {0};
+    ossa_error err;
+    ossa_status st = ossa_export_glb_stream(m, NULL, glb_append, &b, &err);
+    int bad = 0;
+    if (st != OSSA_OK) {
+        /* A model that validated exports; only memory may run out (and is not a finding). */
+        if (st != OSSA_ERR_NOMEM && !(st == OSSA_ERR_IO && b.size + 1 > GLB_STREAM_CAP / 2))
+            bad = fail(why, why_size, "export of a valid model failed: %s", err.message);
+    } else if (b.size < 20 || le32(b.data) != 0x46546C67u || le32(b.data + 4) != 2 ||
+               le32(b.data + 8) != b.size || le32(b.data + 16) != 0x4E4F534Au ||
+               le32(b.data + 12) > b.size - 20 || le32(b.data + 12) % 4) {
+        bad = fail(why, why_size, "the export is not one well-formed GLB (%zu bytes)", b.size);
+    } else {
+        size_t json_len = le32(b.data + 12), rest = b.size - 20 - json_len;
+        json_error_t jerr;
+        json_t *doc = json_loadb((const char *)b.data + 20, json_len, 0, &jerr);
+        const char *version = json_string_value(json_object_get(json_object_get(doc, "asset"),
+                                                                "version"));
+        if (!doc || !version || strcmp(version, "2.0"))
+            bad = fail(why, why_size, "the GLB's JSON chunk does not parse as glTF 2.0: %s",
+                       doc ? "no asset.version 2.0" : jerr.text);
+        else if (rest && (rest < 8 || le32(b.data + 20 + json_len) != rest - 8 ||
+                          le32(b.data + 24 + json_len) != 0x004E4942u))
+            bad = fail(why, why_size, "the GLB's binary chunk does not fill the file");
+        json_decref(doc);
+    }
+    free(b.data);
+    return bad;
+}
+
 int fuzz_check_harness(const uint8_t *data, size_t size, fuzz_harness h, ossa_status *status,
                        char *why, size_t why_size)
 {
@@ -407,6 +475,8 @@ int fuzz_check_harness(const uint8_t *data, size_t size, fuzz_harness h, ossa_st
         bad = fail(why, why_size, "status OK without a model");
     } else {
         bad = check_model(m, why, why_size);
+        if (!bad && (h.checks & FUZZ_CHECK_EXPORT))
+            bad = check_export(m, why, why_size);
         ossa_model_destroy(m);
     }
     free(copy);
@@ -416,7 +486,7 @@ int fuzz_check_harness(const uint8_t *data, size_t size, fuzz_harness h, ossa_st
 int fuzz_check_input(const uint8_t *data, size_t size, fuzz_target target, char *why,
                      size_t why_size)
 {
-    fuzz_harness h = {target, 0};
+    fuzz_harness h = {target, 0, 0};
     ossa_status st;
     return fuzz_check_harness(data, size, h, &st, why, why_size);
 }

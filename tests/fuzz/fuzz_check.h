@@ -30,9 +30,17 @@ enum {
  * companions the input is written to a scratch folder next to them and the set is loaded
  * through ossa_load_files, which sniffs every file (skeleton first): target.format is then not
  * forced, only the kind of seed that must load. Each harness file defines fuzz_harness_info. */
+/* Checks beyond the load's (fuzz_harness.checks). */
+enum {
+    FUZZ_CHECK_EXPORT = 1u /* a model that loads is also exported as a .glb stream to memory
+                              (ossa_export_glb_stream): the stream is one well-formed GLB whose
+                              JSON chunk parses and says glTF 2.0 */
+};
+
 typedef struct fuzz_harness {
     fuzz_target target;
     unsigned with;
+    unsigned checks; /* FUZZ_CHECK_* */
 } fuzz_harness;
 fuzz_harness fuzz_harness_info(void);
 

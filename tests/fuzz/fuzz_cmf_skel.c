@@ -4,7 +4,7 @@
 
 fuzz_harness fuzz_harness_info(void)
 {
-    fuzz_harness h = {{"fuzz.cmf", OSSA_FORMAT_CMF}, FUZZ_WITH_SKELETON | FUZZ_WITH_CLIP};
+    fuzz_harness h = {{"fuzz.cmf", OSSA_FORMAT_CMF}, FUZZ_WITH_SKELETON | FUZZ_WITH_CLIP, 0};
     return h;
 }
 

@@ -3,7 +3,7 @@
 
 fuzz_harness fuzz_harness_info(void)
 {
-    fuzz_harness h = {{"fuzz.cpf", OSSA_FORMAT_CPF}, 0};
+    fuzz_harness h = {{"fuzz.cpf", OSSA_FORMAT_CPF}, 0, 0};
     return h;
 }
 

@@ -3,7 +3,7 @@
 
 fuzz_harness fuzz_harness_info(void)
 {
-    fuzz_harness h = {{"fuzz.crf", OSSA_FORMAT_CRF}, 0};
+    fuzz_harness h = {{"fuzz.crf", OSSA_FORMAT_CRF}, 0, 0};
     return h;
 }
 

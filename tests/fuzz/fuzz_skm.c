@@ -3,7 +3,7 @@
 
 fuzz_harness fuzz_harness_info(void)
 {
-    fuzz_harness h = {{"fuzz.skm", OSSA_FORMAT_SKM}, 0};
+    fuzz_harness h = {{"fuzz.skm", OSSA_FORMAT_SKM}, 0, 0};
     return h;
 }
 

@@ -4,7 +4,7 @@
 
 fuzz_harness fuzz_harness_info(void)
 {
-    fuzz_harness h = {{"fuzz", OSSA_FORMAT_UNKNOWN}, 0};
+    fuzz_harness h = {{"fuzz", OSSA_FORMAT_UNKNOWN}, 0, 0};
     return h;
 }
 

@@ -3,7 +3,7 @@
 
 fuzz_harness fuzz_harness_info(void)
 {
-    fuzz_harness h = {{"fuzz.xaf", OSSA_FORMAT_XAF}, 0};
+    fuzz_harness h = {{"fuzz.xaf", OSSA_FORMAT_XAF}, 0, 0};
     return h;
 }
 

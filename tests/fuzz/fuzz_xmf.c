@@ -3,7 +3,7 @@
 
 fuzz_harness fuzz_harness_info(void)
 {
-    fuzz_harness h = {{"fuzz.xmf", OSSA_FORMAT_XMF}, 0};
+    fuzz_harness h = {{"fuzz.xmf", OSSA_FORMAT_XMF}, 0, 0};
     return h;
 }
 

@@ -4,7 +4,7 @@
 
 fuzz_harness fuzz_harness_info(void)
 {
-    fuzz_harness h = {{"fuzz.xmf", OSSA_FORMAT_XMF}, FUZZ_WITH_SKELETON | FUZZ_WITH_CLIP};
+    fuzz_harness h = {{"fuzz.xmf", OSSA_FORMAT_XMF}, FUZZ_WITH_SKELETON | FUZZ_WITH_CLIP, 0};
     return h;
 }
 

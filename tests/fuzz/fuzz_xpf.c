@@ -3,7 +3,7 @@
 
 fuzz_harness fuzz_harness_info(void)
 {
-    fuzz_harness h = {{"fuzz.xpf", OSSA_FORMAT_XPF}, 0};
+    fuzz_harness h = {{"fuzz.xpf", OSSA_FORMAT_XPF}, 0, 0};
     return h;
 }
 

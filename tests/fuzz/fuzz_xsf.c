@@ -3,7 +3,7 @@
 
 fuzz_harness fuzz_harness_info(void)
 {
-    fuzz_harness h = {{"fuzz.xsf", OSSA_FORMAT_XSF}, 0};
+    fuzz_harness h = {{"fuzz.xsf", OSSA_FORMAT_XSF}, 0, 0};
     return h;
 }
 

@@ -12,6 +12,7 @@
 #define OSSA_EXPORT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include "ossa/model.h"
 
 #ifdef __cplusplus
@@ -42,6 +43,17 @@ typedef struct ossa_export_options {
  * status with err naming the file; nothing is left behind on failure. */
 OSSA_API ossa_status ossa_export_gltf(const ossa_model *m, const char *path,
                                       const ossa_export_options *opt, ossa_error *err);
+
+/* Receives a streamed export's bytes in order; returns false to stop it. */
+typedef bool (*ossa_export_write_fn)(void *user, const void *data, size_t size);
+
+/* The same export as one .glb byte stream handed to write(user, ...) in order, with nothing
+ * written to the file system (textures are still read from beside the model's files). Returns
+ * OSSA_OK, or a status with err filled (OSSA_ERR_IO when write returned false); on failure the
+ * bytes already handed over are to be discarded. */
+OSSA_API ossa_status ossa_export_glb_stream(const ossa_model *m, const ossa_export_options *opt,
+                                            ossa_export_write_fn write, void *user,
+                                            ossa_error *err);
 
 /* The up axis an export with these options treats as the source's (never AUTO). */
 OSSA_API ossa_export_up ossa_export_source_up(const ossa_model *m, const ossa_export_options *opt);

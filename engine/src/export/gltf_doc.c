@@ -359,7 +359,14 @@ static ossa_status write_glb(gltf_ctx *c, const char *json, size_t json_size)
             return ossa_write_fail(c->err, OSSA_ERR_NOMEM, c->path, "out of memory");
         }
     }
-    ossa_status st = write_file(c, c->path, head, n, c->bin.data, c->bin.size);
+    ossa_status st;
+    if (c->sink)
+        st = c->sink(c->sink_user, head, n) &&
+                     (!c->bin.size || c->sink(c->sink_user, c->bin.data, c->bin.size))
+                 ? OSSA_OK
+                 : ossa_write_fail(c->err, OSSA_ERR_IO, c->path, "the stream's writer stopped");
+    else
+        st = write_file(c, c->path, head, n, c->bin.data, c->bin.size);
     free(head);
     return st;
 }

@@ -126,18 +126,13 @@ static void buffer(gltf_ctx *c)
     ossa_gltf_push(c, json_object_get(c->root, "buffers"), b);
 }
 
-ossa_status ossa_export_gltf(const ossa_model *m, const char *path,
-                             const ossa_export_options *opt, ossa_error *err)
+/* One export: to path (a .glb or .gltf and its side files), or with sink to a .glb stream. */
+static ossa_status export_model(const ossa_model *m, const char *path, bool glb,
+                                ossa_export_write_fn sink, void *sink_user,
+                                const ossa_export_options *opt, ossa_error *err)
 {
-    ossa_error_clear(err);
-    if (!m || !path)
-        return ossa_write_fail(err, OSSA_ERR_INVALID_ARGUMENT, path ? path : "",
-                               "no model or no path");
-    bool glb = ends_with(path, ".glb");
-    if (!glb && !ends_with(path, ".gltf"))
-        return ossa_write_fail(err, OSSA_ERR_INVALID_ARGUMENT, path,
-                               "the output must end in .glb or .gltf");
-    gltf_ctx c = {.m = m, .err = err, .path = path, .glb = glb, .skin = -1, .extra_joint = -1};
+    gltf_ctx c = {.m = m, .err = err, .path = path, .sink = sink, .sink_user = sink_user,
+                  .glb = glb, .skin = -1, .extra_joint = -1};
     if (opt)
         c.opt = *opt;
     if (!(c.opt.fps > 0.0f) || !isfinite(c.opt.fps))
@@ -215,4 +210,28 @@ done:
         json_decref(arrays[i]);
     ctx_free(&c);
     return st;
+}
+
+ossa_status ossa_export_gltf(const ossa_model *m, const char *path,
+                             const ossa_export_options *opt, ossa_error *err)
+{
+    ossa_error_clear(err);
+    if (!m || !path)
+        return ossa_write_fail(err, OSSA_ERR_INVALID_ARGUMENT, path ? path : "",
+                               "no model or no path");
+    bool glb = ends_with(path, ".glb");
+    if (!glb && !ends_with(path, ".gltf"))
+        return ossa_write_fail(err, OSSA_ERR_INVALID_ARGUMENT, path,
+                               "the output must end in .glb or .gltf");
+    return export_model(m, path, glb, NULL, NULL, opt, err);
+}
+
+ossa_status ossa_export_glb_stream(const ossa_model *m, const ossa_export_options *opt,
+                                   ossa_export_write_fn write, void *user, ossa_error *err)
+{
+    ossa_error_clear(err);
+    if (!m || !write)
+        return ossa_write_fail(err, OSSA_ERR_INVALID_ARGUMENT, "(stream)",
+                               "no model or no write function");
+    return export_model(m, "(stream)", true, write, user, opt, err);
 }

@@ -36,6 +36,8 @@ typedef struct gltf_ctx {
     ossa_export_options opt;
     ossa_error *err;
     const char *path;        /* the output file, for messages */
+    ossa_export_write_fn sink; /* non-NULL: the .glb goes to sink(sink_user, ...), no file */
+    void *sink_user;
     bool glb;
     bool failed;             /* an allocation failed somewhere: the export fails with NOMEM */
 
