@@ -9,6 +9,7 @@
 #define _DEFAULT_SOURCE
 #include "bench_crowd.h"
 #include "bench_crowd_report.h"
+#include <malloc.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,7 @@ typedef struct crowd_member {
     uint32_t clip;
     bool switches;
     bool failed;
+    float phase, speed; /* where and how fast its clip plays (libcal3d's twin too) */
 #ifdef OSSA_BENCH_CAL3D
     bench_cal3d_actor *actor;
     float *cal_out;    /* 6 floats a file vertex */
@@ -161,12 +163,14 @@ static void crowd_release(crowd *c)
     c->members = NULL;
 }
 
-/* Character i: its instance, buffers and script; and its CalModel when libcal3d is there. */
-static bool member_init(crowd *c, uint32_t i, uint64_t vertices, char *msg, size_t size)
+/* Character i: its instance (sharing character 0's runtime data), buffers and script. */
+static bool member_init_ossa(crowd *c, uint32_t i, char *msg, size_t size)
 {
     crowd_member *mb = &c->members[i];
     ossa_error err;
-    if (ossa_instance_create(c->m, NULL, &mb->inst, &err) != OSSA_OK) {
+    ossa_status st = i ? ossa_instance_create_shared(c->members[0].inst, NULL, &mb->inst, &err)
+                       : ossa_instance_create(c->m, NULL, &mb->inst, &err);
+    if (st != OSSA_OK) {
         snprintf(msg, size, "instance %u: %.200s", i, err.message);
         return false;
     }
@@ -190,14 +194,22 @@ static bool member_init(crowd *c, uint32_t i, uint64_t vertices, char *msg, size
     const ossa_clip *clip = &c->m->clips[i % c->clip_count];
     mb->clip = i % c->clip_count;
     mb->switches = c->clip_count > 1 && i % 4 == 1;
-    float phase = unit(&rng) * clip->duration, speed = 0.75f + 0.5f * unit(&rng);
+    mb->phase = unit(&rng) * clip->duration;
+    mb->speed = 0.75f + 0.5f * unit(&rng);
     if (ossa_instance_play(mb->inst, mb->clip, 0.0f, &err) != OSSA_OK) {
         snprintf(msg, size, "instance %u: %.200s", i, err.message);
         return false;
     }
-    ossa_mixer_set_time_factor(ossa_instance_mixer(mb->inst), speed);
-    ossa_instance_seek(mb->inst, phase);
+    ossa_mixer_set_time_factor(ossa_instance_mixer(mb->inst), mb->speed);
+    ossa_instance_seek(mb->inst, mb->phase);
+    return true;
+}
+
+/* Character i's CalModel, same script, when libcal3d is there. */
+static bool member_init_cal(crowd *c, uint32_t i, uint64_t vertices, char *msg, size_t size)
+{
 #ifdef OSSA_BENCH_CAL3D
+    crowd_member *mb = &c->members[i];
     if (c->cal) {
         mb->actor = bench_cal3d_actor_new(c->cal);
         mb->cal_out = malloc(6 * sizeof(float) * (vertices ? vertices : 1));
@@ -207,15 +219,21 @@ static bool member_init(crowd *c, uint32_t i, uint64_t vertices, char *msg, size
             snprintf(msg, size, "libcal3d character %u could not be made", i);
             return false;
         }
-        bench_cal3d_actor_set_speed(mb->actor, speed);
-        bench_cal3d_actor_set_time(mb->actor, phase);
+        bench_cal3d_actor_set_speed(mb->actor, mb->speed);
+        bench_cal3d_actor_set_time(mb->actor, mb->phase);
     }
 #else
-    (void)vertices;
+    (void)c, (void)i, (void)vertices, (void)msg, (void)size;
 #endif
     return true;
 }
 
+static bool member_init(crowd *c, uint32_t i, uint64_t vertices, char *msg, size_t size)
+{
+    return member_init_ossa(c, i, msg, size) && member_init_cal(c, i, vertices, msg, size);
+}
+
+#if !defined(__GLIBC__) || (__GLIBC__ == 2 && __GLIBC_MINOR__ < 33)
 static long resident_kb(void)
 {
     FILE *f = fopen("/proc/self/statm", "r");
@@ -226,6 +244,19 @@ static long resident_kb(void)
         fclose(f);
     }
     return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+#endif
+
+/* Bytes the C heap hands out now (glibc's count, exact and unaffected by memory freed before and
+ * reused); without glibc, resident memory. */
+static double heap_bytes(void)
+{
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 33)
+    struct mallinfo2 mi = mallinfo2();
+    return (double)mi.uordblks + (double)mi.hblkhd;
+#else
+    return 1024.0 * (double)resident_kb();
+#endif
 }
 
 /* ---- timing ------------------------------------------------------------------------------ */
@@ -354,15 +385,22 @@ static bool run_size(const bench_crowd_opts *o, const ossa_model *m, uint32_t n,
         snprintf(r->note, sizeof r->note, "no memory for %u characters", n);
         return true;
     }
-    /* Memory: measured on the first characters, then the rest only if they fit in half of
-     * what the machine has free. */
-    long before = resident_kb();
+    /* Memory of the Ossa side (instances and their output buffers): the first character, which
+     * builds the runtime data the others share, then the next ones each; libcal3d's after. */
     uint32_t probe = n < 8 ? n : 8;
     char msg[256];
     bool ok = true;
-    for (; c.n < probe && ok; c.n++)
-        ok = member_init(&c, c.n, vertices, msg, sizeof msg);
-    r->bytes_per_character = 1024.0 * (double)(resident_kb() - before) / probe;
+    double before = heap_bytes(), after_first = before;
+    for (; c.n < probe && ok; c.n++) {
+        ok = member_init_ossa(&c, c.n, msg, sizeof msg);
+        if (c.n == 0)
+            after_first = heap_bytes();
+    }
+    double after = heap_bytes();
+    r->bytes_per_character = probe > 1 ? (after - after_first) / (probe - 1) : after - before;
+    r->shared_bytes = probe > 1 ? (after_first - before) - r->bytes_per_character : 0.0;
+    for (uint32_t i = 0; i < c.n && ok; i++)
+        ok = member_init_cal(&c, i, vertices, msg, sizeof msg);
     double free_bytes = (double)sysconf(_SC_AVPHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
     if (ok && r->bytes_per_character * (n - probe) > 0.5 * free_bytes) {
         r->skipped = true;
