@@ -87,6 +87,8 @@ void bench_crowd_print_json(FILE *out, const bench_crowd_opts *o, const ossa_mod
             ? json_pack("[o]", ossa_cli_json_text(busy_warning(&rep->load, warning,
                                                                sizeof warning)))
             : json_array());
+    json_object_set_new(doc, "max_spring_error_vs_cal3d",
+                        rep->max_spring_error >= 0 ? num(rep->max_spring_error) : json_null());
     ossa_cli_json_print(out, doc, true);
 }
 
@@ -101,6 +103,9 @@ void bench_crowd_print_table(FILE *out, const bench_crowd_opts *o, const ossa_mo
     if (rep->max_error >= 0)
         fprintf(out, "largest difference from libcal3d's skinned mesh: %.2g x the model's size\n",
                 rep->max_error);
+    if (rep->max_spring_error >= 0)
+        fprintf(out, "largest difference of its cloth (spring-owned vertices): %.2g x size\n",
+                rep->max_spring_error);
     if (rep->load.start[0] >= 0)
         fprintf(out, "load average %.2f at the start, %.2f at the end; %u of %u rounds "
                      "contended\n",

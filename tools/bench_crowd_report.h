@@ -37,6 +37,7 @@ typedef struct crowd_report {
     uint64_t vertices; /* a character's file vertices */
     uint32_t parts;
     double max_error;  /* vs libcal3d, relative; < 0: not measured */
+    double max_spring_error; /* the same over spring-owned vertices; < 0: none or not measured */
     crowd_result results[BENCH_CROWD_MAX_SIZES];
     bench_load load;
 } crowd_report;
