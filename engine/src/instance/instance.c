@@ -211,20 +211,29 @@ static ossa_status build_morphs_springs(ossa_instance *inst)
     return OSSA_OK;
 }
 
-/* File-order scratch for the largest submesh, output-order scratch for the largest part. */
 static ossa_status build_scratch(ossa_instance *inst)
 {
-    size_t file = 1, out = 1;
+    /* Sized for the parts that use it, not for every part: a crowd of characters without
+     * cloth, vertex frames or mounts keeps a few floats each, not a copy of its largest part.
+     * File-order shapes: vertex frames of a skinned part, mount shapes; UVs: uv tracks of a
+     * skinned part; output order: cloth steps and a skinned mount part's shape. */
+    const ossa_model *m = inst->model;
+    size_t file = 1, uvs = 1, out = 1;
     for (uint32_t i = 0; i < inst->part_count; i++) {
         const ossa_instance_part *p = &inst->parts[i].info;
-        if (p->vertex_count > file)
+        bool mounted = false;
+        for (uint32_t k = 0; k < m->mount_count && !mounted; k++)
+            mounted = m->mounts[k].mesh == p->mesh && m->mounts[k].submesh == p->submesh;
+        if ((p->frame_tracked || mounted) && p->vertex_count > file)
             file = p->vertex_count;
-        if (p->output_count > out)
+        if (p->uv_tracked && p->vertex_count > uvs)
+            uvs = p->vertex_count;
+        if ((p->spring || mounted) && p->output_count > out)
             out = p->output_count;
     }
     inst->file_positions = calloc(3 * file, sizeof(float));
     inst->file_normals = calloc(3 * file, sizeof(float));
-    inst->file_uvs = calloc(2 * file, sizeof(float));
+    inst->file_uvs = calloc(2 * uvs, sizeof(float));
     inst->out_positions = ossa_skin_buffer_alloc(3 * out * sizeof(float));
     inst->out_normals = ossa_skin_buffer_alloc(3 * out * sizeof(float));
     return inst->file_positions && inst->file_normals && inst->file_uvs && inst->out_positions &&

@@ -54,8 +54,9 @@ struct ossa_instance {
     uint32_t vertex_clip;           /* OSSA_INSTANCE_NO_CLIP: none */
     float vertex_time;              /* wrapped into the clip */
 
-    /* Scratch: file-order shapes for the largest submesh (3 floats per vertex for positions
-     * and normals, 2 for UVs), output-order skin for the largest part (3 floats a vertex). */
+    /* Scratch: file-order shapes (3 floats per vertex for positions and normals, 2 for UVs)
+     * and output-order skin (3 floats a vertex), each for the largest part that needs it
+     * (build_scratch in instance.c). */
     float *file_positions, *file_normals, *file_uvs;
     float *out_positions, *out_normals;
 
