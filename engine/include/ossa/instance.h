@@ -103,8 +103,9 @@ OSSA_API ossa_status ossa_instance_create(const ossa_model *model, const ossa_in
  * made from either) what never changes: the runtime skeleton, the runtime clips (the mixers
  * read them too) and the parts' skin meshes; it owns only its state (poses, palette, mixers,
  * cloth, morph weights, scratch). The shared data is reference counted: it goes with the last
- * instance holding it, so the prototype may be destroyed first, and instances sharing it may be
- * created, used and destroyed on different threads. desc as ossa_instance_create's (it may
+ * instance holding it, so the prototype may be destroyed first (not during this call), and
+ * instances sharing it may be created, used and destroyed on different threads (this call only
+ * reads the prototype's reference to the shared data). desc as ossa_instance_create's (it may
  * differ from the prototype's). OSSA_ERR_INVALID_ARGUMENT (NULL prototype or out, a bad desc),
  * OSSA_ERR_NOMEM. *out stays NULL on failure. */
 OSSA_API ossa_status ossa_instance_create_shared(const ossa_instance *prototype,
