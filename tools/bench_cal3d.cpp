@@ -75,8 +75,26 @@ static bool build_mesh(bench_cal3d *c, const ossa_mesh *mesh)
             delete cs;
             return false;
         }
-        if (!cs->reserve((int)sm->vertex_count, 0, (int)sm->face_count, 0))
+        // Cloth as the instance runs it: springs and physique weights, both or neither.
+        bool cloth = sm->spring_count && sm->physique_weights;
+        if (!cs->reserve((int)sm->vertex_count, 0, (int)sm->face_count,
+                         cloth ? (int)sm->spring_count : 0))
             return false;
+        for (uint32_t i = 0; cloth && i < sm->spring_count; i++) {
+            CalCoreSubmesh::Spring spring;
+            spring.vertexId[0] = (int)sm->springs[i].vertex[0];
+            spring.vertexId[1] = (int)sm->springs[i].vertex[1];
+            spring.springCoefficient = sm->springs[i].coefficient;
+            spring.idleLength = sm->springs[i].idle_length;
+            if (!cs->setSpring((int)i, spring))
+                return false;
+        }
+        for (uint32_t v = 0; cloth && v < sm->vertex_count; v++) {
+            CalCoreSubmesh::PhysicalProperty prop;
+            prop.weight = sm->physique_weights[v];
+            if (!cs->setPhysicalProperty((int)v, prop))
+                return false;
+        }
         cs->setCoreMaterialThreadId(0);
         cs->setLodCount(0);
         for (uint32_t v = 0; v < sm->vertex_count; v++) {
@@ -258,20 +276,75 @@ void bench_cal3d_actor_set_speed(bench_cal3d_actor *a, float factor)
     a->model->getMixer()->setTimeFactor(factor);
 }
 
-size_t bench_cal3d_actor_frame(bench_cal3d_actor *a, float dt, float *out)
+// A submesh with springs keeps its vertices inside the CalSubmesh (CalPhysique::update skins
+// the ones its springs do not own, CalSpringSystem::update moves the others): they are copied
+// out, as CalRenderer::getVertices / getNormals would. The others are skinned here.
+static size_t write_vertices(CalModel *model, float *out)
 {
-    CalMixer *mixer = a->model->getMixer();
-    mixer->updateAnimation(dt);
-    mixer->updateSkeleton();
-    CalPhysique *phys = a->model->getPhysique();
+    CalPhysique *phys = model->getPhysique();
     size_t total = 0;
-    for (CalMesh *mesh : a->model->getVectorMesh())
+    for (CalMesh *mesh : model->getVectorMesh())
         for (CalSubmesh *sub : mesh->getVectorSubmesh()) {
+            if (sub->getCoreSubmesh()->getSpringCount() > 0 && sub->hasInternalData()) {
+                std::vector<CalVector> &pos = sub->getVectorVertex();
+                std::vector<CalVector> &nrm = sub->getVectorNormal();
+                for (size_t v = 0; v < pos.size(); v++) {
+                    float *o = out + 6 * (total + v);
+                    o[0] = pos[v].x, o[1] = pos[v].y, o[2] = pos[v].z;
+                    o[3] = nrm[v].x, o[4] = nrm[v].y, o[5] = nrm[v].z;
+                }
+                total += pos.size();
+                continue;
+            }
             int n = phys->calculateVerticesAndNormals(sub, out + 6 * total);
             if (n > 0)
                 total += (size_t)n;
         }
     return total;
+}
+
+size_t bench_cal3d_actor_frame(bench_cal3d_actor *a, float dt, float *out)
+{
+    // CalModel::update: updateAnimation, updateSkeleton, the morph mixer, CalPhysique::update
+    // (the submeshes with springs) and CalSpringSystem::update.
+    a->model->update(dt);
+    return write_vertices(a->model, out);
+}
+
+void bench_cal3d_actor_reset_springs(bench_cal3d_actor *a)
+{
+    // 0.11 has no CalSpringSystem::resetPositions: the particles are set by hand where the
+    // current pose skins them (what ossa_instance_seek does to the instance's cloth). CalPhysique
+    // skips the vertices springs own, so they are skinned here, as it would skin them.
+    a->model->getMixer()->updateSkeleton();
+    std::vector<CalBone *> &bones = a->model->getSkeleton()->getVectorBone();
+    for (CalMesh *mesh : a->model->getVectorMesh())
+        for (CalSubmesh *sub : mesh->getVectorSubmesh()) {
+            CalCoreSubmesh *core = sub->getCoreSubmesh();
+            if (core->getSpringCount() <= 0 || !sub->hasInternalData())
+                continue;
+            std::vector<CalSubmesh::PhysicalProperty> &props = sub->getVectorPhysicalProperty();
+            std::vector<CalCoreSubmesh::PhysicalProperty> &weights =
+                core->getVectorPhysicalProperty();
+            std::vector<CalCoreSubmesh::Vertex> &bind = core->getVectorVertex();
+            std::vector<CalVector> &pos = sub->getVectorVertex();
+            for (size_t v = 0; v < props.size() && v < pos.size(); v++) {
+                if (weights[v].weight <= 0.0f)
+                    continue;
+                CalVector p(0.0f, 0.0f, 0.0f);
+                for (const CalCoreSubmesh::Influence &in : bind[v].vectorInfluence) {
+                    CalBone *bone = bones[(size_t)in.boneId];
+                    CalVector q = bind[v].position;
+                    q *= bone->getRotationBoneSpace();
+                    q += bone->getTranslationBoneSpace();
+                    p += in.weight * q;
+                }
+                props[v].position = p;
+                props[v].positionOld = p;
+                props[v].force = CalVector(0.0f, 0.0f, 0.0f);
+                pos[v] = p;
+            }
+        }
 }
 
 } // extern "C"

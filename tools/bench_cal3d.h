@@ -12,8 +12,9 @@ extern "C" {
 
 typedef struct bench_cal3d bench_cal3d;
 
-/* Copies m's bones (model order), every submesh (positions, normals, influences, faces; no
- * springs or morphs) and clip `clip` (as a cycle of weight 1 on a CalModel with every mesh
+/* Copies m's bones (model order), every submesh (positions, normals, influences, faces, and the
+ * springs and physique weights of a submesh that has both, as the instance runs its cloth; no
+ * morphs) and clip `clip` (as a cycle of weight 1 on a CalModel with every mesh
  * attached; clip < 0: none; BENCH_CAL3D_ALL_CLIPS: every clip of m, and no CalModel: a crowd's
  * shared core, for bench_cal3d_actor_new). NULL on failure with a message in msg. */
 #define BENCH_CAL3D_ALL_CLIPS (-2)
@@ -40,9 +41,14 @@ int bench_cal3d_actor_play(bench_cal3d_actor *a, int clip, float fade);
 /* CalMixer::setAnimationTime and setTimeFactor. */
 void bench_cal3d_actor_set_time(bench_cal3d_actor *a, float time);
 void bench_cal3d_actor_set_speed(bench_cal3d_actor *a, float factor);
-/* One frame: updateAnimation(dt), updateSkeleton(), then calculateVerticesAndNormals of every
- * submesh into out (6 floats a vertex, model order). Returns the vertices written. */
+/* One frame: CalModel::update(dt) (updateAnimation, updateSkeleton, the springs' submeshes
+ * skinned and CalSpringSystem::update), then every submesh into out (6 floats a vertex, model
+ * order): calculateVerticesAndNormals, or a spring submesh's own vertices and normals. Returns
+ * the vertices written. */
 size_t bench_cal3d_actor_frame(bench_cal3d_actor *a, float dt, float *out);
+/* The cloth put at rest where the current pose skins it (ossa_instance_springs_reset's twin;
+ * 0.11 has no CalSpringSystem::resetPositions). */
+void bench_cal3d_actor_reset_springs(bench_cal3d_actor *a);
 
 #ifdef __cplusplus
 }

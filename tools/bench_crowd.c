@@ -9,6 +9,7 @@
 #define _DEFAULT_SOURCE
 #include "bench_crowd.h"
 #include "bench_crowd_report.h"
+#include <malloc.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,7 @@ typedef struct crowd_member {
     uint32_t clip;
     bool switches;
     bool failed;
+    float phase, speed; /* where and how fast its clip plays (libcal3d's twin too) */
 #ifdef OSSA_BENCH_CAL3D
     bench_cal3d_actor *actor;
     float *cal_out;    /* 6 floats a file vertex */
@@ -161,12 +163,14 @@ static void crowd_release(crowd *c)
     c->members = NULL;
 }
 
-/* Character i: its instance, buffers and script; and its CalModel when libcal3d is there. */
-static bool member_init(crowd *c, uint32_t i, uint64_t vertices, char *msg, size_t size)
+/* Character i: its instance (sharing character 0's runtime data), buffers and script. */
+static bool member_init_ossa(crowd *c, uint32_t i, char *msg, size_t size)
 {
     crowd_member *mb = &c->members[i];
     ossa_error err;
-    if (ossa_instance_create(c->m, NULL, &mb->inst, &err) != OSSA_OK) {
+    ossa_status st = i ? ossa_instance_create_shared(c->members[0].inst, NULL, &mb->inst, &err)
+                       : ossa_instance_create(c->m, NULL, &mb->inst, &err);
+    if (st != OSSA_OK) {
         snprintf(msg, size, "instance %u: %.200s", i, err.message);
         return false;
     }
@@ -190,14 +194,22 @@ static bool member_init(crowd *c, uint32_t i, uint64_t vertices, char *msg, size
     const ossa_clip *clip = &c->m->clips[i % c->clip_count];
     mb->clip = i % c->clip_count;
     mb->switches = c->clip_count > 1 && i % 4 == 1;
-    float phase = unit(&rng) * clip->duration, speed = 0.75f + 0.5f * unit(&rng);
+    mb->phase = unit(&rng) * clip->duration;
+    mb->speed = 0.75f + 0.5f * unit(&rng);
     if (ossa_instance_play(mb->inst, mb->clip, 0.0f, &err) != OSSA_OK) {
         snprintf(msg, size, "instance %u: %.200s", i, err.message);
         return false;
     }
-    ossa_mixer_set_time_factor(ossa_instance_mixer(mb->inst), speed);
-    ossa_instance_seek(mb->inst, phase);
+    ossa_mixer_set_time_factor(ossa_instance_mixer(mb->inst), mb->speed);
+    ossa_instance_seek(mb->inst, mb->phase);
+    return true;
+}
+
+/* Character i's CalModel, same script, when libcal3d is there. */
+static bool member_init_cal(crowd *c, uint32_t i, uint64_t vertices, char *msg, size_t size)
+{
 #ifdef OSSA_BENCH_CAL3D
+    crowd_member *mb = &c->members[i];
     if (c->cal) {
         mb->actor = bench_cal3d_actor_new(c->cal);
         mb->cal_out = malloc(6 * sizeof(float) * (vertices ? vertices : 1));
@@ -207,15 +219,22 @@ static bool member_init(crowd *c, uint32_t i, uint64_t vertices, char *msg, size
             snprintf(msg, size, "libcal3d character %u could not be made", i);
             return false;
         }
-        bench_cal3d_actor_set_speed(mb->actor, speed);
-        bench_cal3d_actor_set_time(mb->actor, phase);
+        bench_cal3d_actor_set_speed(mb->actor, mb->speed);
+        bench_cal3d_actor_set_time(mb->actor, mb->phase);
+        bench_cal3d_actor_reset_springs(mb->actor); /* as the instance's seek does */
     }
 #else
-    (void)vertices;
+    (void)c, (void)i, (void)vertices, (void)msg, (void)size;
 #endif
     return true;
 }
 
+static bool member_init(crowd *c, uint32_t i, uint64_t vertices, char *msg, size_t size)
+{
+    return member_init_ossa(c, i, msg, size) && member_init_cal(c, i, vertices, msg, size);
+}
+
+#if !defined(__GLIBC__) || (__GLIBC__ == 2 && __GLIBC_MINOR__ < 33)
 static long resident_kb(void)
 {
     FILE *f = fopen("/proc/self/statm", "r");
@@ -226,6 +245,19 @@ static long resident_kb(void)
         fclose(f);
     }
     return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+#endif
+
+/* Bytes the C heap hands out now (glibc's count, exact and unaffected by memory freed before and
+ * reused); without glibc, resident memory. */
+static double heap_bytes(void)
+{
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 33)
+    struct mallinfo2 mi = mallinfo2();
+    return (double)mi.uordblks + (double)mi.hblkhd;
+#else
+    return 1024.0 * (double)resident_kb();
+#endif
 }
 
 /* ---- timing ------------------------------------------------------------------------------ */
@@ -354,15 +386,22 @@ static bool run_size(const bench_crowd_opts *o, const ossa_model *m, uint32_t n,
         snprintf(r->note, sizeof r->note, "no memory for %u characters", n);
         return true;
     }
-    /* Memory: measured on the first characters, then the rest only if they fit in half of
-     * what the machine has free. */
-    long before = resident_kb();
+    /* Memory of the Ossa side (instances and their output buffers): the first character, which
+     * builds the runtime data the others share, then the next ones each; libcal3d's after. */
     uint32_t probe = n < 8 ? n : 8;
     char msg[256];
     bool ok = true;
-    for (; c.n < probe && ok; c.n++)
-        ok = member_init(&c, c.n, vertices, msg, sizeof msg);
-    r->bytes_per_character = 1024.0 * (double)(resident_kb() - before) / probe;
+    double before = heap_bytes(), after_first = before;
+    for (; c.n < probe && ok; c.n++) {
+        ok = member_init_ossa(&c, c.n, msg, sizeof msg);
+        if (c.n == 0)
+            after_first = heap_bytes();
+    }
+    double after = heap_bytes();
+    r->bytes_per_character = probe > 1 ? (after - after_first) / (probe - 1) : after - before;
+    r->shared_bytes = probe > 1 ? (after_first - before) - r->bytes_per_character : 0.0;
+    for (uint32_t i = 0; i < c.n && ok; i++)
+        ok = member_init_cal(&c, i, vertices, msg, sizeof msg);
     double free_bytes = (double)sysconf(_SC_AVPHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
     if (ok && r->bytes_per_character * (n - probe) > 0.5 * free_bytes) {
         r->skipped = true;
@@ -422,27 +461,31 @@ static bool run_size(const bench_crowd_opts *o, const ossa_model *m, uint32_t n,
 
 #ifdef OSSA_BENCH_CAL3D
 /* One character on each side plays clip 0 from a third of it for 20 frames; the largest
- * position difference over the parts both skin alike (no cloth, no morphs: libcal3d's side has
- * neither), relative to the bind pose's size. Negative when it cannot be measured. */
-static double check_against_cal3d(const ossa_model *m, bench_cal3d *cal, uint64_t vertices)
+ * position difference, relative to the bind pose's size, over the vertices both skin alike (no
+ * morphs: libcal3d's side has none) and over the spring-owned vertices of the parts with cloth.
+ * Negative when it cannot be measured (the spring one: no cloth). */
+static void check_against_cal3d(const ossa_model *m, bench_cal3d *cal, uint64_t vertices,
+                                double *worst_rigid, double *worst_spring)
 {
     crowd c = {.m = m, .n = 1, .clip_count = 1, .cal = cal};
     crowd_member mb = {0};
     c.members = &mb;
     char msg[256];
-    double worst = -1.0;
+    *worst_rigid = *worst_spring = -1.0;
     if (member_init(&c, 0, vertices, msg, sizeof msg)) {
         float start = m->clips[0].duration / 3.0f;
         ossa_mixer_set_time_factor(ossa_instance_mixer(mb.inst), 1.0f);
         ossa_instance_seek(mb.inst, start);
         bench_cal3d_actor_set_speed(mb.actor, 1.0f);
         bench_cal3d_actor_set_time(mb.actor, start);
+        bench_cal3d_actor_reset_springs(mb.actor);
         for (int f = 0; f < 20; f++) {
             ossa_range(&c, 0, 1);
             bench_cal3d_actor_frame(mb.actor, CROWD_DT, mb.cal_out);
         }
         float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-        double diff = 0.0;
+        double diff[2] = {0.0, 0.0};
+        bool cloth = false;
         uint64_t file_base = 0;
         for (uint32_t p = 0; p < c.parts && !mb.failed; p++) {
             ossa_instance_part info;
@@ -453,25 +496,29 @@ static double check_against_cal3d(const ossa_model *m, bench_cal3d *cal, uint64_
                     lo[k] = fminf(lo[k], sm->positions[3 * (size_t)v + k]);
                     hi[k] = fmaxf(hi[k], sm->positions[3 * (size_t)v + k]);
                 }
-            if (info.skin && !info.spring && !info.morph_weights)
+            cloth |= info.spring != NULL;
+            if (info.skin && !info.morph_weights)
                 for (uint32_t o = 0; o < info.output_count; o++) {
                     uint32_t v = info.output_source ? info.output_source[o] : o;
                     if (v == OSSA_SKIN_PAD_VERTEX)
                         continue;
+                    int owned = info.spring && sm->physique_weights[v] > 0.0f;
                     for (int k = 0; k < 3; k++)
-                        diff = fmax(diff, fabs((double)mb.spans[p].positions[3 * (size_t)o + k] -
-                                               mb.cal_out[6 * (file_base + v) + k]));
+                        diff[owned] = fmax(diff[owned],
+                                           fabs((double)mb.spans[p].positions[3 * (size_t)o + k] -
+                                                mb.cal_out[6 * (file_base + v) + k]));
                 }
             file_base += sm->vertex_count;
         }
         double size = sqrt((double)(hi[0] - lo[0]) * (hi[0] - lo[0]) +
                            (double)(hi[1] - lo[1]) * (hi[1] - lo[1]) +
                            (double)(hi[2] - lo[2]) * (hi[2] - lo[2]));
-        if (!mb.failed && size > 0)
-            worst = diff / size;
+        if (!mb.failed && size > 0) {
+            *worst_rigid = diff[0] / size;
+            *worst_spring = cloth ? diff[1] / size : -1.0;
+        }
     }
     member_release(&mb);
-    return worst;
 }
 #endif
 
@@ -487,7 +534,7 @@ int bench_crowd_run(const bench_crowd_opts *o, const ossa_model *m, FILE *out)
     int rc = 1;
     if (!rep)
         return 1;
-    rep->max_error = -1.0;
+    rep->max_error = rep->max_spring_error = -1.0;
     for (uint32_t mi = 0; mi < m->mesh_count; mi++)
         for (uint32_t j = 0; j < m->meshes[mi].submesh_count; j++)
             rep->vertices += m->meshes[mi].submeshes[j].vertex_count;
@@ -502,7 +549,7 @@ int bench_crowd_run(const bench_crowd_opts *o, const ossa_model *m, FILE *out)
     if (!cal)
         fprintf(stderr, "ossa bench --crowd: libcal3d not measured: %s\n", msg);
     else
-        rep->max_error = check_against_cal3d(m, cal, rep->vertices);
+        check_against_cal3d(m, cal, rep->vertices, &rep->max_error, &rep->max_spring_error);
 #endif
     ossa_instance *probe = NULL;
     if (ossa_instance_create(m, NULL, &probe, &err) != OSSA_OK) {

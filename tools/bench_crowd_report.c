@@ -61,6 +61,7 @@ void bench_crowd_print_json(FILE *out, const bench_crowd_opts *o, const ossa_mod
         json_object_set_new(e, "frames_per_round", json_integer(r->frames));
         json_object_set_new(e, "vertices_per_frame", json_integer((json_int_t)r->vertices));
         json_object_set_new(e, "bytes_per_character", num(r->bytes_per_character));
+        json_object_set_new(e, "shared_bytes", num(r->shared_bytes));
         json_object_set_new(e, "ossa", ossa);
         if (r->ossa_count == 2)
             json_object_set_new(e, "thread_speedup", num(r->thread_speedup));
@@ -86,6 +87,8 @@ void bench_crowd_print_json(FILE *out, const bench_crowd_opts *o, const ossa_mod
             ? json_pack("[o]", ossa_cli_json_text(busy_warning(&rep->load, warning,
                                                                sizeof warning)))
             : json_array());
+    json_object_set_new(doc, "max_spring_error_vs_cal3d",
+                        rep->max_spring_error >= 0 ? num(rep->max_spring_error) : json_null());
     ossa_cli_json_print(out, doc, true);
 }
 
@@ -100,6 +103,9 @@ void bench_crowd_print_table(FILE *out, const bench_crowd_opts *o, const ossa_mo
     if (rep->max_error >= 0)
         fprintf(out, "largest difference from libcal3d's skinned mesh: %.2g x the model's size\n",
                 rep->max_error);
+    if (rep->max_spring_error >= 0)
+        fprintf(out, "largest difference of its cloth (spring-owned vertices): %.2g x size\n",
+                rep->max_spring_error);
     if (rep->load.start[0] >= 0)
         fprintf(out, "load average %.2f at the start, %.2f at the end; %u of %u rounds "
                      "contended\n",

@@ -21,7 +21,10 @@ typedef struct crowd_result {
     bool skipped;
     char note[160];
     uint64_t vertices;              /* file vertices skinned a frame, every character */
-    double bytes_per_character;     /* resident memory, Ossa and libcal3d sides together */
+    double bytes_per_character;     /* heap bytes of one more Ossa character (its instance and
+                                       output buffers; glibc's count, else resident memory) */
+    double shared_bytes;            /* heap bytes the first character adds beyond that: the
+                                       runtime data every character shares */
     crowd_figures ossa[2];
     uint32_t ossa_count;
     bool has_cal3d;
@@ -34,6 +37,7 @@ typedef struct crowd_report {
     uint64_t vertices; /* a character's file vertices */
     uint32_t parts;
     double max_error;  /* vs libcal3d, relative; < 0: not measured */
+    double max_spring_error; /* the same over spring-owned vertices; < 0: none or not measured */
     crowd_result results[BENCH_CROWD_MAX_SIZES];
     bench_load load;
 } crowd_report;

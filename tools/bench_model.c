@@ -186,11 +186,14 @@ static ossa_status build_mesh(ossa_builder *b, const bench_model_params *p, uint
     return OSSA_OK;
 }
 
-static ossa_status build_clip(ossa_builder *b, const bench_model_params *p, uint64_t *rng)
+static ossa_status build_clip(ossa_builder *b, const bench_model_params *p, uint32_t index,
+                              uint64_t *rng)
 {
     ossa_clip *clip;
+    char name[24];
+    int len = snprintf(name, sizeof name, index ? "random%u" : "random", index);
     TRY(ossa_builder_add_clip(b, &clip));
-    TRY(ossa_builder_strndup(b, &clip->name, "random", 6));
+    TRY(ossa_builder_strndup(b, &clip->name, name, (size_t)len));
     clip->duration = p->duration;
     clip->format = OSSA_FORMAT_DEMO;
     clip->version = 1;
@@ -239,7 +242,9 @@ static ossa_status build_all(ossa_builder *b, const bench_model_params *p)
     TRY(build_skeleton(b, p, &rng));
     if (p->vertices)
         TRY(build_mesh(b, p, &rng));
-    return build_clip(b, p, &rng);
+    for (uint32_t c = 0; c < (p->clips ? p->clips : 1); c++)
+        TRY(build_clip(b, p, c, &rng));
+    return OSSA_OK;
 }
 
 ossa_status bench_synthetic_model(const bench_model_params *p, ossa_model **out, ossa_error *err)
@@ -252,7 +257,8 @@ ossa_status bench_synthetic_model(const bench_model_params *p, ossa_model **out,
     if (!p || p->bones < 1 || p->bones > OSSA_MAX_BONES || p->vertices > OSSA_MAX_VERTICES ||
         (p->vertices && (p->influences < 1 || p->influences > p->bones ||
                          p->influences > OSSA_MAX_INFLUENCES)) ||
-        p->keys < 2 || p->keys > OSSA_MAX_KEYS || !(p->duration > 0.0f)) {
+        p->keys < 2 || p->keys > OSSA_MAX_KEYS || !(p->duration > 0.0f) ||
+        p->clips > OSSA_MAX_FILES) {
         if (err) {
             err->status = OSSA_ERR_INVALID_ARGUMENT;
             snprintf(err->message, sizeof err->message,

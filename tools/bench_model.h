@@ -1,5 +1,5 @@
-/* Synthetic, seeded models for `ossa bench`: a random skeleton, a skinned mesh and one looping
- * clip, built in memory through the loaders' build API so they are ordinary validated models. */
+/* Synthetic, seeded models for `ossa bench`: a random skeleton, a skinned mesh and looping
+ * clips, built in memory through the loaders' build API so they are ordinary validated models. */
 #ifndef OSSA_BENCH_MODEL_H
 #define OSSA_BENCH_MODEL_H
 
@@ -13,6 +13,8 @@ typedef struct bench_model_params {
     uint32_t keys;        /* keys per track, >= 2; the last one sits at the clip's duration */
     float duration;       /* seconds, > 0 */
     uint64_t seed;
+    uint32_t clips;       /* looping clips, each its own random keys (0: 1; the crowd bench uses
+                             several so its characters cross-fade between different motions) */
 } bench_model_params;
 
 /* Deterministic for given params. Weights of a vertex sum to 1; every bone has a track whose

@@ -49,6 +49,7 @@ typedef struct bench_opts {
 
 /* A crowd's synthetic character when --vertices is not given: a game character's size. */
 #define CROWD_DEFAULT_VERTICES 4000u
+#define CROWD_SYNTHETIC_CLIPS 4u /* so a crowd's characters cross-fade between motions */
 
 /* "1,10,100": crowd sizes. */
 static int parse_sizes(const char *arg, bench_crowd_opts *c)
@@ -359,7 +360,7 @@ static int bench_pose(const bench_opts *o, bench_report *r, size_t which)
 {
     pose_result *res = &r->pose[which];
     res->bones = pose_bones[which];
-    bench_model_params params = {0, 0, res->bones, 31, 2.0f, BENCH_SEED + res->bones};
+    bench_model_params params = {0, 0, res->bones, 31, 2.0f, BENCH_SEED + res->bones, 1};
     ossa_model *m = NULL;
     ossa_error err;
     if (bench_synthetic_model(&params, &m, &err) != OSSA_OK) {
@@ -982,7 +983,8 @@ int ossa_cmd_bench(int argc, char **argv)
     } else {
         uint32_t vertices = o.crowd.size_count && !o.vertices_set ? CROWD_DEFAULT_VERTICES
                                                                   : o.vertices;
-        bench_model_params params = {vertices, o.influences, o.bones, 31, 2.0f, BENCH_SEED};
+        bench_model_params params = {vertices, o.influences, o.bones, 31, 2.0f, BENCH_SEED,
+                                     o.crowd.size_count ? CROWD_SYNTHETIC_CLIPS : 1};
         ossa_error err;
         if (bench_synthetic_model(&params, &m, &err) != OSSA_OK) {
             fprintf(stderr, "ossa bench: %s\n", err.message);

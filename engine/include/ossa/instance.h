@@ -25,7 +25,8 @@
  *
  * Nothing allocates after ossa_instance_create. One instance is used by one thread at a time;
  * distinct instances of one model are independent (the model is only read, and must outlive
- * them). */
+ * them). Instances made with ossa_instance_create_shared share the runtime data that never
+ * changes (skeleton, clips, skin meshes), built once: a crowd pays for it once. */
 #ifndef OSSA_INSTANCE_H
 #define OSSA_INSTANCE_H
 
@@ -98,6 +99,18 @@ typedef struct ossa_instance_span {
  * on failure. */
 OSSA_API ossa_status ossa_instance_create(const ossa_model *model, const ossa_instance_desc *desc,
                                  ossa_instance **out, ossa_error *err);
+/* A crowd: another instance of prototype's model that shares with it (and with every instance
+ * made from either) what never changes: the runtime skeleton, the runtime clips (the mixers
+ * read them too) and the parts' skin meshes; it owns only its state (poses, palette, mixers,
+ * cloth, morph weights, scratch). The shared data is reference counted: it goes with the last
+ * instance holding it, so the prototype may be destroyed first (not during this call), and
+ * instances sharing it may be created, used and destroyed on different threads (this call only
+ * reads the prototype's reference to the shared data). desc as ossa_instance_create's (it may
+ * differ from the prototype's). OSSA_ERR_INVALID_ARGUMENT (NULL prototype or out, a bad desc),
+ * OSSA_ERR_NOMEM. *out stays NULL on failure. */
+OSSA_API ossa_status ossa_instance_create_shared(const ossa_instance *prototype,
+                                                 const ossa_instance_desc *desc,
+                                                 ossa_instance **out, ossa_error *err);
 OSSA_API void ossa_instance_destroy(ossa_instance *inst);
 
 OSSA_API const ossa_model *ossa_instance_model(const ossa_instance *inst);

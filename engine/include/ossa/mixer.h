@@ -47,6 +47,15 @@ typedef struct ossa_mixer_desc {
 /* desc may be NULL (defaults). Builds a runtime clip for every clip of the model. */
 OSSA_API ossa_status ossa_mixer_create(const ossa_model *model, const ossa_mixer_desc *desc,
                                        ossa_mixer **out, ossa_error *err);
+/* The same over runtime data built elsewhere (a crowd's instances share one copy): skeleton from
+ * ossa_rt_skeleton_create(model) and clips[i] from ossa_rt_clip_create(model, &model->clips[i])
+ * for every clip of the model. They are borrowed, only read (so several mixers on several
+ * threads may share them), and must outlive the mixer. OSSA_ERR_INVALID_ARGUMENT for a NULL
+ * skeleton, or NULL clips when the model has clips. */
+OSSA_API ossa_status ossa_mixer_create_shared(const ossa_model *model, const ossa_mixer_desc *desc,
+                                              const ossa_rt_skeleton *skeleton,
+                                              const ossa_rt_clip *const *clips, ossa_mixer **out,
+                                              ossa_error *err);
 OSSA_API void ossa_mixer_destroy(ossa_mixer *mixer);
 OSSA_API const ossa_rt_skeleton *ossa_mixer_skeleton(const ossa_mixer *mixer);
 OSSA_API uint32_t ossa_mixer_morph_id(const ossa_mixer *mixer, uint32_t morph_clip);

@@ -31,10 +31,11 @@ typedef struct morph_map {
 
 struct ossa_mixer {
     const ossa_model *model;
-    ossa_rt_skeleton *skel;
+    const ossa_rt_skeleton *skel;
+    ossa_rt_skeleton *own_skel;  /* NULL: skel and clips are borrowed (ossa_mixer_create_shared) */
     ossa_mixer_desc desc;
     uint32_t clip_count, morph_clip_count;
-    ossa_rt_clip **clips;
+    const ossa_rt_clip **clips;
     uint8_t *looped;       /* skeletal clip blended as a cycle once: 0.11 appended its loop key */
     mix_slot *cycles, *actions;
     uint32_t cycle_count, action_count;
@@ -144,9 +145,14 @@ static ossa_status alloc_slots(mix_slot **slots, uint32_t n, uint32_t max_tracks
     return OSSA_OK;
 }
 
-ossa_status ossa_mixer_create(const ossa_model *model, const ossa_mixer_desc *desc,
-                              ossa_mixer **out, ossa_error *err)
+/* Both constructors: skeleton and clips built here (shared_skel NULL) or borrowed. */
+static ossa_status mixer_create(const ossa_model *model, const ossa_mixer_desc *desc,
+                                const ossa_rt_skeleton *shared_skel,
+                                const ossa_rt_clip *const *shared_clips, ossa_mixer **out,
+                                ossa_error *err)
 {
+    if (!out)
+        return mix_fail(err, OSSA_ERR_INVALID_ARGUMENT, "no output pointer");
     *out = NULL;
     if (!model)
         return mix_fail(err, OSSA_ERR_INVALID_ARGUMENT, "no model");
@@ -166,7 +172,11 @@ ossa_status ossa_mixer_create(const ossa_model *model, const ossa_mixer_desc *de
     mx->time_factor = 1.0f;
     mx->clip_count = model->clip_count;
     mx->morph_clip_count = model->morph_clip_count;
-    ossa_status st = ossa_rt_skeleton_create(model, &mx->skel, err);
+    ossa_status st = OSSA_OK;
+    if (shared_skel)
+        mx->skel = shared_skel;
+    else if ((st = ossa_rt_skeleton_create(model, &mx->own_skel, err)) == OSSA_OK)
+        mx->skel = mx->own_skel;
     int reported = st != OSSA_OK; /* the runtime constructors fill err themselves */
     if (st == OSSA_OK) {
         mx->clips = calloc((size_t)model->clip_count + 1, sizeof *mx->clips);
@@ -175,8 +185,14 @@ ossa_status ossa_mixer_create(const ossa_model *model, const ossa_mixer_desc *de
     }
     uint32_t max_tracks = 1;
     for (uint32_t i = 0; st == OSSA_OK && i < model->clip_count; i++) {
-        st = ossa_rt_clip_create(model, &model->clips[i], &mx->clips[i], err);
-        reported = st != OSSA_OK;
+        if (shared_clips) {
+            mx->clips[i] = shared_clips[i];
+        } else {
+            ossa_rt_clip *clip = NULL;
+            st = ossa_rt_clip_create(model, &model->clips[i], &clip, err);
+            reported = st != OSSA_OK;
+            mx->clips[i] = clip;
+        }
         if (st == OSSA_OK && mx->clips[i]->track_count > max_tracks)
             max_tracks = mx->clips[i]->track_count;
     }
@@ -206,6 +222,25 @@ ossa_status ossa_mixer_create(const ossa_model *model, const ossa_mixer_desc *de
     return OSSA_OK;
 }
 
+ossa_status ossa_mixer_create(const ossa_model *model, const ossa_mixer_desc *desc,
+                              ossa_mixer **out, ossa_error *err)
+{
+    return mixer_create(model, desc, NULL, NULL, out, err);
+}
+
+ossa_status ossa_mixer_create_shared(const ossa_model *model, const ossa_mixer_desc *desc,
+                                     const ossa_rt_skeleton *skeleton,
+                                     const ossa_rt_clip *const *clips, ossa_mixer **out,
+                                     ossa_error *err)
+{
+    if (!skeleton || (!clips && model && model->clip_count)) {
+        if (out)
+            *out = NULL;
+        return mix_fail(err, OSSA_ERR_INVALID_ARGUMENT, "no skeleton or clips to share");
+    }
+    return mixer_create(model, desc, skeleton, clips, out, err);
+}
+
 void ossa_mixer_destroy(ossa_mixer *mx)
 {
     if (!mx)
@@ -216,11 +251,12 @@ void ossa_mixer_destroy(ossa_mixer *mx)
         ossa_sample_cache_destroy(mx->actions[i].cache);
     free(mx->cycles);
     free(mx->actions);
-    for (uint32_t i = 0; mx->clips && i < mx->clip_count; i++)
-        ossa_rt_clip_destroy(mx->clips[i]);
-    free(mx->clips);
+    /* Clips are owned exactly when the skeleton is (ossa_mixer_create). */
+    for (uint32_t i = 0; mx->own_skel && mx->clips && i < mx->clip_count; i++)
+        ossa_rt_clip_destroy((ossa_rt_clip *)mx->clips[i]);
+    free((void *)mx->clips);
     free(mx->looped);
-    ossa_rt_skeleton_destroy(mx->skel);
+    ossa_rt_skeleton_destroy(mx->own_skel);
     ossa_soa_pose_destroy(&mx->sample);
     ossa_soa_pose_destroy(&mx->layer);
     free(mx->acc_layer);

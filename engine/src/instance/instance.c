@@ -7,24 +7,96 @@
 
 #include "instance/instance_state.h"
 #include "ossa/vertex_anim.h"
+#include "skin/skin_direct.h"
 
 enum { DEFAULT_PARALLEL_MIN_VERTICES = 16384, MORPH_CYCLES_MAX = 4096 };
 
-/* One part per submesh, each with its skin mesh when the model has bones (a part whose streams
- * cannot be built keeps file order and the reason). Returns OSSA_ERR_NOMEM or OSSA_OK. */
-static ossa_status build_parts(ossa_instance *inst)
+static uint32_t model_part_count(const ossa_model *m)
 {
-    const ossa_model *m = inst->model;
     uint32_t count = 0;
     for (uint32_t i = 0; i < m->mesh_count; i++)
         count += m->meshes[i].submesh_count;
-    inst->parts = calloc(count ? count : 1, sizeof *inst->parts);
+    return count;
+}
+
+static void shared_release(inst_shared *sh)
+{
+    if (!sh || atomic_fetch_sub_explicit(&sh->refs, 1, memory_order_acq_rel) != 1)
+        return;
+    for (uint32_t i = 0; sh->skins && i < sh->part_count; i++)
+        ossa_skin_mesh_destroy(sh->skins[i]);
+    free(sh->skins);
+    free(sh->skin_status);
+    if (sh->clips)
+        for (uint32_t c = 0; c < sh->model->clip_count; c++)
+            ossa_rt_clip_destroy(sh->clips[c]);
+    free(sh->clips);
+    ossa_rt_skeleton_destroy(sh->skeleton);
+    free(sh);
+}
+
+/* The runtime skeleton, one runtime clip per model clip and one skin mesh per part when the
+ * model has bones (a part whose streams cannot be built keeps the reason). */
+static ossa_status shared_create(const ossa_model *m, inst_shared **out, ossa_error *err)
+{
+    *out = NULL;
+    inst_shared *sh = calloc(1, sizeof *sh);
+    if (!sh)
+        return inst_fail(err, OSSA_ERR_NOMEM, "out of memory");
+    atomic_init(&sh->refs, 1);
+    sh->model = m;
+    sh->part_count = model_part_count(m);
+    sh->skins = calloc(sh->part_count ? sh->part_count : 1, sizeof *sh->skins);
+    sh->skin_status = calloc(sh->part_count ? sh->part_count : 1, sizeof *sh->skin_status);
+    sh->clips = calloc(m->clip_count ? m->clip_count : 1, sizeof *sh->clips);
+    ossa_status st = sh->skins && sh->skin_status && sh->clips ? OSSA_OK : OSSA_ERR_NOMEM;
+    if (st != OSSA_OK)
+        inst_fail(err, st, "out of memory");
+    if (st == OSSA_OK)
+        st = ossa_rt_skeleton_create(m, &sh->skeleton, err);
+    sh->max_tracks = 1;
+    for (uint32_t c = 0; st == OSSA_OK && c < m->clip_count; c++) {
+        st = ossa_rt_clip_create(m, &m->clips[c], &sh->clips[c], err);
+        if (st == OSSA_OK && ossa_rt_clip_track_count(sh->clips[c]) > sh->max_tracks)
+            sh->max_tracks = ossa_rt_clip_track_count(sh->clips[c]);
+    }
+    uint32_t part = 0;
+    for (uint32_t i = 0; st == OSSA_OK && i < m->mesh_count; i++)
+        for (uint32_t j = 0; st == OSSA_OK && j < m->meshes[i].submesh_count; j++, part++) {
+            const ossa_submesh *sm = &m->meshes[i].submeshes[j];
+            if (!m->bone_count || !sm->vertex_count)
+                continue;
+            ossa_status skin = m->bone_count > OSSA_SKIN_MAX_PALETTE
+                                   ? OSSA_ERR_RANGE
+                                   : ossa_skin_mesh_create(sm, m->bone_count, &sh->skins[part],
+                                                           NULL);
+            if (skin == OSSA_ERR_NOMEM)
+                st = inst_fail(err, skin, "out of memory for the skin meshes");
+            if (skin != OSSA_OK)
+                sh->skins[part] = NULL;
+            sh->skin_status[part] = skin;
+        }
+    if (st != OSSA_OK) {
+        shared_release(sh);
+        return st;
+    }
+    *out = sh;
+    return OSSA_OK;
+}
+
+/* One part per submesh, with the shared skin mesh when there is one (else file order). */
+static ossa_status build_parts(ossa_instance *inst)
+{
+    const ossa_model *m = inst->model;
+    inst->parts = calloc(inst->shared->part_count ? inst->shared->part_count : 1,
+                         sizeof *inst->parts);
     if (!inst->parts)
         return OSSA_ERR_NOMEM;
     for (uint32_t i = 0; i < m->mesh_count; i++)
         for (uint32_t j = 0; j < m->meshes[i].submesh_count; j++) {
             const ossa_submesh *sm = &m->meshes[i].submeshes[j];
-            inst_part *p = &inst->parts[inst->part_count++];
+            uint32_t index = inst->part_count++;
+            inst_part *p = &inst->parts[index];
             ossa_instance_part *info = &p->info;
             info->mesh = i;
             info->submesh = j;
@@ -34,16 +106,8 @@ static ossa_status build_parts(ossa_instance *inst)
                 info->frame_tracked |= ossa_clip_vertex_track(&m->clips[c], i, j) != NULL;
                 info->uv_tracked |= ossa_clip_uv_track(&m->clips[c], i, j) != NULL;
             }
-            if (m->bone_count && sm->vertex_count) {
-                if (m->bone_count > OSSA_SKIN_MAX_PALETTE)
-                    info->skin_status = OSSA_ERR_RANGE;
-                else
-                    info->skin_status = ossa_skin_mesh_create(sm, m->bone_count, &p->skin, NULL);
-                if (info->skin_status == OSSA_ERR_NOMEM)
-                    return OSSA_ERR_NOMEM;
-                if (info->skin_status != OSSA_OK)
-                    p->skin = NULL;
-            }
+            p->skin = inst->shared->skins[index];
+            info->skin_status = inst->shared->skin_status[index];
             info->skin = p->skin;
             if (p->skin) {
                 info->output_count = ossa_skin_mesh_output_count(p->skin);
@@ -59,34 +123,27 @@ static ossa_status build_parts(ossa_instance *inst)
     return OSSA_OK;
 }
 
-/* Runtime skeleton, clips, cache, poses, palette and the skeletal mixer. */
+/* Cache, poses, palette (and its wide copy) and the skeletal mixer over the shared clips. */
 static ossa_status build_pose(ossa_instance *inst, ossa_error *err)
 {
     const ossa_model *m = inst->model;
     size_t bones = m->bone_count ? m->bone_count : 1;
+    inst->skeleton = inst->shared->skeleton;
+    inst->clips = (const ossa_rt_clip *const *)inst->shared->clips;
     inst->palette = calloc(12 * bones, sizeof(float));
-    inst->clips = calloc(m->clip_count ? m->clip_count : 1, sizeof *inst->clips);
-    if (!inst->palette || !inst->clips)
+    if (!inst->palette)
         return inst_fail(err, OSSA_ERR_NOMEM, "out of memory");
-    ossa_status st = ossa_rt_skeleton_create(m, &inst->skeleton, err);
-    if (st != OSSA_OK)
-        return st;
+    size_t wide = ossa_skin_wide_floats(inst->kernel, m->bone_count);
+    if (wide && !(inst->wide_palette = ossa_skin_buffer_alloc(wide * sizeof(float))))
+        return inst_fail(err, OSSA_ERR_NOMEM, "out of memory");
     if (ossa_soa_pose_create(m->bone_count, &inst->local, NULL) != OSSA_OK ||
         ossa_soa_pose_create(m->bone_count, &inst->model_pose, NULL) != OSSA_OK)
         return inst_fail(err, OSSA_ERR_NOMEM, "out of memory for the poses");
-    uint32_t max_tracks = 1;
-    for (uint32_t c = 0; c < m->clip_count; c++) {
-        st = ossa_rt_clip_create(m, &m->clips[c], &inst->clips[c], err);
-        if (st != OSSA_OK)
-            return st;
-        uint32_t tracks = ossa_rt_clip_track_count(inst->clips[c]);
-        if (tracks > max_tracks)
-            max_tracks = tracks;
-    }
-    st = ossa_sample_cache_create(max_tracks, &inst->cache, err);
+    ossa_status st = ossa_sample_cache_create(inst->shared->max_tracks, &inst->cache, err);
     if (st != OSSA_OK)
         return st;
-    return ossa_mixer_create(m, &inst->desc.mixer, &inst->mixer, err);
+    return ossa_mixer_create_shared(m, &inst->desc.mixer, inst->skeleton, inst->clips,
+                                    &inst->mixer, err);
 }
 
 /* Spring states and morph weights for the parts that need them, and the morph mixer with every
@@ -130,7 +187,8 @@ static ossa_status build_morphs_springs(ossa_instance *inst)
                                                              : MORPH_CYCLES_MAX,
         .max_actions = 1,
     };
-    ossa_status st = ossa_mixer_create(m, &desc, &inst->morph_mixer, NULL);
+    ossa_status st = ossa_mixer_create_shared(m, &desc, inst->skeleton, inst->clips,
+                                              &inst->morph_mixer, NULL);
     if (st != OSSA_OK) {
         inst->morph_mixer = NULL;
         return st == OSSA_ERR_NOMEM ? st : OSSA_OK;
@@ -153,20 +211,29 @@ static ossa_status build_morphs_springs(ossa_instance *inst)
     return OSSA_OK;
 }
 
-/* File-order scratch for the largest submesh, output-order scratch for the largest part. */
 static ossa_status build_scratch(ossa_instance *inst)
 {
-    size_t file = 1, out = 1;
+    /* Sized for the parts that use it, not for every part: a crowd of characters without
+     * cloth, vertex frames or mounts keeps a few floats each, not a copy of its largest part.
+     * File-order shapes: vertex frames of a skinned part, mount shapes; UVs: uv tracks of a
+     * skinned part; output order: cloth steps and a skinned mount part's shape. */
+    const ossa_model *m = inst->model;
+    size_t file = 1, uvs = 1, out = 1;
     for (uint32_t i = 0; i < inst->part_count; i++) {
         const ossa_instance_part *p = &inst->parts[i].info;
-        if (p->vertex_count > file)
+        bool mounted = false;
+        for (uint32_t k = 0; k < m->mount_count && !mounted; k++)
+            mounted = m->mounts[k].mesh == p->mesh && m->mounts[k].submesh == p->submesh;
+        if ((p->frame_tracked || mounted) && p->vertex_count > file)
             file = p->vertex_count;
-        if (p->output_count > out)
+        if (p->uv_tracked && p->vertex_count > uvs)
+            uvs = p->vertex_count;
+        if ((p->spring || mounted) && p->output_count > out)
             out = p->output_count;
     }
     inst->file_positions = calloc(3 * file, sizeof(float));
     inst->file_normals = calloc(3 * file, sizeof(float));
-    inst->file_uvs = calloc(2 * file, sizeof(float));
+    inst->file_uvs = calloc(2 * uvs, sizeof(float));
     inst->out_positions = ossa_skin_buffer_alloc(3 * out * sizeof(float));
     inst->out_normals = ossa_skin_buffer_alloc(3 * out * sizeof(float));
     return inst->file_positions && inst->file_normals && inst->file_uvs && inst->out_positions &&
@@ -175,26 +242,27 @@ static ossa_status build_scratch(ossa_instance *inst)
                : OSSA_ERR_NOMEM;
 }
 
-ossa_status ossa_instance_create(const ossa_model *model, const ossa_instance_desc *desc,
+/* An instance over shared (one reference handed over, released on failure). */
+static ossa_status instance_make(inst_shared *shared, const ossa_instance_desc *desc,
                                  ossa_instance **out, ossa_error *err)
 {
-    if (!out)
-        return inst_fail(err, OSSA_ERR_INVALID_ARGUMENT, "no output pointer");
-    *out = NULL;
-    if (!model)
-        return inst_fail(err, OSSA_ERR_INVALID_ARGUMENT, "no model");
     ossa_instance_desc d = desc ? *desc : (ossa_instance_desc){0};
     if ((unsigned)d.kernel >= OSSA_SKIN_KERNEL_COUNT || !isfinite(d.spring_max_dt) ||
-        d.spring_max_dt < 0.0f)
+        d.spring_max_dt < 0.0f) {
+        shared_release(shared);
         return inst_fail(err, OSSA_ERR_INVALID_ARGUMENT, "bad kernel or spring step");
+    }
     if (!d.parallel_min_vertices)
         d.parallel_min_vertices = DEFAULT_PARALLEL_MIN_VERTICES;
     if (d.spring_max_dt == 0.0f)
         d.spring_max_dt = OSSA_INSTANCE_SPRING_MAX_DT;
     ossa_instance *inst = calloc(1, sizeof *inst);
-    if (!inst)
+    if (!inst) {
+        shared_release(shared);
         return inst_fail(err, OSSA_ERR_NOMEM, "out of memory");
-    inst->model = model;
+    }
+    inst->model = shared->model;
+    inst->shared = shared;
     inst->desc = d;
     inst->kernel = ossa_skin_kernel_resolve(d.kernel, NULL);
     inst->vertex_clip = OSSA_INSTANCE_NO_CLIP;
@@ -220,6 +288,32 @@ ossa_status ossa_instance_create(const ossa_model *model, const ossa_instance_de
     return OSSA_OK;
 }
 
+ossa_status ossa_instance_create(const ossa_model *model, const ossa_instance_desc *desc,
+                                 ossa_instance **out, ossa_error *err)
+{
+    if (!out)
+        return inst_fail(err, OSSA_ERR_INVALID_ARGUMENT, "no output pointer");
+    *out = NULL;
+    if (!model)
+        return inst_fail(err, OSSA_ERR_INVALID_ARGUMENT, "no model");
+    inst_shared *shared;
+    ossa_status st = shared_create(model, &shared, err);
+    return st == OSSA_OK ? instance_make(shared, desc, out, err) : st;
+}
+
+ossa_status ossa_instance_create_shared(const ossa_instance *prototype,
+                                        const ossa_instance_desc *desc, ossa_instance **out,
+                                        ossa_error *err)
+{
+    if (!out)
+        return inst_fail(err, OSSA_ERR_INVALID_ARGUMENT, "no output pointer");
+    *out = NULL;
+    if (!prototype)
+        return inst_fail(err, OSSA_ERR_INVALID_ARGUMENT, "no prototype");
+    atomic_fetch_add_explicit(&prototype->shared->refs, 1, memory_order_relaxed);
+    return instance_make(prototype->shared, desc, out, err);
+}
+
 void ossa_instance_destroy(ossa_instance *inst)
 {
     if (!inst)
@@ -229,25 +323,22 @@ void ossa_instance_destroy(ossa_instance *inst)
         ossa_spring_state_destroy(inst->parts[i].spring);
         free(inst->parts[i].spring_positions);
         free(inst->parts[i].morph_weights);
-        ossa_skin_mesh_destroy(inst->parts[i].skin);
     }
     free(inst->parts);
     ossa_mixer_destroy(inst->mixer);
     ossa_mixer_destroy(inst->morph_mixer);
-    if (inst->clips)
-        for (uint32_t c = 0; c < inst->model->clip_count; c++)
-            ossa_rt_clip_destroy(inst->clips[c]);
-    free(inst->clips);
     ossa_sample_cache_destroy(inst->cache);
-    ossa_rt_skeleton_destroy(inst->skeleton);
     ossa_soa_pose_destroy(&inst->local);
     ossa_soa_pose_destroy(&inst->model_pose);
     free(inst->palette);
+    ossa_skin_buffer_free(inst->wide_palette);
     free(inst->file_positions);
     free(inst->file_normals);
     free(inst->file_uvs);
     ossa_skin_buffer_free(inst->out_positions);
     ossa_skin_buffer_free(inst->out_normals);
+    /* Spring states refer to the shared skin meshes: the shared data goes last. */
+    shared_release(inst->shared);
     free(inst);
 }
 

@@ -6,6 +6,7 @@
 
 #include "instance/instance_state.h"
 #include "ossa/vertex_anim.h"
+#include "skin/skin_direct.h"
 
 uint32_t ossa_instance_part_of(const ossa_instance *inst, uint32_t mesh, uint32_t submesh)
 {
@@ -63,17 +64,21 @@ static void play_frames(ossa_instance *inst, const inst_part *p, float *pos, flo
     }
 }
 
-/* A part with streams skinned (morphs applied) into pos/nrm, without springs. */
+/* A part with streams skinned (morphs applied) into pos/nrm, without springs. Small parts run
+ * the kernel directly: spans, palette size and kernel were checked once (ossa_instance_skin,
+ * creation), and the wide palette is prepared once a pose (ossa_instance_pose_local). */
 static void skin_part(const ossa_instance *inst, const inst_part *p, float *pos, float *nrm)
 {
+    if (!inst->desc.pool || p->info.output_count < inst->desc.parallel_min_vertices) {
+        ossa_skin_mesh_run(p->skin, inst->kernel, inst->palette, inst->wide_palette,
+                           p->morph_weights, pos, nrm);
+        return;
+    }
     ossa_skin_job job;
     ossa_skin_job_init(&job, p->skin, inst->palette, inst->model->bone_count, pos, nrm);
     job.kernel = inst->kernel;
     job.morph_weights = p->morph_weights;
-    if (inst->desc.pool && p->info.output_count >= inst->desc.parallel_min_vertices)
-        ossa_skin_run_parallel(inst->desc.pool, &job);
-    else
-        ossa_skin_job_run(&job);
+    ossa_skin_run_parallel(inst->desc.pool, &job);
 }
 
 /* The spring-owned vertices (physique weight > 0) of a part from its last spring step. */

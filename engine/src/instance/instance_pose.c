@@ -6,6 +6,7 @@
 
 #include "instance/instance_state.h"
 #include "ossa/vertex_anim.h"
+#include "skin/skin_direct.h"
 
 void ossa_instance_pose_local(ossa_instance *inst, const ossa_soa_pose *local)
 {
@@ -23,6 +24,8 @@ void ossa_instance_pose_local(ossa_instance *inst, const ossa_soa_pose *local)
                             .palette = inst->palette,
                             .palette_floats = 12 * (size_t)m->bone_count};
     ossa_palette_job_run(&pal);
+    if (inst->wide_palette)
+        ossa_skin_wide_fill(inst->palette, m->bone_count, inst->wide_palette);
 }
 
 void ossa_instance_pose_clip(ossa_instance *inst, uint32_t clip, float time)

@@ -3,12 +3,26 @@
 #ifndef OSSA_INSTANCE_INTERNAL_H
 #define OSSA_INSTANCE_INTERNAL_H
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include "ossa/instance.h"
 
+/* What every instance of one model shares: built once by ossa_instance_create, only read
+ * afterwards, and freed with the last instance that holds it (ossa_instance_create_shared). */
+typedef struct inst_shared {
+    atomic_uint refs;
+    const ossa_model *model;
+    ossa_rt_skeleton *skeleton;
+    ossa_rt_clip **clips;           /* one per model clip */
+    uint32_t max_tracks;            /* the most tracks of a clip (sample cache size) */
+    uint32_t part_count;
+    ossa_skin_mesh **skins;         /* per part; NULL: not skinned (skin_status says why) */
+    ossa_status *skin_status;
+} inst_shared;
+
 typedef struct inst_part {
     ossa_instance_part info;
-    ossa_skin_mesh *skin;           /* owned; info.skin is the same */
+    const ossa_skin_mesh *skin;     /* the shared one; info.skin is the same */
     float *morph_weights;           /* owned; info.morph_weights is the same */
     ossa_spring_state *spring;      /* NULL: no springs */
     float *spring_positions;        /* 3 per output vertex: the last spring step's output */
@@ -16,6 +30,7 @@ typedef struct inst_part {
 
 struct ossa_instance {
     const ossa_model *model;
+    inst_shared *shared;            /* one reference held */
     ossa_instance_desc desc;        /* defaults filled in */
     ossa_skin_kernel kernel;        /* concrete */
     uint32_t part_count;
@@ -23,11 +38,13 @@ struct ossa_instance {
 
     /* Pose: runtime skeleton, one runtime clip per model clip, the cache that samples them for
      * _pose_clip, local and model poses, the palette (12 floats per bone). */
-    ossa_rt_skeleton *skeleton;
-    ossa_rt_clip **clips;
+    const ossa_rt_skeleton *skeleton;      /* shared */
+    const ossa_rt_clip *const *clips;      /* shared */
     ossa_sample_cache *cache;
     ossa_soa_pose local, model_pose;
     float *palette;
+    float *wide_palette;            /* the palette one bone per 64-byte line, as the SIMD kernels
+                                       read it (skin_direct.h); NULL when the kernel does not */
 
     ossa_mixer *mixer;              /* the skeletal mixer */
     ossa_mixer *morph_mixer;        /* NULL: no morph clip plays on a part with morph targets */
@@ -37,8 +54,9 @@ struct ossa_instance {
     uint32_t vertex_clip;           /* OSSA_INSTANCE_NO_CLIP: none */
     float vertex_time;              /* wrapped into the clip */
 
-    /* Scratch: file-order shapes for the largest submesh (3 floats per vertex for positions
-     * and normals, 2 for UVs), output-order skin for the largest part (3 floats a vertex). */
+    /* Scratch: file-order shapes (3 floats per vertex for positions and normals, 2 for UVs)
+     * and output-order skin (3 floats a vertex), each for the largest part that needs it
+     * (build_scratch in instance.c). */
     float *file_positions, *file_normals, *file_uvs;
     float *out_positions, *out_normals;
 

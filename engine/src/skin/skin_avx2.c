@@ -300,8 +300,10 @@ void ossa_skin_kernel_avx2(const skin_range *r)
     uint32_t bones = r->mesh->palette_size;
     float copy[SKIN_PAL_COPY_MAX * SKIN_PAL_WIDE] __attribute__((aligned(64)));
     const float *pal = r->palette;
-    int wide = bones <= SKIN_PAL_COPY_MAX && r->hi - r->lo >= bones;
-    if (wide) {
+    int wide = r->wide || (bones <= SKIN_PAL_COPY_MAX && r->hi - r->lo >= bones);
+    if (r->wide) {
+        pal = r->wide; /* prepared once for every group of every part (skin_direct.h) */
+    } else if (wide) {
         for (uint32_t i = 0; i < bones; i++)
             for (uint32_t j = 0; j < 12; j += 4)
                 _mm_store_ps(copy + SKIN_PAL_WIDE * i + j,
@@ -448,8 +450,10 @@ void ossa_skin_kernel_exact_avx2(const skin_range *r)
     uint32_t bones = r->mesh->palette_size;
     float copy[SKIN_PAL_COPY_MAX * SKIN_PAL_WIDE] __attribute__((aligned(64)));
     const float *pal = r->palette;
-    int wide = bones <= SKIN_PAL_COPY_MAX && r->hi - r->lo >= bones;
-    if (wide) {
+    int wide = r->wide || (bones <= SKIN_PAL_COPY_MAX && r->hi - r->lo >= bones);
+    if (r->wide) {
+        pal = r->wide; /* prepared once for every group of every part (skin_direct.h) */
+    } else if (wide) {
         for (uint32_t i = 0; i < bones; i++)
             for (uint32_t j = 0; j < 12; j += 4)
                 _mm_store_ps(copy + SKIN_PAL_WIDE * i + j,

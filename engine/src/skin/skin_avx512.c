@@ -208,8 +208,11 @@ void ossa_skin_kernel_avx512(const skin_range *r)
     float copy[SKIN_PAL_COPY_MAX * SKIN_PAL_WIDE] __attribute__((aligned(64)));
     const float *pal = r->palette;
     /* The copy costs a few cycles a bone and saves more than that a vertex. */
-    int wide = k_count > 0 && k_count <= 8 && bones <= SKIN_PAL_COPY_MAX && r->hi - r->lo >= bones;
-    if (wide) {
+    int wide = k_count > 0 && k_count <= 8 &&
+               (r->wide || (bones <= SKIN_PAL_COPY_MAX && r->hi - r->lo >= bones));
+    if (wide && r->wide) {
+        pal = r->wide; /* prepared once for every group of every part (skin_direct.h) */
+    } else if (wide) {
         for (uint32_t i = 0; i < bones; i++)
             _mm512_store_ps(copy + SKIN_PAL_WIDE * i,
                             _mm512_maskz_loadu_ps(0x0fff, r->palette + 12 * (size_t)i));
@@ -317,8 +320,11 @@ void ossa_skin_kernel_exact_avx512(const skin_range *r)
     uint32_t k_count = r->mesh->groups[r->group].influences;
     float copy[SKIN_PAL_COPY_MAX * SKIN_PAL_WIDE] __attribute__((aligned(64)));
     const float *pal = r->palette;
-    int wide = k_count > 0 && k_count <= 8 && bones <= SKIN_PAL_COPY_MAX && r->hi - r->lo >= bones;
-    if (wide) {
+    int wide = k_count > 0 && k_count <= 8 &&
+               (r->wide || (bones <= SKIN_PAL_COPY_MAX && r->hi - r->lo >= bones));
+    if (wide && r->wide) {
+        pal = r->wide; /* prepared once for every group of every part (skin_direct.h) */
+    } else if (wide) {
         for (uint32_t i = 0; i < bones; i++)
             _mm512_store_ps(copy + SKIN_PAL_WIDE * i,
                             _mm512_maskz_loadu_ps(0x0fff, r->palette + 12 * (size_t)i));

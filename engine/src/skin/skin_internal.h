@@ -89,6 +89,8 @@ typedef struct skin_range {
     const float *morph_weights; /* NULL when no morph weight is non-zero */
     float *out_pos, *out_nrm;
     int stream;                 /* non-temporal stores allowed (outputs are 64-byte aligned) */
+    const float *wide;          /* the palette one bone per 64-byte line (skin_direct.h), or
+                                   NULL: the AVX2 / AVX-512 kernels copy it themselves */
 } skin_range;
 
 typedef void (*skin_kernel_fn)(const skin_range *r);

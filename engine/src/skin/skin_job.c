@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 #include "skin_internal.h"
+#include "skin_direct.h"
 
 static const char *const kernel_names[OSSA_SKIN_KERNEL_COUNT] = {"auto", "scalar", "sse2", "avx2",
                                                                  "avx512"};
@@ -185,39 +186,74 @@ static skin_kernel_fn kernel_fn(ossa_skin_kernel k)
     }
 }
 
+/* Output vertices [begin, end) of m, group by group. */
+static void run_groups(const struct ossa_skin_mesh *m, ossa_skin_kernel kernel, skin_range *r,
+                       uint32_t begin, uint32_t end)
+{
+    skin_kernel_fn fn = kernel_fn(kernel);
+    skin_kernel_fn exact_fn = m->exact ? exact_kernel_fn(kernel) : fn;
+    for (uint32_t g = 0; g < OSSA_SKIN_GROUP_COUNT; g++) {
+        const skin_group_data *gd = &m->groups[g];
+        uint32_t lo = begin > gd->begin ? begin : gd->begin;
+        uint32_t hi = end < gd->padded_end ? end : gd->padded_end;
+        if (lo >= hi)
+            continue;
+        r->group = g;
+        r->lo = lo;
+        r->hi = hi;
+        if (g == SKIN_GENERAL)
+            skin_general(r);
+        else
+            (g == 0 ? fn : exact_fn)(r);
+    }
+}
+
+/* morph_weights when one of them is not zero, else NULL (the kernels skip morphing). */
+static const float *live_morphs(const struct ossa_skin_mesh *m, const float *weights)
+{
+    if (weights)
+        for (uint32_t t = 0; t < m->morph_count; t++)
+            if (weights[t] != 0.0f)
+                return weights;
+    return NULL;
+}
+
 ossa_status ossa_skin_job_run(const ossa_skin_job *job)
 {
     ossa_status st = ossa_skin_job_validate(job);
     if (st != OSSA_OK)
         return st;
     const struct ossa_skin_mesh *m = job->mesh;
-    ossa_skin_kernel kernel = ossa_skin_job_kernel(job);
-    skin_kernel_fn fn = kernel_fn(kernel);
-    skin_kernel_fn exact_fn = m->exact ? exact_kernel_fn(kernel) : fn;
-    const float *morph = NULL;
-    if (job->morph_weights)
-        for (uint32_t t = 0; t < m->morph_count; t++)
-            if (job->morph_weights[t] != 0.0f) {
-                morph = job->morph_weights;
-                break;
-            }
     int stream = job->store == OSSA_SKIN_STORE_STREAM;
     if ((((uintptr_t)job->out_positions | (uintptr_t)job->out_normals) & 63u) != 0)
         stream = 0;
-    skin_range r = {m, 0, 0, 0, job->palette, morph, job->out_positions, job->out_normals, stream};
-    for (uint32_t g = 0; g < OSSA_SKIN_GROUP_COUNT; g++) {
-        const skin_group_data *gd = &m->groups[g];
-        uint32_t lo = job->begin > gd->begin ? job->begin : gd->begin;
-        uint32_t hi = job->end < gd->padded_end ? job->end : gd->padded_end;
-        if (lo >= hi)
-            continue;
-        r.group = g;
-        r.lo = lo;
-        r.hi = hi;
-        if (g == SKIN_GENERAL)
-            skin_general(&r);
-        else
-            (g == 0 ? fn : exact_fn)(&r);
-    }
+    skin_range r = {m, 0, 0, 0, job->palette, live_morphs(m, job->morph_weights),
+                    job->out_positions, job->out_normals, stream, NULL};
+    run_groups(m, ossa_skin_job_kernel(job), &r, job->begin, job->end);
     return OSSA_OK;
+}
+
+size_t ossa_skin_wide_floats(ossa_skin_kernel k, uint32_t bones)
+{
+    if ((k != OSSA_SKIN_KERNEL_AVX2 && k != OSSA_SKIN_KERNEL_AVX512) || !bones ||
+        bones > SKIN_PAL_COPY_MAX)
+        return 0;
+    return (size_t)SKIN_PAL_WIDE * bones;
+}
+
+void ossa_skin_wide_fill(const float *palette, uint32_t bones, float *wide)
+{
+    for (uint32_t i = 0; i < bones; i++) {
+        memcpy(wide + SKIN_PAL_WIDE * (size_t)i, palette + 12 * (size_t)i, 12 * sizeof(float));
+        memset(wide + SKIN_PAL_WIDE * (size_t)i + 12, 0, (SKIN_PAL_WIDE - 12) * sizeof(float));
+    }
+}
+
+void ossa_skin_mesh_run(const ossa_skin_mesh *mesh, ossa_skin_kernel k, const float *palette,
+                        const float *wide, const float *morph_weights, float *out_positions,
+                        float *out_normals)
+{
+    skin_range r = {mesh, 0, 0, 0, palette, live_morphs(mesh, morph_weights), out_positions,
+                    out_normals, 0, wide};
+    run_groups(mesh, k, &r, 0, mesh->output_count);
 }

@@ -1,0 +1,26 @@
+/* Skinning without a job, for callers that checked everything once (the character instance):
+ * a whole mesh on the calling thread with a concrete kernel, and the palette already laid out
+ * the way the SIMD kernels read it. A crowd of small parts then pays neither a job's validation
+ * nor the per-call palette copy of every influence group. Results are bit-identical to
+ * ossa_skin_job_run with the same kernel (the kernels read the same numbers). */
+#ifndef OSSA_SKIN_DIRECT_H
+#define OSSA_SKIN_DIRECT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "ossa/skin.h"
+
+/* Floats of the wide palette kernel k reads for a palette of `bones` bones (16 a bone: one
+ * 64-byte line, the last 4 zero), or 0 when k does not use one (scalar, SSE2, or more bones
+ * than the kernels copy). */
+size_t ossa_skin_wide_floats(ossa_skin_kernel k, uint32_t bones);
+/* palette (12 floats a bone) into wide (ossa_skin_wide_floats floats, 64-byte aligned). */
+void ossa_skin_wide_fill(const float *palette, uint32_t bones, float *wide);
+/* Skins every output vertex of mesh with kernel k (concrete and available), ordinary stores.
+ * palette holds at least the mesh's palette_size bones; wide is its wide copy or NULL;
+ * morph_weights as ossa_skin_job's. Nothing is checked. */
+void ossa_skin_mesh_run(const ossa_skin_mesh *mesh, ossa_skin_kernel k, const float *palette,
+                        const float *wide, const float *morph_weights, float *out_positions,
+                        float *out_normals);
+
+#endif
