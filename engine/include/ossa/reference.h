@@ -39,7 +39,8 @@ OSSA_API ossa_status ossa_skin_palette(const ossa_model *m, const float *mt, con
                                        ossa_error *err);
 
 /* Skinning of one submesh in file order: positions and normals (3 per vertex, normals
- * renormalised; vertex_capacity: vertices each output holds, >= sm->vertex_count). Positions:
+ * renormalised; either may be NULL; vertex_capacity: vertices each output holds, >=
+ * sm->vertex_count). Positions:
  * linear blend skinning of the bind position, sum_i w_i P_i p, or, when the submesh has
  * influence_points (C3S, SKM), the format's exact per-influence sum sum_i P_i [u_i; w_i].
  * Normals: the blended rotation of the bind normal in both cases (not a per-influence sum). A

@@ -9,10 +9,10 @@ ossa_status ossa_skin_submesh_scalar(const ossa_submesh *sm, const float *palett
                                      float *out_pos, float *out_nrm, uint32_t vertex_capacity,
                                      ossa_error *err)
 {
-    if (!sm || (sm->vertex_count && (!palette || !out_pos || !out_nrm)))
+    /* either output may be NULL (not computed into anything) */
+    if (!sm || (sm->vertex_count && !palette))
         return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT, "skin submesh scalar: %s is NULL",
-                               !sm ? "submesh" : !palette ? "palette"
-                               : !out_pos ? "out_positions" : "out_normals");
+                               !sm ? "submesh" : "palette");
     if (vertex_capacity < sm->vertex_count)
         return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT,
                                "skin submesh scalar: out_positions / out_normals hold %u vertices "
