@@ -129,8 +129,8 @@ static void skin_once(void *p)
                            ossa_skin_mesh_output_count(s->meshes[i]));
         job.kernel = s->kernel;
         job.store = s->store;
-        ossa_status st = s->pool ? ossa_skin_run_parallel(s->pool, &job,
-                                                          NULL) : ossa_skin_job_run(&job, NULL);
+        ossa_status st = s->pool ? ossa_skin_run_parallel(s->pool, &job, NULL)
+                                 : ossa_skin_job_run(&job, NULL);
         s->failed |= st != OSSA_OK;
     }
 }
@@ -204,8 +204,8 @@ static void pose_ltm_palette(pose_ctx *p)
 {
     ossa_ltm_job ltm = {p->skel, &p->local, &p->model};
     ossa_palette_job pal = {p->skel, &p->model, p->palette, p->palette_floats};
-    p->failed |= ossa_ltm_job_run(&ltm, NULL) != OSSA_OK || ossa_palette_job_run(&pal,
-                                                                                 NULL) != OSSA_OK;
+    p->failed |= ossa_ltm_job_run(&ltm, NULL) != OSSA_OK ||
+                 ossa_palette_job_run(&pal, NULL) != OSSA_OK;
 }
 
 /* Sample (cursor cache, playing forward a frame at a time) + local_to_model + palette. */
