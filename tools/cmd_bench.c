@@ -126,10 +126,12 @@ static void skin_once(void *p)
     skin_ctx *s = p;
     for (size_t i = 0; i < s->count; i++) {
         ossa_skin_job job;
-        ossa_skin_job_init(&job, s->meshes[i], s->palette, s->palette_size, s->pos[i], s->nrm[i]);
+        ossa_skin_job_init(&job, s->meshes[i], s->palette, s->palette_size, s->pos[i], s->nrm[i],
+                           ossa_skin_mesh_output_count(s->meshes[i]));
         job.kernel = s->kernel;
         job.store = s->store;
-        ossa_status st = s->pool ? ossa_skin_run_parallel(s->pool, &job) : ossa_skin_job_run(&job);
+        ossa_status st = s->pool ? ossa_skin_run_parallel(s->pool, &job, NULL)
+                                 : ossa_skin_job_run(&job, NULL);
         s->failed |= st != OSSA_OK;
     }
 }
@@ -155,7 +157,7 @@ static double skin_bytes(const skin_ctx *s, ossa_skin_kernel k, uint32_t threads
         for (int j = 0; j < OSSA_SKIN_GROUP_COUNT; j++) {
             uint32_t n = g[j].padded_end - g[j].begin;
             ossa_skin_traffic tr;
-            if (!n || ossa_skin_kernel_traffic(k, g[j].influences, s->store, slice, &tr) !=
+            if (!n || ossa_skin_kernel_traffic(k, g[j].influences, s->store, slice, &tr, NULL) !=
                           OSSA_OK)
                 continue;
             bytes += (double)n * ((exact ? 0 : tr.read_bytes) +
@@ -203,7 +205,8 @@ static void pose_ltm_palette(pose_ctx *p)
 {
     ossa_ltm_job ltm = {p->skel, &p->local, &p->model};
     ossa_palette_job pal = {p->skel, &p->model, p->palette, p->palette_floats};
-    p->failed |= ossa_ltm_job_run(&ltm) != OSSA_OK || ossa_palette_job_run(&pal) != OSSA_OK;
+    p->failed |= ossa_ltm_job_run(&ltm, NULL) != OSSA_OK ||
+                 ossa_palette_job_run(&pal, NULL) != OSSA_OK;
 }
 
 /* Sample (cursor cache, playing forward a frame at a time) + local_to_model + palette. */
@@ -214,7 +217,7 @@ static void pose_sample_once(void *v)
     ossa_sample_job job = {p->clip, p->cache,
                            ossa_playback_time(p->duration, (float)p->time, OSSA_WRAP_LOOP),
                            OSSA_WRAP_LOOP, OSSA_ROT_SLERP, &p->local};
-    p->failed |= ossa_sample_job_run(&job) != OSSA_OK;
+    p->failed |= ossa_sample_job_run(&job, NULL) != OSSA_OK;
     pose_ltm_palette(p);
 }
 
@@ -223,7 +226,7 @@ static void pose_mixer_once(void *v)
 {
     pose_ctx *p = v;
     ossa_mixer_update(p->mixer, FRAME_DT);
-    p->failed |= ossa_mixer_evaluate(p->mixer, &p->local) != OSSA_OK;
+    p->failed |= ossa_mixer_evaluate(p->mixer, &p->local, NULL) != OSSA_OK;
     pose_ltm_palette(p);
 }
 
@@ -345,13 +348,14 @@ static int model_palette(const ossa_model *m, float time, float *palette)
         return 0;
     float *lt = buf, *lr = lt + 3 * nb, *ls = lr + 4 * nb, *mt = ls + 3 * nb, *mr = mt + 3 * nb,
           *ms = mr + 4 * nb;
-    ossa_pose_rest(m, lt, lr, ls);
+    ossa_pose_rest(m, lt, lr, ls, m->bone_count, NULL);
     if (m->clip_count) {
         const ossa_clip *c = &m->clips[0];
-        ossa_sample_clip(m, c, ossa_clip_wrap_time(c, time), OSSA_WRAP_LOOP, lt, lr, ls);
+        ossa_sample_clip(m, c, ossa_clip_wrap_time(c, time), OSSA_WRAP_LOOP, lt, lr, ls,
+                         m->bone_count, NULL);
     }
-    ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
-    ossa_skin_palette(m, mt, mr, ms, palette);
+    ossa_local_to_model(m, lt, lr, ls, mt, mr, ms, m->bone_count, NULL);
+    ossa_skin_palette(m, mt, mr, ms, palette, m->bone_count, NULL);
     free(buf);
     return 1;
 }
@@ -385,7 +389,7 @@ static int bench_pose(const bench_opts *o, bench_report *r, size_t which)
         return 0;
     }
     ossa_rt_skeleton_rest(p.skel, &p.local);
-    ok = ossa_mixer_blend_cycle(p.mixer, 0, 1.0f, 0.0f) == OSSA_OK;
+    ok = ossa_mixer_blend_cycle(p.mixer, 0, 1.0f, 0.0f, NULL) == OSSA_OK;
     ossa_mixer_update(p.mixer, 0.0f);
     bench_subject subs[3] = {{.fn = pose_sample_once, .ctx = &p},
                              {.fn = pose_mixer_once, .ctx = &p}};
@@ -609,7 +613,7 @@ static int bench_skin(const bench_opts *o, const ossa_model *m, bench_report *r)
         s.failed |= skins[i].failed;
         for (k = 0; k < s.count; k++) {
             const ossa_submesh *sm = s.sources[k];
-            ossa_skin_submesh_scalar(sm, palette, ref_pos, ref_nrm);
+            ossa_skin_submesh_scalar(sm, palette, ref_pos, ref_nrm, sm->vertex_count, NULL);
             const uint32_t *remap = ossa_skin_mesh_remap(s.meshes[k]);
             for (uint32_t v = 0; v < sm->vertex_count; v++) {
                 double e1 = max_diff(s.pos[k] + 3 * (size_t)remap[v], ref_pos + 3 * v, 3);
@@ -632,7 +636,7 @@ static int bench_skin(const bench_opts *o, const ossa_model *m, bench_report *r)
         for (uint32_t i = 0; i < m->mesh_count; i++) {
             for (uint32_t j = 0; j < m->meshes[i].submesh_count; j++) {
                 const ossa_submesh *sm = &m->meshes[i].submeshes[j];
-                ossa_skin_submesh_scalar(sm, palette, ref_pos, ref_nrm);
+                ossa_skin_submesh_scalar(sm, palette, ref_pos, ref_nrm, sm->vertex_count, NULL);
                 for (uint32_t v = 0; v < sm->vertex_count; v++) {
                     const float *cv = cal.out + 6 * (base + v);
                     double e1 = max_diff(cv, ref_pos + 3 * v, 3);

@@ -33,15 +33,15 @@ static int sample(const ossa_model *m, int clip, float time, ossa_wrap mode, int
         rc = 1;
         goto done;
     }
-    ossa_pose_rest(m, lt, lr, ls);
+    ossa_pose_rest(m, lt, lr, ls, m->bone_count, NULL);
     /* Only a cycle wraps the time into the clip; --clamp and --extrapolate act on the time as
      * given, so they differ from the cycle before the clip's start and past its end. */
     const ossa_clip *c = clip >= 0 ? &m->clips[clip] : NULL;
     float t_clip = c && mode == OSSA_WRAP_LOOP ? ossa_clip_wrap_time(c, time) : time;
     if (c)
-        ossa_sample_clip(m, c, t_clip, mode, lt, lr, ls);
-    ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
-    ossa_skin_palette(m, mt, mr, ms, pal);
+        ossa_sample_clip(m, c, t_clip, mode, lt, lr, ls, m->bone_count, NULL);
+    ossa_local_to_model(m, lt, lr, ls, mt, mr, ms, m->bone_count, NULL);
+    ossa_skin_palette(m, mt, mr, ms, pal, m->bone_count, NULL);
     if (bones) {
         puts("bone,name,tx,ty,tz,qx,qy,qz,qw");
         for (uint32_t i = 0; i < m->bone_count; i++)
@@ -65,9 +65,10 @@ static int sample(const ossa_model *m, int clip, float time, ossa_wrap mode, int
                 goto done;
             }
             if (c && ossa_clip_vertex_track(c, i, s)) { /* C3S vertex frames: lerped */
-                ossa_vertex_clip_eval(m, c, i, s, t_clip, mode, pos, nrm);
+                ossa_vertex_clip_eval(m, c, i, s, t_clip, mode, pos, nrm,
+                                      m->meshes[i].submeshes[s].vertex_count, NULL);
             } else if (m->bone_count) {
-                ossa_skin_submesh_scalar(sm, pal, pos, nrm);
+                ossa_skin_submesh_scalar(sm, pal, pos, nrm, sm->vertex_count, NULL);
             } else { /* a mesh without its skeleton: the bind pose as stored */
                 memcpy(pos, sm->positions, 3 * sizeof(float) * sm->vertex_count);
                 memcpy(nrm, sm->normals, 3 * sizeof(float) * sm->vertex_count);

@@ -38,7 +38,7 @@ static void clear_all(view_crossfade *cf)
 {
     for (uint32_t id = 0; id < cf->model->clip_count; id++)
         if (ossa_mixer_weight(cf->mixer, id) >= 0.0f)
-            ossa_mixer_clear_cycle(cf->mixer, id, 0.0f);
+            ossa_mixer_clear_cycle(cf->mixer, id, 0.0f, NULL);
     ossa_mixer_update(cf->mixer, 0.0f);
 }
 
@@ -54,7 +54,7 @@ bool view_crossfade_start(view_crossfade *cf, uint32_t from, float from_time, ui
         /* From the clip alone, at its time: the only synchronised cycle, so the mixer's time
          * is that clip's time. */
         clear_all(cf);
-        if (ossa_mixer_blend_cycle(mx, from, 1.0f, 0.0f) != OSSA_OK) {
+        if (ossa_mixer_blend_cycle(mx, from, 1.0f, 0.0f, NULL) != OSSA_OK) {
             cf->active = false;
             return false;
         }
@@ -63,8 +63,8 @@ bool view_crossfade_start(view_crossfade *cf, uint32_t from, float from_time, ui
     }
     /* The old clip goes on at its own pace (asynchronous) while it fades out; the new one is
      * the synchronised cycle, so the mixer's time is its clip time from here on. */
-    if (ossa_mixer_clear_cycle(mx, from, cf->seconds) != OSSA_OK ||
-        ossa_mixer_blend_cycle(mx, to, 1.0f, cf->seconds) != OSSA_OK) {
+    if (ossa_mixer_clear_cycle(mx, from, cf->seconds, NULL) != OSSA_OK ||
+        ossa_mixer_blend_cycle(mx, to, 1.0f, cf->seconds, NULL) != OSSA_OK) {
         cf->active = false;
         return false;
     }
@@ -84,7 +84,7 @@ const ossa_soa_pose *view_crossfade_update(view_crossfade *cf, float dt, float t
         cf->active = false;
         return NULL;
     }
-    return ossa_mixer_evaluate(cf->mixer, &cf->pose) == OSSA_OK ? &cf->pose : NULL;
+    return ossa_mixer_evaluate(cf->mixer, &cf->pose, NULL) == OSSA_OK ? &cf->pose : NULL;
 }
 
 void view_crossfade_cancel(view_crossfade *cf)

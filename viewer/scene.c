@@ -344,7 +344,8 @@ void view_scene_bind_gaps(const view_scene *s, float *gaps)
 
 void view_scene_uvs(const view_scene *s, uint32_t part, bool bind, float *uvs)
 {
-    ossa_instance_uvs(s->instance, part, bind, uvs);
+    /* uvs holds the part's vertex_count (its output count) UVs, as the callers size it */
+    ossa_instance_uvs(s->instance, part, bind, uvs, s->parts[part].vertex_count, NULL);
 }
 
 uint32_t view_scene_mount_lines(const view_scene *s, bool bind, float length, float *lines)
@@ -353,7 +354,7 @@ uint32_t view_scene_mount_lines(const view_scene *s, bool bind, float length, fl
     uint32_t placed = 0;
     for (uint32_t i = 0; i < m->mount_count; i++) {
         float t[3], r[4], sc[3];
-        if (ossa_instance_mount(s->instance, i, bind, t, r, sc) != OSSA_OK)
+        if (ossa_instance_mount(s->instance, i, bind, t, r, sc, NULL) != OSSA_OK)
             continue;
         versor q = {r[0], r[1], r[2], r[3]};
         for (int axis = 0; axis < 3; axis++) {

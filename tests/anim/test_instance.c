@@ -86,7 +86,8 @@ static double skin_vs_scalar(const ossa_instance *inst, const outputs *o, uint32
         CHECK(ref_p && ref_n);
         if (!ref_p || !ref_n)
             return INFINITY;
-        ossa_skin_submesh_scalar(p.source, ossa_instance_palette(inst), ref_p, ref_n);
+        ossa_skin_submesh_scalar(p.source, ossa_instance_palette(inst), ref_p, ref_n,
+                                 p.source->vertex_count, NULL);
         for (uint32_t v = 0; v < p.output_count; v++) {
             uint32_t f = p.output_source[v];
             for (int k = 0; k < 3; k++) {
@@ -197,14 +198,14 @@ static void test_demo(void)
         CHECK(ossa_mixer_create(m, NULL, &ref, &err) == OSSA_OK && palette);
         CHECK(ossa_soa_pose_create(m->bone_count, &local, NULL) == OSSA_OK);
         CHECK(ossa_soa_pose_create(m->bone_count, &model, NULL) == OSSA_OK);
-        CHECK(ossa_mixer_blend_cycle(ref, 1, 1.0f, 0.0f) == OSSA_OK);
+        CHECK(ossa_mixer_blend_cycle(ref, 1, 1.0f, 0.0f, NULL) == OSSA_OK);
         ossa_mixer_update(ref, 0.0f);
         ossa_mixer_set_time(ref, 0.83f);
-        CHECK(ossa_mixer_evaluate(ref, &local) == OSSA_OK);
+        CHECK(ossa_mixer_evaluate(ref, &local, NULL) == OSSA_OK);
         ossa_ltm_job lj = {ossa_mixer_skeleton(ref), &local, &model};
         ossa_palette_job pj = {ossa_mixer_skeleton(ref), &model, palette,
                                12 * (size_t)m->bone_count};
-        CHECK(ossa_ltm_job_run(&lj) == OSSA_OK && ossa_palette_job_run(&pj) == OSSA_OK);
+        CHECK(ossa_ltm_job_run(&lj, NULL) == OSSA_OK && ossa_palette_job_run(&pj, NULL) == OSSA_OK);
         CHECK(memcmp(palette, ossa_instance_palette(inst),
                      12 * (size_t)m->bone_count * sizeof(float)) == 0);
         free(palette);
@@ -223,10 +224,11 @@ static void test_demo(void)
         const ossa_clip *c = &m->clips[1];
         ossa_instance_pose_clip(inst, 1, 0.61f);
         CHECK(ossa_instance_vertex_clip(inst) == 1);
-        ossa_pose_rest(m, lt, lr, ls);
-        ossa_sample_clip(m, c, ossa_clip_wrap_time(c, 0.61f), OSSA_WRAP_LOOP, lt, lr, ls);
-        ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
-        ossa_skin_palette(m, mt, mr, ms, pal);
+        ossa_pose_rest(m, lt, lr, ls, m->bone_count, NULL);
+        ossa_sample_clip(m, c, ossa_clip_wrap_time(c, 0.61f), OSSA_WRAP_LOOP, lt, lr, ls,
+                         m->bone_count, NULL);
+        ossa_local_to_model(m, lt, lr, ls, mt, mr, ms, m->bone_count, NULL);
+        ossa_skin_palette(m, mt, mr, ms, pal, m->bone_count, NULL);
         double d = 0;
         for (size_t i = 0; i < 12 * nb; i++)
             d = fmax(d, fabs((double)pal[i] - ossa_instance_palette(inst)[i]));
@@ -234,9 +236,9 @@ static void test_demo(void)
         /* Rest for no clip; pose_local with a mismatched pose is the rest pose too. */
         ossa_instance_pose_clip(inst, OSSA_INSTANCE_NO_CLIP, 0.0f);
         CHECK(ossa_instance_vertex_clip(inst) == OSSA_INSTANCE_NO_CLIP);
-        ossa_pose_rest(m, lt, lr, ls);
-        ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
-        ossa_skin_palette(m, mt, mr, ms, pal);
+        ossa_pose_rest(m, lt, lr, ls, m->bone_count, NULL);
+        ossa_local_to_model(m, lt, lr, ls, mt, mr, ms, m->bone_count, NULL);
+        ossa_skin_palette(m, mt, mr, ms, pal, m->bone_count, NULL);
         d = 0;
         for (size_t i = 0; i < 12 * nb; i++)
             d = fmax(d, fabs((double)pal[i] - ossa_instance_palette(inst)[i]));
@@ -325,7 +327,7 @@ static void test_frames(void)
             CHECK(ref_p && ref_n && uvs && ref_uv);
             CHECK(ossa_vertex_clip_eval(m, &m->clips[c], p.mesh, p.submesh,
                                         ossa_instance_vertex_time(inst), OSSA_WRAP_LOOP, ref_p,
-                                        ref_n) == OSSA_OK);
+                                        ref_n, p.vertex_count + 1, NULL) == OSSA_OK);
             double d = 0, moved = 0;
             for (uint32_t v = 0; v < p.output_count; v++) {
                 uint32_t f = p.output_source ? p.output_source[v] : v;
@@ -340,10 +342,18 @@ static void test_frames(void)
             CHECKF(d == 0.0, "clip %u part %u: frames differ by %g", c, i, d);
             played += moved > 0.0;
             if (p.uv_tracked && ossa_clip_uv_track(&m->clips[c], p.mesh, p.submesh)) {
-                CHECK(ossa_instance_uvs(inst, i, false, uvs) == OSSA_OK);
+                CHECK(ossa_instance_uvs(inst, i, false, uvs, p.output_count + 1, NULL) == OSSA_OK);
+                /* one vertex short: refused, named, nothing written */
+                ossa_error short_err = {0};
+                float first = uvs[0];
+                CHECK(ossa_instance_uvs(inst, i, true, uvs, p.output_count - 1, &short_err) ==
+                      OSSA_ERR_INVALID_ARGUMENT);
+                CHECKF(strstr(short_err.message, "uvs holds") &&
+                       strstr(short_err.message, "outputs"), "%s", short_err.message);
+                CHECK(uvs[0] == first);
                 CHECK(ossa_uv_clip_eval(m, &m->clips[c], p.mesh, p.submesh,
                                         ossa_instance_vertex_time(inst), OSSA_WRAP_LOOP,
-                                        ref_uv) == OSSA_OK);
+                                        ref_uv, p.vertex_count + 1, NULL) == OSSA_OK);
                 for (uint32_t v = 0; v < p.output_count; v++) {
                     uint32_t f = p.output_source ? p.output_source[v] : v;
                     if (f != OSSA_SKIN_PAD_VERTEX)
@@ -362,13 +372,13 @@ static void test_frames(void)
     /* Mounts: the bind transform and the current one exist for every mount on a part. */
     for (uint32_t i = 0; inst && i < m->mount_count; i++) {
         float t[3], r[4], s[3];
-        ossa_status st = ossa_instance_mount(inst, i, false, t, r, s);
+        ossa_status st = ossa_instance_mount(inst, i, false, t, r, s, NULL);
         CHECK(st == OSSA_OK || st == OSSA_ERR_VALUE);
         if (st == OSSA_OK)
             CHECK(all_finite(t, 3) && all_finite(r, 4) && all_finite(s, 3));
     }
     CHECK(!inst || ossa_instance_mount(inst, m->mount_count, false, (float[3]){0},
-                                       (float[4]){0}, (float[3]){0}) == OSSA_ERR_RANGE);
+                                       (float[4]){0}, (float[3]){0}, NULL) == OSSA_ERR_RANGE);
     outputs_free(&o);
     ossa_instance_destroy(inst);
     ossa_model_destroy(m);
@@ -397,9 +407,9 @@ static double run_cloth(ossa_instance *inst, int steps, float dt)
         CHECK(plain && nrm);
         ossa_skin_job job;
         ossa_skin_job_init(&job, p.skin, ossa_instance_palette(inst),
-                           ossa_instance_model(inst)->bone_count, plain, nrm);
+                           ossa_instance_model(inst)->bone_count, plain, nrm, p.output_count + 1);
         job.morph_weights = p.morph_weights;
-        CHECK(ossa_skin_job_run(&job) == OSSA_OK);
+        CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
         for (size_t k = 0; k < 3 * (size_t)p.output_count; k++)
             moved = fmax(moved, fabs((double)plain[k] - o.spans[i].positions[k]));
         free(plain);

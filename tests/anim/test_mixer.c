@@ -95,13 +95,13 @@ static ossa_mixer *new_mixer(const scene *s, uint32_t max_cycles)
 
 static void eval(ossa_mixer *mx, ossa_soa_pose *p)
 {
-    CHECK(ossa_mixer_evaluate(mx, p) == OSSA_OK);
+    CHECK(ossa_mixer_evaluate(mx, p, NULL) == OSSA_OK);
 }
 
 static void test_lone_and_two_cycles(const scene *s, ossa_soa_pose *p)
 {
     ossa_mixer *mx = new_mixer(s, 0);
-    CHECK(ossa_mixer_blend_cycle(mx, 0, 0.3f, 0) == OSSA_OK);
+    CHECK(ossa_mixer_blend_cycle(mx, 0, 0.3f, 0, NULL) == OSSA_OK);
     ossa_mixer_update(mx, 0);
     CHECK_NEAR(ossa_mixer_weight(mx, 0), 0.3, 1e-7);
     eval(mx, p);
@@ -110,7 +110,7 @@ static void test_lone_and_two_cycles(const scene *s, ossa_soa_pose *p)
     CHECK_NEAR(p->tz[2], 7.0, 1e-7); /* untouched: rest pose */
     CHECK_NEAR(ossa_mixer_duration(mx), 1.0, 1e-7);
     /* B newest at 0.7: bone 0 = 3 then A folded in at 0.3 / (0.7 + 0.3) */
-    CHECK(ossa_mixer_blend_cycle(mx, 1, 0.7f, 0) == OSSA_OK);
+    CHECK(ossa_mixer_blend_cycle(mx, 1, 0.7f, 0, NULL) == OSSA_OK);
     ossa_mixer_update(mx, 0);
     eval(mx, p);
     CHECK_NEAR(p->tx[0], 3.0 + 0.3 * (1.0 - 3.0), 1e-6);
@@ -128,9 +128,9 @@ static void test_lone_and_two_cycles(const scene *s, ossa_soa_pose *p)
 static void test_fade(const scene *s, ossa_soa_pose *p)
 {
     ossa_mixer *mx = new_mixer(s, 0);
-    CHECK(ossa_mixer_blend_cycle(mx, 0, 1, 0) == OSSA_OK);
+    CHECK(ossa_mixer_blend_cycle(mx, 0, 1, 0, NULL) == OSSA_OK);
     ossa_mixer_update(mx, 0);
-    CHECK(ossa_mixer_blend_cycle(mx, 1, 1, 1.0f) == OSSA_OK);
+    CHECK(ossa_mixer_blend_cycle(mx, 1, 1, 1.0f, NULL) == OSSA_OK);
     ossa_mixer_update(mx, 0.25f); /* f = 0.25 / 1 */
     CHECK_NEAR(ossa_mixer_weight(mx, 1), 0.25, 1e-7);
     eval(mx, p);
@@ -140,7 +140,7 @@ static void test_fade(const scene *s, ossa_soa_pose *p)
     ossa_mixer_update(mx, 0.5f); /* delay reached */
     CHECK(ossa_mixer_weight(mx, 1) == 1.0f);
     /* fade A out: removed when it reaches 0 */
-    CHECK(ossa_mixer_blend_cycle(mx, 0, 0, 0.5f) == OSSA_OK);
+    CHECK(ossa_mixer_blend_cycle(mx, 0, 0, 0.5f, NULL) == OSSA_OK);
     ossa_mixer_update(mx, 0.25f);
     CHECK_NEAR(ossa_mixer_weight(mx, 0), 0.5, 1e-6);
     ossa_mixer_update(mx, 0.25f);
@@ -155,13 +155,13 @@ static void test_fade(const scene *s, ossa_soa_pose *p)
 static void test_clear_cycle(const scene *s, ossa_soa_pose *p)
 {
     ossa_mixer *mx = new_mixer(s, 0);
-    CHECK(ossa_mixer_blend_cycle(mx, 0, 1, 0) == OSSA_OK);
-    CHECK(ossa_mixer_blend_cycle(mx, 1, 1, 0) == OSSA_OK);
+    CHECK(ossa_mixer_blend_cycle(mx, 0, 1, 0, NULL) == OSSA_OK);
+    CHECK(ossa_mixer_blend_cycle(mx, 1, 1, 0, NULL) == OSSA_OK);
     ossa_mixer_update(mx, 0);
     ossa_mixer_update(mx, 0.3f);
     CHECK_NEAR(ossa_mixer_duration(mx), 1.5, 1e-6);
-    CHECK(ossa_mixer_clear_cycle(mx, 1, 1.0f) == OSSA_OK);
-    CHECK(ossa_mixer_clear_cycle(mx, 2, 1.0f) == OSSA_OK); /* inactive: nothing to do */
+    CHECK(ossa_mixer_clear_cycle(mx, 1, 1.0f, NULL) == OSSA_OK);
+    CHECK(ossa_mixer_clear_cycle(mx, 2, 1.0f, NULL) == OSSA_OK); /* inactive: nothing to do */
     ossa_mixer_update(mx, 0.5f);
     /* B left the synchronised group: the duration is A's alone */
     CHECK_NEAR(ossa_mixer_duration(mx), 1.0, 1e-6);
@@ -173,20 +173,24 @@ static void test_clear_cycle(const scene *s, ossa_soa_pose *p)
     /* capacity: two cycles at most */
     ossa_mixer_destroy(mx);
     mx = new_mixer(s, 2);
-    CHECK(ossa_mixer_blend_cycle(mx, 0, 1, 0) == OSSA_OK);
-    CHECK(ossa_mixer_blend_cycle(mx, 1, 1, 0) == OSSA_OK);
-    CHECK(ossa_mixer_blend_cycle(mx, 2, 1, 0) != OSSA_OK);
-    CHECK(ossa_mixer_blend_cycle(mx, 0, 0.5f, 0) == OSSA_OK); /* retarget, no new slot */
-    CHECK(ossa_mixer_blend_cycle(mx, 9, 1, 0) != OSSA_OK);
-    CHECK(ossa_mixer_blend_cycle(mx, 0, NAN, 0) != OSSA_OK);
+    CHECK(ossa_mixer_blend_cycle(mx, 0, 1, 0, NULL) == OSSA_OK);
+    CHECK(ossa_mixer_blend_cycle(mx, 1, 1, 0, NULL) == OSSA_OK);
+    ossa_error err = {0};
+    CHECK(ossa_mixer_blend_cycle(mx, 2, 1, 0, &err) == OSSA_ERR_INVALID_ARGUMENT);
+    CHECKF(strstr(err.message, "all 2 cycle slots are in use"), "%s", err.message);
+    CHECK(ossa_mixer_blend_cycle(mx, 0, 0.5f, 0, NULL) == OSSA_OK); /* retarget, no new slot */
+    CHECK(ossa_mixer_blend_cycle(mx, 9, 1, 0, &err) != OSSA_OK);
+    CHECKF(strstr(err.message, "id 9 of 5 animations"), "%s", err.message);
+    CHECK(ossa_mixer_blend_cycle(mx, 0, NAN, 0, &err) != OSSA_OK);
+    CHECKF(strstr(err.message, "weight is not finite"), "%s", err.message);
     ossa_mixer_destroy(mx);
 }
 
 static void test_action(const scene *s, ossa_soa_pose *p, int auto_lock)
 {
     ossa_mixer *mx = new_mixer(s, 0);
-    CHECK(ossa_mixer_blend_cycle(mx, 0, 1, 0) == OSSA_OK);
-    CHECK(ossa_mixer_execute_action(mx, 2, 0.5f, 0.3f, 0.8f, auto_lock) == OSSA_OK);
+    CHECK(ossa_mixer_blend_cycle(mx, 0, 1, 0, NULL) == OSSA_OK);
+    CHECK(ossa_mixer_execute_action(mx, 2, 0.5f, 0.3f, 0.8f, auto_lock, NULL) == OSSA_OK);
     ossa_mixer_update(mx, 0);
     CHECK(ossa_mixer_weight(mx, 2) == 0.0f);
     ossa_mixer_update(mx, 0.25f); /* fade in: 0.25 / 0.5 x 0.8 */
@@ -211,14 +215,14 @@ static void test_action(const scene *s, ossa_soa_pose *p, int auto_lock)
         CHECK_NEAR(ossa_mixer_weight(mx, 2), 0.8, 1e-6);
         eval(mx, p);
         CHECK_NEAR(p->tx[0], 10.0 + 0.2 * (1.0 - 10.0), 1e-5);
-        CHECK(ossa_mixer_remove_action(mx, 2) == OSSA_OK);
-        CHECK(ossa_mixer_remove_action(mx, 2) != OSSA_OK);
+        CHECK(ossa_mixer_remove_action(mx, 2, NULL) == OSSA_OK);
+        CHECK(ossa_mixer_remove_action(mx, 2, NULL) != OSSA_OK);
         eval(mx, p);
         CHECK_NEAR(p->tx[0], 1.0, 1e-6);
     }
     /* two actions at full weight: averaged within their layer, the cycle gets nothing */
-    CHECK(ossa_mixer_execute_action(mx, 2, 0, 0, 1, 0) == OSSA_OK);
-    CHECK(ossa_mixer_execute_action(mx, 1, 0, 0, 1, 0) == OSSA_OK);
+    CHECK(ossa_mixer_execute_action(mx, 2, 0, 0, 1, 0, NULL) == OSSA_OK);
+    CHECK(ossa_mixer_execute_action(mx, 1, 0, 0, 1, 0, NULL) == OSSA_OK);
     ossa_mixer_update(mx, 0.1f);
     eval(mx, p);
     CHECK_NEAR(p->tx[0], 3.0 + 0.5 * (10.0 - 3.0), 1e-5);
@@ -230,22 +234,29 @@ static void test_morph(const scene *s)
 {
     ossa_mixer *mx = new_mixer(s, 0);
     float w[2] = {-1, -1};
-    CHECK(ossa_mixer_morph_weights(mx, 0, 0, w) == OSSA_OK);
+    CHECK(ossa_mixer_morph_weights(mx, 0, 0, w, 2, NULL) == OSSA_OK);
     CHECK(w[0] == 0.0f && w[1] == 0.0f);
     uint32_t m0 = ossa_mixer_morph_id(mx, 0), m1 = ossa_mixer_morph_id(mx, 1);
     CHECK(m0 == 3 && m1 == 4);
-    CHECK(ossa_mixer_blend_cycle(mx, m0, 0.3f, 0) == OSSA_OK);
+    CHECK(ossa_mixer_blend_cycle(mx, m0, 0.3f, 0, NULL) == OSSA_OK);
     ossa_mixer_update(mx, 0);
-    CHECK(ossa_mixer_morph_weights(mx, 0, 0, w) == OSSA_OK);
+    CHECK(ossa_mixer_morph_weights(mx, 0, 0, w, 2, NULL) == OSSA_OK);
     CHECK_NEAR(w[1], 0.5, 1e-7); /* smile, shown at 100% */
     CHECK(w[0] == 0.0f);         /* blink: nothing plays it */
-    CHECK(ossa_mixer_execute_action(mx, m1, 0, 0, 0.5f, 1) == OSSA_OK);
+    CHECK(ossa_mixer_execute_action(mx, m1, 0, 0, 0.5f, 1, NULL) == OSSA_OK);
     ossa_mixer_update(mx, 0.1f);
-    CHECK(ossa_mixer_morph_weights(mx, 0, 0, w) == OSSA_OK);
+    CHECK(ossa_mixer_morph_weights(mx, 0, 0, w, 2, NULL) == OSSA_OK);
     CHECK_NEAR(w[0], 1.0, 1e-6);                    /* blink: the action alone */
     /* smile: the action at 0.5, then the cycle's 0.3 (under the 0.5 left) folded in */
     CHECK_NEAR(w[1], 0.9 + 0.3 / 0.8 * (0.5 - 0.9), 1e-6);
-    CHECK(ossa_mixer_morph_weights(mx, 1, 0, w) != OSSA_OK);
+    CHECK(ossa_mixer_morph_weights(mx, 1, 0, w, 2, NULL) != OSSA_OK);
+    /* an out array one weight short is refused, named with both sizes, and left untouched */
+    ossa_error err = {0};
+    w[0] = w[1] = -1.0f;
+    CHECK(ossa_mixer_morph_weights(mx, 0, 0, w, 1, &err) == OSSA_ERR_INVALID_ARGUMENT);
+    CHECKF(strstr(err.message, "out holds 1 weights") && strstr(err.message, "2 morph targets"),
+           "%s", err.message);
+    CHECK(w[0] == -1.0f && w[1] == -1.0f);
     ossa_mixer_destroy(mx);
 }
 
@@ -268,15 +279,15 @@ static void test_single_cycle_path(void)
         ossa_error err;
         CHECK(ossa_mixer_create(m, NULL, &mx, &err) == OSSA_OK);
         CHECK(ossa_rt_clip_create(m, &m->clips[id], &rc, &err) == OSSA_OK);
-        CHECK(ossa_mixer_blend_cycle(mx, id, 0.6f, 0.5f) == OSSA_OK);
+        CHECK(ossa_mixer_blend_cycle(mx, id, 0.6f, 0.5f, NULL) == OSSA_OK);
         int compared = 0;
         for (int frame = 0; frame < 60; frame++) {
             if (frame == 20)
-                CHECK(ossa_mixer_blend_cycle(mx, 1 - id, 0.5f, 0.0f) == OSSA_OK);
+                CHECK(ossa_mixer_blend_cycle(mx, 1 - id, 0.5f, 0.0f, NULL) == OSSA_OK);
             if (frame == 30)
-                CHECK(ossa_mixer_clear_cycle(mx, 1 - id, 0.0f) == OSSA_OK);
+                CHECK(ossa_mixer_clear_cycle(mx, 1 - id, 0.0f, NULL) == OSSA_OK);
             ossa_mixer_update(mx, 0.07f);
-            CHECK(ossa_mixer_evaluate(mx, &got) == OSSA_OK);
+            CHECK(ossa_mixer_evaluate(mx, &got, NULL) == OSSA_OK);
             if (frame >= 20 && frame <= 30)
                 continue; /* two cycles blend */
             /* CalMixer::updateSkeleton's time of a synchronised cycle. */
@@ -285,7 +296,7 @@ static void test_single_cycle_path(void)
             ossa_rt_skeleton_rest(ossa_mixer_skeleton(mx), &want);
             ossa_sample_job job = {.clip = rc, .time = t, .time_mode = OSSA_WRAP_LOOP,
                                    .output = &want};
-            CHECK(ossa_sample_job_run(&job) == OSSA_OK);
+            CHECK(ossa_sample_job_run(&job, NULL) == OSSA_OK);
             size_t bytes = (size_t)want.capacity * 10 * sizeof(float);
             CHECKF(!memcmp(got.block, want.block, bytes),
                    "clip %u frame %d: single-cycle mixer != sampler at t=%g", id, frame, t);

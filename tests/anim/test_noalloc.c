@@ -93,29 +93,30 @@ static void run_frames(const ossa_model *m)
         ossa_sample_job sj = {.clip = rc, .cache = cache, .time = time,
                               .time_mode = (ossa_wrap)(f % 3), .rot = (ossa_rot_interp)(f % 2),
                               .output = &local};
-        CHECK(ossa_sample_job_run(&sj) == OSSA_OK);
+        CHECK(ossa_sample_job_run(&sj, NULL) == OSSA_OK);
         ossa_ltm_job lj = {.skeleton = sk, .local = &local, .model = &model};
-        CHECK(ossa_ltm_job_run(&lj) == OSSA_OK);
+        CHECK(ossa_ltm_job_run(&lj, NULL) == OSSA_OK);
         ossa_palette_job pj = {.skeleton = sk, .model = &model, .palette = palette,
                                .palette_floats = 12 * (size_t)n};
-        CHECK(ossa_palette_job_run(&pj) == OSSA_OK);
+        CHECK(ossa_palette_job_run(&pj, NULL) == OSSA_OK);
         /* the mixer: cycles, cross-fades, actions, clears */
         if (f % 100 == 0)
-            CHECK(ossa_mixer_blend_cycle(mx, 0, 1.0f, 0.2f) == OSSA_OK);
+            CHECK(ossa_mixer_blend_cycle(mx, 0, 1.0f, 0.2f, NULL) == OSSA_OK);
         if (f % 100 == 10 && m->clip_count > 1)
-            CHECK(ossa_mixer_blend_cycle(mx, 1, 0.5f, 0.3f) == OSSA_OK);
+            CHECK(ossa_mixer_blend_cycle(mx, 1, 0.5f, 0.3f, NULL) == OSSA_OK);
         if (f % 100 == 30)
-            CHECK(ossa_mixer_execute_action(mx, m->clip_count - 1, 0.1f, 0.1f, 0.7f, f == 130) == OSSA_OK);
+            CHECK(ossa_mixer_execute_action(mx, m->clip_count - 1, 0.1f, 0.1f, 0.7f, f == 130,
+                                            NULL) == OSSA_OK);
         if (f % 100 == 70 && m->clip_count > 1)
-            CHECK(ossa_mixer_clear_cycle(mx, 1, 0.2f) == OSSA_OK);
+            CHECK(ossa_mixer_clear_cycle(mx, 1, 0.2f, NULL) == OSSA_OK);
         if (f == 350)
-            ossa_mixer_remove_action(mx, m->clip_count - 1);
+            ossa_mixer_remove_action(mx, m->clip_count - 1, NULL);
         ossa_mixer_update(mx, 0.016f);
-        CHECK(ossa_mixer_evaluate(mx, &local) == OSSA_OK);
+        CHECK(ossa_mixer_evaluate(mx, &local, NULL) == OSSA_OK);
         if (m->mesh_count && m->meshes[0].submesh_count && m->meshes[0].submeshes[0].morph_count <= 8)
-            CHECK(ossa_mixer_morph_weights(mx, 0, 0, mw) == OSSA_OK);
-        CHECK(ossa_ltm_job_run(&lj) == OSSA_OK);
-        CHECK(ossa_palette_job_run(&pj) == OSSA_OK);
+            CHECK(ossa_mixer_morph_weights(mx, 0, 0, mw, 8, NULL) == OSSA_OK);
+        CHECK(ossa_ltm_job_run(&lj, NULL) == OSSA_OK);
+        CHECK(ossa_palette_job_run(&pj, NULL) == OSSA_OK);
     }
     counter.armed = 0;
     CHECKF(counter.calls == 0, "%ld allocator calls in %ld frames", counter.calls, frames);
@@ -168,7 +169,7 @@ static void run_instance(const ossa_model *m)
         CHECK(ossa_instance_skin(inst, 0, parts, spans, &err) == OSSA_OK);
         for (uint32_t k = 0; k < m->mount_count; k++) {
             float t[3], r[4], s[3];
-            ossa_instance_mount(inst, k, false, t, r, s);
+            ossa_instance_mount(inst, k, false, t, r, s, NULL);
         }
     }
     counter.armed = 0;

@@ -30,18 +30,18 @@ static void compare_pose(const ossa_model *m, const ossa_rt_skeleton *sk, const 
     float *buf = calloc((size_t)n * 44 + 1, sizeof(float));
     float *mt = buf, *mr = mt + 3 * n, *ms = mr + 4 * n, *pal = ms + 3 * n;
     float *mt2 = pal + 12 * n, *mr2 = mt2 + 3 * n, *ms2 = mr2 + 4 * n, *pal2 = ms2 + 3 * n;
-    ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
-    ossa_skin_palette(m, mt, mr, ms, pal);
+    ossa_local_to_model(m, lt, lr, ls, mt, mr, ms, m->bone_count, NULL);
+    ossa_skin_palette(m, mt, mr, ms, pal, m->bone_count, NULL);
     ossa_soa_pose local, model;
     CHECK(ossa_soa_pose_create(n, &local, NULL) == OSSA_OK);
     CHECK(ossa_soa_pose_create(n, &model, NULL) == OSSA_OK);
     ossa_soa_pose_from_aos(&local, lt, lr, ls);
     ossa_ltm_job ltm = {.skeleton = sk, .local = &local, .model = &model};
-    CHECK(ossa_ltm_job_run(&ltm) == OSSA_OK);
+    CHECK(ossa_ltm_job_run(&ltm, NULL) == OSSA_OK);
     ossa_palette_job pj = {.skeleton = sk, .model = &model, .palette = pal2,
                            .palette_floats = 12 * (size_t)n};
-    CHECK(ossa_palette_job_run(&pj) == OSSA_OK);
-    ossa_soa_pose_to_aos(&model, mt2, mr2, ms2);
+    CHECK(ossa_palette_job_run(&pj, NULL) == OSSA_OK);
+    ossa_soa_pose_to_aos(&model, mt2, mr2, ms2, model.bone_count, NULL);
     /* Translations are compared relative to the size of the pose (the largest model-space or
      * inverse-bind translation): the palette's translation column is a sum of such terms. */
     double size = 1.0;
@@ -63,9 +63,9 @@ static void compare_pose(const ossa_model *m, const ossa_rt_skeleton *sk, const 
     worst_rel = fmax(worst_rel, e);
     /* A palette buffer one bone short and aliased poses are refused. */
     pj.palette_floats = 12 * (size_t)n - 1;
-    CHECK(n == 0 || ossa_palette_job_run(&pj) != OSSA_OK);
+    CHECK(n == 0 || ossa_palette_job_run(&pj, NULL) != OSSA_OK);
     ltm.model = &local;
-    CHECK(ossa_ltm_job_validate(&ltm) != OSSA_OK);
+    CHECK(ossa_ltm_job_validate(&ltm, NULL) != OSSA_OK);
     ossa_soa_pose_destroy(&local);
     ossa_soa_pose_destroy(&model);
     free(buf);
@@ -81,26 +81,80 @@ static void pose_model(const ossa_model *m)
     uint32_t n = m->bone_count;
     float *buf = calloc((size_t)n * 10 + 1, sizeof(float));
     float *t = buf, *r = t + 3 * n, *s = r + 4 * n;
-    ossa_pose_rest(m, t, r, s);
+    ossa_pose_rest(m, t, r, s, m->bone_count, NULL);
     compare_pose(m, sk, t, r, s);
     /* the skeleton's rest pose is the model's */
     ossa_soa_pose p;
     CHECK(ossa_soa_pose_create(n, &p, NULL) == OSSA_OK);
     ossa_rt_skeleton_rest(sk, &p);
     float *t2 = calloc((size_t)n * 10 + 1, sizeof(float));
-    ossa_soa_pose_to_aos(&p, t2, t2 + 3 * n, t2 + 7 * n);
+    ossa_soa_pose_to_aos(&p, t2, t2 + 3 * n, t2 + 7 * n, p.bone_count, NULL);
     CHECK(!memcmp(t2, buf, (size_t)n * 10 * sizeof(float)));
     free(t2);
     ossa_soa_pose_destroy(&p);
     for (uint32_t c = 0; c < m->clip_count; c++)
         for (int k = 0; k < 5; k++) {
-            ossa_pose_rest(m, t, r, s);
+            ossa_pose_rest(m, t, r, s, m->bone_count, NULL);
             ossa_sample_clip(m, &m->clips[c], m->clips[c].duration * (float)k / 4.3f,
-                             OSSA_WRAP_LOOP, t, r, s);
+                             OSSA_WRAP_LOOP, t, r, s, m->bone_count, NULL);
             compare_pose(m, sk, t, r, s);
         }
     free(buf);
     ossa_rt_skeleton_destroy(sk);
+}
+
+/* Output arrays one bone short are refused with the status and a message naming them and both
+ * sizes, and nothing is written: the palette job, the reference path, SoA to AoS. */
+static void test_short_buffers(void)
+{
+    fixture f;
+    fixture_random(&f, 77, 9, 1, 4, 0);
+    const ossa_model *m = &f.model;
+    const uint32_t n = 9;
+    ossa_rt_skeleton *sk = NULL;
+    ossa_soa_pose model;
+    CHECK(ossa_rt_skeleton_create(m, &sk, NULL) == OSSA_OK);
+    CHECK(ossa_soa_pose_create(n, &model, NULL) == OSSA_OK);
+    ossa_rt_skeleton_rest(sk, &model);
+    float buf[12 * 9];
+    for (size_t i = 0; i < 12 * (size_t)n; i++)
+        buf[i] = -7.0f;
+    ossa_error err = {0};
+    ossa_palette_job pj = {.skeleton = sk, .model = &model, .palette = buf,
+                           .palette_floats = 12 * (size_t)n - 1};
+    CHECK(ossa_palette_job_run(&pj, &err) == OSSA_ERR_INVALID_ARGUMENT);
+    CHECK(err.status == OSSA_ERR_INVALID_ARGUMENT);
+    CHECKF(strstr(err.message, "palette holds 107 floats") && strstr(err.message, "need 108"),
+           "%s", err.message);
+    float t[3 * 9], r[4 * 9], sc[3 * 9];
+    ossa_error_clear(&err);
+    CHECK(ossa_pose_rest(m, t, r, sc, n - 1, &err) == OSSA_ERR_INVALID_ARGUMENT);
+    CHECKF(strstr(err.message, "t, r, s hold 8 bones (bone_capacity), the model has 9"), "%s",
+           err.message);
+    ossa_error_clear(&err);
+    CHECK(ossa_sample_clip(m, &m->clips[0], 0.1f, OSSA_WRAP_LOOP, buf, buf, buf, n - 1, &err) ==
+          OSSA_ERR_INVALID_ARGUMENT);
+    CHECKF(strstr(err.message, "sample clip") && strstr(err.message, "8 bones"), "%s",
+           err.message);
+    ossa_error_clear(&err);
+    CHECK(ossa_skin_palette(m, t, r, sc, buf, n - 1, &err) == OSSA_ERR_INVALID_ARGUMENT);
+    CHECKF(strstr(err.message, "palette hold 8 bones"), "%s", err.message);
+    ossa_error_clear(&err);
+    CHECK(ossa_local_to_model(m, t, r, sc, buf, buf, buf, n - 1, &err) ==
+          OSSA_ERR_INVALID_ARGUMENT);
+    CHECKF(strstr(err.message, "local to model") && strstr(err.message, "8 bones"), "%s",
+           err.message);
+    ossa_error_clear(&err);
+    CHECK(ossa_soa_pose_to_aos(&model, buf, buf, buf, n - 1, &err) == OSSA_ERR_INVALID_ARGUMENT);
+    CHECKF(strstr(err.message, "hold 8 bones") && strstr(err.message, "pose has 9"), "%s",
+           err.message);
+    uint32_t touched = 0;
+    for (size_t i = 0; i < 12 * (size_t)n; i++)
+        touched += buf[i] != -7.0f;
+    CHECKF(touched == 0, "%u floats written by refused calls", touched);
+    ossa_soa_pose_destroy(&model);
+    ossa_rt_skeleton_destroy(sk);
+    fixture_free(&f);
 }
 
 static void test_assets(void)
@@ -134,6 +188,7 @@ int main(void)
             pose_model(&f.model);
             fixture_free(&f);
         }
+    test_short_buffers();
     test_assets();
     printf("worst relative difference SoA vs scalar: %g\n", worst_rel);
     return test_finish("anim-pose-soa");

@@ -15,21 +15,21 @@ static void compare_at(const ossa_model *m, uint32_t ci, const ossa_rt_clip *rc,
                        ossa_soa_pose *a, ossa_soa_pose *b, float *t, float *r, float *s,
                        float *t2, float *r2, float *s2, long *checked)
 {
-    ossa_pose_rest(m, t, r, s);
-    ossa_sample_clip(m, &m->clips[ci], time, mode, t, r, s);
+    ossa_pose_rest(m, t, r, s, m->bone_count, NULL);
+    ossa_sample_clip(m, &m->clips[ci], time, mode, t, r, s, m->bone_count, NULL);
     ossa_soa_pose_from_aos(a, t, r, s);
     ossa_soa_pose_from_aos(b, t, r, s);
     ossa_sample_job job = {.clip = rc, .cache = cache, .time = time, .time_mode = mode,
                            .rot = OSSA_ROT_SLERP, .output = a};
-    CHECK(ossa_sample_job_run(&job) == OSSA_OK);
+    CHECK(ossa_sample_job_run(&job, NULL) == OSSA_OK);
     job.cache = NULL;
     job.output = b;
-    CHECK(ossa_sample_job_run(&job) == OSSA_OK);
-    ossa_soa_pose_to_aos(a, t2, r2, s2);
+    CHECK(ossa_sample_job_run(&job, NULL) == OSSA_OK);
+    ossa_soa_pose_to_aos(a, t2, r2, s2, a->bone_count, NULL);
     uint32_t n = m->bone_count;
     int same = !memcmp(t, t2, 12 * n) && !memcmp(r, r2, 16 * n) && !memcmp(s, s2, 12 * n);
     CHECKF(same, "cached runtime != ossa_sample_clip at t=%g mode %d", time, (int)mode);
-    ossa_soa_pose_to_aos(b, t2, r2, s2);
+    ossa_soa_pose_to_aos(b, t2, r2, s2, b->bone_count, NULL);
     same = !memcmp(t, t2, 12 * n) && !memcmp(r, r2, 16 * n) && !memcmp(s, s2, 12 * n);
     CHECKF(same, "uncached runtime != ossa_sample_clip at t=%g mode %d", time, (int)mode);
     (*checked)++;
@@ -124,10 +124,10 @@ static void test_nlerp(const ossa_model *m)
     double worst = 0;
     for (float time = tr0->times[0]; time <= tr0->times[tr0->key_count - 1]; time += 0.01f) {
         ossa_sample_job job = {.clip = rc, .time = time, .output = &a};
-        CHECK(ossa_sample_job_run(&job) == OSSA_OK);
+        CHECK(ossa_sample_job_run(&job, NULL) == OSSA_OK);
         job.rot = OSSA_ROT_NLERP;
         job.output = &b;
-        CHECK(ossa_sample_job_run(&job) == OSSA_OK);
+        CHECK(ossa_sample_job_run(&job, NULL) == OSSA_OK);
         /* Track 0 only: its key range is the one swept, others may extrapolate. */
         for (uint32_t k = 0; k < 1; k++) {
             uint32_t bn = ossa_rt_clip_track_bone(rc, k);
@@ -145,7 +145,7 @@ static void test_nlerp(const ossa_model *m)
     /* On a key, both give the key. */
     ossa_sample_job job = {.clip = rc, .time = tr0->times[4], .rot = OSSA_ROT_NLERP,
                            .output = &b};
-    CHECK(ossa_sample_job_run(&job) == OSSA_OK);
+    CHECK(ossa_sample_job_run(&job, NULL) == OSSA_OK);
     CHECK_NEAR(b.qx[tr0->bone], tr0->rotations[16], 1e-6);
     CHECK_NEAR(b.qw[tr0->bone], tr0->rotations[19], 1e-6);
     /* Sampling a ping-pong time is sampling it clamped, past the keys too. */
@@ -153,21 +153,21 @@ static void test_nlerp(const ossa_model *m)
     job.time = 1e3f;
     job.time_mode = OSSA_WRAP_CLAMP;
     job.output = &a;
-    CHECK(ossa_sample_job_run(&job) == OSSA_OK);
+    CHECK(ossa_sample_job_run(&job, NULL) == OSSA_OK);
     job.time_mode = OSSA_WRAP_PINGPONG;
     job.output = &b;
-    CHECK(ossa_sample_job_run(&job) == OSSA_OK);
+    CHECK(ossa_sample_job_run(&job, NULL) == OSSA_OK);
     CHECK(memcmp(a.block, b.block, (size_t)a.capacity * 10 * sizeof(float)) == 0);
     CHECK(b.qw[tr0->bone] == tr0->rotations[4 * tr0->key_count - 1]);
     job.output = &b;
     /* invalid jobs are refused */
     job.time_mode = (ossa_wrap)7;
-    CHECK(ossa_sample_job_run(&job) != OSSA_OK);
+    CHECK(ossa_sample_job_run(&job, NULL) != OSSA_OK);
     ossa_soa_pose small;
     CHECK(ossa_soa_pose_create(1, &small, NULL) == OSSA_OK);
     job.time_mode = OSSA_WRAP_EXTRAPOLATE;
     job.output = &small;
-    CHECK(ossa_sample_job_validate(&job) != OSSA_OK);
+    CHECK(ossa_sample_job_validate(&job, NULL) != OSSA_OK);
     ossa_soa_pose_destroy(&small);
     ossa_rt_clip_destroy(rc);
     ossa_soa_pose_destroy(&a);

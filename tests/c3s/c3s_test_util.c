@@ -209,18 +209,18 @@ bool ct_pose_submesh(const ossa_model *m, const ossa_clip *clip, float time, uin
     const ossa_submesh *sm = &m->meshes[mesh].submeshes[submesh];
     if (!clip || ossa_clip_vertex_track(clip, mesh, submesh))
         return ossa_vertex_clip_eval(m, clip, mesh, submesh, time, OSSA_WRAP_LOOP, positions,
-                                     normals) == OSSA_OK;
+                                     normals, sm->vertex_count, NULL) == OSSA_OK;
     size_t nb = m->bone_count ? m->bone_count : 1;
     float *w = malloc(nb * 32 * sizeof(float));
     if (!w)
         return false;
     float *lt = w, *lr = lt + 3 * nb, *ls = lr + 4 * nb, *mt = ls + 3 * nb, *mr = mt + 3 * nb,
           *ms = mr + 4 * nb, *pal = ms + 3 * nb;
-    ossa_pose_rest(m, lt, lr, ls);
-    ossa_sample_clip(m, clip, time, OSSA_WRAP_LOOP, lt, lr, ls);
-    ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
-    ossa_skin_palette(m, mt, mr, ms, pal);
-    ossa_skin_submesh_scalar(sm, pal, positions, normals);
+    ossa_pose_rest(m, lt, lr, ls, m->bone_count, NULL);
+    ossa_sample_clip(m, clip, time, OSSA_WRAP_LOOP, lt, lr, ls, m->bone_count, NULL);
+    ossa_local_to_model(m, lt, lr, ls, mt, mr, ms, m->bone_count, NULL);
+    ossa_skin_palette(m, mt, mr, ms, pal, m->bone_count, NULL);
+    ossa_skin_submesh_scalar(sm, pal, positions, normals, sm->vertex_count, NULL);
     free(w);
     return true;
 }

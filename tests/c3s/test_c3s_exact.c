@@ -399,7 +399,7 @@ static void run_fixture(const char *cli, float upper_scale, int agree, int want_
         old.positions = mean_pos;
         old.influence_points = NULL;
         float old_p[3 * VERTS];
-        ossa_skin_submesh_scalar(&old, pal, old_p, NULL);
+        ossa_skin_submesh_scalar(&old, pal, old_p, NULL, old.vertex_count, NULL);
         for (uint32_t r = 0; r < VERTS; r++)
             for (int c = 0; c < 3; c++) {
                 old_expect[r][c] = old_p[3 * r + c];

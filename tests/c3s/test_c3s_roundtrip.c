@@ -75,8 +75,11 @@ static void compare(const char *label, const ossa_model *a, const ossa_model *b,
                 CHECKF(g < 1e-4, "%s clip '%s' t=%g submesh %u: %g apart", label, ca->name,
                        (double)t, s, g);
                 if (sa->uv_set_count) {
-                    CHECK(ossa_uv_clip_eval(a, ca, ma, sa_i, t, OSSA_WRAP_LOOP, pa) == OSSA_OK);
-                    CHECK(ossa_uv_clip_eval(b, cb, mb, sb_i, t, OSSA_WRAP_LOOP, pb) == OSSA_OK);
+                    CHECK(ossa_uv_clip_eval(a, ca, ma, sa_i, t, OSSA_WRAP_LOOP, pa,
+                                            sa->vertex_count, NULL) == OSSA_OK);
+                    CHECK(ossa_uv_clip_eval(b, cb, mb, sb_i, t, OSSA_WRAP_LOOP, pb,
+                                            b->meshes[mb].submeshes[sb_i].vertex_count,
+                                            NULL) == OSSA_OK);
                     CHECKF(max_gap(pa, pb, 2 * (size_t)sa->vertex_count) < 1e-6,
                            "%s clip '%s' t=%g: uvs differ", label, ca->name, (double)t);
                 }
@@ -107,8 +110,8 @@ static void compare(const char *label, const ossa_model *a, const ossa_model *b,
         const ossa_submesh *sa = &a->meshes[x->mesh].submeshes[x->submesh];
         const ossa_submesh *sb = &b->meshes[y->mesh].submeshes[y->submesh];
         float ta[3], ra[4], sca[3], tb[3], rb[4], scb[3];
-        CHECK(ossa_mount_transform(a, i, sa->positions, ta, ra, sca) == OSSA_OK);
-        CHECK(ossa_mount_transform(b, i, sb->positions, tb, rb, scb) == OSSA_OK);
+        CHECK(ossa_mount_transform(a, i, sa->positions, ta, ra, sca, NULL) == OSSA_OK);
+        CHECK(ossa_mount_transform(b, i, sb->positions, tb, rb, scb, NULL) == OSSA_OK);
         CHECK(max_gap(ta, tb, 3) < 1e-5 && max_gap(ra, rb, 4) < 1e-5 &&
               max_gap(sca, scb, 3) < 1e-6);
     }

@@ -141,9 +141,11 @@ static void features(void)
     /* UVs at key 2 come from the second frame (u + 0.5). */
     if (s0->vertex_count == 5) {
         float uv[10];
-        CHECK(ossa_uv_clip_eval(m, bend, 0, 0, 0.2f, OSSA_WRAP_LOOP, uv) == OSSA_OK);
+        CHECK(ossa_uv_clip_eval(m, bend, 0, 0, 0.2f, OSSA_WRAP_LOOP, uv, 5, NULL) ==
+              OSSA_OK);
         CHECK_NEAR(uv[0], 0.6, 1e-6);
-        CHECK(ossa_uv_clip_eval(m, bend, 0, 0, 0.1f, OSSA_WRAP_LOOP, uv) == OSSA_OK);
+        CHECK(ossa_uv_clip_eval(m, bend, 0, 0, 0.1f, OSSA_WRAP_LOOP, uv, 5, NULL) ==
+              OSSA_OK);
         CHECK_NEAR(uv[0], 0.1, 1e-6);
         /* The arm turned 10 degrees more at key 1: v4 = (0,1,0) + Rz(100 deg)(1,-1,0). */
         float p[15], n[15];
@@ -161,7 +163,7 @@ static void features(void)
         CHECK(strcmp(hat->name, "hat") == 0 && hat->mesh == 0 && hat->submesh == 0 &&
               hat->face == 1);
         float t[3], r[4], s[3];
-        CHECK(ossa_mount_transform(m, 0, s0->positions, t, r, s) == OSSA_OK);
+        CHECK(ossa_mount_transform(m, 0, s0->positions, t, r, s, NULL) == OSSA_OK);
         /* P = 0.2 v1 + 0.3 v3 + 0.5 v4 = (0.5, 1.3, 0) (the coordinates follow the file's ring
          * v1 v3 v4); Y is the face normal +Z, so the offset (0, 0.1, 0) lifts it along z; Z
          * points from P to v1. */
@@ -185,7 +187,7 @@ static void features(void)
         float p[15], n[15];
         CHECK(ct_pose_submesh(m, bend, 0.1f, 0, 0, p, n));
         float t2[3], r2[4], sc2[3];
-        CHECK(ossa_mount_transform(m, 0, p, t2, r2, sc2) == OSSA_OK);
+        CHECK(ossa_mount_transform(m, 0, p, t2, r2, sc2, NULL) == OSSA_OK);
         CHECK(fabsf(t2[0] - t[0]) > 1e-3f); /* it follows the arm */
     }
 done:
@@ -229,17 +231,38 @@ static void frames(void)
         CHECK(tr->key_count == 3 && tr->frames[0] == 0 && tr->frames[1] == 1 && tr->frames[2] == 2);
     }
     float p[12], n[12];
-    CHECK(ossa_vertex_clip_eval(m, morph, 0, 0, 0.25f, OSSA_WRAP_LOOP, p, n) == OSSA_OK);
+    CHECK(ossa_vertex_clip_eval(m, morph, 0, 0, 0.25f, OSSA_WRAP_LOOP, p, n, 4, NULL) ==
+          OSSA_OK);
     check_vec(p, 0, 0, 0.5f, 1e-6, "v1 half way to f3");
     check_vec(p + 9, 2, 2, 1, 1e-6, "v4 half way to f4");
-    CHECK(ossa_vertex_clip_eval(m, morph, 0, 0, 1.25f, OSSA_WRAP_LOOP, p, n) == OSSA_OK);
+    CHECK(ossa_vertex_clip_eval(m, morph, 0, 0, 1.25f, OSSA_WRAP_LOOP, p, n, 4, NULL) ==
+          OSSA_OK);
     check_vec(p, 0, 0, 0.5f, 1e-6, "v1 looping back");
     check_vec(p + 9, 2, 2, 0, 1e-6, "v4 at its base");
-    CHECK(ossa_vertex_clip_eval(m, morph, 0, 0, 1.25f, OSSA_WRAP_CLAMP, p, n) == OSSA_OK);
+    CHECK(ossa_vertex_clip_eval(m, morph, 0, 0, 1.25f, OSSA_WRAP_CLAMP, p, n, 4, NULL) ==
+          OSSA_OK);
     check_vec(p, 0, 0, 1, 1e-6, "v1 held at the last key");
     /* Normals of the blob at f3 still face along z. */
-    CHECK(ossa_vertex_clip_eval(m, morph, 0, 0, 0.5f, OSSA_WRAP_LOOP, p, n) == OSSA_OK);
+    CHECK(ossa_vertex_clip_eval(m, morph, 0, 0, 0.5f, OSSA_WRAP_LOOP, p, n, 4, NULL) ==
+          OSSA_OK);
     CHECKF(fabsf(fabsf(n[2]) - 1.0f) < 1e-5f, "normal z %g", (double)n[2]);
+    /* Outputs one vertex short are refused, named with both sizes, and left untouched. */
+    for (int i = 0; i < 12; i++)
+        p[i] = n[i] = -3.0f;
+    ossa_error_clear(&err);
+    CHECK(ossa_vertex_clip_eval(m, morph, 0, 0, 0.5f, OSSA_WRAP_LOOP, p, n, 3, &err) ==
+          OSSA_ERR_INVALID_ARGUMENT);
+    CHECKF(strstr(err.message, "out_positions / out_normals hold 3 vertices") &&
+           strstr(err.message, "has 4"), "%s", err.message);
+    ossa_error_clear(&err);
+    CHECK(ossa_uv_clip_eval(m, morph, 0, 0, 0.5f, OSSA_WRAP_LOOP, p, 3, &err) ==
+          OSSA_ERR_INVALID_ARGUMENT);
+    CHECKF(strstr(err.message, "out_uvs holds 3 vertices") && strstr(err.message, "has 4"), "%s",
+           err.message);
+    bool untouched = true;
+    for (int i = 0; i < 12; i++)
+        untouched &= p[i] == -3.0f && n[i] == -3.0f;
+    CHECK(untouched);
     /* mixed: a bone track for root and frames {base, f3 f4}. */
     CHECK(mixed->track_count == 1 && mixed->vertex_track_count == 1);
     if (mixed->vertex_track_count == 1)

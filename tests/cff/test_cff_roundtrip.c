@@ -40,12 +40,12 @@ static void pose_free(pose *p)
 /* Model-space pose and palette of clip at time t (NULL clip: the rest pose). */
 static void pose_at(const ossa_model *m, const ossa_clip *clip, float t, pose *p)
 {
-    ossa_pose_rest(m, p->lt, p->lr, p->ls);
+    ossa_pose_rest(m, p->lt, p->lr, p->ls, m->bone_count, NULL);
     if (clip)
         ossa_sample_clip(m, clip, ossa_clip_wrap_time(clip, t), OSSA_WRAP_LOOP, p->lt, p->lr,
-                         p->ls);
-    ossa_local_to_model(m, p->lt, p->lr, p->ls, p->mt, p->mr, p->ms);
-    ossa_skin_palette(m, p->mt, p->mr, p->ms, p->palette);
+                         p->ls, m->bone_count, NULL);
+    ossa_local_to_model(m, p->lt, p->lr, p->ls, p->mt, p->mr, p->ms, m->bone_count, NULL);
+    ossa_skin_palette(m, p->mt, p->mr, p->ms, p->palette, m->bone_count, NULL);
 }
 
 /* Angle of the rotation between two unit quaternions, accurate for small angles (acos of the
@@ -103,7 +103,7 @@ static double part_vertex_error(const ossa_model *demo, const pose *dp, const os
         free(normals);
         return INFINITY;
     }
-    ossa_skin_submesh_scalar(rs, rp->palette, skinned, normals);
+    ossa_skin_submesh_scalar(rs, rp->palette, skinned, normals, rs->vertex_count, NULL);
     for (uint32_t v = 0; v < rs->vertex_count; v++) {
         double best = INFINITY;
         for (uint32_t s = 0; s < demo->meshes[0].submesh_count; s++) {
@@ -256,9 +256,9 @@ int main(void)
         pose_at(demo, walk, 0.0f, &dp);
         double worst = 0;
         for (uint32_t b = 0; b < rd->bone_count; b++) {
-            ossa_pose_rest(rd, rp.lt, rp.lr, rp.ls);
-            ossa_local_to_model(rd, rp.lt, rp.lr, rp.ls, rp.mt, rp.mr, rp.ms);
-            ossa_skin_palette(rd, rp.mt, rp.mr, rp.ms, rp.palette);
+            ossa_pose_rest(rd, rp.lt, rp.lr, rp.ls, rd->bone_count, NULL);
+            ossa_local_to_model(rd, rp.lt, rp.lr, rp.ls, rp.mt, rp.mr, rp.ms, rd->bone_count, NULL);
+            ossa_skin_palette(rd, rp.mt, rp.mr, rp.ms, rp.palette, rd->bone_count, NULL);
             worst = fmax(worst, part_vertex_error(demo, &dp, rd, &rp, b));
         }
         printf("rest pose against the walk at 0: %.3g\n", worst);

@@ -23,11 +23,12 @@ static inline float *ex_palette(const ossa_model *m, const ossa_clip *clip, floa
     float *ls = malloc(nb * 3 * sizeof(float)), *mt = malloc(nb * 3 * sizeof(float));
     float *mr = malloc(nb * 4 * sizeof(float)), *ms = malloc(nb * 3 * sizeof(float));
     float *pal = malloc(nb * 12 * sizeof(float));
-    ossa_pose_rest(m, lt, lr, ls);
+    ossa_pose_rest(m, lt, lr, ls, m->bone_count, NULL);
     if (clip)
-        ossa_sample_clip(m, clip, ossa_clip_wrap_time(clip, t), OSSA_WRAP_LOOP, lt, lr, ls);
-    ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
-    ossa_skin_palette(m, mt, mr, ms, pal);
+        ossa_sample_clip(m, clip, ossa_clip_wrap_time(clip, t), OSSA_WRAP_LOOP, lt, lr, ls,
+                         m->bone_count, NULL);
+    ossa_local_to_model(m, lt, lr, ls, mt, mr, ms, m->bone_count, NULL);
+    ossa_skin_palette(m, mt, mr, ms, pal, m->bone_count, NULL);
     free(lt); free(lr); free(ls); free(mt); free(mr); free(ms);
     return pal;
 }
@@ -61,7 +62,7 @@ static inline void ex_check_submesh(const ossa_submesh *sm, uint32_t bones, cons
 {
     uint32_t n = sm->vertex_count;
     float *ref_p = malloc(3 * (size_t)n * sizeof(float)), *ref_n = malloc(3 * (size_t)n * sizeof(float));
-    ossa_skin_submesh_scalar(sm, pal, ref_p, ref_n);
+    ossa_skin_submesh_scalar(sm, pal, ref_p, ref_n, sm->vertex_count, NULL);
     char label[400];
     snprintf(label, sizeof label, "%.300s: scalar reference", what);
     CHECKF(ex_compare(ref_p, NULL, expected, n, tol, label) == 0, "%s", label);
@@ -88,10 +89,10 @@ static inline void ex_check_submesh(const ossa_submesh *sm, uint32_t bones, cons
             continue;
         for (int store = 0; store < 2; store++) {
             ossa_skin_job job;
-            ossa_skin_job_init(&job, mesh, pal, bones, op, on);
+            ossa_skin_job_init(&job, mesh, pal, bones, op, on, ossa_skin_mesh_output_count(mesh));
             job.kernel = (ossa_skin_kernel)k;
             job.store = store ? OSSA_SKIN_STORE_STREAM : OSSA_SKIN_STORE_CACHED;
-            CHECK(ossa_skin_job_run(&job) == OSSA_OK);
+            CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
             snprintf(label, sizeof label, "%.300s: kernel %s%s", what,
                      ossa_skin_kernel_name((ossa_skin_kernel)k), store ? " streaming" : "");
             CHECKF(ex_compare(op, remap, expected, n, tol, label) == 0, "%s", label);
@@ -106,7 +107,7 @@ static inline void ex_check_submesh(const ossa_submesh *sm, uint32_t bones, cons
                 CHECK(ossa_skin_pool_create(t, &pool, NULL) == OSSA_OK);
                 job.out_positions = pp;
                 job.out_normals = pn;
-                CHECK(ossa_skin_run_parallel(pool, &job) == OSSA_OK);
+                CHECK(ossa_skin_run_parallel(pool, &job, NULL) == OSSA_OK);
                 CHECKF(memcmp(op, pp, 3 * (size_t)out_n * sizeof(float)) == 0 &&
                        memcmp(on, pn, 3 * (size_t)out_n * sizeof(float)) == 0,
                        "%s: pool of %u differs", label, t);

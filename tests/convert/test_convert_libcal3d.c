@@ -71,17 +71,17 @@ static size_t ossa_skin(const ossa_model *m, int c, float t, float *pos, float *
     float *ls = malloc(nb * 3 * sizeof(float)), *mt = malloc(nb * 3 * sizeof(float));
     float *mr = malloc(nb * 4 * sizeof(float)), *ms = malloc(nb * 3 * sizeof(float));
     float *pal = malloc(nb * 12 * sizeof(float));
-    ossa_pose_rest(m, lt, lr, ls);
+    ossa_pose_rest(m, lt, lr, ls, m->bone_count, NULL);
     if (c >= 0)
         ossa_sample_clip(m, &m->clips[c], ossa_clip_wrap_time(&m->clips[c], t), OSSA_WRAP_LOOP,
-                         lt, lr, ls);
-    ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
-    ossa_skin_palette(m, mt, mr, ms, pal);
+                         lt, lr, ls, m->bone_count, NULL);
+    ossa_local_to_model(m, lt, lr, ls, mt, mr, ms, m->bone_count, NULL);
+    ossa_skin_palette(m, mt, mr, ms, pal, m->bone_count, NULL);
     for (uint32_t i = 0; i < m->mesh_count; i++)
         for (uint32_t s = 0; s < m->meshes[i].submesh_count; s++) {
             const ossa_submesh *sm = &m->meshes[i].submeshes[s];
             float *nrm = malloc(3 * sizeof(float) * (sm->vertex_count + 1));
-            ossa_skin_submesh_scalar(sm, pal, pos + 3 * n, nrm);
+            ossa_skin_submesh_scalar(sm, pal, pos + 3 * n, nrm, sm->vertex_count, NULL);
             for (uint32_t v = 0; v < sm->vertex_count; v++)
                 phys[n + v] = sm->physique_weights ? sm->physique_weights[v] : 0.0f;
             n += sm->vertex_count;

@@ -108,17 +108,18 @@ static int check_pose(const ossa_model *m, pose_bufs *p, const char *what, char 
                       size_t why_size)
 {
     uint32_t n = m->bone_count;
-    ossa_local_to_model(m, p->lt, p->lr, p->ls, p->mt, p->mr, p->ms);
+    ossa_local_to_model(m, p->lt, p->lr, p->ls, p->mt, p->mr, p->ms, m->bone_count, NULL);
     if (!all_finite(p->mt, 3 * (size_t)n) || !all_finite(p->mr, 4 * (size_t)n) ||
         !all_finite(p->ms, 3 * (size_t)n))
         return fail(why, why_size, "%s: a model-space bone transform is not finite", what);
-    ossa_skin_palette(m, p->mt, p->mr, p->ms, p->palette);
+    ossa_skin_palette(m, p->mt, p->mr, p->ms, p->palette, m->bone_count, NULL);
     if (!all_finite(p->palette, 12 * (size_t)n))
         return fail(why, why_size, "%s: a skinning matrix is not finite", what);
     for (uint32_t i = 0; i < m->mesh_count; i++)
         for (uint32_t j = 0; j < m->meshes[i].submesh_count; j++) {
             const ossa_submesh *sm = &m->meshes[i].submeshes[j];
-            ossa_skin_submesh_scalar(sm, p->palette, p->out_pos, p->out_nrm);
+            ossa_skin_submesh_scalar(sm, p->palette, p->out_pos, p->out_nrm, sm->vertex_count,
+                                     NULL);
             if (!all_finite(p->out_pos, 3 * (size_t)sm->vertex_count) ||
                 !all_finite(p->out_nrm, 3 * (size_t)sm->vertex_count))
                 return fail(why, why_size, "%s: mesh %u submesh %u skins to a non-finite vertex",
@@ -151,9 +152,10 @@ static int check_springs(const ossa_model *m, const pose_bufs *p, char *why, siz
             int bad = !pos || !nrm;
             for (int frame = 0; frame < 30 && !bad; frame++) {
                 ossa_skin_job job;
-                ossa_skin_job_init(&job, mesh, p->palette, (uint32_t)p->palette_bones, pos, nrm);
-                bad = ossa_skin_job_run(&job) != OSSA_OK ||
-                      ossa_spring_update(st, 1.0f / 30.0f, pos) != OSSA_OK ||
+                ossa_skin_job_init(&job, mesh, p->palette, (uint32_t)p->palette_bones, pos, nrm,
+                                   ossa_skin_mesh_output_count(mesh));
+                bad = ossa_skin_job_run(&job, NULL) != OSSA_OK ||
+                      ossa_spring_update(st, 1.0f / 30.0f, pos, (uint32_t)n, NULL) != OSSA_OK ||
                       !all_finite(pos, 3 * n);
             }
             free(pos);
@@ -260,7 +262,7 @@ static int check_model(const ossa_model *m, char *why, size_t why_size)
     }
 
     int bad = 0;
-    ossa_pose_rest(m, p.lt, p.lr, p.ls);
+    ossa_pose_rest(m, p.lt, p.lr, p.ls, m->bone_count, NULL);
     bad = check_pose(m, &p, "rest pose", why, why_size);
     if (!bad)
         bad = check_springs(m, &p, why, why_size);
@@ -272,8 +274,9 @@ static int check_model(const ossa_model *m, char *why, size_t why_size)
         for (int k = 0; k < 2 && !bad; k++) {
             char what[96];
             snprintf(what, sizeof what, "clip %u at t=%g", c, (double)times[k]);
-            ossa_pose_rest(m, p.lt, p.lr, p.ls);
-            ossa_sample_clip(m, clip, times[k], OSSA_WRAP_EXTRAPOLATE, p.lt, p.lr, p.ls);
+            ossa_pose_rest(m, p.lt, p.lr, p.ls, m->bone_count, NULL);
+            ossa_sample_clip(m, clip, times[k], OSSA_WRAP_EXTRAPOLATE, p.lt, p.lr, p.ls,
+                             m->bone_count, NULL);
             if (!all_finite(p.lt, 3 * n) || !all_finite(p.lr, 4 * n) || !all_finite(p.ls, 3 * n))
                 bad = fail(why, why_size, "%s: a sampled local transform is not finite", what);
             else

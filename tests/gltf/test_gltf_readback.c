@@ -50,9 +50,9 @@ static void ossa_positions(const ossa_model *m, int clip, float time, const floa
     const ossa_clip *c = clip >= 0 ? &m->clips[clip] : NULL;
     if (c && ossa_clip_vertex_track(c, mesh, sub))
         ossa_vertex_clip_eval(m, c, mesh, sub, ossa_clip_wrap_time(c, time), OSSA_WRAP_LOOP, pos,
-                              nrm);
+                              nrm, m->meshes[mesh].submeshes[sub].vertex_count, NULL);
     else if (m->bone_count)
-        ossa_skin_submesh_scalar(sm, pal, pos, nrm);
+        ossa_skin_submesh_scalar(sm, pal, pos, nrm, sm->vertex_count, NULL);
     else
         memcpy(pos, sm->positions, 3 * sizeof(float) * sm->vertex_count);
 }
@@ -98,12 +98,12 @@ static double compare_pose(const char *label, const ossa_model *m, gr_doc *doc, 
     CHECK(lt && lr && ls && mt && mr && ms && pal && nodes);
     if (!lt || !lr || !ls || !mt || !mr || !ms || !pal || !nodes)
         goto done;
-    ossa_pose_rest(m, lt, lr, ls);
+    ossa_pose_rest(m, lt, lr, ls, m->bone_count, NULL);
     if (clip >= 0)
         ossa_sample_clip(m, &m->clips[clip], ossa_clip_wrap_time(&m->clips[clip], time),
-                         OSSA_WRAP_LOOP, lt, lr, ls);
-    ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
-    ossa_skin_palette(m, mt, mr, ms, pal);
+                         OSSA_WRAP_LOOP, lt, lr, ls, m->bone_count, NULL);
+    ossa_local_to_model(m, lt, lr, ls, mt, mr, ms, m->bone_count, NULL);
+    ossa_skin_palette(m, mt, mr, ms, pal, m->bone_count, NULL);
     for (uint32_t i = 0; i < m->mesh_count; i++) {
         const ossa_mesh *mesh = &m->meshes[i];
         if (mesh->lod || (mesh->flags & OSSA_MESH_HIDDEN))

@@ -23,11 +23,11 @@ int main(int argc, char **argv)
     const ossa_submesh *sm = &m->meshes[0].submeshes[0];
     float *pos = malloc(sm->vertex_count * 3 * sizeof(float));
     float *nrm = malloc(sm->vertex_count * 3 * sizeof(float));
-    ossa_pose_rest(m, lt, lr, ls);
-    ossa_sample_clip(m, &m->clips[0], 0.25f, OSSA_WRAP_LOOP, lt, lr, ls);
-    ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
-    ossa_skin_palette(m, mt, mr, ms, palette);
-    ossa_skin_submesh_scalar(sm, palette, pos, nrm);
+    ossa_pose_rest(m, lt, lr, ls, m->bone_count, NULL);
+    ossa_sample_clip(m, &m->clips[0], 0.25f, OSSA_WRAP_LOOP, lt, lr, ls, m->bone_count, NULL);
+    ossa_local_to_model(m, lt, lr, ls, mt, mr, ms, m->bone_count, NULL);
+    ossa_skin_palette(m, mt, mr, ms, palette, m->bone_count, NULL);
+    ossa_skin_submesh_scalar(sm, palette, pos, nrm, sm->vertex_count, NULL);
     printf("bones %u clips %u vertex0 %.4f %.4f %.4f\n", m->bone_count, m->clip_count,
            (double)pos[0], (double)pos[1], (double)pos[2]);
     free(lt); free(lr); free(ls); free(mt); free(mr); free(ms); free(palette); free(pos); free(nrm);

@@ -134,7 +134,8 @@ static void compare(mix_runner *r, const char *what, int op, int step)
     for (uint32_t mi = 0; mi < m->mesh_count; mi++)
         for (uint32_t si = 0; si < m->meshes[mi].submesh_count; si++) {
             const ossa_submesh *sm = &m->meshes[mi].submeshes[si];
-            ossa_skin_submesh_scalar(sm, palette, r->pos + 3 * at, r->nrm + 3 * at);
+            ossa_skin_submesh_scalar(sm, palette, r->pos + 3 * at, r->nrm + 3 * at,
+                                     sm->vertex_count, NULL);
             for (uint32_t v = 0; v < sm->vertex_count && n > 0; v++) {
                 if (sm->spring_count && sm->physique_weights && sm->physique_weights[v] > 0)
                     continue;
@@ -157,20 +158,20 @@ static void call(mix_runner *r, const char *what, int i, const mix_op *o)
     int mine = -1, ref = -1;
     switch (o->kind) {
     case MIX_OP_CYCLE:
-        mine = (ossa_mixer_blend_cycle(r->mx, (uint32_t)o->id, o->a, o->b) == OSSA_OK);
+        mine = (ossa_mixer_blend_cycle(r->mx, (uint32_t)o->id, o->a, o->b, NULL) == OSSA_OK);
         ref = cal3d_mix_blend_cycle(r->ref, o->id, o->a, o->b);
         break;
     case MIX_OP_CLEAR:
-        mine = (ossa_mixer_clear_cycle(r->mx, (uint32_t)o->id, o->a) == OSSA_OK);
+        mine = (ossa_mixer_clear_cycle(r->mx, (uint32_t)o->id, o->a, NULL) == OSSA_OK);
         ref = cal3d_mix_clear_cycle(r->ref, o->id, o->a);
         break;
     case MIX_OP_ACTION:
         mine = (ossa_mixer_execute_action(r->mx, (uint32_t)o->id, o->a, o->b, o->c,
-                                          o->lock) == OSSA_OK);
+                                          o->lock, NULL) == OSSA_OK);
         ref = cal3d_mix_execute_action(r->ref, o->id, o->a, o->b, o->c, o->lock);
         break;
     case MIX_OP_REMOVE:
-        mine = (ossa_mixer_remove_action(r->mx, (uint32_t)o->id) == OSSA_OK);
+        mine = (ossa_mixer_remove_action(r->mx, (uint32_t)o->id, NULL) == OSSA_OK);
         ref = cal3d_mix_remove_action(r->ref, o->id);
         break;
     default:

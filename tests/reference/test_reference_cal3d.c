@@ -272,8 +272,8 @@ static void compare_skeleton(const ossa_model *m, const cal3d_ref *ref, double s
     float *ls = malloc(nb * 3 * sizeof(float)), *mt = malloc(nb * 3 * sizeof(float));
     float *mr = malloc(nb * 4 * sizeof(float)), *ms = malloc(nb * 3 * sizeof(float));
     if (lt && lr && ls && mt && mr && ms) {
-        ossa_pose_rest(m, lt, lr, ls);
-        ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
+        ossa_pose_rest(m, lt, lr, ls, m->bone_count, NULL);
+        ossa_local_to_model(m, lt, lr, ls, mt, mr, ms, m->bone_count, NULL);
         for (uint32_t i = 0; i < m->bone_count; i++) {
             const ossa_bone *b = &m->bones[i];
             int c = (int)b->source_index;
@@ -496,16 +496,18 @@ static int ossa_skin(const ossa_model *m, const ossa_clip *c, float time, float 
     float *pal = malloc(nb * 12 * sizeof(float));
     int ok = lt && lr && ls && mt && mr && ms && pal;
     if (ok) {
-        ossa_pose_rest(m, lt, lr, ls);
+        ossa_pose_rest(m, lt, lr, ls, m->bone_count, NULL);
         if (c)
-            ossa_sample_clip(m, c, ossa_clip_wrap_time(c, time), OSSA_WRAP_LOOP, lt, lr, ls);
-        ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
-        ossa_skin_palette(m, mt, mr, ms, pal);
+            ossa_sample_clip(m, c, ossa_clip_wrap_time(c, time), OSSA_WRAP_LOOP, lt, lr, ls,
+                             m->bone_count, NULL);
+        ossa_local_to_model(m, lt, lr, ls, mt, mr, ms, m->bone_count, NULL);
+        ossa_skin_palette(m, mt, mr, ms, pal, m->bone_count, NULL);
         size_t at = 0;
         for (uint32_t mi = 0; mi < m->mesh_count; mi++)
             for (uint32_t si = 0; si < m->meshes[mi].submesh_count; si++) {
                 const ossa_submesh *sm = &m->meshes[mi].submeshes[si];
-                ossa_skin_submesh_scalar(sm, pal, pos + 3 * at, nrm + 3 * at);
+                ossa_skin_submesh_scalar(sm, pal, pos + 3 * at, nrm + 3 * at, sm->vertex_count,
+                                         NULL);
                 at += sm->vertex_count;
             }
     }

@@ -209,8 +209,9 @@ static void test_fixed_clip(void)
     uint32_t nb = s->m.bone_count;
     /* Local states at time 0, before the cycle adds anything to the core tracks. */
     float lt[3 * MAX_BONES], lr[4 * MAX_BONES], ls[3 * MAX_BONES];
-    ossa_pose_rest(&s->m, lt, lr, ls);
-    ossa_sample_clip(&s->m, &s->clip, 0.0f, OSSA_WRAP_EXTRAPOLATE, lt, lr, ls);
+    ossa_pose_rest(&s->m, lt, lr, ls, s->m.bone_count, NULL);
+    ossa_sample_clip(&s->m, &s->clip, 0.0f, OSSA_WRAP_EXTRAPOLATE, lt, lr, ls, s->m.bone_count,
+                     NULL);
     double local_worst = 0;
     for (uint32_t i = 0; i < nb; i++) {
         float t[3], q[4];
@@ -226,14 +227,14 @@ static void test_fixed_clip(void)
     CHECK(ossa_soa_pose_create(nb, &local, NULL) == OSSA_OK);
     CHECK(ossa_soa_pose_create(nb, &model, NULL) == OSSA_OK);
     if (mx) {
-        CHECK(ossa_mixer_blend_cycle(mx, 0, 1.0f, 0.0f) == OSSA_OK);
+        CHECK(ossa_mixer_blend_cycle(mx, 0, 1.0f, 0.0f, NULL) == OSSA_OK);
         CHECK(cal3d_synth_blend_cycle(ref, 0, 1.0f, 0.0f) == 1);
         ossa_mixer_update(mx, 0.0f);
         cal3d_synth_update(ref, 0.0f);
         CHECK(ossa_mixer_time(mx) == 0.0f && cal3d_synth_time(ref) == 0.0f);
-        CHECK(ossa_mixer_evaluate(mx, &local) == OSSA_OK);
+        CHECK(ossa_mixer_evaluate(mx, &local, NULL) == OSSA_OK);
         ossa_ltm_job lj = {.skeleton = ossa_mixer_skeleton(mx), .local = &local, .model = &model};
-        CHECK(ossa_ltm_job_run(&lj) == OSSA_OK);
+        CHECK(ossa_ltm_job_run(&lj, NULL) == OSSA_OK);
         double size = 1, dt = 0, dq = 0;
         for (uint32_t i = 0; i < nb; i++) {
             float t[3], q[4];
@@ -378,14 +379,15 @@ static void check_runtime(stats *st, int mi, const synth *s, const ossa_rt_clip 
     float t2[3 * MAX_BONES], r2[4 * MAX_BONES], s2[3 * MAX_BONES];
     for (int mode = OSSA_WRAP_EXTRAPOLATE; mode <= OSSA_WRAP_LOOP; mode++)
         for (int cached = 0; cached < 2; cached++) {
-            ossa_pose_rest(&s->m, t, r, sc);
-            ossa_sample_clip(&s->m, &s->clip, time, (ossa_wrap)mode, t, r, sc);
+            ossa_pose_rest(&s->m, t, r, sc, s->m.bone_count, NULL);
+            ossa_sample_clip(&s->m, &s->clip, time, (ossa_wrap)mode, t, r, sc, s->m.bone_count,
+                             NULL);
             ossa_soa_pose_from_aos(pose, t, r, sc);
             ossa_sample_job job = {.clip = rc, .cache = cached ? cache : NULL, .time = time,
                                    .time_mode = (ossa_wrap)mode, .rot = OSSA_ROT_SLERP,
                                    .output = pose};
-            CHECK(ossa_sample_job_run(&job) == OSSA_OK);
-            ossa_soa_pose_to_aos(pose, t2, r2, s2);
+            CHECK(ossa_sample_job_run(&job, NULL) == OSSA_OK);
+            ossa_soa_pose_to_aos(pose, t2, r2, s2, pose->bone_count, NULL);
             CHECKF(!memcmp(t, t2, 12 * nb) && !memcmp(r, r2, 16 * nb) && !memcmp(sc, s2, 12 * nb),
                    "model %d time %.9g mode %d: runtime != ossa_sample_clip", mi, (double)time,
                    mode);
@@ -409,8 +411,9 @@ static void run_model(stats *st, rng *g, int mi, const synth *s)
     int nt = pick_times(g, s, times);
     for (int k = 0; ref && rc && cache && k < nt; k++) {
         float lt[3 * MAX_BONES], lr[4 * MAX_BONES], ls[3 * MAX_BONES];
-        ossa_pose_rest(&s->m, lt, lr, ls);
-        ossa_sample_clip(&s->m, &s->clip, times[k], OSSA_WRAP_EXTRAPOLATE, lt, lr, ls);
+        ossa_pose_rest(&s->m, lt, lr, ls, s->m.bone_count, NULL);
+        ossa_sample_clip(&s->m, &s->clip, times[k], OSSA_WRAP_EXTRAPOLATE, lt, lr, ls,
+                         s->m.bone_count, NULL);
         for (uint32_t i = 0; i < s->clip.track_count; i++) {
             float t[3], q[4], *mt = lt + 3 * i, *mq = lr + 4 * i;
             CHECK(cal3d_synth_track_state(ref, 0, (int)i, times[k], t, q));

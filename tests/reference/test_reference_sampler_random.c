@@ -282,9 +282,9 @@ static int zero_last_span(const ossa_clip *cl)
 static void compare(stats *st, int mi, uint32_t ci, const ossa_model *m, ossa_mixer *mx,
                     cal3d_synth *ref, ossa_soa_pose *local, ossa_soa_pose *model, float raw)
 {
-    CHECK(ossa_mixer_evaluate(mx, local) == OSSA_OK);
+    CHECK(ossa_mixer_evaluate(mx, local, NULL) == OSSA_OK);
     ossa_ltm_job lj = {.skeleton = ossa_mixer_skeleton(mx), .local = local, .model = model};
-    CHECK(ossa_ltm_job_run(&lj) == OSSA_OK);
+    CHECK(ossa_ltm_job_run(&lj, NULL) == OSSA_OK);
     float mt = ossa_mixer_time(mx), rt = cal3d_synth_time(ref);
     double clock = worse(0, fabs((double)mt - rt));
     clock = worse(clock, fabs((double)ossa_mixer_duration(mx) - cal3d_synth_duration(ref)));
@@ -406,7 +406,7 @@ static void run_mixer(stats *st, rng *g, int mi, const ossa_model *m, cal3d_synt
         int loop = t0->times[t0->key_count - 1] < cl->duration;
         st->loop_clips += loop;
         st->extrapolating_clips += !loop && cl->track_count > 1;
-        CHECK(ossa_mixer_blend_cycle(mx, ci, 1.0f, 0.0f) == OSSA_OK);
+        CHECK(ossa_mixer_blend_cycle(mx, ci, 1.0f, 0.0f, NULL) == OSSA_OK);
         CHECK(cal3d_synth_blend_cycle(ref, (int)ci, 1.0f, 0.0f) == 1);
         /* libcal3d now holds the loop key exactly when Ossa assumes it. */
         for (uint32_t t = 0; t < cl->track_count; t++)
@@ -458,19 +458,19 @@ static void sample_same(stats *st, int mi, const ossa_model *m, uint32_t ci,
                         ossa_wrap mode, ossa_soa_pose *a, ossa_soa_pose *b, scalar_buf *sb)
 {
     uint32_t n = m->bone_count;
-    ossa_pose_rest(m, sb->t, sb->r, sb->s);
+    ossa_pose_rest(m, sb->t, sb->r, sb->s, m->bone_count, NULL);
     ossa_soa_pose_from_aos(a, sb->t, sb->r, sb->s);
     ossa_soa_pose_from_aos(b, sb->t, sb->r, sb->s);
-    ossa_sample_clip(m, &m->clips[ci], time, mode, sb->t, sb->r, sb->s);
+    ossa_sample_clip(m, &m->clips[ci], time, mode, sb->t, sb->r, sb->s, m->bone_count, NULL);
     ossa_sample_job job = {.clip = rc, .cache = cache, .time = time, .time_mode = mode,
                            .rot = OSSA_ROT_SLERP, .output = a};
-    CHECK(ossa_sample_job_run(&job) == OSSA_OK);
+    CHECK(ossa_sample_job_run(&job, NULL) == OSSA_OK);
     job.cache = NULL;
     job.output = b;
-    CHECK(ossa_sample_job_run(&job) == OSSA_OK);
+    CHECK(ossa_sample_job_run(&job, NULL) == OSSA_OK);
     const ossa_soa_pose *poses[2] = {a, b};
     for (int p = 0; p < 2; p++) {
-        ossa_soa_pose_to_aos(poses[p], sb->t2, sb->r2, sb->s2);
+        ossa_soa_pose_to_aos(poses[p], sb->t2, sb->r2, sb->s2, poses[p]->bone_count, NULL);
         int same = !memcmp(sb->t, sb->t2, 12 * n) && !memcmp(sb->r, sb->r2, 16 * n) &&
                    !memcmp(sb->s, sb->s2, 12 * n);
         CHECKF(same, "model %d clip %u time %.9g mode %d: %s ossa_sample_job != "

@@ -128,8 +128,8 @@ static double step(mix_runner *r, spring_run *run, float dt, const char *label, 
         /* The skinned positions the cloth is pulled away from (motion measure only). */
         ossa_skin_job job;
         ossa_skin_job_init(&job, p->skin, ossa_instance_palette(r->inst), m->bone_count, p->pos,
-                           p->nrm);
-        CHECK(ossa_skin_job_run(&job) == OSSA_OK);
+                           p->nrm, ossa_skin_mesh_output_count(p->skin));
+        CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
         for (uint32_t v = 0; v < p->sm->vertex_count; v++)
             memcpy(r->pos + 3 * (p->at + v), p->pos + 3 * (size_t)remap[v], 3 * sizeof(float));
         ossa_instance_span span = {p->pos, p->nrm, ossa_skin_mesh_output_count(p->skin)};
@@ -194,12 +194,12 @@ static spring_run run_scenario(mix_runner *r, const spring_scenario *sc, const f
         const mix_op *o = &sc->ops[i];
         switch (o->kind) {
         case MIX_OP_CYCLE:
-            CHECK((ossa_mixer_blend_cycle(r->mx, (uint32_t)o->id, o->a, o->b) == OSSA_OK) ==
+            CHECK((ossa_mixer_blend_cycle(r->mx, (uint32_t)o->id, o->a, o->b, NULL) == OSSA_OK) ==
                   cal3d_mix_blend_cycle(r->ref, o->id, o->a, o->b));
             break;
         case MIX_OP_ACTION:
             CHECK((ossa_mixer_execute_action(r->mx, (uint32_t)o->id, o->a, o->b, o->c,
-                                             o->lock) == OSSA_OK) ==
+                                             o->lock, NULL) == OSSA_OK) ==
                   cal3d_mix_execute_action(r->ref, o->id, o->a, o->b, o->c, o->lock));
             break;
         case MIX_OP_STEPS:

@@ -87,19 +87,19 @@ int main(void)
             if (!ossa_skin_kernel_available((ossa_skin_kernel)k))
                 continue;
             ossa_skin_job job;
-            ossa_skin_job_init(&job, mesh, pal, bones, op, on);
+            ossa_skin_job_init(&job, mesh, pal, bones, op, on, ossa_skin_mesh_output_count(mesh));
             job.kernel = (ossa_skin_kernel)k;
             job.morph_weights = mw;
             job.store = frame & 1 ? OSSA_SKIN_STORE_STREAM : OSSA_SKIN_STORE_AUTO;
-            CHECK(ossa_skin_job_run(&job) == OSSA_OK);
+            CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
             job.begin = 3;
             job.end = out_n - 5;
-            CHECK(ossa_skin_run_parallel(pool, &job) == OSSA_OK);
+            CHECK(ossa_skin_run_parallel(pool, &job, NULL) == OSSA_OK);
             ossa_frame_lerp_job lj = {r.pos, op, r.nrm, on, 0.3f, n, lp, ln, 1, (ossa_skin_kernel)k};
-            CHECK(ossa_frame_lerp_run(&lj) == OSSA_OK);
+            CHECK(ossa_frame_lerp_run(&lj, NULL) == OSSA_OK);
             frames++;
         }
-        CHECK(ossa_spring_update(springs, 1.0f / 30.0f, op) == OSSA_OK);
+        CHECK(ossa_spring_update(springs, 1.0f / 30.0f, op, out_n, NULL) == OSSA_OK);
     }
     atomic_store(&counting, 0);
     long during = atomic_load(&calls);

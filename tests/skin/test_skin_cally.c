@@ -35,10 +35,11 @@ int main(void)
     for (uint32_t c = 0; c < m->clip_count; c++)
         for (int step = 0; step < 3; step++) {
             float time = m->clips[c].duration * (0.1f + 0.35f * (float)step);
-            ossa_pose_rest(m, lt, lr, ls);
-            ossa_sample_clip(m, &m->clips[c], time, OSSA_WRAP_LOOP, lt, lr, ls);
-            ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
-            ossa_skin_palette(m, mt, mr, ms, pal);
+            ossa_pose_rest(m, lt, lr, ls, m->bone_count, NULL);
+            ossa_sample_clip(m, &m->clips[c], time, OSSA_WRAP_LOOP, lt, lr, ls, m->bone_count,
+                             NULL);
+            ossa_local_to_model(m, lt, lr, ls, mt, mr, ms, m->bone_count, NULL);
+            ossa_skin_palette(m, mt, mr, ms, pal, m->bone_count, NULL);
             for (uint32_t i = 0; i < m->mesh_count; i++)
                 for (uint32_t s = 0; s < m->meshes[i].submesh_count; s++) {
                     const ossa_submesh *sm = &m->meshes[i].submeshes[s];
@@ -50,16 +51,18 @@ int main(void)
                     uint32_t n = sm->vertex_count, out_n = ossa_skin_mesh_output_count(mesh);
                     float *rp = malloc(3 * (size_t)n * 4 + 4), *rn = malloc(3 * (size_t)n * 4 + 4);
                     float *op = alloc_out(out_n), *on = alloc_out(out_n);
-                    ossa_skin_submesh_scalar(sm, pal, rp, rn);
+                    ossa_skin_submesh_scalar(sm, pal, rp, rn, sm->vertex_count, NULL);
                     for (int k = OSSA_SKIN_KERNEL_SCALAR; k <= OSSA_SKIN_KERNEL_COUNT; k++) {
                         int threaded = k == OSSA_SKIN_KERNEL_COUNT;
                         ossa_skin_kernel kk = threaded ? OSSA_SKIN_KERNEL_AUTO : (ossa_skin_kernel)k;
                         if (!ossa_skin_kernel_available(kk))
                             continue;
                         ossa_skin_job job;
-                        ossa_skin_job_init(&job, mesh, pal, nb, op, on);
+                        ossa_skin_job_init(&job, mesh, pal, nb, op, on,
+                                           ossa_skin_mesh_output_count(mesh));
                         job.kernel = kk;
-                        CHECK((threaded ? ossa_skin_run_parallel(pool, &job) : ossa_skin_job_run(&job)) == OSSA_OK);
+                        CHECK((threaded ? ossa_skin_run_parallel(pool, &job, NULL)
+                                        : ossa_skin_job_run(&job, NULL)) == OSSA_OK);
                         char what[160];
                         snprintf(what, sizeof what, "cally %s clip %u t=%.3f mesh %u/%u %s", threaded ? "pool" : "",
                                  c, (double)time, i, s, ossa_skin_kernel_name(kk));

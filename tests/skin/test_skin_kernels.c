@@ -56,7 +56,7 @@ static void check_mesh_with(ossa_skin_kernel k, uint32_t n, uint32_t max_inf, ui
     msm.positions = mp;
     msm.normals = mn;
     float *ref_p = malloc(3 * (size_t)n * sizeof(float)), *ref_n = malloc(3 * (size_t)n * sizeof(float));
-    ossa_skin_submesh_scalar(&msm, pal, ref_p, ref_n);
+    ossa_skin_submesh_scalar(&msm, pal, ref_p, ref_n, msm.vertex_count, NULL);
 
     ossa_skin_mesh *mesh = NULL;
     ossa_error err;
@@ -73,15 +73,15 @@ static void check_mesh_with(ossa_skin_kernel k, uint32_t n, uint32_t max_inf, ui
 
     for (int mode = 0; mode < 3; mode++) {
         ossa_skin_job job;
-        ossa_skin_job_init(&job, mesh, pal, bones, op, on);
+        ossa_skin_job_init(&job, mesh, pal, bones, op, on, ossa_skin_mesh_output_count(mesh));
         job.kernel = k;
         job.morph_weights = morphs ? mw : NULL;
         job.store = mode == 1 ? OSSA_SKIN_STORE_STREAM : OSSA_SKIN_STORE_CACHED;
         memset(op, 0xff, 3 * (size_t)out_n * sizeof(float));
         memset(on, 0xff, 3 * (size_t)out_n * sizeof(float));
         if (mode < 2) {
-            CHECK(ossa_skin_job_validate(&job) == OSSA_OK);
-            CHECK(ossa_skin_job_run(&job) == OSSA_OK);
+            CHECK(ossa_skin_job_validate(&job, NULL) == OSSA_OK);
+            CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
             CHECK(ossa_skin_job_kernel(&job) == k);
         } else {
             /* split at odd points: unaligned heads and tails in every piece */
@@ -91,7 +91,7 @@ static void check_mesh_with(ossa_skin_kernel k, uint32_t n, uint32_t max_inf, ui
                 job.end = cuts[i + 1];
                 if (job.begin > job.end)
                     job.begin = job.end;
-                CHECK(ossa_skin_job_run(&job) == OSSA_OK);
+                CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
             }
         }
         snprintf(what, sizeof what, "%s n=%u inf<=%u morphs=%u mode=%d", ossa_skin_kernel_name(k),
@@ -113,10 +113,10 @@ static void check_mesh_with(ossa_skin_kernel k, uint32_t n, uint32_t max_inf, ui
 
     /* thread pool: identical bits to one thread, with 2 and 3 participants */
     ossa_skin_job job;
-    ossa_skin_job_init(&job, mesh, pal, bones, op, on);
+    ossa_skin_job_init(&job, mesh, pal, bones, op, on, ossa_skin_mesh_output_count(mesh));
     job.kernel = k;
     job.morph_weights = morphs ? mw : NULL;
-    CHECK(ossa_skin_job_run(&job) == OSSA_OK);
+    CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
     for (uint32_t t = 2; t <= 3; t++) {
         ossa_skin_pool *pool = NULL;
         CHECK(ossa_skin_pool_create(t, &pool, NULL) == OSSA_OK);
@@ -124,7 +124,7 @@ static void check_mesh_with(ossa_skin_kernel k, uint32_t n, uint32_t max_inf, ui
         job.out_normals = on2;
         memset(op2, 0, 3 * (size_t)out_n * sizeof(float));
         memset(on2, 0, 3 * (size_t)out_n * sizeof(float));
-        CHECK(ossa_skin_run_parallel(pool, &job) == OSSA_OK);
+        CHECK(ossa_skin_run_parallel(pool, &job, NULL) == OSSA_OK);
         CHECKF(memcmp(op, op2, 3 * (size_t)out_n * sizeof(float)) == 0, "pool %u positions", t);
         CHECKF(memcmp(on, on2, 3 * (size_t)out_n * sizeof(float)) == 0, "pool %u normals", t);
         ossa_skin_pool_destroy(pool);
@@ -213,7 +213,7 @@ static void check_exact_with(ossa_skin_kernel k, uint32_t n, uint32_t max_inf, u
     msm.normals = mn;
     msm.influence_points = mpoints;
     float *ref_p = malloc(3 * (size_t)n * sizeof(float)), *ref_n = malloc(3 * (size_t)n * sizeof(float));
-    ossa_skin_submesh_scalar(&msm, pal, ref_p, ref_n);
+    ossa_skin_submesh_scalar(&msm, pal, ref_p, ref_n, msm.vertex_count, NULL);
 
     ossa_skin_mesh *mesh = NULL;
     ossa_error err;
@@ -232,20 +232,20 @@ static void check_exact_with(ossa_skin_kernel k, uint32_t n, uint32_t max_inf, u
     char what[128];
     for (int mode = 0; mode < 3; mode++) {
         ossa_skin_job job;
-        ossa_skin_job_init(&job, mesh, pal, bones, op, on);
+        ossa_skin_job_init(&job, mesh, pal, bones, op, on, ossa_skin_mesh_output_count(mesh));
         job.kernel = k;
         job.morph_weights = morphs ? mw : NULL;
         job.store = mode == 1 ? OSSA_SKIN_STORE_STREAM : OSSA_SKIN_STORE_CACHED;
         memset(op, 0xff, 3 * (size_t)out_n * sizeof(float));
         memset(on, 0xff, 3 * (size_t)out_n * sizeof(float));
         if (mode < 2) {
-            CHECK(ossa_skin_job_run(&job) == OSSA_OK);
+            CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
         } else {
             uint32_t cuts[5] = {0, out_n / 3 + 1, out_n / 2 + 3, out_n - out_n / 5, out_n};
             for (int i = 0; i < 4; i++) {
                 job.begin = cuts[i] < cuts[i + 1] ? cuts[i] : cuts[i + 1];
                 job.end = cuts[i + 1];
-                CHECK(ossa_skin_job_run(&job) == OSSA_OK);
+                CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
             }
         }
         snprintf(what, sizeof what, "exact %s n=%u inf<=%u morphs=%u spread=%g mode=%d",
@@ -283,16 +283,16 @@ static void check_exact_with(ossa_skin_kernel k, uint32_t n, uint32_t max_inf, u
         CHECKF(nonzero == 0, "%s: padding written", what);
     }
     ossa_skin_job job;
-    ossa_skin_job_init(&job, mesh, pal, bones, op, on);
+    ossa_skin_job_init(&job, mesh, pal, bones, op, on, ossa_skin_mesh_output_count(mesh));
     job.kernel = k;
     job.morph_weights = morphs ? mw : NULL;
-    CHECK(ossa_skin_job_run(&job) == OSSA_OK);
+    CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
     for (uint32_t t = 2; t <= 3; t++) {
         ossa_skin_pool *pool = NULL;
         CHECK(ossa_skin_pool_create(t, &pool, NULL) == OSSA_OK);
         job.out_positions = op2;
         job.out_normals = on2;
-        CHECK(ossa_skin_run_parallel(pool, &job) == OSSA_OK);
+        CHECK(ossa_skin_run_parallel(pool, &job, NULL) == OSSA_OK);
         CHECKF(memcmp(op, op2, 3 * (size_t)out_n * sizeof(float)) == 0, "exact pool %u positions", t);
         CHECKF(memcmp(on, on2, 3 * (size_t)out_n * sizeof(float)) == 0, "exact pool %u normals", t);
         ossa_skin_pool_destroy(pool);
@@ -319,22 +319,22 @@ static void check_errors(void)
     float pal[120] = {0}, *op = alloc_out(ossa_skin_mesh_output_count(mesh)),
           *on = alloc_out(ossa_skin_mesh_output_count(mesh));
     ossa_skin_job job;
-    ossa_skin_job_init(&job, mesh, pal, 10, op, on);
-    CHECK(ossa_skin_job_validate(&job) == OSSA_OK);
+    ossa_skin_job_init(&job, mesh, pal, 10, op, on, ossa_skin_mesh_output_count(mesh));
+    CHECK(ossa_skin_job_validate(&job, NULL) == OSSA_OK);
     job.palette_size = 9;
-    CHECK(ossa_skin_job_validate(&job) == OSSA_ERR_INVALID_ARGUMENT);
+    CHECK(ossa_skin_job_validate(&job, NULL) == OSSA_ERR_INVALID_ARGUMENT);
     job.palette_size = 10;
     job.end = ossa_skin_mesh_output_count(mesh) + 1;
-    CHECK(ossa_skin_job_run(&job) == OSSA_ERR_INVALID_ARGUMENT);
+    CHECK(ossa_skin_job_run(&job, NULL) == OSSA_ERR_INVALID_ARGUMENT);
     job.end = 3;
     job.begin = 4;
-    CHECK(ossa_skin_job_validate(&job) == OSSA_ERR_INVALID_ARGUMENT);
+    CHECK(ossa_skin_job_validate(&job, NULL) == OSSA_ERR_INVALID_ARGUMENT);
     job.begin = 0;
     job.kernel = OSSA_SKIN_KERNEL_COUNT;
-    CHECK(ossa_skin_job_validate(&job) == OSSA_ERR_INVALID_ARGUMENT);
+    CHECK(ossa_skin_job_validate(&job, NULL) == OSSA_ERR_INVALID_ARGUMENT);
     for (int k = OSSA_SKIN_KERNEL_SCALAR; k < OSSA_SKIN_KERNEL_COUNT; k++) {
         job.kernel = (ossa_skin_kernel)k;
-        CHECK(ossa_skin_job_validate(&job) ==
+        CHECK(ossa_skin_job_validate(&job, NULL) ==
               (ossa_skin_kernel_available(job.kernel) ? OSSA_OK : OSSA_ERR_UNSUPPORTED));
     }
     free(op);
@@ -355,11 +355,14 @@ static void check_errors(void)
     CHECK(ossa_skin_kernel_resolve(OSSA_SKIN_KERNEL_SCALAR, &log) == OSSA_SKIN_KERNEL_SCALAR);
     CHECK(logged == 1);
     ossa_skin_traffic t;
-    CHECK(ossa_skin_kernel_traffic(OSSA_SKIN_KERNEL_AVX2, 4, OSSA_SKIN_STORE_STREAM, 0, &t) == OSSA_OK);
+    CHECK(ossa_skin_kernel_traffic(OSSA_SKIN_KERNEL_AVX2, 4, OSSA_SKIN_STORE_STREAM, 0, &t,
+                                   NULL) == OSSA_OK);
     CHECK(t.read_bytes == 48 && t.write_bytes == 24 && t.streaming == 1);
-    CHECK(ossa_skin_kernel_traffic(OSSA_SKIN_KERNEL_SCALAR, 4, OSSA_SKIN_STORE_STREAM, 0, &t) == OSSA_OK);
+    CHECK(ossa_skin_kernel_traffic(OSSA_SKIN_KERNEL_SCALAR, 4, OSSA_SKIN_STORE_STREAM, 0, &t,
+                                   NULL) == OSSA_OK);
     CHECK(t.streaming == 0);
-    CHECK(ossa_skin_kernel_traffic(OSSA_SKIN_KERNEL_AVX2, 1, OSSA_SKIN_STORE_AUTO, 100, &t) == OSSA_OK);
+    CHECK(ossa_skin_kernel_traffic(OSSA_SKIN_KERNEL_AVX2, 1, OSSA_SKIN_STORE_AUTO, 100, &t,
+                                   NULL) == OSSA_OK);
     CHECK(t.read_bytes == 32 && t.streaming == 0);
 }
 
@@ -380,12 +383,12 @@ static void check_lerp(ossa_skin_kernel k)
         }
         for (int norm = 0; norm < 2; norm++) {
             ossa_frame_lerp_job j = {a, b, na, nb, 0.5f, n, p1, n1, norm, OSSA_SKIN_KERNEL_SCALAR};
-            CHECK(ossa_frame_lerp_run(&j) == OSSA_OK);
+            CHECK(ossa_frame_lerp_run(&j, NULL) == OSSA_OK);
             /* unaligned outputs for the SIMD kernel */
             j.out_positions = p2 + 1;
             j.out_normals = n2 + 1;
             j.kernel = k;
-            CHECK(ossa_frame_lerp_run(&j) == OSSA_OK);
+            CHECK(ossa_frame_lerp_run(&j, NULL) == OSSA_OK);
             uint32_t bad = 0;
             for (size_t i = 0; i < f; i++) {
                 bad += !(fabs(p1[i] - p2[1 + i]) <= 1e-6 * fmax(1.0, fabs(a[i]) + fabs(b[i])));

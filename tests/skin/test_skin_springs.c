@@ -77,12 +77,12 @@ int main(void)
 
         /* runtime */
         ossa_skin_job job;
-        ossa_skin_job_init(&job, mesh, pal, 2, op, on);
-        CHECK(ossa_skin_job_run(&job) == OSSA_OK);
-        CHECK(ossa_spring_update(st, dt, op) == OSSA_OK);
+        ossa_skin_job_init(&job, mesh, pal, 2, op, on, ossa_skin_mesh_output_count(mesh));
+        CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
+        CHECK(ossa_spring_update(st, dt, op, out_n, NULL) == OSSA_OK);
 
         /* reference: skin, Verlet, 2 relaxation passes */
-        ossa_skin_submesh_scalar(&sm, pal, vtx, vn);
+        ossa_skin_submesh_scalar(&sm, pal, vtx, vn, sm.vertex_count, NULL);
         for (uint32_t v = 0; v < NV; v++) {
             if (phys[v] > 0.0f) {
                 float F[3] = {0.0f, 0.5f, -98.1f * phys[v]};
@@ -141,9 +141,9 @@ int main(void)
     ossa_spring_state_reset(st);
     ossa_skin_job job;
     float ident[24] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
-    ossa_skin_job_init(&job, mesh, ident, 2, op, on);
-    CHECK(ossa_skin_job_run(&job) == OSSA_OK);
-    CHECK(ossa_spring_update(st, 0.0f, op) == OSSA_OK);
+    ossa_skin_job_init(&job, mesh, ident, 2, op, on, ossa_skin_mesh_output_count(mesh));
+    CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
+    CHECK(ossa_spring_update(st, 0.0f, op, out_n, NULL) == OSSA_OK);
     for (uint32_t v = 0; v < NV; v++)
         CHECK_NEAR(op[3 * remap[v] + 2], pos[3 * v + 2], 1e-5);
 
@@ -154,23 +154,43 @@ int main(void)
     float lifted[24];
     memcpy(lifted, ident, sizeof lifted);
     lifted[11] = lifted[23] = 2.0f;
-    ossa_skin_job_init(&job, mesh, lifted, 2, op, on);
-    CHECK(ossa_skin_job_run(&job) == OSSA_OK);
+    ossa_skin_job_init(&job, mesh, lifted, 2, op, on, ossa_skin_mesh_output_count(mesh));
+    CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
     ossa_spring_state_reset_to(st, op);
-    CHECK(ossa_spring_update(st, 0.0f, op) == OSSA_OK);
+    CHECK(ossa_spring_update(st, 0.0f, op, out_n, NULL) == OSSA_OK);
     for (uint32_t v = 0; v < NV; v++)
         for (int k = 0; k < 3; k++)
             CHECK_NEAR(op[3 * remap[v] + k], at_bind[3 * remap[v] + k] + (k == 2 ? 2.0f : 0.0f),
                        1e-5);
     free(at_bind);
     /* a non-finite position starts that vertex at its bind place; the cloth stays finite */
-    CHECK(ossa_skin_job_run(&job) == OSSA_OK);
+    CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
     op[3 * remap[NV - 1] + 1] = NAN;
     ossa_spring_state_reset_to(st, op);
-    CHECK(ossa_skin_job_run(&job) == OSSA_OK);
-    CHECK(ossa_spring_update(st, 1.0f / 30.0f, op) == OSSA_OK);
+    CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
+    CHECK(ossa_spring_update(st, 1.0f / 30.0f, op, out_n, NULL) == OSSA_OK);
     for (uint32_t i = 0; i < 3 * NV; i++)
         CHECK(isfinite(op[i]));
+    /* outputs one vertex short are refused, named with both sizes, and left untouched */
+    float *short_p = alloc_out(out_n), *short_n = alloc_out(out_n);
+    for (uint32_t i = 0; i < 3 * out_n; i++)
+        short_p[i] = short_n[i] = -5.0f;
+    ossa_error err = {0};
+    ossa_skin_job_init(&job, mesh, lifted, 2, short_p, short_n, out_n - 1);
+    CHECK(ossa_skin_job_run(&job, &err) == OSSA_ERR_INVALID_ARGUMENT);
+    CHECKF(strstr(err.message, "out_capacity") && strstr(err.message, "needs"), "%s",
+           err.message);
+    ossa_error_clear(&err);
+    CHECK(ossa_spring_update(st, 1.0f / 30.0f, short_p, out_n - 1, &err) ==
+          OSSA_ERR_INVALID_ARGUMENT);
+    CHECKF(strstr(err.message, "out_positions holds") && strstr(err.message, "outputs"), "%s",
+           err.message);
+    bool untouched = true;
+    for (uint32_t i = 0; i < 3 * out_n; i++)
+        untouched &= short_p[i] == -5.0f && short_n[i] == -5.0f;
+    CHECK(untouched);
+    free(short_p);
+    free(short_n);
     ossa_spring_state_reset_to(st, NULL); /* NULL: the bind reset */
     ossa_spring_state_reset_to(NULL, op);
 

@@ -74,9 +74,9 @@ static bool stays_finite(const cloth *c, const char *what)
     for (int frame = 0; frame < 130 && finite; frame++) {
         float dt = frame < 120 ? 1.0f / 60.0f : frame < 125 ? 1e19f : 1e-30f;
         ossa_skin_job job;
-        ossa_skin_job_init(&job, mesh, pal, 1, op, on);
-        CHECK(ossa_skin_job_run(&job) == OSSA_OK);
-        CHECK(ossa_spring_update(st, dt, op) == OSSA_OK);
+        ossa_skin_job_init(&job, mesh, pal, 1, op, on, ossa_skin_mesh_output_count(mesh));
+        CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
+        CHECK(ossa_spring_update(st, dt, op, n, NULL) == OSSA_OK);
         for (uint32_t i = 0; i < 3 * n; i++)
             finite &= isfinite(op[i]) != 0;
         CHECKF(finite, "%s: frame %d dt %g: not finite", what, frame, (double)dt);

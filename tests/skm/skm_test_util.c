@@ -124,16 +124,18 @@ void skt_pose_at(const ossa_model *m, const ossa_clip *clip, float t, skt_pose *
         fprintf(stderr, "out of memory\n");
         exit(1);
     }
-    ossa_pose_rest(m, lt, lr, ls);
+    ossa_pose_rest(m, lt, lr, ls, m->bone_count, NULL);
     if (clip)
-        ossa_sample_clip(m, clip, ossa_clip_wrap_time(clip, t), OSSA_WRAP_LOOP, lt, lr, ls);
-    ossa_local_to_model(m, lt, lr, ls, out->mt, out->mr, out->ms);
-    ossa_skin_palette(m, out->mt, out->mr, out->ms, pal);
+        ossa_sample_clip(m, clip, ossa_clip_wrap_time(clip, t), OSSA_WRAP_LOOP, lt, lr, ls,
+                         m->bone_count, NULL);
+    ossa_local_to_model(m, lt, lr, ls, out->mt, out->mr, out->ms, m->bone_count, NULL);
+    ossa_skin_palette(m, out->mt, out->mr, out->ms, pal, m->bone_count, NULL);
     size_t at = 0;
     for (uint32_t i = 0; i < m->mesh_count; i++)
         for (uint32_t s = 0; s < m->meshes[i].submesh_count && m->meshes[i].lod == 0; s++) {
             const ossa_submesh *sm = &m->meshes[i].submeshes[s];
-            ossa_skin_submesh_scalar(sm, pal, out->pos + 3 * at, out->nrm + 3 * at);
+            ossa_skin_submesh_scalar(sm, pal, out->pos + 3 * at, out->nrm + 3 * at,
+                                     sm->vertex_count, NULL);
             at += sm->vertex_count;
         }
     free(lt);

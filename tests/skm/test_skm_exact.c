@@ -338,7 +338,7 @@ static void run_fixture(const char *cli, int agree)
         ossa_submesh old = *sm;
         old.influence_points = NULL;
         float old_p[3 * VERTS];
-        ossa_skin_submesh_scalar(&old, pal, old_p, NULL);
+        ossa_skin_submesh_scalar(&old, pal, old_p, NULL, old.vertex_count, NULL);
         for (uint32_t v = 0; v < VERTS; v++)
             for (int c = 0; c < 3; c++)
                 worst_old = fmax(worst_old, fabs(old_p[3 * v + c] - expect[v][c]));

@@ -115,10 +115,10 @@ static void compare_clips(const ossa_model *a, const ossa_model *b, float rate)
         CHECK(cb->tracks[0].key_count == frames + 1);
         for (uint32_t k = 0; k <= frames; k++) {
             float t = (float)k / rate;
-            ossa_pose_rest(a, at, ar, as);
-            ossa_pose_rest(b, bt, br, bs);
-            ossa_sample_clip(a, ca, t, OSSA_WRAP_LOOP, at, ar, as);
-            ossa_sample_clip(b, cb, t, OSSA_WRAP_LOOP, bt, br, bs);
+            ossa_pose_rest(a, at, ar, as, a->bone_count, NULL);
+            ossa_pose_rest(b, bt, br, bs, b->bone_count, NULL);
+            ossa_sample_clip(a, ca, t, OSSA_WRAP_LOOP, at, ar, as, a->bone_count, NULL);
+            ossa_sample_clip(b, cb, t, OSSA_WRAP_LOOP, bt, br, bs, b->bone_count, NULL);
             CHECKF(skt_max_diff(at, bt, 3 * nb) < 1e-5, "clip %s t %g translation %g", ca->name,
                    (double)t, skt_max_diff(at, bt, 3 * nb));
             CHECKF(skt_max_quat_diff(ar, br, nb) < 1e-6, "clip %s t %g rotation %g", ca->name,

@@ -92,10 +92,10 @@ static void pose_at(const ossa_model *m, float time, ossa_wrap mode, float *mt, 
                     float *pal)
 {
     float lt[6], lr[8], ls[6], ms[6];
-    ossa_pose_rest(m, lt, lr, ls);
-    ossa_sample_clip(m, &m->clips[0], time, mode, lt, lr, ls);
-    ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
-    ossa_skin_palette(m, mt, mr, ms, pal);
+    ossa_pose_rest(m, lt, lr, ls, m->bone_count, NULL);
+    ossa_sample_clip(m, &m->clips[0], time, mode, lt, lr, ls, m->bone_count, NULL);
+    ossa_local_to_model(m, lt, lr, ls, mt, mr, ms, m->bone_count, NULL);
+    ossa_skin_palette(m, mt, mr, ms, pal, m->bone_count, NULL);
 }
 
 int main(void)
@@ -108,11 +108,12 @@ int main(void)
 
     /* Rest pose: identity palette, skinning returns the bind vertices. */
     float lt[6], lr[8], ls[6], ms[6];
-    ossa_pose_rest(m, lt, lr, ls);
-    ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
+    ossa_pose_rest(m, lt, lr, ls, m->bone_count, NULL);
+    ossa_local_to_model(m, lt, lr, ls, mt, mr, ms, m->bone_count, NULL);
     CHECK_NEAR(mt[4], 2.0f, 1e-6);
-    ossa_skin_palette(m, mt, mr, ms, pal);
-    ossa_skin_submesh_scalar(&m->meshes[0].submeshes[0], pal, pos, nrm);
+    ossa_skin_palette(m, mt, mr, ms, pal, m->bone_count, NULL);
+    ossa_skin_submesh_scalar(&m->meshes[0].submeshes[0], pal, pos, nrm,
+                             m->meshes[0].submeshes[0].vertex_count, NULL);
     CHECK_NEAR(pos[0], 1.0f, 1e-6);
     CHECK_NEAR(pos[1], 2.0f, 1e-6);
     CHECK_NEAR(pos[3], 5.0f, 0); /* no influences: passes through */
@@ -123,7 +124,8 @@ int main(void)
     CHECK_NEAR(mr[4 + 2], sinf((float)M_PI / 8), 1e-6);
     /* Past the last key: Cal3D extrapolates along the last pair (factor 1.5 -> 135 degrees)... */
     pose_at(m, 1.0f, OSSA_WRAP_EXTRAPOLATE, mt, mr, pal);
-    ossa_skin_submesh_scalar(&m->meshes[0].submeshes[0], pal, pos, nrm);
+    ossa_skin_submesh_scalar(&m->meshes[0].submeshes[0], pal, pos, nrm,
+                             m->meshes[0].submeshes[0].vertex_count, NULL);
     float angle = 2.0f * atan2f(mr[4 + 2], mr[4 + 3]);
     CHECK_NEAR(angle, 3.0f * (float)M_PI / 4.0f, 1e-4);
     /* ...and the vertex at (1,2,0), one unit along the tip's x, turns with it. */

@@ -337,8 +337,9 @@ static void test_runtime_equals_scalar(void)
                          2.0f, 2.5f, 7.0f, 3e5f, -3e5f, 1e30f, -1e30f, NAN};
         for (int mode = OSSA_WRAP_EXTRAPOLATE; mode <= OSSA_WRAP_LOOP; mode++)
             for (size_t k = 0; k < sizeof times / sizeof times[0]; k++) {
-                ossa_pose_rest(&sc.m, t, r, s);
-                ossa_sample_clip(&sc.m, &sc.clips[c], times[k], (ossa_wrap)mode, t, r, s);
+                ossa_pose_rest(&sc.m, t, r, s, sc.m.bone_count, NULL);
+                ossa_sample_clip(&sc.m, &sc.clips[c], times[k], (ossa_wrap)mode, t, r, s,
+                                 sc.m.bone_count, NULL);
                 for (uint32_t i = 0; i < BONES; i++) {
                     int ok = norm2(r + 4 * i) <= OSSA_MAX_ROTATION_NORM2;
                     for (int j = 0; j < 3; j++)
@@ -352,8 +353,8 @@ static void test_runtime_equals_scalar(void)
                     ossa_sample_job job = {.clip = rc, .cache = cached ? cache : NULL,
                                            .time = times[k], .time_mode = (ossa_wrap)mode,
                                            .rot = OSSA_ROT_SLERP, .output = &pose};
-                    CHECK(ossa_sample_job_run(&job) == OSSA_OK);
-                    ossa_soa_pose_to_aos(&pose, t2, r2, s2);
+                    CHECK(ossa_sample_job_run(&job, NULL) == OSSA_OK);
+                    ossa_soa_pose_to_aos(&pose, t2, r2, s2, pose.bone_count, NULL);
                     CHECKF(!memcmp(t, t2, sizeof t) && !memcmp(r, r2, sizeof r) &&
                                !memcmp(s, s2, sizeof s),
                            "clip %u time %g mode %d: runtime != ossa_sample_clip", c,
@@ -364,8 +365,8 @@ static void test_runtime_equals_scalar(void)
                 ossa_sample_job job = {.clip = rc, .time = times[k],
                                        .time_mode = (ossa_wrap)mode,
                                        .rot = OSSA_ROT_NLERP, .output = &pose_nl};
-                CHECK(ossa_sample_job_run(&job) == OSSA_OK);
-                ossa_soa_pose_to_aos(&pose_nl, t2, r2, s2);
+                CHECK(ossa_sample_job_run(&job, NULL) == OSSA_OK);
+                ossa_soa_pose_to_aos(&pose_nl, t2, r2, s2, pose_nl.bone_count, NULL);
                 for (uint32_t i = 0; i < BONES; i++)
                     CHECKF(fabs(norm2(r2 + 4 * i) - 1.0) < 1e-4 && isfinite(t2[3 * i]),
                            "clip %u bone %u time %g: nlerp %g", c, i, (double)times[k],

@@ -72,9 +72,9 @@ int main(int argc, char **argv)
             CHECKF(status == 0 && parse_bones(out, nb, cli[k]), "%s", cmd);
             free(out);
             float t = modes[k] == OSSA_WRAP_LOOP ? ossa_clip_wrap_time(c, times[ti]) : times[ti];
-            ossa_pose_rest(m, lt, lr, ls);
-            ossa_sample_clip(m, c, t, modes[k], lt, lr, ls);
-            ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
+            ossa_pose_rest(m, lt, lr, ls, m->bone_count, NULL);
+            ossa_sample_clip(m, c, t, modes[k], lt, lr, ls, m->bone_count, NULL);
+            ossa_local_to_model(m, lt, lr, ls, mt, mr, ms, m->bone_count, NULL);
             memcpy(lib, mt, nb * 3 * sizeof(float));
             double d = max_diff(cli[k], lib, 3 * (size_t)nb);
             CHECKF(d < 1e-5, "t=%g%s: the CLI is %g from ossa_sample_clip", (double)times[ti],

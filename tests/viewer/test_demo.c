@@ -11,15 +11,16 @@
 static void skin_pose(const ossa_model *m, const ossa_clip *clip, float time, float *out)
 {
     float lt[3 * 64], lr[4 * 64], ls[3 * 64], mt[3 * 64], mr[4 * 64], ms[3 * 64], pal[12 * 64];
-    ossa_pose_rest(m, lt, lr, ls);
+    ossa_pose_rest(m, lt, lr, ls, m->bone_count, NULL);
     if (clip)
-        ossa_sample_clip(m, clip, time, OSSA_WRAP_EXTRAPOLATE, lt, lr, ls);
-    ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
-    ossa_skin_palette(m, mt, mr, ms, pal);
+        ossa_sample_clip(m, clip, time, OSSA_WRAP_EXTRAPOLATE, lt, lr, ls, m->bone_count, NULL);
+    ossa_local_to_model(m, lt, lr, ls, mt, mr, ms, m->bone_count, NULL);
+    ossa_skin_palette(m, mt, mr, ms, pal, m->bone_count, NULL);
     size_t off = 0;
     const ossa_mesh *mesh = &m->meshes[0];
     for (uint32_t s = 0; s < mesh->submesh_count; s++) {
-        ossa_skin_submesh_scalar(&mesh->submeshes[s], pal, out + off, NULL);
+        ossa_skin_submesh_scalar(&mesh->submeshes[s], pal, out + off, NULL,
+                                 mesh->submeshes[s].vertex_count, NULL);
         off += 3 * (size_t)mesh->submeshes[s].vertex_count;
     }
 }

@@ -247,7 +247,8 @@ int main(void)
     float apart = parts_apart(&s, 1, first_submeshes, pos, want);
     CHECKF(apart < 1e-6f, "skinned parts %g from the plain demo's", (double)apart);
     check_uvs(&s);
-    CHECK(ossa_vertex_clip_eval(m, &m->clips[0], 0, 0, 0.25f, OSSA_WRAP_LOOP, shape, NULL) ==
+    CHECK(ossa_vertex_clip_eval(m, &m->clips[0], 0, 0, 0.25f, OSSA_WRAP_LOOP, shape, NULL,
+                                m->meshes[0].submeshes[0].vertex_count, NULL) ==
           OSSA_OK);
     check_mount(&s, false, shape);
     check_mount(&s, true, m->meshes[0].submeshes[0].positions);

@@ -53,10 +53,11 @@ static void check_scene_skinning(void)
     if (!(lt && lr && ls && mt && mr && ms && palette && pos && nrm && bind && weights && bones &&
           most))
         goto done;
-    ossa_pose_rest(m, lt, lr, ls);
-    ossa_sample_clip(m, clip, ossa_clip_wrap_time(clip, 0.3f), OSSA_WRAP_LOOP, lt, lr, ls);
-    ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
-    ossa_skin_palette(m, mt, mr, ms, palette);
+    ossa_pose_rest(m, lt, lr, ls, m->bone_count, NULL);
+    ossa_sample_clip(m, clip, ossa_clip_wrap_time(clip, 0.3f), OSSA_WRAP_LOOP, lt, lr, ls,
+                     m->bone_count, NULL);
+    ossa_local_to_model(m, lt, lr, ls, mt, mr, ms, m->bone_count, NULL);
+    ossa_skin_palette(m, mt, mr, ms, palette, m->bone_count, NULL);
     double worst = 0.0;
     for (size_t i = 0; i < 12 * nb; i++)
         worst = fmax(worst, fabs((double)palette[i] - (double)s.palette[i]));
@@ -83,7 +84,7 @@ static void check_scene_skinning(void)
             CHECK(false);
             continue;
         }
-        ossa_skin_submesh_scalar(sm, palette, ref_p, ref_n);
+        ossa_skin_submesh_scalar(sm, palette, ref_p, ref_n, sm->vertex_count, NULL);
         const uint32_t *remap = ossa_skin_mesh_remap(p->skin);
         for (uint32_t v = 0; v < sm->vertex_count; v++) {
             size_t o = (size_t)p->first_vertex + remap[v];
@@ -211,7 +212,7 @@ static void check_exact_scene(const char *skm)
             float *ref = calloc(3 * (size_t)sm->vertex_count + 1, sizeof(float));
             if (!ref)
                 continue;
-            ossa_skin_submesh_scalar(sm, s.palette, ref, NULL);
+            ossa_skin_submesh_scalar(sm, s.palette, ref, NULL, sm->vertex_count, NULL);
             const uint32_t *remap = ossa_skin_mesh_remap(p->skin);
             for (uint32_t v = 0; v < sm->vertex_count; v++) {
                 size_t o = (size_t)p->first_vertex + remap[v];

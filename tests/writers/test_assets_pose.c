@@ -66,10 +66,10 @@ static void pose(const ossa_model *m, const ossa_clip *clip, float t, posed *p)
     float *ls = calloc(3 * nb, sizeof(float)), *mt = calloc(3 * nb, sizeof(float));
     float *mr = calloc(4 * nb, sizeof(float)), *ms = calloc(3 * nb, sizeof(float));
     float *palette = calloc(12 * nb, sizeof(float));
-    ossa_pose_rest(m, lt, lr, ls);
-    ossa_sample_clip(m, clip, t, OSSA_WRAP_LOOP, lt, lr, ls);
-    ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
-    ossa_skin_palette(m, mt, mr, ms, palette);
+    ossa_pose_rest(m, lt, lr, ls, m->bone_count, NULL);
+    ossa_sample_clip(m, clip, t, OSSA_WRAP_LOOP, lt, lr, ls, m->bone_count, NULL);
+    ossa_local_to_model(m, lt, lr, ls, mt, mr, ms, m->bone_count, NULL);
+    ossa_skin_palette(m, mt, mr, ms, palette, m->bone_count, NULL);
     size_t at = 0;
     for (uint32_t i = 0; i < m->mesh_count; i++) {
         if (m->meshes[i].flags & OSSA_MESH_HIDDEN)
@@ -80,9 +80,11 @@ static void pose(const ossa_model *m, const ossa_clip *clip, float t, posed *p)
             /* A submesh with a vertex track in the clip plays its frames instead. */
             if (ossa_clip_vertex_track(clip, i, s))
                 CHECK(ossa_vertex_clip_eval(m, clip, i, s, t, OSSA_WRAP_LOOP,
-                                            p->skinned + 3 * at, normals) == OSSA_OK);
+                                            p->skinned + 3 * at, normals, sm->vertex_count,
+                                            NULL) == OSSA_OK);
             else
-                ossa_skin_submesh_scalar(sm, palette, p->skinned + 3 * at, normals);
+                ossa_skin_submesh_scalar(sm, palette, p->skinned + 3 * at, normals,
+                                         sm->vertex_count, NULL);
             free(normals);
             at += sm->vertex_count;
         }

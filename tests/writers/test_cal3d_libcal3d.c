@@ -34,8 +34,8 @@ static void check_bind_pose(const char *label, const ossa_model *m, cal3d_ref *r
     float *lt = calloc(3 * n, sizeof(float)), *lr = calloc(4 * n, sizeof(float));
     float *ls = calloc(3 * n, sizeof(float)), *mt = calloc(3 * n, sizeof(float));
     float *mr = calloc(4 * n, sizeof(float)), *ms = calloc(3 * n, sizeof(float));
-    ossa_pose_rest(m, lt, lr, ls);
-    ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
+    ossa_pose_rest(m, lt, lr, ls, m->bone_count, NULL);
+    ossa_local_to_model(m, lt, lr, ls, mt, mr, ms, m->bone_count, NULL);
     CHECKF(cal3d_ref_bone_count(ref) == (int)n, "%s: %d bones", label, cal3d_ref_bone_count(ref));
     for (int i = 0; i < cal3d_ref_bone_count(ref) && i < (int)n; i++) {
         float at[3], ar[4], st[3], sr[4];
@@ -63,16 +63,16 @@ static size_t skin_demo(const ossa_model *m, int c, float t, float *out)
     float *ls = calloc(3 * n, sizeof(float)), *mt = calloc(3 * n, sizeof(float));
     float *mr = calloc(4 * n, sizeof(float)), *ms = calloc(3 * n, sizeof(float));
     float *palette = calloc(12 * n, sizeof(float));
-    ossa_pose_rest(m, lt, lr, ls);
-    ossa_sample_clip(m, &m->clips[c], t, OSSA_WRAP_LOOP, lt, lr, ls);
-    ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
-    ossa_skin_palette(m, mt, mr, ms, palette);
+    ossa_pose_rest(m, lt, lr, ls, m->bone_count, NULL);
+    ossa_sample_clip(m, &m->clips[c], t, OSSA_WRAP_LOOP, lt, lr, ls, m->bone_count, NULL);
+    ossa_local_to_model(m, lt, lr, ls, mt, mr, ms, m->bone_count, NULL);
+    ossa_skin_palette(m, mt, mr, ms, palette, m->bone_count, NULL);
     size_t at = 0;
     for (uint32_t i = 0; i < m->mesh_count; i++)
         for (uint32_t s = 0; s < m->meshes[i].submesh_count; s++) {
             const ossa_submesh *sm = &m->meshes[i].submeshes[s];
             float *normals = calloc(3 * (size_t)sm->vertex_count, sizeof(float));
-            ossa_skin_submesh_scalar(sm, palette, out + 3 * at, normals);
+            ossa_skin_submesh_scalar(sm, palette, out + 3 * at, normals, sm->vertex_count, NULL);
             free(normals);
             at += sm->vertex_count;
         }

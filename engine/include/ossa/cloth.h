@@ -29,12 +29,14 @@ OSSA_API void ossa_spring_state_reset(ossa_spring_state *state);
  * given position is not finite starts at its bind position. */
 OSSA_API void ossa_spring_state_reset_to(ossa_spring_state *state, const float *positions);
 /* One Cal3D spring-system step, called after the full-mesh skin job has written out_positions
- * (output order): every spring vertex does a Verlet step with force (0, 0.5, 0) + (0, 0, -98.1) *
+ * (output order; out_capacity: the vertices it holds, >= the mesh's output count, else
+ * OSSA_ERR_INVALID_ARGUMENT and nothing is written): every spring vertex does a Verlet step with force (0, 0.5, 0) + (0, 0, -98.1) *
  * weight (pos += (pos - old) * 0.99 + F / weight * dt^2), then 2 relaxation passes over the
  * springs move free vertices (rigid ones are the skinned positions already in out_positions);
  * the spring vertices' positions are written into out_positions. Normals are left as skinned.
  * No collision (Cal3D's optional bone-box collision is not implemented). */
-OSSA_API ossa_status ossa_spring_update(ossa_spring_state *state, float dt, float *out_positions);
+OSSA_API ossa_status ossa_spring_update(ossa_spring_state *state, float dt, float *out_positions,
+                                        uint32_t out_capacity, ossa_error *err);
 
 #ifdef __cplusplus
 }

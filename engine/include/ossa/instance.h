@@ -202,13 +202,15 @@ OSSA_API ossa_status ossa_instance_skin(ossa_instance *inst, uint32_t first_part
 OSSA_API const ossa_vertex_track *ossa_instance_part_vertex_track(const ossa_instance *inst, uint32_t part);
 /* UV set 0 of a part in its output order (2 floats per output vertex; padding 0): the vertex
  * clip's uv track for it when bind is false and there is one, else the submesh's own (zeros
- * without UVs). OSSA_ERR_INVALID_ARGUMENT for a bad part or NULL uvs. */
-OSSA_API ossa_status ossa_instance_uvs(ossa_instance *inst, uint32_t part, bool bind, float *uvs);
+ * without UVs). capacity: vertices uvs holds. OSSA_ERR_INVALID_ARGUMENT (nothing written) for
+ * a bad part, NULL uvs or a capacity below the part's output_count. */
+OSSA_API ossa_status ossa_instance_uvs(ossa_instance *inst, uint32_t part, bool bind, float *uvs,
+                                       uint32_t capacity, ossa_error *err);
 /* A mount's model-space transform (ossa_mount_transform) on its submesh as it is drawn now, or
  * in the bind pose when bind is true. OSSA_ERR_RANGE for a mount out of range or on no part,
  * OSSA_ERR_VALUE for a degenerate triangle. */
 OSSA_API ossa_status ossa_instance_mount(ossa_instance *inst, uint32_t mount, bool bind, float t[3],
-                                float r[4], float s[3]);
+                                float r[4], float s[3], ossa_error *err);
 
 #ifdef __cplusplus
 }

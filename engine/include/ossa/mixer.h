@@ -61,18 +61,20 @@ OSSA_API const ossa_rt_skeleton *ossa_mixer_skeleton(const ossa_mixer *mixer);
 OSSA_API uint32_t ossa_mixer_morph_id(const ossa_mixer *mixer, uint32_t morph_clip);
 
 /* Each returns OSSA_OK on success (Cal3D's true), OSSA_ERR_INVALID_ARGUMENT when the id is out
- * of range, a value is not finite, or the fixed capacity is full (where Cal3D would allocate).
+ * of range, a value is not finite, or the fixed capacity is full (where Cal3D would allocate),
+ * err saying which.
  * A clip may run as a cycle and as actions at once, as in Cal3D. clear_cycle of an inactive id
  * and blend_cycle(id, 0, ...) of an inactive id succeed and do nothing. */
 OSSA_API ossa_status ossa_mixer_blend_cycle(ossa_mixer *mixer, uint32_t id, float weight,
-                                            float delay);
-OSSA_API ossa_status ossa_mixer_clear_cycle(ossa_mixer *mixer, uint32_t id, float delay);
+                                            float delay, ossa_error *err);
+OSSA_API ossa_status ossa_mixer_clear_cycle(ossa_mixer *mixer, uint32_t id, float delay,
+                                            ossa_error *err);
 OSSA_API ossa_status ossa_mixer_execute_action(ossa_mixer *mixer, uint32_t id, float delay_in,
                                                float delay_out, float weight_target,
-                                               bool auto_lock);
+                                               bool auto_lock, ossa_error *err);
 /* Removes the newest running action of id at once (no fade), as CalMixer::removeAction;
  * OSSA_ERR_INVALID_ARGUMENT when none runs. */
-OSSA_API ossa_status ossa_mixer_remove_action(ossa_mixer *mixer, uint32_t id);
+OSSA_API ossa_status ossa_mixer_remove_action(ossa_mixer *mixer, uint32_t id, ossa_error *err);
 
 OSSA_API void ossa_mixer_update(ossa_mixer *mixer, float dt);
 
@@ -87,13 +89,16 @@ OSSA_API uint32_t ossa_mixer_active_count(const ossa_mixer *mixer);
 
 /* The blended local pose into pose (bone_count == the model's). OSSA_ERR_INVALID_ARGUMENT when
  * pose does not fit. */
-OSSA_API ossa_status ossa_mixer_evaluate(ossa_mixer *mixer, ossa_soa_pose *pose);
+OSSA_API ossa_status ossa_mixer_evaluate(ossa_mixer *mixer, ossa_soa_pose *pose,
+                                         ossa_error *err);
 
 /* Morph weights of one submesh: out[k] for submesh morph target k (submesh->morph_count
- * entries), matched by name with the morph clips' tracks; 0 where nothing plays.
- * OSSA_ERR_INVALID_ARGUMENT for an out-of-range mesh/submesh. */
+ * entries), matched by name with the morph clips' tracks; 0 where nothing plays. out_capacity:
+ * weights out holds. OSSA_ERR_INVALID_ARGUMENT (nothing written) for an out-of-range
+ * mesh/submesh or out_capacity below the submesh's morph_count. */
 OSSA_API ossa_status ossa_mixer_morph_weights(ossa_mixer *mixer, uint32_t mesh, uint32_t submesh,
-                                              float *out);
+                                              float *out, uint32_t out_capacity,
+                                              ossa_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,13 +1,28 @@
 /* Ossa: skeletal animation runtime for legacy character formats.
  *
  * The contract, kept by every header below:
- * - A call that can fail returns ossa_status (OSSA_OK = 0, so test `!= OSSA_OK`) and, where it
- *   takes one, fills the caller's ossa_error (which may be NULL).
+ * - A call that can fail returns ossa_status (OSSA_OK = 0, so test `!= OSSA_OK`) and takes the
+ *   caller's ossa_error *err as its last parameter (which may be NULL), filled on failure only
+ *   with what was wrong: which field or argument, which index, which sizes. Per-frame calls
+ *   (jobs, the mixer) pay nothing for it when they succeed. The model builder (build.h) is the
+ *   one variant: it takes err once, at ossa_builder_create, and its later calls fill that.
  * - An object is made by ossa_X_create(..., out, err) and freed by ossa_X_destroy (safe on
  *   NULL); on failure *out is NULL (an ossa_soa_pose is a caller-owned struct that create fills).
  * - A job is a struct of inputs and output arrays with their sizes: ossa_X_job_validate checks
  *   it, ossa_X_job_run validates and runs it and writes nothing when it is invalid.
  * - Buffers are the caller's; per-frame calls never allocate. Quaternions are Hamilton x y z w.
+ * - Every caller-owned output array comes with its capacity, checked before anything is
+ *   written (OSSA_ERR_INVALID_ARGUMENT naming the buffer and both sizes): an argument or job
+ *   field right after the array, or after the group of parallel arrays it sizes, counting
+ *   entries, never bytes: vertices (out_capacity, vertex_capacity: each array holds that many
+ *   vertices of its own width, e.g. 3 floats a position, 2 a UV), bones (bone_capacity, for t,
+ *   r, s and palettes) or weights, except a count of floats where the name says _floats
+ *   (ossa_palette_job.palette_floats). A job's count of vertices that sizes its inputs and
+ *   outputs alike (ossa_frame_lerp_job.count) is that capacity; fixed arrays (float t[3]) and
+ *   sized structs (ossa_soa_pose) carry their own size.
+ * - ossa_skin_buffer_alloc / _free are memory, not an object: a zeroed, aligned block like
+ *   malloc / free's, with one way to fail (NULL: out of memory) and nothing to create or
+ *   validate, so they keep malloc's shape rather than ossa_X_create(..., out, err).
  * - The library never prints and never reads the environment: diagnostics go to a callback in
  *   an options struct (ossa_log_options, ossa_export_options), zero meaning the default.
  * - Only the OSSA_API functions, all prefixed ossa_, are exported.
@@ -64,11 +79,11 @@
  *         ossa_palette_job pal = {.skeleton = skel, .model = &model, .palette = palette,
  *                                 .palette_floats = 12 * (size_t)bones};
  *         ossa_skin_job skin;
- *         ossa_skin_job_init(&skin, mesh, palette, bones, pos, nrm);
- *         if ((st = ossa_sample_job_run(&sample)) == OSSA_OK &&
- *             (st = ossa_ltm_job_run(&ltm)) == OSSA_OK &&
- *             (st = ossa_palette_job_run(&pal)) == OSSA_OK)
- *             st = ossa_skin_job_run(&skin);
+ *         ossa_skin_job_init(&skin, mesh, palette, bones, pos, nrm, n + 1);
+ *         if ((st = ossa_sample_job_run(&sample, &err)) == OSSA_OK &&
+ *             (st = ossa_ltm_job_run(&ltm, &err)) == OSSA_OK &&
+ *             (st = ossa_palette_job_run(&pal, &err)) == OSSA_OK)
+ *             st = ossa_skin_job_run(&skin, &err);
  *     }
  *     printf("%s: %u vertices skinned over 60 frames\n", ossa_status_name(st), n);
  *     free(pos);

@@ -5,8 +5,8 @@
  *   ossa_soa_pose     a pose (local or model space) as separate tx[], ty[], ... arrays
  *   ossa_rt_skeleton  parents, rest pose and inverse bind of a model, in SoA
  *   jobs              local-to-model, palette: fill a struct, run it (run validates first and
- *                     returns OSSA_ERR_INVALID_ARGUMENT without touching anything when the job
- *                     is invalid)
+ *                     returns OSSA_ERR_INVALID_ARGUMENT, with err saying which field is wrong,
+ *                     without touching anything when the job is invalid)
  *
  * Results agree with the scalar reference path (ossa/reference.h) within 1e-6. Quaternions are
  * Hamilton (x, y, z, w) as in model.h. Nothing here is thread-safe on one object; distinct
@@ -46,10 +46,13 @@ OSSA_API ossa_status ossa_soa_pose_create(uint32_t bone_count, ossa_soa_pose *ou
 /* Frees the block and zeroes the struct; safe on a zeroed struct and on NULL. */
 OSSA_API void ossa_soa_pose_destroy(ossa_soa_pose *pose);
 /* Conversions to and from the AoS arrays of ossa/reference.h (t: 3 floats a bone, r: 4, s: 3);
- * pose->bone_count entries. */
+ * pose->bone_count entries are read (from_aos) or written (to_aos). to_aos writes nothing and
+ * returns OSSA_ERR_INVALID_ARGUMENT when t, r, s hold fewer than pose->bone_count bones
+ * (bone_capacity). */
 OSSA_API void ossa_soa_pose_from_aos(ossa_soa_pose *pose, const float *t, const float *r,
                                      const float *s);
-OSSA_API void ossa_soa_pose_to_aos(const ossa_soa_pose *pose, float *t, float *r, float *s);
+OSSA_API ossa_status ossa_soa_pose_to_aos(const ossa_soa_pose *pose, float *t, float *r, float *s,
+                                          uint32_t bone_capacity, ossa_error *err);
 
 /* ---------------------------------------------------------------------------------------------
  * Runtime skeleton */
@@ -75,9 +78,10 @@ typedef struct ossa_ltm_job {
                                     ossa_local_to_model); may not alias local */
 } ossa_ltm_job;
 
-/* OSSA_OK, or OSSA_ERR_INVALID_ARGUMENT (nothing written by run) for an invalid job. */
-OSSA_API ossa_status ossa_ltm_job_validate(const ossa_ltm_job *job);
-OSSA_API ossa_status ossa_ltm_job_run(const ossa_ltm_job *job);
+/* OSSA_OK, or OSSA_ERR_INVALID_ARGUMENT (nothing written by run; err names the field) for an
+ * invalid job. */
+OSSA_API ossa_status ossa_ltm_job_validate(const ossa_ltm_job *job, ossa_error *err);
+OSSA_API ossa_status ossa_ltm_job_run(const ossa_ltm_job *job, ossa_error *err);
 
 typedef struct ossa_palette_job {
     const ossa_rt_skeleton *skeleton;
@@ -86,9 +90,10 @@ typedef struct ossa_palette_job {
     size_t palette_floats;       /* capacity of palette in floats (>= 12 x bone count) */
 } ossa_palette_job;
 
-/* OSSA_OK, or OSSA_ERR_INVALID_ARGUMENT (nothing written by run) for an invalid job. */
-OSSA_API ossa_status ossa_palette_job_validate(const ossa_palette_job *job);
-OSSA_API ossa_status ossa_palette_job_run(const ossa_palette_job *job);
+/* OSSA_OK, or OSSA_ERR_INVALID_ARGUMENT (nothing written by run; err names the field, or the
+ * palette's capacity and the floats needed) for an invalid job. */
+OSSA_API ossa_status ossa_palette_job_validate(const ossa_palette_job *job, ossa_error *err);
+OSSA_API ossa_status ossa_palette_job_run(const ossa_palette_job *job, ossa_error *err);
 
 #ifdef __cplusplus
 }

@@ -84,12 +84,13 @@ typedef struct ossa_sample_job {
 } ossa_sample_job;
 
 /* OSSA_OK when every pointer is set, the cache holds enough tracks, the output has at least
- * every animated bone, and the enums are in range; else OSSA_ERR_INVALID_ARGUMENT. */
-OSSA_API ossa_status ossa_sample_job_validate(const ossa_sample_job *job);
+ * every animated bone, and the enums are in range; else OSSA_ERR_INVALID_ARGUMENT, err saying
+ * which. */
+OSSA_API ossa_status ossa_sample_job_validate(const ossa_sample_job *job, ossa_error *err);
 /* Samples every track. With OSSA_ROT_SLERP the result equals ossa_sample_clip's, bit for bit,
  * for the same time and mode. OSSA_ERR_INVALID_ARGUMENT (nothing written) when the job is
  * invalid. */
-OSSA_API ossa_status ossa_sample_job_run(const ossa_sample_job *job);
+OSSA_API ossa_status ossa_sample_job_run(const ossa_sample_job *job, ossa_error *err);
 
 
 /* Clip time for a playback time under wrap (see ossa_wrap); 0 for a non-finite time or a

@@ -84,7 +84,7 @@ typedef struct ossa_skin_traffic {
  * size-dependent AUTO policies). OSSA_ERR_INVALID_ARGUMENT for a bad kernel or NULL. */
 OSSA_API ossa_status ossa_skin_kernel_traffic(ossa_skin_kernel k, uint32_t influences,
                                               ossa_skin_store store, uint32_t vertex_count,
-                                              ossa_skin_traffic *out);
+                                              ossa_skin_traffic *out, ossa_error *err);
 
 /* ---- runtime mesh ----------------------------------------------------------------------- */
 
@@ -107,7 +107,7 @@ OSSA_API ossa_status ossa_skin_mesh_create(const ossa_submesh *sm, uint32_t pale
 OSSA_API void ossa_skin_mesh_destroy(ossa_skin_mesh *mesh);
 
 /* A zeroed, 64-byte-aligned buffer for large streams (skin outputs, say); free it with
- * ossa_skin_buffer_free. Buffers of OSSA_SKIN_HUGE_BYTES or more are 2 MB-aligned and advised
+ * ossa_skin_buffer_free. Memory, not an object: the pair is malloc / free's (see ossa.h). Buffers of OSSA_SKIN_HUGE_BYTES or more are 2 MB-aligned and advised
  * onto transparent huge pages where the OS has them (Linux madvise): on 4 KB pages the hardware
  * prefetcher stops at every page boundary and a 1M-vertex skin pays a TLB miss every 4 KB.
  * The runtime mesh's own streams are allocated the same way. NULL when out of memory. */
@@ -157,6 +157,8 @@ typedef struct ossa_skin_job {
                                     (Cal3D's (1 - sum w) * base + sum w_j * target_j) */
     float *out_positions;        /* 3 floats per output vertex, output order */
     float *out_normals;          /* 3 floats per output vertex, output order */
+    uint32_t out_capacity;       /* vertices out_positions and out_normals each hold (indexed
+                                    by output vertex): must be >= end */
     uint32_t begin, end;         /* output vertex range [begin, end), end <= output_count;
                                     only this range of the outputs is written */
     ossa_skin_kernel kernel;     /* AUTO: the kernel the mesh resolved at creation
@@ -164,18 +166,20 @@ typedef struct ossa_skin_job {
     ossa_skin_store store;
 } ossa_skin_job;
 
-/* Fills a job for the whole mesh with AUTO kernel and store policy. */
+/* Fills a job for the whole mesh with AUTO kernel and store policy; out_capacity: vertices
+ * each output buffer holds (>= ossa_skin_mesh_output_count for the whole mesh). */
 OSSA_API void ossa_skin_job_init(ossa_skin_job *job, const ossa_skin_mesh *mesh,
                                  const float *palette, uint32_t palette_size, float *out_positions,
-                                 float *out_normals);
-/* OSSA_OK, or OSSA_ERR_INVALID_ARGUMENT (NULL pointer, bad range, palette too small, unknown
- * kernel), or OSSA_ERR_UNSUPPORTED (the requested kernel is not available on this CPU). */
-OSSA_API ossa_status ossa_skin_job_validate(const ossa_skin_job *job);
+                                 float *out_normals, uint32_t out_capacity);
+/* OSSA_OK, or OSSA_ERR_INVALID_ARGUMENT (NULL pointer, bad range, palette too small, outputs
+ * below end, unknown kernel), or OSSA_ERR_UNSUPPORTED (the requested kernel is not available
+ * on this CPU); err says which. */
+OSSA_API ossa_status ossa_skin_job_validate(const ossa_skin_job *job, ossa_error *err);
 /* Validates, then skins [begin, end): positions sum_i w_i (M_i p + T_i) (exact meshes:
  * sum_i P_i [u_i; w_i], see ossa_skin_mesh_exact), normals sum_i w_i M_i n normalised (a zero
  * normal stays zero); weights are used as stored; a vertex without influences keeps its
  * (morphed) position and gets its normal normalised. */
-OSSA_API ossa_status ossa_skin_job_run(const ossa_skin_job *job);
+OSSA_API ossa_status ossa_skin_job_run(const ossa_skin_job *job, ossa_error *err);
 /* The concrete kernel a validated job runs. */
 OSSA_API ossa_skin_kernel ossa_skin_job_kernel(const ossa_skin_job *job);
 

@@ -31,7 +31,8 @@ OSSA_API void ossa_skin_pool_for(ossa_skin_pool *pool, uint32_t begin, uint32_t 
 
 /* Validates the job, then runs it split across the pool (slices aligned to OSSA_SKIN_BLOCK);
  * results are identical to ossa_skin_job_run. A NULL pool runs on the calling thread. */
-OSSA_API ossa_status ossa_skin_run_parallel(ossa_skin_pool *pool, const ossa_skin_job *job);
+OSSA_API ossa_status ossa_skin_run_parallel(ossa_skin_pool *pool, const ossa_skin_job *job,
+                                            ossa_error *err);
 
 #ifdef __cplusplus
 }

@@ -31,18 +31,21 @@ OSSA_API void ossa_vertex_track_locate(const ossa_vertex_track *track, float dur
 /* Positions and normals (3 * vertex_count floats each, file vertex order) of a submesh at a
  * time of a clip, lerped between the frames of the clip's vertex track for it; normals are
  * renormalised (out_normals may be NULL). Without a vertex track in the clip (or with clip
- * NULL) the bind positions and normals are copied. OSSA_ERR_INVALID_ARGUMENT for a bad
- * mesh / submesh index or a missing output buffer. */
+ * NULL) the bind positions and normals are copied. out_capacity: vertices each output holds.
+ * OSSA_ERR_INVALID_ARGUMENT (nothing written) for a bad mesh / submesh index, a missing output
+ * buffer or out_capacity below the submesh's vertex_count. */
 OSSA_API ossa_status ossa_vertex_clip_eval(const ossa_model *m, const ossa_clip *clip,
                                            uint32_t mesh, uint32_t submesh, float time,
                                            ossa_wrap mode, float *out_positions,
-                                           float *out_normals);
+                                           float *out_normals, uint32_t out_capacity,
+                                           ossa_error *err);
 
 /* Texture coordinates of UV set 0 (2 * vertex_count floats) at a time of a clip, from its uv
- * track for the submesh, else the submesh's own set 0 (zeros when it has no UVs). */
+ * track for the submesh, else the submesh's own set 0 (zeros when it has no UVs). out_capacity:
+ * vertices out_uvs holds (2 floats each); errors as ossa_vertex_clip_eval. */
 OSSA_API ossa_status ossa_uv_clip_eval(const ossa_model *m, const ossa_clip *clip, uint32_t mesh,
                                        uint32_t submesh, float time, ossa_wrap mode,
-                                       float *out_uvs);
+                                       float *out_uvs, uint32_t out_capacity, ossa_error *err);
 
 /* A mount's model-space transform on the mesh as it is now: positions holds the mount's
  * submesh's current vertex positions (3 * vertex_count, file order: bind, skinned or frame
@@ -50,7 +53,7 @@ OSSA_API ossa_status ossa_uv_clip_eval(const ossa_model *m, const ossa_clip *cli
  * mount's offset. OSSA_ERR_VALUE when the triangle is degenerate (no normal). */
 OSSA_API ossa_status ossa_mount_transform(const ossa_model *m, uint32_t mount,
                                           const float *positions, float t[3], float r[4],
-                                          float s[3]);
+                                          float s[3], ossa_error *err);
 
 /* ---- vertex-frame playback (C3S-style) --------------------------------------------------- */
 
@@ -58,7 +61,8 @@ typedef struct ossa_frame_lerp_job {
     const float *positions_a, *positions_b; /* 3 * count floats each (packed float3) */
     const float *normals_a, *normals_b;     /* 3 * count each, or both NULL */
     float t;                                /* out = a + t * (b - a) */
-    uint32_t count;                         /* vertices */
+    uint32_t count;                         /* vertices: the size of every array above and
+                                               below */
     float *out_positions;                   /* 3 * count */
     float *out_normals;                     /* 3 * count; required when normals are given */
     bool normalize;                         /* true: lerped normals are renormalised (a zero
@@ -69,7 +73,7 @@ typedef struct ossa_frame_lerp_job {
 /* Validates (OSSA_ERR_INVALID_ARGUMENT / OSSA_ERR_UNSUPPORTED as for skin jobs) and runs. Any
  * alignment; output may alias neither input. All kernels agree with the scalar one within
  * 1e-6 relative (FMA rounding). */
-OSSA_API ossa_status ossa_frame_lerp_run(const ossa_frame_lerp_job *job);
+OSSA_API ossa_status ossa_frame_lerp_run(const ossa_frame_lerp_job *job, ossa_error *err);
 
 #ifdef __cplusplus
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/error.h"
 #include "ossa/limits.h"
 #include "extrap.h"
 #include "interp.h"
@@ -610,7 +611,7 @@ static void sample_into(ossa_mixer *mx, mix_slot *slot, float time, ossa_wrap mo
         .clip = mx->clips[slot->id], .cache = slot->cache, .time = time, .time_mode = mode,
         .rot = mx->desc.rot, .output = &mx->sample,
     };
-    ossa_sample_job_run(&job);
+    ossa_sample_job_run(&job, NULL);
 }
 
 /* The common case of one skeletal cycle, no skeletal action: a lone animation shows at 100%
@@ -655,7 +656,7 @@ static int evaluate_single_cycle(ossa_mixer *mx, ossa_soa_pose *pose)
         .clip = clip, .cache = cycle->cache, .time = cycle_time(mx, cycle),
         .time_mode = OSSA_WRAP_LOOP, .rot = mx->desc.rot, .output = pose,
     };
-    ossa_sample_job_run(&job);
+    ossa_sample_job_run(&job, NULL);
     return 1;
 }
 
@@ -792,35 +793,101 @@ static int mixer_morph_weights_impl(ossa_mixer *mx, uint32_t mesh, uint32_t subm
     return 1;
 }
 
-/* The public calls return a status; the implementations above keep their 1 / 0. */
-ossa_status ossa_mixer_blend_cycle(ossa_mixer *mx, uint32_t id, float weight, float delay)
+/* Why a mixer call was refused, into err: called only after the implementation returned 0
+ * (which it does before changing anything), so the checks mirror its own. */
+static ossa_status mix_refuse(const ossa_mixer *mx, ossa_error *err, const char *call,
+                              uint32_t id, const float *values, const char *const *names,
+                              int value_count, int full, const char *capacity)
 {
-    return mixer_blend_cycle_impl(mx, id, weight, delay) ? OSSA_OK : OSSA_ERR_INVALID_ARGUMENT;
+    const ossa_status bad = OSSA_ERR_INVALID_ARGUMENT;
+    if (!mx)
+        return ossa_error_fail(err, bad, "mixer %s: mixer is NULL", call);
+    uint32_t ids = mx->clip_count + mx->morph_clip_count;
+    if (id >= ids)
+        return ossa_error_fail(err, bad, "mixer %s: id %u of %u animations", call, id, ids);
+    for (int i = 0; i < value_count; i++)
+        if (!isfinite(values[i]))
+            return ossa_error_fail(err, bad, "mixer %s: %s is not finite", call, names[i]);
+    if (full)
+        return ossa_error_fail(err, bad, "mixer %s: all %s slots are in use", call, capacity);
+    return ossa_error_fail(err, bad, "mixer %s: id %u is refused", call, id);
 }
 
-ossa_status ossa_mixer_clear_cycle(ossa_mixer *mx, uint32_t id, float delay)
+/* The public calls return a status; the implementations above keep their 1 / 0, and the error
+ * record is only written on failure. */
+ossa_status ossa_mixer_blend_cycle(ossa_mixer *mx, uint32_t id, float weight, float delay,
+                                   ossa_error *err)
 {
-    return mixer_clear_cycle_impl(mx, id, delay) ? OSSA_OK : OSSA_ERR_INVALID_ARGUMENT;
+    if (mixer_blend_cycle_impl(mx, id, weight, delay))
+        return OSSA_OK;
+    const float v[2] = {weight, delay};
+    static const char *const names[2] = {"weight", "delay"};
+    char cap[48];
+    snprintf(cap, sizeof cap, "%u cycle", mx ? mx->desc.max_cycles : 0u);
+    return mix_refuse(mx, err, "blend_cycle", id, v, names, 2, 1, cap);
+}
+
+ossa_status ossa_mixer_clear_cycle(ossa_mixer *mx, uint32_t id, float delay, ossa_error *err)
+{
+    if (mixer_clear_cycle_impl(mx, id, delay))
+        return OSSA_OK;
+    static const char *const names[1] = {"delay"};
+    return mix_refuse(mx, err, "clear_cycle", id, &delay, names, 1, 0, NULL);
 }
 
 ossa_status ossa_mixer_execute_action(ossa_mixer *mx, uint32_t id, float delay_in, float delay_out,
-                              float weight_target, bool auto_lock)
+                                      float weight_target, bool auto_lock, ossa_error *err)
 {
-    return mixer_execute_action_impl(mx, id, delay_in, delay_out, weight_target,
-                                     auto_lock) ? OSSA_OK : OSSA_ERR_INVALID_ARGUMENT;
+    if (mixer_execute_action_impl(mx, id, delay_in, delay_out, weight_target, auto_lock))
+        return OSSA_OK;
+    const float v[3] = {delay_in, delay_out, weight_target};
+    static const char *const names[3] = {"delay_in", "delay_out", "weight_target"};
+    char cap[48];
+    snprintf(cap, sizeof cap, "%u action", mx ? mx->desc.max_actions : 0u);
+    return mix_refuse(mx, err, "execute_action", id, v, names, 3, 1, cap);
 }
 
-ossa_status ossa_mixer_remove_action(ossa_mixer *mx, uint32_t id)
+ossa_status ossa_mixer_remove_action(ossa_mixer *mx, uint32_t id, ossa_error *err)
 {
-    return mixer_remove_action_impl(mx, id) ? OSSA_OK : OSSA_ERR_INVALID_ARGUMENT;
+    if (mixer_remove_action_impl(mx, id))
+        return OSSA_OK;
+    if (!mx)
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT, "mixer remove_action: mixer is NULL");
+    return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT,
+                           "mixer remove_action: no action of id %u runs", id);
 }
 
-ossa_status ossa_mixer_evaluate(ossa_mixer *mx, ossa_soa_pose *pose)
+ossa_status ossa_mixer_evaluate(ossa_mixer *mx, ossa_soa_pose *pose, ossa_error *err)
 {
-    return mixer_evaluate_impl(mx, pose) ? OSSA_OK : OSSA_ERR_INVALID_ARGUMENT;
+    if (mixer_evaluate_impl(mx, pose))
+        return OSSA_OK;
+    if (!mx || !pose || !pose->block)
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT, "mixer evaluate: %s",
+                               !mx ? "mixer is NULL" : !pose ? "pose is NULL"
+                               : "pose has no arrays (not created)");
+    return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT,
+                           "mixer evaluate: pose has %u bones, the skeleton %u", pose->bone_count,
+                           mx->skel->bone_count);
 }
 
-ossa_status ossa_mixer_morph_weights(ossa_mixer *mx, uint32_t mesh, uint32_t submesh, float *out)
+ossa_status ossa_mixer_morph_weights(ossa_mixer *mx, uint32_t mesh, uint32_t submesh, float *out,
+                                     uint32_t out_capacity, ossa_error *err)
 {
-    return mixer_morph_weights_impl(mx, mesh, submesh, out) ? OSSA_OK : OSSA_ERR_INVALID_ARGUMENT;
+    const ossa_status bad = OSSA_ERR_INVALID_ARGUMENT;
+    if (!mx || !out)
+        return ossa_error_fail(err, bad, "mixer morph_weights: %s is NULL", !mx ? "mixer" : "out");
+    const ossa_model *m = mx->model;
+    if (mesh >= m->mesh_count)
+        return ossa_error_fail(err, bad, "mixer morph_weights: mesh %u of %u", mesh,
+                               m->mesh_count);
+    if (submesh >= m->meshes[mesh].submesh_count)
+        return ossa_error_fail(err, bad, "mixer morph_weights: submesh %u of %u in mesh %u",
+                               submesh, m->meshes[mesh].submesh_count, mesh);
+    uint32_t targets = m->meshes[mesh].submeshes[submesh].morph_count;
+    if (out_capacity < targets)
+        return ossa_error_fail(err, bad, "mixer morph_weights: out holds %u weights, submesh %u "
+                               "of mesh %u has %u morph targets", out_capacity, submesh, mesh,
+                               targets);
+    return mixer_morph_weights_impl(mx, mesh, submesh, out) ? OSSA_OK
+           : ossa_error_fail(err, bad, "mixer morph_weights: refused");
 }

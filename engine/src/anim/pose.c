@@ -1,12 +1,34 @@
 #include <cglm/cglm.h>
 #include <string.h>
 #include "core/compose.h"
+#include "core/error.h"
 #include "ossa/reference.h"
 
-void ossa_local_to_model(const ossa_model *m, const float *lt, const float *lr, const float *ls,
-                         float *mt, float *mr, float *ms)
+/* The reference path's check of its caller-owned arrays: each holds bone_capacity bones. */
+static ossa_status bones_fit(const ossa_model *m, uint32_t bone_capacity, const char *call,
+                             const char *arrays, ossa_error *err)
 {
+    if (!m)
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT, "%s: model is NULL", call);
+    if (bone_capacity < m->bone_count)
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT,
+                               "%s: %s hold %u bones (bone_capacity), the model has %u", call,
+                               arrays, bone_capacity, m->bone_count);
+    return OSSA_OK;
+}
+
+ossa_status ossa_local_to_model(const ossa_model *m, const float *lt, const float *lr,
+                                const float *ls, float *mt, float *mr, float *ms,
+                                uint32_t bone_capacity, ossa_error *err)
+{
+    ossa_status st = bones_fit(m, bone_capacity, "local to model", "lt, lr, ls, mt, mr, ms", err);
+    if (st != OSSA_OK)
+        return st;
+    if (m->bone_count && (!lt || !lr || !ls || !mt || !mr || !ms))
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT,
+                               "local to model: a pose array is NULL");
     ossa_compose_local_to_model(m, lt, lr, ls, mt, mr, ms);
+    return OSSA_OK;
 }
 
 /* Rotation matrix of a Hamilton quaternion without renormalising it, as Cal3D builds it. */
@@ -21,9 +43,16 @@ static void quat_to_mat3(const float *q, float out[3][3])
     out[2][0] = xz2 - yw2;     out[2][1] = yz2 + xw2;     out[2][2] = 1 - xx2 - yy2;
 }
 
-void ossa_skin_palette(const ossa_model *m, const float *mt, const float *mr, const float *ms,
-                       float *palette)
+ossa_status ossa_skin_palette(const ossa_model *m, const float *mt, const float *mr,
+                              const float *ms, float *palette, uint32_t bone_capacity,
+                              ossa_error *err)
 {
+    ossa_status st = bones_fit(m, bone_capacity, "skin palette", "mt, mr, ms, palette", err);
+    if (st != OSSA_OK)
+        return st;
+    if (m->bone_count && (!mt || !mr || !ms || !palette))
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT, "skin palette: %s is NULL",
+                               !palette ? "palette" : "a pose array");
     for (uint32_t i = 0; i < m->bone_count; i++) {
         const ossa_bone *bn = &m->bones[i];
         /* pose (R S, t) x inverse bind (Rb, tb): rotation R S Rb, translation R S tb + t.
@@ -54,4 +83,5 @@ void ossa_skin_palette(const ossa_model *m, const float *mt, const float *mr, co
             out[4 * r + 3] = t[r] + mt[3 * i + r];
         }
     }
+    return OSSA_OK;
 }

@@ -2,7 +2,9 @@
  * composition of pose.c (ossa_local_to_model, ossa_skin_palette): vectors are rotated and
  * matrices built by the quaternion as it is, without renormalising it, as Cal3D does. */
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include "core/error.h"
 #include "rt_internal.h"
 #include "simd4.h"
 #include "simd8.h"
@@ -433,23 +435,71 @@ static int palette_job_run_impl(const ossa_palette_job *job)
     return 1;
 }
 
-/* The public calls return a status; the implementations above keep their 1 / 0. */
-ossa_status ossa_ltm_job_validate(const ossa_ltm_job *job)
+/* Why a pose does not fit the skeleton (NULL when it does), for the error messages. */
+static const char *pose_misfit(const ossa_soa_pose *p, const ossa_rt_skeleton *sk, char *buf,
+                               size_t size)
 {
-    return ltm_job_validate_impl(job) ? OSSA_OK : OSSA_ERR_INVALID_ARGUMENT;
+    if (!p)
+        return "is NULL";
+    if (!p->block)
+        return "has no arrays (not created)";
+    if (p->bone_count != sk->bone_count || p->capacity != sk->capacity) {
+        snprintf(buf, size, "has %u bones (capacity %u), the skeleton %u (capacity %u)",
+                 p->bone_count, p->capacity, sk->bone_count, sk->capacity);
+        return buf;
+    }
+    return NULL;
 }
 
-ossa_status ossa_ltm_job_run(const ossa_ltm_job *job)
+/* The first reason a job is invalid, into err; called only when the quick check failed. */
+static ossa_status ltm_job_explain(const ossa_ltm_job *job, ossa_error *err)
 {
-    return ltm_job_run_impl(job) ? OSSA_OK : OSSA_ERR_INVALID_ARGUMENT;
+    char buf[160];
+    const char *why;
+    if (!job || !job->skeleton)
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT, "ltm job: %s is NULL",
+                               job ? "skeleton" : "job");
+    if ((why = pose_misfit(job->local, job->skeleton, buf, sizeof buf)))
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT, "ltm job: local pose %s", why);
+    if ((why = pose_misfit(job->model, job->skeleton, buf, sizeof buf)))
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT, "ltm job: model pose %s", why);
+    return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT,
+                           "ltm job: model pose aliases the local pose");
 }
 
-ossa_status ossa_palette_job_validate(const ossa_palette_job *job)
+static ossa_status palette_job_explain(const ossa_palette_job *job, ossa_error *err)
 {
-    return palette_job_validate_impl(job) ? OSSA_OK : OSSA_ERR_INVALID_ARGUMENT;
+    char buf[160];
+    const char *why;
+    if (!job || !job->skeleton || !job->palette)
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT, "palette job: %s is NULL",
+                               !job ? "job" : !job->skeleton ? "skeleton" : "palette");
+    if ((why = pose_misfit(job->model, job->skeleton, buf, sizeof buf)))
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT, "palette job: model pose %s", why);
+    return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT,
+                           "palette job: palette holds %zu floats, %u bones need %zu",
+                           job->palette_floats, job->skeleton->bone_count,
+                           12 * (size_t)job->skeleton->bone_count);
 }
 
-ossa_status ossa_palette_job_run(const ossa_palette_job *job)
+/* The public calls return a status; the implementations above keep their 1 / 0, and the error
+ * record is only written on failure. */
+ossa_status ossa_ltm_job_validate(const ossa_ltm_job *job, ossa_error *err)
 {
-    return palette_job_run_impl(job) ? OSSA_OK : OSSA_ERR_INVALID_ARGUMENT;
+    return ltm_job_validate_impl(job) ? OSSA_OK : ltm_job_explain(job, err);
+}
+
+ossa_status ossa_ltm_job_run(const ossa_ltm_job *job, ossa_error *err)
+{
+    return ltm_job_run_impl(job) ? OSSA_OK : ltm_job_explain(job, err);
+}
+
+ossa_status ossa_palette_job_validate(const ossa_palette_job *job, ossa_error *err)
+{
+    return palette_job_validate_impl(job) ? OSSA_OK : palette_job_explain(job, err);
+}
+
+ossa_status ossa_palette_job_run(const ossa_palette_job *job, ossa_error *err)
+{
+    return palette_job_run_impl(job) ? OSSA_OK : palette_job_explain(job, err);
 }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/error.h"
 #include "extrap.h"
 #include "interp.h"
 #include "rt_internal.h"
@@ -582,13 +583,36 @@ float ossa_playback_time(float duration, float time, ossa_wrap wrap)
     }
 }
 
-/* The public calls return a status; the implementations above keep their 1 / 0. */
-ossa_status ossa_sample_job_validate(const ossa_sample_job *job)
+/* The first reason a sample job is invalid, into err; called only when the quick check failed. */
+static ossa_status sample_job_explain(const ossa_sample_job *job, ossa_error *err)
 {
-    return sample_job_validate_impl(job) ? OSSA_OK : OSSA_ERR_INVALID_ARGUMENT;
+    const ossa_status bad = OSSA_ERR_INVALID_ARGUMENT;
+    if (!job || !job->clip || !job->output)
+        return ossa_error_fail(err, bad, "sample job: %s is NULL",
+                               !job ? "job" : !job->clip ? "clip" : "output");
+    if (!job->output->block)
+        return ossa_error_fail(err, bad, "sample job: output pose has no arrays (not created)");
+    if (job->cache && job->cache->capacity < job->clip->track_count)
+        return ossa_error_fail(err, bad, "sample job: cache holds %u tracks, the clip has %u",
+                               job->cache->capacity, job->clip->track_count);
+    if ((unsigned)job->time_mode > OSSA_WRAP_PINGPONG)
+        return ossa_error_fail(err, bad, "sample job: time_mode %u is not an ossa_wrap",
+                               (unsigned)job->time_mode);
+    if ((unsigned)job->rot > OSSA_ROT_NLERP)
+        return ossa_error_fail(err, bad, "sample job: rot %u is not an ossa_rot_interp",
+                               (unsigned)job->rot);
+    return ossa_error_fail(err, bad, "sample job: output pose has %u bones, the clip needs %u "
+                           "(its highest animated bone + 1)", job->output->bone_count, job->clip->bone_limit);
 }
 
-ossa_status ossa_sample_job_run(const ossa_sample_job *job)
+/* The public calls return a status; the implementations above keep their 1 / 0, and the error
+ * record is only written on failure. */
+ossa_status ossa_sample_job_validate(const ossa_sample_job *job, ossa_error *err)
 {
-    return sample_job_run_impl(job) ? OSSA_OK : OSSA_ERR_INVALID_ARGUMENT;
+    return sample_job_validate_impl(job) ? OSSA_OK : sample_job_explain(job, err);
+}
+
+ossa_status ossa_sample_job_run(const ossa_sample_job *job, ossa_error *err)
+{
+    return sample_job_run_impl(job) ? OSSA_OK : sample_job_explain(job, err);
 }

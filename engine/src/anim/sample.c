@@ -1,14 +1,36 @@
 #include <math.h>
 #include <string.h>
 #include "core/compose.h"
+#include "core/error.h"
 #include "ossa/reference.h"
 #include "ossa/sample.h"
 #include "extrap.h"
 #include "interp.h"
 
-void ossa_pose_rest(const ossa_model *m, float *t, float *r, float *s)
+/* The reference path's check of its caller-owned arrays: each holds bone_capacity bones. */
+static ossa_status bones_fit(const ossa_model *m, uint32_t bone_capacity, const char *call,
+                             const char *arrays, ossa_error *err)
 {
+    if (!m)
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT, "%s: model is NULL", call);
+    if (bone_capacity < m->bone_count)
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT,
+                               "%s: %s hold %u bones (bone_capacity), the model has %u", call,
+                               arrays, bone_capacity, m->bone_count);
+    return OSSA_OK;
+}
+
+ossa_status ossa_pose_rest(const ossa_model *m, float *t, float *r, float *s,
+                           uint32_t bone_capacity, ossa_error *err)
+{
+    ossa_status st = bones_fit(m, bone_capacity, "pose rest", "t, r, s", err);
+    if (st != OSSA_OK)
+        return st;
+    if (m->bone_count && (!t || !r || !s))
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT, "pose rest: %s is NULL",
+                               !t ? "t" : !r ? "r" : "s");
     ossa_compose_rest(m, t, r, s);
+    return OSSA_OK;
 }
 
 float ossa_clip_wrap_time(const ossa_clip *clip, float time)
@@ -69,9 +91,16 @@ static void sample_track(const ossa_track *tr, float time, ossa_wrap mode, float
     ossa_interp_pair(ta, ta + 3, ra, ra + 4, sa, sb, f, 0, t, r, s);
 }
 
-void ossa_sample_clip(const ossa_model *m, const ossa_clip *clip, float time, ossa_wrap mode,
-                      float *t, float *r, float *s)
+ossa_status ossa_sample_clip(const ossa_model *m, const ossa_clip *clip, float time,
+                             ossa_wrap mode, float *t, float *r, float *s, uint32_t bone_capacity,
+                             ossa_error *err)
 {
+    ossa_status st = bones_fit(m, bone_capacity, "sample clip", "t, r, s", err);
+    if (st != OSSA_OK)
+        return st;
+    if (!clip || (m->bone_count && (!t || !r || !s)))
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT, "sample clip: %s is NULL",
+                               !clip ? "clip" : !t ? "t" : !r ? "r" : "s");
     /* Cal3D decides on the loop key from the first track alone and then adds it to all. */
     int loop_key = mode == OSSA_WRAP_LOOP && clip->track_count &&
                    clip->tracks[0].times[clip->tracks[0].key_count - 1] < clip->duration;
@@ -85,4 +114,5 @@ void ossa_sample_clip(const ossa_model *m, const ossa_clip *clip, float time, os
         else
             sample_track(tr, time, mode, t + 3 * b, r + 4 * b, s + 3 * b);
     }
+    return OSSA_OK;
 }

@@ -65,12 +65,21 @@ void ossa_soa_pose_from_aos(ossa_soa_pose *pose, const float *t, const float *r,
     }
 }
 
-void ossa_soa_pose_to_aos(const ossa_soa_pose *pose, float *t, float *r, float *s)
+ossa_status ossa_soa_pose_to_aos(const ossa_soa_pose *pose, float *t, float *r, float *s,
+                                 uint32_t bone_capacity, ossa_error *err)
 {
+    if (!pose || (pose->bone_count && (!t || !r || !s)))
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT, "SoA pose to AoS: %s is NULL",
+                               !pose ? "pose" : !t ? "t" : !r ? "r" : "s");
+    if (bone_capacity < pose->bone_count)
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT,
+                               "SoA pose to AoS: t, r, s hold %u bones (bone_capacity), the pose "
+                               "has %u", bone_capacity, pose->bone_count);
     for (uint32_t i = 0; i < pose->bone_count; i++) {
         t[3 * i] = pose->tx[i]; t[3 * i + 1] = pose->ty[i]; t[3 * i + 2] = pose->tz[i];
         r[4 * i] = pose->qx[i]; r[4 * i + 1] = pose->qy[i]; r[4 * i + 2] = pose->qz[i];
         r[4 * i + 3] = pose->qw[i];
         s[3 * i] = pose->sx[i]; s[3 * i + 1] = pose->sy[i]; s[3 * i + 2] = pose->sz[i];
     }
+    return OSSA_OK;
 }

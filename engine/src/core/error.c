@@ -1,3 +1,4 @@
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "core/error.h"
@@ -56,5 +57,18 @@ ossa_status ossa_error_status(ossa_error *err, ossa_status s, const char *what)
     ossa_error_clear(err);
     err->status = s;
     snprintf(err->message, sizeof err->message, "%s: %s", what, ossa_status_name(s));
+    return s;
+}
+
+ossa_status ossa_error_fail(ossa_error *err, ossa_status s, const char *fmt, ...)
+{
+    if (!err)
+        return s;
+    ossa_error_clear(err);
+    err->status = s;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
     return s;
 }

@@ -8,4 +8,16 @@
  * err untouched. */
 ossa_status ossa_error_status(ossa_error *err, ossa_status s, const char *what);
 
+#ifndef OSSA_PRINTF
+#if defined(__GNUC__) || defined(__clang__)
+#define OSSA_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define OSSA_PRINTF(a, b)
+#endif
+#endif
+
+/* Sets *err (may be NULL) to status s with the formatted message and returns s. Called on the
+ * failure path only, so per-frame calls pay nothing for it when they succeed. */
+ossa_status ossa_error_fail(ossa_error *err, ossa_status s, const char *fmt, ...) OSSA_PRINTF(3, 4);
+
 #endif

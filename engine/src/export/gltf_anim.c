@@ -70,8 +70,9 @@ typedef struct track_eval {
 static void eval_at(track_eval *e, float time, float *t, float *r, float *s)
 {
     uint32_t b = e->one.tracks[0].bone;
-    ossa_pose_rest(e->m, e->t, e->r, e->s);
-    ossa_sample_clip(e->m, &e->one, time, OSSA_WRAP_EXTRAPOLATE, e->t, e->r, e->s);
+    ossa_pose_rest(e->m, e->t, e->r, e->s, e->m->bone_count, NULL);
+    ossa_sample_clip(e->m, &e->one, time, OSSA_WRAP_EXTRAPOLATE, e->t, e->r, e->s,
+                     e->m->bone_count, NULL);
     memcpy(t, e->t + 3 * b, 3 * sizeof(float));
     memcpy(r, e->r + 4 * b, 4 * sizeof(float));
     memcpy(s, e->s + 3 * b, 3 * sizeof(float));

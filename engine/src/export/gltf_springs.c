@@ -19,12 +19,12 @@ typedef struct spring_run {
 
 static void palette_at(spring_run *r, const ossa_clip *clip, float time)
 {
-    ossa_pose_rest(r->m, r->lt, r->lr, r->ls);
+    ossa_pose_rest(r->m, r->lt, r->lr, r->ls, r->m->bone_count, NULL);
     if (clip)
         ossa_sample_clip(r->m, clip, ossa_clip_wrap_time(clip, time), OSSA_WRAP_LOOP, r->lt,
-                         r->lr, r->ls);
-    ossa_local_to_model(r->m, r->lt, r->lr, r->ls, r->mt, r->mr, r->ms);
-    ossa_skin_palette(r->m, r->mt, r->mr, r->ms, r->pal);
+                         r->lr, r->ls, r->m->bone_count, NULL);
+    ossa_local_to_model(r->m, r->lt, r->lr, r->ls, r->mt, r->mr, r->ms, r->m->bone_count, NULL);
+    ossa_skin_palette(r->m, r->mt, r->mr, r->ms, r->pal, r->m->bone_count, NULL);
 }
 
 /* Steps the cloth of one submesh through a stretch of time; returns the largest gap. */
@@ -34,19 +34,20 @@ static double simulate(spring_run *r, ossa_skin_mesh *mesh, ossa_spring_state *s
 {
     uint32_t n = ossa_skin_mesh_output_count(mesh);
     ossa_skin_job job;
-    ossa_skin_job_init(&job, mesh, r->pal, r->m->bone_count, pos, nrm);
+    ossa_skin_job_init(&job, mesh, r->pal, r->m->bone_count, pos, nrm,
+                       ossa_skin_mesh_output_count(mesh));
     palette_at(r, clip, 0.0f);
-    if (ossa_skin_job_run(&job) != OSSA_OK)
+    if (ossa_skin_job_run(&job, NULL) != OSSA_OK)
         return 0.0;
     ossa_spring_state_reset_to(state, pos);
     double worst = 0.0;
     uint32_t steps = (uint32_t)ceilf(seconds * fps);
     for (uint32_t i = 1; i <= steps && i <= 100000; i++) {
         palette_at(r, clip, (float)i / fps);
-        if (ossa_skin_job_run(&job) != OSSA_OK)
+        if (ossa_skin_job_run(&job, NULL) != OSSA_OK)
             break;
         memcpy(lbs, pos, 3 * sizeof(float) * n);
-        if (ossa_spring_update(state, 1.0f / fps, pos) != OSSA_OK)
+        if (ossa_spring_update(state, 1.0f / fps, pos, n, NULL) != OSSA_OK)
             break;
         for (uint32_t v = 0; v < n; v++) {
             double d2 = 0.0;

@@ -196,7 +196,7 @@ static ossa_status build_morphs_springs(ossa_instance *inst)
     /* Past the mixer's capacity the later morph clips do not play. */
     for (uint32_t c = 0; c < m->morph_clip_count; c++)
         if (ossa_mixer_blend_cycle(inst->morph_mixer, ossa_mixer_morph_id(inst->morph_mixer, c),
-                                   1.0f, 0.0f) != OSSA_OK)
+                                   1.0f, 0.0f, NULL) != OSSA_OK)
             break;
     ossa_mixer_update(inst->morph_mixer, 0.0f); /* weights reach their targets (no delay) */
     for (uint32_t i = 0; i < inst->part_count; i++) {

@@ -52,7 +52,7 @@ static void play_frames(ossa_instance *inst, const inst_part *p, float *pos, flo
     const ossa_clip *clip = &inst->model->clips[inst->vertex_clip];
     size_t bytes = 3 * (size_t)p->info.vertex_count * sizeof(float);
     if (ossa_vertex_clip_eval(inst->model, clip, p->info.mesh, p->info.submesh, inst->vertex_time,
-                              OSSA_WRAP_LOOP, fp, fn) != OSSA_OK &&
+                              OSSA_WRAP_LOOP, fp, fn, p->info.vertex_count, NULL) != OSSA_OK &&
         bytes) {
         /* Indices were validated at load; a failure here would be a bug. Show the bind shape. */
         memcpy(fp, p->info.source->positions, bytes);
@@ -75,10 +75,12 @@ static void skin_part(const ossa_instance *inst, const inst_part *p, float *pos,
         return;
     }
     ossa_skin_job job;
-    ossa_skin_job_init(&job, p->skin, inst->palette, inst->model->bone_count, pos, nrm);
+    /* pos / nrm hold the part's output_count vertices (checked by the callers) */
+    ossa_skin_job_init(&job, p->skin, inst->palette, inst->model->bone_count, pos, nrm,
+                       p->info.output_count);
     job.kernel = inst->kernel;
     job.morph_weights = p->morph_weights;
-    ossa_skin_run_parallel(inst->desc.pool, &job);
+    ossa_skin_run_parallel(inst->desc.pool, &job, NULL);
 }
 
 /* The spring-owned vertices (physique weight > 0) of a part from its last spring step. */
@@ -103,7 +105,7 @@ void ossa_instance_springs_run(ossa_instance *inst, float dt, bool reset)
         if (reset)
             ossa_spring_state_reset_to(p->spring, inst->out_positions);
         else
-            ossa_spring_update(p->spring, dt, inst->out_positions);
+            ossa_spring_update(p->spring, dt, inst->out_positions, p->info.output_count, NULL);
         memcpy(p->spring_positions, inst->out_positions,
                3 * (size_t)p->info.output_count * sizeof(float));
         inst->generation++;
@@ -160,11 +162,24 @@ ossa_status ossa_instance_skin(ossa_instance *inst, uint32_t first_part, uint32_
     return OSSA_OK;
 }
 
-ossa_status ossa_instance_uvs(ossa_instance *inst, uint32_t part, bool bind, float *uvs)
+ossa_status ossa_instance_uvs(ossa_instance *inst, uint32_t part, bool bind, float *uvs,
+                              uint32_t capacity, ossa_error *err)
 {
-    if (!inst || part >= inst->part_count || !uvs)
-        return OSSA_ERR_INVALID_ARGUMENT;
+    if (!inst || !uvs)
+        return inst_fail(err, OSSA_ERR_INVALID_ARGUMENT, !inst ? "uvs: instance is NULL"
+                                                               : "uvs: uvs is NULL");
+    if (part >= inst->part_count) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "uvs: part %u of %u", part, inst->part_count);
+        return inst_fail(err, OSSA_ERR_INVALID_ARGUMENT, msg);
+    }
     const inst_part *p = &inst->parts[part];
+    if (capacity < p->info.output_count) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "uvs: uvs holds %u vertices (capacity), part %u outputs %u",
+                 capacity, part, p->info.output_count);
+        return inst_fail(err, OSSA_ERR_INVALID_ARGUMENT, msg);
+    }
     const ossa_submesh *sm = p->info.source;
     if (!p->info.uv_tracked || bind) {
         const uint32_t *source = p->info.output_source;
@@ -180,7 +195,7 @@ ossa_status ossa_instance_uvs(ossa_instance *inst, uint32_t part, bool bind, flo
         inst->vertex_clip < inst->model->clip_count ? &inst->model->clips[inst->vertex_clip] : NULL;
     float *file_uvs = p->skin ? inst->file_uvs : uvs;
     if (ossa_uv_clip_eval(inst->model, clip, p->info.mesh, p->info.submesh, inst->vertex_time,
-                          OSSA_WRAP_LOOP, file_uvs) != OSSA_OK)
+                          OSSA_WRAP_LOOP, file_uvs, p->info.vertex_count, NULL) != OSSA_OK)
         memset(file_uvs, 0, 2 * (size_t)p->info.vertex_count * sizeof(float));
     if (p->skin)
         scatter(p, file_uvs, 2, uvs);
@@ -215,13 +230,21 @@ static const float *part_shape(ossa_instance *inst, uint32_t part, bool bind)
 }
 
 ossa_status ossa_instance_mount(ossa_instance *inst, uint32_t mount, bool bind, float t[3],
-                                float r[4], float s[3])
+                                float r[4], float s[3], ossa_error *err)
 {
+    if (!inst)
+        return inst_fail(err, OSSA_ERR_INVALID_ARGUMENT, "mount: instance is NULL");
     const ossa_model *m = inst->model;
-    if (mount >= m->mount_count)
-        return OSSA_ERR_RANGE;
+    char msg[96];
+    if (mount >= m->mount_count) {
+        snprintf(msg, sizeof msg, "mount: mount %u of %u", mount, m->mount_count);
+        return inst_fail(err, OSSA_ERR_RANGE, msg);
+    }
     uint32_t part = ossa_instance_part_of(inst, m->mounts[mount].mesh, m->mounts[mount].submesh);
-    if (part >= inst->part_count)
-        return OSSA_ERR_RANGE;
-    return ossa_mount_transform(m, mount, part_shape(inst, part, bind), t, r, s);
+    if (part >= inst->part_count) {
+        snprintf(msg, sizeof msg, "mount: mount %u is on mesh %u submesh %u, which no part draws",
+                 mount, m->mounts[mount].mesh, m->mounts[mount].submesh);
+        return inst_fail(err, OSSA_ERR_RANGE, msg);
+    }
+    return ossa_mount_transform(m, mount, part_shape(inst, part, bind), t, r, s, err);
 }

@@ -19,11 +19,11 @@ void ossa_instance_pose_local(ossa_instance *inst, const ossa_soa_pose *local)
         local = &inst->local;
     }
     ossa_ltm_job ltm = {.skeleton = inst->skeleton, .local = local, .model = &inst->model_pose};
-    ossa_ltm_job_run(&ltm);
+    ossa_ltm_job_run(&ltm, NULL);
     ossa_palette_job pal = {.skeleton = inst->skeleton, .model = &inst->model_pose,
                             .palette = inst->palette,
                             .palette_floats = 12 * (size_t)m->bone_count};
-    ossa_palette_job_run(&pal);
+    ossa_palette_job_run(&pal, NULL);
     if (inst->wide_palette)
         ossa_skin_wide_fill(inst->palette, m->bone_count, inst->wide_palette);
 }
@@ -44,14 +44,14 @@ void ossa_instance_pose_clip(ossa_instance *inst, uint32_t clip, float time)
             .rot = OSSA_ROT_SLERP,
             .output = &inst->local,
         };
-        ossa_sample_job_run(&job);
+        ossa_sample_job_run(&job, NULL);
     }
     ossa_instance_pose_local(inst, &inst->local);
 }
 
 void ossa_instance_evaluate(ossa_instance *inst)
 {
-    if (!inst->model->bone_count || ossa_mixer_evaluate(inst->mixer, &inst->local) != OSSA_OK)
+    if (!inst->model->bone_count || ossa_mixer_evaluate(inst->mixer, &inst->local, NULL) != OSSA_OK)
         ossa_instance_pose_local(inst, NULL);
     else
         ossa_instance_pose_local(inst, &inst->local);
@@ -82,7 +82,7 @@ void ossa_instance_set_morph_time(ossa_instance *inst, float time)
         inst_part *p = &inst->parts[i];
         if (p->morph_weights)
             ossa_mixer_morph_weights(inst->morph_mixer, p->info.mesh, p->info.submesh,
-                                     p->morph_weights);
+                                     p->morph_weights, p->info.source->morph_count, NULL);
     }
     inst->generation++;
 }
@@ -120,11 +120,11 @@ ossa_status ossa_instance_play(ossa_instance *inst, uint32_t clip, float fade_se
     if (!isfinite(fade_seconds) || fade_seconds < 0.0f)
         return inst_fail(err, OSSA_ERR_VALUE, "fade time negative or not finite");
     /* Start the new cycle first, so a full mixer refuses before anything fades out. */
-    if (ossa_mixer_blend_cycle(inst->mixer, clip, 1.0f, fade_seconds) != OSSA_OK)
+    if (ossa_mixer_blend_cycle(inst->mixer, clip, 1.0f, fade_seconds, NULL) != OSSA_OK)
         return inst_fail(err, OSSA_ERR_UNSUPPORTED, "the mixer's cycle capacity is full");
     for (uint32_t c = 0; c < m->clip_count; c++)
         if (c != clip && ossa_mixer_weight(inst->mixer, c) >= 0.0f)
-            ossa_mixer_clear_cycle(inst->mixer, c, fade_seconds);
+            ossa_mixer_clear_cycle(inst->mixer, c, fade_seconds, NULL);
     return OSSA_OK;
 }
 

@@ -3,17 +3,27 @@
 #include <math.h>
 #include "skin_internal.h"
 
-ossa_status ossa_frame_lerp_run(const ossa_frame_lerp_job *job)
+ossa_status ossa_frame_lerp_run(const ossa_frame_lerp_job *job, ossa_error *err)
 {
-    if (!job || !job->positions_a || !job->positions_b || !job->out_positions || !isfinite(job->t))
-        return OSSA_ERR_INVALID_ARGUMENT;
+    const ossa_status bad = OSSA_ERR_INVALID_ARGUMENT;
+    if (!job || !job->positions_a || !job->positions_b || !job->out_positions)
+        return ossa_error_fail(err, bad, "frame lerp job: %s is NULL",
+                               !job ? "job" : !job->positions_a ? "positions_a"
+                               : !job->positions_b ? "positions_b" : "out_positions");
+    if (!isfinite(job->t))
+        return ossa_error_fail(err, bad, "frame lerp job: t is not finite");
     int normals = job->normals_a || job->normals_b;
     if (normals && (!job->normals_a || !job->normals_b || !job->out_normals))
-        return OSSA_ERR_INVALID_ARGUMENT;
+        return ossa_error_fail(err, bad, "frame lerp job: %s is NULL while normals are given",
+                               !job->normals_a ? "normals_a" : !job->normals_b ? "normals_b"
+                               : "out_normals");
     if ((unsigned)job->kernel >= OSSA_SKIN_KERNEL_COUNT)
-        return OSSA_ERR_INVALID_ARGUMENT;
+        return ossa_error_fail(err, bad, "frame lerp job: kernel %u is not an ossa_skin_kernel",
+                               (unsigned)job->kernel);
     if (!ossa_skin_kernel_available(job->kernel))
-        return OSSA_ERR_UNSUPPORTED;
+        return ossa_error_fail(err, OSSA_ERR_UNSUPPORTED,
+                               "frame lerp job: kernel %s is not available on this CPU",
+                               ossa_skin_kernel_name(job->kernel));
     ossa_skin_kernel k = job->kernel == OSSA_SKIN_KERNEL_AUTO
                              ? ossa_skin_kernel_best() : job->kernel;
     void (*lerp)(const float *, const float *, float, size_t, float *) = ossa_lerp_floats_scalar;

@@ -21,6 +21,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include "core/error.h"
 #include "ossa/skin.h"
 #include "ossa/skin_pool.h"
 #include "ossa/cloth.h"

@@ -127,7 +127,8 @@ static void skin_general(const skin_range *r)
 /* ---- jobs ------------------------------------------------------------------------------- */
 
 void ossa_skin_job_init(ossa_skin_job *job, const ossa_skin_mesh *mesh, const float *palette,
-                        uint32_t palette_size, float *out_positions, float *out_normals)
+                        uint32_t palette_size, float *out_positions, float *out_normals,
+                        uint32_t out_capacity)
 {
     memset(job, 0, sizeof *job);
     job->mesh = mesh;
@@ -135,22 +136,37 @@ void ossa_skin_job_init(ossa_skin_job *job, const ossa_skin_mesh *mesh, const fl
     job->palette_size = palette_size;
     job->out_positions = out_positions;
     job->out_normals = out_normals;
+    job->out_capacity = out_capacity;
     job->begin = 0;
     job->end = mesh ? mesh->output_count : 0;
 }
 
-ossa_status ossa_skin_job_validate(const ossa_skin_job *job)
+ossa_status ossa_skin_job_validate(const ossa_skin_job *job, ossa_error *err)
 {
+    const ossa_status bad = OSSA_ERR_INVALID_ARGUMENT;
     if (!job || !job->mesh || !job->palette || !job->out_positions || !job->out_normals)
-        return OSSA_ERR_INVALID_ARGUMENT;
+        return ossa_error_fail(err, bad, "skin job: %s is NULL",
+                               !job ? "job" : !job->mesh ? "mesh" : !job->palette ? "palette"
+                               : !job->out_positions ? "out_positions" : "out_normals");
     if (job->palette_size < job->mesh->palette_size)
-        return OSSA_ERR_INVALID_ARGUMENT;
+        return ossa_error_fail(err, bad, "skin job: palette_size %u, the mesh needs %u bones",
+                               job->palette_size, job->mesh->palette_size);
     if (job->begin > job->end || job->end > job->mesh->output_count)
-        return OSSA_ERR_INVALID_ARGUMENT;
-    if ((unsigned)job->kernel >= OSSA_SKIN_KERNEL_COUNT || (unsigned)job->store > OSSA_SKIN_STORE_STREAM)
-        return OSSA_ERR_INVALID_ARGUMENT;
+        return ossa_error_fail(err, bad, "skin job: range [%u, %u) outside the mesh's %u output "
+                               "vertices", job->begin, job->end, job->mesh->output_count);
+    if (job->end > job->out_capacity)
+        return ossa_error_fail(err, bad, "skin job: out_positions / out_normals hold %u vertices "
+                               "(out_capacity), the range needs %u", job->out_capacity, job->end);
+    if ((unsigned)job->kernel >= OSSA_SKIN_KERNEL_COUNT)
+        return ossa_error_fail(err, bad, "skin job: kernel %u is not an ossa_skin_kernel",
+                               (unsigned)job->kernel);
+    if ((unsigned)job->store > OSSA_SKIN_STORE_STREAM)
+        return ossa_error_fail(err, bad, "skin job: store %u is not an ossa_skin_store",
+                               (unsigned)job->store);
     if (!ossa_skin_kernel_available(job->kernel))
-        return OSSA_ERR_UNSUPPORTED;
+        return ossa_error_fail(err, OSSA_ERR_UNSUPPORTED,
+                               "skin job: kernel %s is not available on this CPU",
+                               ossa_skin_kernel_name(job->kernel));
     return OSSA_OK;
 }
 
@@ -218,9 +234,9 @@ static const float *live_morphs(const struct ossa_skin_mesh *m, const float *wei
     return NULL;
 }
 
-ossa_status ossa_skin_job_run(const ossa_skin_job *job)
+ossa_status ossa_skin_job_run(const ossa_skin_job *job, ossa_error *err)
 {
-    ossa_status st = ossa_skin_job_validate(job);
+    ossa_status st = ossa_skin_job_validate(job, err);
     if (st != OSSA_OK)
         return st;
     const struct ossa_skin_mesh *m = job->mesh;

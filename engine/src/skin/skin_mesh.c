@@ -486,10 +486,15 @@ void ossa_skin_mesh_traffic(const ossa_skin_mesh *m, uint64_t *read_bytes, uint6
 }
 
 ossa_status ossa_skin_kernel_traffic(ossa_skin_kernel k, uint32_t influences, ossa_skin_store store,
-                                     uint32_t vertex_count, ossa_skin_traffic *out)
+                                     uint32_t vertex_count, ossa_skin_traffic *out,
+                                     ossa_error *err)
 {
-    if (!out || (unsigned)k >= OSSA_SKIN_KERNEL_COUNT)
-        return OSSA_ERR_INVALID_ARGUMENT;
+    if (!out)
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT, "skin kernel traffic: out is NULL");
+    if ((unsigned)k >= OSSA_SKIN_KERNEL_COUNT)
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT,
+                               "skin kernel traffic: kernel %u is not an ossa_skin_kernel",
+                               (unsigned)k);
     if (k == OSSA_SKIN_KERNEL_AUTO)
         k = ossa_skin_kernel_best();
     out->read_bytes = read_bytes_per_vertex(influences, 0);

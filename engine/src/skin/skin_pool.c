@@ -313,16 +313,16 @@ static void run_slice(void *ctx, uint32_t begin, uint32_t end)
     ossa_skin_job job = *(const ossa_skin_job *)ctx;
     job.begin = begin;
     job.end = end;
-    ossa_skin_job_run(&job);
+    ossa_skin_job_run(&job, NULL); /* validated whole by ossa_skin_run_parallel */
 }
 
-ossa_status ossa_skin_run_parallel(ossa_skin_pool *pool, const ossa_skin_job *job)
+ossa_status ossa_skin_run_parallel(ossa_skin_pool *pool, const ossa_skin_job *job, ossa_error *err)
 {
-    ossa_status st = ossa_skin_job_validate(job);
+    ossa_status st = ossa_skin_job_validate(job, err);
     if (st != OSSA_OK)
         return st;
     if (!pool || pool->threads == 1)
-        return ossa_skin_job_run(job);
+        return ossa_skin_job_run(job, err);
     ossa_skin_pool_for(pool, job->begin, job->end, OSSA_SKIN_BLOCK, run_slice, (void *)job);
     return OSSA_OK;
 }

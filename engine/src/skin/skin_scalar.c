@@ -2,11 +2,22 @@
  * are tested against it. */
 #include <math.h>
 #include <string.h>
+#include "core/error.h"
 #include "ossa/reference.h"
 
-void ossa_skin_submesh_scalar(const ossa_submesh *sm, const float *palette, float *out_pos,
-                              float *out_nrm)
+ossa_status ossa_skin_submesh_scalar(const ossa_submesh *sm, const float *palette,
+                                     float *out_pos, float *out_nrm, uint32_t vertex_capacity,
+                                     ossa_error *err)
 {
+    /* either output may be NULL (not computed into anything) */
+    if (!sm || (sm->vertex_count && !palette))
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT, "skin submesh scalar: %s is NULL",
+                               !sm ? "submesh" : "palette");
+    if (vertex_capacity < sm->vertex_count)
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT,
+                               "skin submesh scalar: out_positions / out_normals hold %u vertices "
+                               "(vertex_capacity), the submesh has %u", vertex_capacity,
+                               sm->vertex_count);
     const float *points = sm->influence_points;
     for (uint32_t v = 0; v < sm->vertex_count; v++) {
         const float *p = sm->positions + 3 * v, *n = sm->normals + 3 * v;
@@ -46,4 +57,5 @@ void ossa_skin_submesh_scalar(const ossa_submesh *sm, const float *palette, floa
             out_nrm[3 * v] = nx; out_nrm[3 * v + 1] = ny; out_nrm[3 * v + 2] = nz;
         }
     }
+    return OSSA_OK;
 }

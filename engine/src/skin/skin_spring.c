@@ -79,11 +79,19 @@ void ossa_spring_state_reset_to(ossa_spring_state *s, const float *positions)
     }
 }
 
-ossa_status ossa_spring_update(ossa_spring_state *s, float dt, float *out)
+ossa_status ossa_spring_update(ossa_spring_state *s, float dt, float *out, uint32_t out_capacity,
+                               ossa_error *err)
 {
-    if (!s || !out || !isfinite(dt))
-        return OSSA_ERR_INVALID_ARGUMENT;
+    if (!s || !out)
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT, "spring update: %s is NULL",
+                               !s ? "state" : "out_positions");
+    if (!isfinite(dt))
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT, "spring update: dt is not finite");
     const struct ossa_skin_mesh *m = s->mesh;
+    if (out_capacity < m->output_count)
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT,
+                               "spring update: out_positions holds %u vertices, the mesh "
+                               "outputs %u", out_capacity, m->output_count);
     /* Verlet step of every free vertex; rigid ones keep their skinned positions. */
     for (uint32_t f = 0; f < m->free_count; f++) {
         float w = m->free_weight[f];

@@ -2,6 +2,7 @@
  * stage's frame-lerp job, so playback here and in the viewer run the same kernels. */
 #include <math.h>
 #include <string.h>
+#include "core/error.h"
 #include "core/quat.h"
 #include "ossa/sample.h"
 #include "ossa/skin.h"
@@ -87,13 +88,35 @@ static const ossa_submesh *submesh_of(const ossa_model *m, uint32_t mesh, uint32
     return &m->meshes[mesh].submeshes[submesh];
 }
 
+/* Why submesh_of gave NULL, into err. */
+static ossa_status no_submesh(ossa_error *err, const char *call, const ossa_model *m,
+                              uint32_t mesh, uint32_t submesh)
+{
+    if (!m)
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT, "%s: model is NULL", call);
+    if (mesh >= m->mesh_count)
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT, "%s: mesh %u of %u", call, mesh,
+                               m->mesh_count);
+    return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT, "%s: submesh %u of %u in mesh %u",
+                           call, submesh, m->meshes[mesh].submesh_count, mesh);
+}
+
 ossa_status ossa_vertex_clip_eval(const ossa_model *m, const ossa_clip *clip, uint32_t mesh,
                                   uint32_t submesh, float time, ossa_wrap mode,
-                                  float *out_positions, float *out_normals)
+                                  float *out_positions, float *out_normals, uint32_t out_capacity,
+                                  ossa_error *err)
 {
     const ossa_submesh *sm = submesh_of(m, mesh, submesh);
-    if (!sm || !out_positions)
-        return OSSA_ERR_INVALID_ARGUMENT;
+    if (!sm)
+        return no_submesh(err, "vertex clip eval", m, mesh, submesh);
+    if (!out_positions)
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT,
+                               "vertex clip eval: out_positions is NULL");
+    if (out_capacity < sm->vertex_count)
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT,
+                               "vertex clip eval: out_positions / out_normals hold %u vertices, "
+                               "submesh %u of mesh %u has %u", out_capacity, submesh, mesh,
+                               sm->vertex_count);
     size_t floats = 3 * (size_t)sm->vertex_count;
     const ossa_vertex_track *tr = ossa_clip_vertex_track(clip, mesh, submesh);
     if (!tr || !sm->frame_count) {
@@ -123,15 +146,22 @@ ossa_status ossa_vertex_clip_eval(const ossa_model *m, const ossa_clip *clip, ui
     job.out_positions = out_positions;
     job.normalize = 1;
     job.kernel = OSSA_SKIN_KERNEL_AUTO;
-    return ossa_frame_lerp_run(&job);
+    return ossa_frame_lerp_run(&job, err);
 }
 
 ossa_status ossa_uv_clip_eval(const ossa_model *m, const ossa_clip *clip, uint32_t mesh,
-                              uint32_t submesh, float time, ossa_wrap mode, float *out_uvs)
+                              uint32_t submesh, float time, ossa_wrap mode, float *out_uvs,
+                              uint32_t out_capacity, ossa_error *err)
 {
     const ossa_submesh *sm = submesh_of(m, mesh, submesh);
-    if (!sm || !out_uvs)
-        return OSSA_ERR_INVALID_ARGUMENT;
+    if (!sm)
+        return no_submesh(err, "uv clip eval", m, mesh, submesh);
+    if (!out_uvs)
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT, "uv clip eval: out_uvs is NULL");
+    if (out_capacity < sm->vertex_count)
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT,
+                               "uv clip eval: out_uvs holds %u vertices, submesh %u of mesh %u "
+                               "has %u", out_capacity, submesh, mesh, sm->vertex_count);
     size_t nv = sm->vertex_count;
     const ossa_vertex_track *tr = ossa_clip_uv_track(clip, mesh, submesh);
     if (!tr || !sm->uv_frame_count) {
@@ -204,14 +234,21 @@ static void basis_to_quat(const float x[3], const float y[3], const float z[3], 
 }
 
 ossa_status ossa_mount_transform(const ossa_model *m, uint32_t mount, const float *positions,
-                                 float t[3], float r[4], float s[3])
+                                 float t[3], float r[4], float s[3], ossa_error *err)
 {
-    if (!m || mount >= m->mount_count || !positions)
-        return OSSA_ERR_INVALID_ARGUMENT;
+    const ossa_status bad = OSSA_ERR_INVALID_ARGUMENT;
+    if (!m || !positions || !t || !r || !s)
+        return ossa_error_fail(err, bad, "mount transform: %s is NULL",
+                               !m ? "model" : !positions ? "positions" : !t ? "t" : !r ? "r" : "s");
+    if (mount >= m->mount_count)
+        return ossa_error_fail(err, bad, "mount transform: mount %u of %u", mount, m->mount_count);
     const ossa_mount *mt = &m->mounts[mount];
     const ossa_submesh *sm = submesh_of(m, mt->mesh, mt->submesh);
-    if (!sm || mt->face >= sm->face_count)
-        return OSSA_ERR_INVALID_ARGUMENT;
+    if (!sm)
+        return no_submesh(err, "mount transform", m, mt->mesh, mt->submesh);
+    if (mt->face >= sm->face_count)
+        return ossa_error_fail(err, bad, "mount transform: mount %u on face %u of %u", mount,
+                               mt->face, sm->face_count);
     const float *v[3];
     for (int i = 0; i < 3; i++)
         v[i] = positions + 3 * (size_t)sm->indices[3 * (size_t)mt->face + (size_t)i];
@@ -225,7 +262,9 @@ ossa_status ossa_mount_transform(const ossa_model *m, uint32_t mount, const floa
     }
     cross(e1, e2, y);
     if (!(normalize(y) > 0.0f))
-        return OSSA_ERR_VALUE;
+        return ossa_error_fail(err, OSSA_ERR_VALUE,
+                               "mount transform: mount %u: face %u is degenerate (no normal)",
+                               mount, mt->face);
     /* Z must lie in the face plane; take out any normal part rounding left in. */
     float along = z[0] * y[0] + z[1] * y[1] + z[2] * y[2];
     for (int k = 0; k < 3; k++)
@@ -233,7 +272,9 @@ ossa_status ossa_mount_transform(const ossa_model *m, uint32_t mount, const floa
     if (!(normalize(z) > 1e-6f)) {
         memcpy(z, e1, sizeof z);
         if (!(normalize(z) > 0.0f))
-            return OSSA_ERR_VALUE;
+            return ossa_error_fail(err, OSSA_ERR_VALUE,
+                                   "mount transform: mount %u: face %u is degenerate", mount,
+                                   mt->face);
     }
     cross(y, z, x);
     float frame_r[4];

@@ -355,18 +355,18 @@ static ossa_status pose_submesh(writer *w, const ossa_clip *clip, float time, ui
     }
     if (ossa_clip_vertex_track(clip, mesh, submesh))
         return ossa_vertex_clip_eval(m, clip, mesh, submesh, time, OSSA_WRAP_LOOP, w->positions,
-                                     NULL);
-    ossa_skin_submesh_scalar(sm, w->palette, w->positions, w->normals);
+                                     NULL, sm->vertex_count, NULL);
+    ossa_skin_submesh_scalar(sm, w->palette, w->positions, w->normals, sm->vertex_count, NULL);
     return OSSA_OK;
 }
 
 static void pose_at(writer *w, const ossa_clip *clip, float time)
 {
     const ossa_model *m = w->m;
-    ossa_pose_rest(m, w->lt, w->lr, w->ls);
-    ossa_sample_clip(m, clip, time, OSSA_WRAP_LOOP, w->lt, w->lr, w->ls);
-    ossa_local_to_model(m, w->lt, w->lr, w->ls, w->mt, w->mr, w->ms);
-    ossa_skin_palette(m, w->mt, w->mr, w->ms, w->palette);
+    ossa_pose_rest(m, w->lt, w->lr, w->ls, m->bone_count, NULL);
+    ossa_sample_clip(m, clip, time, OSSA_WRAP_LOOP, w->lt, w->lr, w->ls, m->bone_count, NULL);
+    ossa_local_to_model(m, w->lt, w->lr, w->ls, w->mt, w->mr, w->ms, m->bone_count, NULL);
+    ossa_skin_palette(m, w->mt, w->mr, w->ms, w->palette, m->bone_count, NULL);
 }
 
 /* Frame form: one group per submesh; frame 1 of each is the bind pose, then every clip's keys
@@ -507,7 +507,8 @@ static ossa_status put_texture_vertices(writer *w)
                     if (!sm->uv_set_count)
                         continue;
                     /* w->positions holds 3 floats per vertex: room for the 2 of a UV. */
-                    OSSA_TRY(ossa_uv_clip_eval(m, clip, i, j, time, OSSA_WRAP_LOOP, w->positions));
+                    OSSA_TRY(ossa_uv_clip_eval(m, clip, i, j, time, OSSA_WRAP_LOOP, w->positions,
+                                               sm->vertex_count, NULL));
                     put_uv_frame(o, ++group, w->positions, 1, sm->vertex_count, clip->name);
                 }
         }

@@ -357,11 +357,11 @@ static ossa_status sample_frames(cff_writer *w)
     if (!lt || !lr || !ls || !mt || !mr || !ms || !w->frame_t || !w->frame_a)
         st = no_memory(w);
     for (uint32_t k = 0; k < w->frames && st == OSSA_OK; k++) {
-        ossa_pose_rest(m, lt, lr, ls);
+        ossa_pose_rest(m, lt, lr, ls, m->bone_count, NULL);
         if (clip)
             ossa_sample_clip(m, clip, ossa_clip_wrap_time(clip, (float)k / w->fps),
-                             OSSA_WRAP_LOOP, lt, lr, ls);
-        ossa_local_to_model(m, lt, lr, ls, mt, mr, ms);
+                             OSSA_WRAP_LOOP, lt, lr, ls, m->bone_count, NULL);
+        ossa_local_to_model(m, lt, lr, ls, mt, mr, ms, m->bone_count, NULL);
         for (size_t b = 0; b < nb; b++) {
             float *t = w->frame_t + 3 * ((size_t)k * nb + b);
             memcpy(t, mt + 3 * b, 3 * sizeof *t);

@@ -178,8 +178,9 @@ static ossa_status build_skp(const ossa_model *m, const skp_plan *p, ossa_wbuf *
     for (uint32_t i = 0; i < m->clip_count; i++) {
         const ossa_clip *c = &m->clips[i];
         for (uint32_t k = 0; k < p->clip_frames[i]; k++) {
-            ossa_pose_rest(m, lt, lr, ls);
-            ossa_sample_clip(m, c, (float)k / p->rate, OSSA_WRAP_LOOP, lt, lr, ls);
+            ossa_pose_rest(m, lt, lr, ls, m->bone_count, NULL);
+            ossa_sample_clip(m, c, (float)k / p->rate, OSSA_WRAP_LOOP, lt, lr, ls, m->bone_count,
+                             NULL);
             put_poses(o, m, lt, lr);
         }
     }
