@@ -240,7 +240,7 @@ static void check_batch(const char *dir)
     for (size_t i = 0; i < b.count; i++) {
         const ossa_batch_model *bm = &b.models[i];
         if (strstr(bm->label, "paladin-v900/paladin.cfg")) {
-            /* Its .cfg names a paladin.csf the folder lacks (as tests/reference): the skeleton
+            /* Its .cfg names a paladin.csf the folder lacks (as reference-cal3d): the skeleton
              * and walk of cal3d/paladin with the folder's meshes. */
             static const char *const parts[] = {"../paladin/paladin.csf", "paladin_body.cmf",
                                                 "paladin_cape.cmf", "paladin_loincloth.cmf",

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../fuzz/fuzz_seeds.h"
+#include "fuzz_seeds.h"
 #include "ossa/ossa.h"
 #include "demo.h"
 #include "test_common.h"

@@ -1,9 +1,9 @@
 /* `ossa convert MODEL -o OUT.cfg` (Cal3D binary, the default version 1100) on the demo and on
- * every real .cfg model of ../shared/assets, read by Debian's libcal3d 0.11 (the oracle shim of
- * tests/reference): it loads every file, and its renderer's vertices at several times of every
- * animation played as a cycle equal `ossa sample` of the source model (the same library calls),
- * within 1e-4 of the model's size. Cloth vertices (physique weight > 0) are left out: Ossa's
- * sample has springs off, libcal3d's model steps them. */
+ * every real .cfg model of ../shared/assets, read by Debian's libcal3d 0.11 (the oracle shim,
+ * tests/common/cal3d_oracle.cpp): it loads every file, and its renderer's vertices at several
+ * times of every animation played as a cycle equal `ossa sample` of the source model (the same
+ * library calls), within 1e-4 of the model's size. Cloth vertices (physique weight > 0) are left
+ * out: Ossa's sample has springs off, libcal3d's model steps them. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* Malformed C3S input, as the Cal3D suite does it (tests/malformed): over the hand-made scenes
+/* Malformed C3S input, as the Cal3D suite does it (malformed-*): over the hand-made scenes
  * and the writer's files of the demo model (both forms) and of the features scene.
  *  - cuts: a file cut short fails with OSSA_ERR_TRUNCATED at an offset within the cut (every
  *    byte of the small files, a spread of cuts of the large ones); cut again with every

@@ -1,4 +1,4 @@
-/* The C3S fuzz seeds (tests/fuzz/seeds_c3s.c) carry what the tiny model puts in them: both
+/* The C3S fuzz seeds (tests/common/seeds_c3s.c) carry what the tiny model puts in them: both
  * seeds (bone keys, vertex frames) load with the two triggers of "bend" (a TRIG string and a
  * raw command, times kept) and the surface mount on the quad's second triangle, whose transform
  * is worked out by hand below. The seeds stay small so the malformed suite stays quick. */

@@ -1,7 +1,7 @@
-/* The written demo sets as Debian's libcal3d 0.11 reads them (the oracle shim of
- * tests/reference): the binary set and the XML set load, the bind pose matches the demo's
- * (model-space rest and bone-space "local" transforms, in Cal3D's conjugated convention), faces
- * keep their winding, and the skinned mesh at several times of every clip played as a cycle
+/* The written demo sets as Debian's libcal3d 0.11 reads them (the oracle shim,
+ * tests/common/cal3d_oracle.cpp): the binary set and the XML set load, the bind pose matches the
+ * demo's (model-space rest and bone-space "local" transforms, in Cal3D's conjugated convention),
+ * faces keep their winding, and the skinned mesh at several times of every clip played as a cycle
  * matches Ossa's skinning of the in-memory demo. This checks the quaternion conversion and the
  * inverse-bind transforms against an independent reader, not just against Ossa's own. */
 #include <math.h>

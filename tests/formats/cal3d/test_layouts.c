@@ -1,5 +1,5 @@
 /* Round trip of one small character through every Cal3D binary layout: the test-only writer
- * (tests/fixtures/cal3d_writer.c, written from the specs) produces CSF, CAF, CMF, CRF and CPF
+ * (tests/common/cal3d_writer.c, written from the specs) produces CSF, CAF, CMF, CRF and CPF
  * files at one version, ossa_load_files reads them together, and every value of the model is
  * compared with what the files hold.
  *

@@ -1,4 +1,4 @@
-/* Malformed CFF input, as tests/malformed does for Cal3D, over the hand-built fixture and the
+/* Malformed CFF input, as the malformed-* tests do for Cal3D, over the hand-built fixture and the
  * demo written by ossa_write_cff (at 4 and at 25 frames per second):
  *  - cut at every byte (a plan.h budget for the largest file): a cut before the end of the
  *    structure fails with TRUNCATED and an offset within the data; the BSP section after it is
