@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "../../tools/batch.h"
+#include "batch.h"
 #include "gltf_read.h"
 #include "ossa/ossa.h"
 #include "demo.h"
