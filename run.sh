@@ -9,8 +9,7 @@ PACKAGES=(meson ninja-build pkg-config gcc g++ python3 libxml2-dev libcglm-dev l
           valgrind clang libclang-rt-14-dev libjansson-dev)
 
 # What `./run.sh test` runs beyond the two full test runs (see there).
-VALGRIND_SUITES="--suite unit --suite xml --suite binary --suite skm --suite c3s --suite cff --suite anim
-    --suite skin --suite fuzz --suite bench --suite assets --suite layouts"
+VALGRIND_SUITES="--suite memcheck"
 FUZZ_SECONDS=${OSSA_FUZZ_SECONDS:-20}
 # The glTF export test validates with the Khronos glTF-Validator, an npm package installed into
 # the build folder; Debian's nodejs and npm are installed only when node or npm is missing.

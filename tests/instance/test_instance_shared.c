@@ -1,0 +1,274 @@
+/* Instances that share their model's runtime data (ossa_instance_create_shared) and mixers over
+ * borrowed clips (ossa_mixer_create_shared): a shared instance writes exactly the bytes an
+ * instance of its own writes, through play, fades, updates, seeks and cloth, also after its
+ * prototype is gone; the direct kernel path (prepared wide palette) equals a skin job with the
+ * same kernel bit for bit; bad arguments are refused. On the demo mannequin and, when the shared
+ * assets are there, cally (17 small parts and a ponytail with springs). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ossa/ossa.h"
+#include "demo.h"
+#include "test_common.h"
+
+/* One buffer for every part's positions then normals, and the spans into it. */
+typedef struct frame_out {
+    uint32_t parts;
+    size_t floats; /* positions: 3 per output vertex of every part */
+    float *data;
+    ossa_instance_span *spans;
+} frame_out;
+
+static int out_make(frame_out *o, const ossa_instance *inst)
+{
+    o->parts = ossa_instance_part_count(inst);
+    o->floats = 0;
+    for (uint32_t p = 0; p < o->parts; p++) {
+        ossa_instance_part info;
+        ossa_instance_part_info(inst, p, &info);
+        o->floats += 3 * (size_t)info.output_count;
+    }
+    o->data = calloc(2 * o->floats + 1, sizeof(float));
+    o->spans = calloc(o->parts + 1, sizeof *o->spans);
+    if (!o->data || !o->spans)
+        return 0;
+    float *pos = o->data, *nrm = o->data + o->floats;
+    for (uint32_t p = 0; p < o->parts; p++) {
+        ossa_instance_part info;
+        ossa_instance_part_info(inst, p, &info);
+        o->spans[p] = (ossa_instance_span){pos, nrm, info.output_count};
+        pos += 3 * (size_t)info.output_count;
+        nrm += 3 * (size_t)info.output_count;
+    }
+    return 1;
+}
+
+static void out_free(frame_out *o)
+{
+    free(o->data);
+    free(o->spans);
+}
+
+/* a and b skinned now write the same bytes. */
+static int same_output(ossa_instance *a, ossa_instance *b, frame_out *oa, frame_out *ob)
+{
+    if (ossa_instance_skin(a, 0, oa->parts, oa->spans, NULL) != OSSA_OK ||
+        ossa_instance_skin(b, 0, ob->parts, ob->spans, NULL) != OSSA_OK)
+        return 0;
+    return oa->floats == ob->floats &&
+           memcmp(oa->data, ob->data, 2 * oa->floats * sizeof(float)) == 0;
+}
+
+/* One script on both: a cross-fade, updates (springs step), a seek, another fade. */
+static int script_step(ossa_instance *inst, uint32_t frame, uint32_t clips)
+{
+    if (frame == 5 && clips > 1 && ossa_instance_play(inst, 1, 0.3f, NULL) != OSSA_OK)
+        return 0;
+    if (frame == 20)
+        ossa_instance_seek(inst, 0.4f);
+    if (frame == 30 && ossa_instance_play(inst, 0, 0.2f, NULL) != OSSA_OK)
+        return 0;
+    ossa_instance_update(inst, 1.0f / 60.0f);
+    return 1;
+}
+
+/* A shared instance against one of its own, the prototype destroyed half way. */
+static void check_shared_equal(const char *name, const ossa_model *m)
+{
+    ossa_instance *proto = NULL, *shared = NULL, *own = NULL;
+    ossa_error err;
+    CHECKF(ossa_instance_create(m, NULL, &proto, &err) == OSSA_OK, "%s", err.message);
+    CHECK(ossa_instance_create_shared(proto, NULL, &shared, &err) == OSSA_OK);
+    CHECK(ossa_instance_create(m, NULL, &own, &err) == OSSA_OK);
+    if (!proto || !shared || !own) {
+        ossa_instance_destroy(proto);
+        ossa_instance_destroy(shared);
+        ossa_instance_destroy(own);
+        return;
+    }
+    CHECK(ossa_instance_model(shared) == m);
+    uint32_t parts = ossa_instance_part_count(own), skinned = 0;
+    CHECK(ossa_instance_part_count(shared) == parts);
+    for (uint32_t p = 0; p < parts; p++) {
+        ossa_instance_part a, b, c;
+        ossa_instance_part_info(proto, p, &a);
+        ossa_instance_part_info(shared, p, &b);
+        ossa_instance_part_info(own, p, &c);
+        CHECK(a.skin == b.skin && a.output_count == c.output_count); /* one copy, shared */
+        CHECK(!b.skin || b.skin != c.skin);                          /* the other its own */
+        CHECK(!b.spring || b.spring != a.spring);                    /* cloth is per instance */
+        skinned += b.skin != NULL;
+    }
+    CHECK(skinned > 0);
+    frame_out os = {0}, oo = {0};
+    CHECK(out_make(&os, shared) && out_make(&oo, own));
+    CHECK(ossa_instance_play(shared, 0, 0.0f, NULL) == OSSA_OK);
+    CHECK(ossa_instance_play(own, 0, 0.0f, NULL) == OSSA_OK);
+    CHECK(ossa_instance_play(proto, 0, 0.0f, NULL) == OSSA_OK);
+    uint32_t differ = 0;
+    for (uint32_t f = 0; f < 60; f++) {
+        if (f == 10) { /* the shared data outlives the instance that built it */
+            ossa_instance_destroy(proto);
+            proto = NULL;
+        }
+        if (proto)
+            CHECK(script_step(proto, f, m->clip_count));
+        CHECK(script_step(shared, f, m->clip_count) && script_step(own, f, m->clip_count));
+        differ += !same_output(shared, own, &os, &oo);
+    }
+    CHECKF(differ == 0, "%s: %u of 60 frames differ", name, differ);
+    printf("%s: %u parts (%u skinned), shared instance equals its own for 60 frames\n", name,
+           parts, skinned);
+    out_free(&os);
+    out_free(&oo);
+    ossa_instance_destroy(shared);
+    ossa_instance_destroy(own);
+}
+
+/* The instance's direct path (prepared palette, no job) against a skin job, every kernel. */
+static void check_direct_equals_job(const char *name, const ossa_model *m)
+{
+    uint32_t kernels = 0;
+    for (int k = OSSA_SKIN_KERNEL_SCALAR; k < OSSA_SKIN_KERNEL_COUNT; k++) {
+        if (!ossa_skin_kernel_available((ossa_skin_kernel)k))
+            continue;
+        ossa_instance_desc desc = {.kernel = (ossa_skin_kernel)k};
+        ossa_instance *inst = NULL;
+        CHECK(ossa_instance_create(m, &desc, &inst, NULL) == OSSA_OK);
+        if (!inst)
+            continue;
+        frame_out o = {0};
+        CHECK(out_make(&o, inst));
+        CHECK(ossa_instance_play(inst, m->clip_count > 1 ? 1 : 0, 0.0f, NULL) == OSSA_OK);
+        ossa_instance_update(inst, 0.37f);
+        CHECK(ossa_instance_skin(inst, 0, o.parts, o.spans, NULL) == OSSA_OK);
+        for (uint32_t p = 0; p < o.parts; p++) {
+            ossa_instance_part info;
+            ossa_instance_part_info(inst, p, &info);
+            if (!info.skin || info.spring || !info.output_count)
+                continue;
+            size_t n = 3 * (size_t)info.output_count;
+            float *pos = ossa_skin_buffer_alloc(n * sizeof(float));
+            float *nrm = ossa_skin_buffer_alloc(n * sizeof(float));
+            ossa_skin_job job;
+            ossa_skin_job_init(&job, info.skin, ossa_instance_palette(inst), m->bone_count, pos,
+                               nrm, info.output_count);
+            job.kernel = (ossa_skin_kernel)k;
+            job.morph_weights = info.morph_weights;
+            CHECK(pos && nrm && ossa_skin_job_run(&job, NULL) == OSSA_OK);
+            CHECKF(pos && nrm && !memcmp(pos, o.spans[p].positions, n * sizeof(float)) &&
+                       !memcmp(nrm, o.spans[p].normals, n * sizeof(float)),
+                   "%s: part %u differs from a %s job", name, p,
+                   ossa_skin_kernel_name((ossa_skin_kernel)k));
+            ossa_skin_buffer_free(pos);
+            ossa_skin_buffer_free(nrm);
+        }
+        kernels++;
+        out_free(&o);
+        ossa_instance_destroy(inst);
+    }
+    printf("%s: instance skin equals skin jobs bit for bit on %u kernels\n", name, kernels);
+}
+
+/* A mixer over borrowed runtime data evaluates as one with its own; bad arguments refused. */
+static void check_mixer_shared(const ossa_model *m)
+{
+    ossa_rt_skeleton *skel = NULL;
+    ossa_rt_clip **clips = calloc(m->clip_count + 1, sizeof *clips);
+    ossa_mixer *own = NULL, *borrowed = NULL;
+    ossa_error err;
+    CHECK(clips && ossa_rt_skeleton_create(m, &skel, &err) == OSSA_OK);
+    for (uint32_t c = 0; clips && c < m->clip_count; c++)
+        CHECK(ossa_rt_clip_create(m, &m->clips[c], &clips[c], &err) == OSSA_OK);
+    const ossa_rt_clip *const *cc = (const ossa_rt_clip *const *)clips;
+    ossa_mixer *bad = (ossa_mixer *)1;
+    CHECK(ossa_mixer_create_shared(m, NULL, NULL, cc, &bad, &err) == OSSA_ERR_INVALID_ARGUMENT &&
+          !bad);
+    CHECK(ossa_mixer_create_shared(m, NULL, skel, NULL, &bad, NULL) ==
+          OSSA_ERR_INVALID_ARGUMENT);
+    CHECK(ossa_mixer_create(m, NULL, &own, &err) == OSSA_OK);
+    CHECK(ossa_mixer_create_shared(m, NULL, skel, cc, &borrowed, &err) == OSSA_OK);
+    ossa_soa_pose a = {0}, b = {0};
+    CHECK(ossa_soa_pose_create(m->bone_count, &a, NULL) == OSSA_OK);
+    CHECK(ossa_soa_pose_create(m->bone_count, &b, NULL) == OSSA_OK);
+    if (own && borrowed && a.block && b.block) {
+        ossa_mixer *both[2] = {own, borrowed};
+        for (int i = 0; i < 2; i++) {
+            CHECK(ossa_mixer_blend_cycle(both[i], 0, 1.0f, 0.0f, NULL) == OSSA_OK);
+            if (m->clip_count > 1)
+                CHECK(ossa_mixer_execute_action(both[i], 1, 0.1f, 0.1f, 0.5f, false, NULL) ==
+                      OSSA_OK);
+            ossa_mixer_update(both[i], 0.23f);
+        }
+        CHECK(ossa_mixer_evaluate(own, &a, NULL) == OSSA_OK);
+        CHECK(ossa_mixer_evaluate(borrowed, &b, NULL) == OSSA_OK);
+        CHECK(ossa_mixer_skeleton(borrowed) == skel);
+        const float *fa[10] = {a.tx, a.ty, a.tz, a.qx, a.qy, a.qz, a.qw, a.sx, a.sy, a.sz};
+        const float *fb[10] = {b.tx, b.ty, b.tz, b.qx, b.qy, b.qz, b.qw, b.sx, b.sy, b.sz};
+        for (int i = 0; i < 10; i++)
+            CHECK(!memcmp(fa[i], fb[i], a.bone_count * sizeof(float)));
+    }
+    ossa_soa_pose_destroy(&a);
+    ossa_soa_pose_destroy(&b);
+    ossa_mixer_destroy(own);
+    ossa_mixer_destroy(borrowed); /* before what it borrows */
+    for (uint32_t c = 0; clips && c < m->clip_count; c++)
+        ossa_rt_clip_destroy(clips[c]);
+    free(clips);
+    ossa_rt_skeleton_destroy(skel);
+}
+
+static void check_bad_arguments(const ossa_model *m)
+{
+    ossa_instance *proto = NULL, *out = (ossa_instance *)1;
+    ossa_error err;
+    CHECK(ossa_instance_create_shared(NULL, NULL, &out, &err) == OSSA_ERR_INVALID_ARGUMENT &&
+          !out && err.message[0]);
+    CHECK(ossa_instance_create(m, NULL, &proto, NULL) == OSSA_OK);
+    CHECK(ossa_instance_create_shared(proto, NULL, NULL, NULL) == OSSA_ERR_INVALID_ARGUMENT);
+    ossa_instance_desc bad = {.kernel = OSSA_SKIN_KERNEL_COUNT};
+    out = (ossa_instance *)1;
+    CHECK(ossa_instance_create_shared(proto, &bad, &out, NULL) == OSSA_ERR_INVALID_ARGUMENT &&
+          !out);
+    ossa_instance_destroy(proto); /* the refused ones left no reference behind (ASan) */
+}
+
+int main(void)
+{
+    ossa_model *demo = NULL;
+    ossa_error err;
+    CHECK(ossa_demo_model(&demo, &err) == OSSA_OK);
+    if (demo) {
+        check_shared_equal("demo", demo);
+        check_direct_equals_job("demo", demo);
+        check_mixer_shared(demo);
+        check_bad_arguments(demo);
+        ossa_model_destroy(demo);
+    }
+    const char *assets = test_assets_dir();
+    static const char *const names[] = {
+        "cally.csf", "cally_calf_left.cmf", "cally_chest.cmf", "cally_hand_right.cmf",
+        "cally_head.cmf", "cally_neck.cmf", "cally_ponytail.cmf", "cally_pelvis.cmf",
+        "cally_jog.caf", "cally_walk.caf"};
+    enum { N = sizeof names / sizeof names[0] };
+    char paths[N][4096];
+    const char *list[N];
+    for (int i = 0; assets && i < N; i++) {
+        snprintf(paths[i], sizeof paths[i], "%s/cal3d/cally/%s", assets, names[i]);
+        list[i] = paths[i];
+    }
+    if (!assets || access(paths[0], R_OK) != 0) {
+        printf("cally: skipped (no shared assets)\n");
+    } else {
+        ossa_model *cally = NULL;
+        CHECKF(ossa_load_files(list, N, NULL, &cally, &err) == OSSA_OK, "%s", err.message);
+        if (cally) {
+            check_shared_equal("cally", cally);
+            check_direct_equals_job("cally", cally);
+            ossa_model_destroy(cally);
+        }
+    }
+    return test_finish("anim-instance-shared");
+}
