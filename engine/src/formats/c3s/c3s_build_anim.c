@@ -155,7 +155,8 @@ ossa_status ossa_c3s_build_vertex_frames(model_state *st)
     OSSA_TRY(ossa_build_array(b, &nrm, nv, 3 * sizeof(float)));
     for (uint32_t f = 0; f < n; f++) {
         const uint32_t *t = st->vtuples + (size_t)f * groups;
-        memcpy(pos, st->base_pos, 3 * (size_t)nv * sizeof(float));
+        if (nv) /* a submesh without vertices has no base positions (NULL) to copy */
+            memcpy(pos, st->base_pos, 3 * (size_t)nv * sizeof(float));
         for (uint32_t x = 0; x < nv; x++) {
             uint32_t g = st->vgroup_of[x];
             if (g && t[g - 1])
