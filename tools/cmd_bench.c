@@ -136,10 +136,10 @@ static void skin_once(void *p)
     }
 }
 
-/* Bytes a full skin of every submesh moves with kernel k when each job covers about
- * output_count / threads vertices: stream reads, writes, and the write-allocate reads of
- * cached stores. *streaming: 1 when every write is non-temporal. */
-static double skin_bytes(const skin_ctx *s, ossa_skin_kernel k, uint32_t threads, int *streaming)
+/* Bytes a full skin of every submesh moves with kernel k (one job a submesh, split over the
+ * threads): stream reads, writes, and the write-allocate reads of cached stores. *streaming: 1
+ * when every write is non-temporal (AUTO decides by the whole job's size). */
+static double skin_bytes(const skin_ctx *s, ossa_skin_kernel k, int *streaming)
 {
     double bytes = 0.0;
     int all_stream = 1;
@@ -153,11 +153,11 @@ static double skin_bytes(const skin_ctx *s, ossa_skin_kernel k, uint32_t threads
             ossa_skin_mesh_traffic(s->meshes[i], &rd, NULL);
             bytes += (double)rd;
         }
-        uint32_t slice = ossa_skin_mesh_output_count(s->meshes[i]) / (threads ? threads : 1);
+        uint32_t job = ossa_skin_mesh_output_count(s->meshes[i]);
         for (int j = 0; j < OSSA_SKIN_GROUP_COUNT; j++) {
             uint32_t n = g[j].padded_end - g[j].begin;
             ossa_skin_traffic tr;
-            if (!n || ossa_skin_kernel_traffic(k, g[j].influences, s->store, slice, &tr, NULL) !=
+            if (!n || ossa_skin_kernel_traffic(k, g[j].influences, s->store, job, &tr, NULL) !=
                           OSSA_OK)
                 continue;
             bytes += (double)n * ((exact ? 0 : tr.read_bytes) +
@@ -599,7 +599,7 @@ static int bench_skin(const bench_opts *o, const ossa_model *m, bench_report *r)
         size_t ti = res->threads > 1 ? r->thread_count_n - 1 : 0;
         res->t = bench_timing_of(sub, o->runs);
         res->vps = (double)r->vertices / res->t.median;
-        double bytes = skin_bytes(&s, res->kernel, res->threads, &res->streaming);
+        double bytes = skin_bytes(&s, res->kernel, &res->streaming);
         res->bytes_per_vertex = bytes / (double)(r->vertices ? r->vertices : 1);
         res->triad_gbps = r->triad_gbps[ti];
         res->limit_vps = res->triad_gbps * 1e9 / res->bytes_per_vertex;

@@ -364,6 +364,13 @@ static void check_errors(void)
     CHECK(ossa_skin_kernel_traffic(OSSA_SKIN_KERNEL_AVX2, 1, OSSA_SKIN_STORE_AUTO, 100, &t,
                                    NULL) == OSSA_OK);
     CHECK(t.read_bytes == 32 && t.streaming == 0);
+    /* AUTO streams by the job's size: from 262144 vertices on, cached below, never CACHED */
+    CHECK(ossa_skin_kernel_traffic(OSSA_SKIN_KERNEL_AVX2, 4, OSSA_SKIN_STORE_AUTO, 262143, &t,
+                                   NULL) == OSSA_OK && t.streaming == 0);
+    CHECK(ossa_skin_kernel_traffic(OSSA_SKIN_KERNEL_AVX2, 4, OSSA_SKIN_STORE_AUTO, 262144, &t,
+                                   NULL) == OSSA_OK && t.streaming == 1);
+    CHECK(ossa_skin_kernel_traffic(OSSA_SKIN_KERNEL_AVX2, 4, OSSA_SKIN_STORE_CACHED, 1u << 30,
+                                   &t, NULL) == OSSA_OK && t.streaming == 0);
 }
 
 static void check_lerp(ossa_skin_kernel k)

@@ -64,8 +64,8 @@ OSSA_API ossa_skin_kernel ossa_skin_kernel_resolve(ossa_skin_kernel requested,
  * and avoid the write-allocate read; they are only used by SIMD kernels and only when both output
  * pointers are 64-byte aligned, otherwise ordinary stores are used. */
 typedef enum ossa_skin_store {
-    OSSA_SKIN_STORE_AUTO = 0,  /* currently ordinary stores: streaming stores measured about 1.3x
-                                  slower on the project's EPYC VM, even at 1M vertices */
+    OSSA_SKIN_STORE_AUTO = 0,  /* streaming stores for a job of at least 262144 vertices (its
+                                  outputs outgrow a core's caches), ordinary ones below */
     OSSA_SKIN_STORE_CACHED,    /* ordinary stores */
     OSSA_SKIN_STORE_STREAM     /* non-temporal stores */
 } ossa_skin_store;
@@ -81,7 +81,7 @@ typedef struct ossa_skin_traffic {
 /* Traffic of kernel k (AUTO resolves as ossa_skin_kernel_best) for vertices with `influences`
  * influences (0..8; larger counts use the general group: read_bytes is then that of the general
  * layout for exactly that count) under a store policy (`vertex_count` is the job size, kept for
- * size-dependent AUTO policies). OSSA_ERR_INVALID_ARGUMENT for a bad kernel or NULL. */
+ * AUTO's choice by size). OSSA_ERR_INVALID_ARGUMENT for a bad kernel or NULL. */
 OSSA_API ossa_status ossa_skin_kernel_traffic(ossa_skin_kernel k, uint32_t influences,
                                               ossa_skin_store store, uint32_t vertex_count,
                                               ossa_skin_traffic *out, ossa_error *err);

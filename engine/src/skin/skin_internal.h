@@ -110,6 +110,18 @@ typedef void (*skin_kernel_fn)(const skin_range *r);
 #ifndef SKIN_PREFETCH_MIN_BYTES
 #define SKIN_PREFETCH_MIN_BYTES (16u << 20)
 #endif
+/* OSSA_SKIN_STORE_AUTO streams a job of at least SKIN_STREAM_MIN_VERTICES outputs (6 MB of
+ * positions and normals, more than a core keeps in cache until anyone reads them): on the Zen 5
+ * VM of 2026-11-25 non-temporal stores were 8-10 % faster on 1 thread and up to 1.8x on 2 from
+ * 250k vertices on (docs/BENCHMARKS.md). Smaller jobs keep cached stores: a crowd's small parts
+ * lost up to 1.5x streaming, and the spring step reads its part's output right back. */
+#define SKIN_STREAM_MIN_VERTICES (1u << 18)
+
+static inline int skin_store_streams(ossa_skin_store store, uint32_t job_vertices)
+{
+    return store == OSSA_SKIN_STORE_STREAM ||
+           (store == OSSA_SKIN_STORE_AUTO && job_vertices >= SKIN_STREAM_MIN_VERTICES);
+}
 
 static inline const float *skin_block_ptr(const skin_group_data *g, uint32_t block)
 {

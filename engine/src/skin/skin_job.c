@@ -240,7 +240,7 @@ ossa_status ossa_skin_job_run(const ossa_skin_job *job, ossa_error *err)
     if (st != OSSA_OK)
         return st;
     const struct ossa_skin_mesh *m = job->mesh;
-    int stream = job->store == OSSA_SKIN_STORE_STREAM;
+    int stream = skin_store_streams(job->store, job->end - job->begin);
     if ((((uintptr_t)job->out_positions | (uintptr_t)job->out_normals) & 63u) != 0)
         stream = 0;
     skin_range r = {m, 0, 0, 0, job->palette, live_morphs(m, job->morph_weights),

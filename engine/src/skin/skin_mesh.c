@@ -499,8 +499,7 @@ ossa_status ossa_skin_kernel_traffic(ossa_skin_kernel k, uint32_t influences, os
         k = ossa_skin_kernel_best();
     out->read_bytes = read_bytes_per_vertex(influences, 0);
     out->write_bytes = 24u;
-    (void)vertex_count;
-    int stream = store == OSSA_SKIN_STORE_STREAM;
+    int stream = skin_store_streams(store, vertex_count);
     /* only the SIMD kernels stream, and the general group is scalar in every kernel */
     out->streaming = stream && k != OSSA_SKIN_KERNEL_SCALAR && influences <= OSSA_SKIN_MAX_GROUPED;
     return OSSA_OK;

@@ -323,6 +323,10 @@ ossa_status ossa_skin_run_parallel(ossa_skin_pool *pool, const ossa_skin_job *jo
         return st;
     if (!pool || pool->threads == 1)
         return ossa_skin_job_run(job, err);
-    ossa_skin_pool_for(pool, job->begin, job->end, OSSA_SKIN_BLOCK, run_slice, (void *)job);
+    /* AUTO's store choice is by the size of the whole job, not of each slice */
+    ossa_skin_job whole = *job;
+    whole.store = skin_store_streams(job->store, job->end - job->begin) ? OSSA_SKIN_STORE_STREAM
+                                                                        : OSSA_SKIN_STORE_CACHED;
+    ossa_skin_pool_for(pool, job->begin, job->end, OSSA_SKIN_BLOCK, run_slice, &whole);
     return OSSA_OK;
 }
