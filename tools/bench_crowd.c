@@ -76,22 +76,33 @@ static uint32_t switch_at(const crowd *c, uint32_t clip, bool switches, uint32_t
     return (clip + 1) % c->clip_count;
 }
 
-static void ossa_member_frame(crowd *c, uint32_t i)
-{
-    crowd_member *mb = &c->members[i];
-    uint32_t next = switch_at(c, mb->clip, mb->switches, i, c->frame);
-    if (next != UINT32_MAX) {
-        mb->failed |= ossa_instance_play(mb->inst, next, CROWD_FADE, NULL) != OSSA_OK;
-        mb->clip = next;
-    }
-    ossa_instance_update(mb->inst, CROWD_DT);
-    mb->failed |= ossa_instance_skin(mb->inst, 0, c->parts, mb->spans, NULL) != OSSA_OK;
-}
+/* Characters updated together: a few cloth lanes' worth, few enough that their poses are
+ * still in cache when they are skinned. */
+#define CROWD_BATCH 16u
 
+/* A frame of members [begin, end), CROWD_BATCH at a time: clip switches, one
+ * ossa_instance_update_many (the cloth of neighbours steps in SIMD lanes), then each skin. */
 static void ossa_range(void *ctx, uint32_t begin, uint32_t end)
 {
-    for (uint32_t i = begin; i < end; i++)
-        ossa_member_frame(ctx, i);
+    crowd *c = ctx;
+    for (uint32_t lo = begin; lo < end; lo += CROWD_BATCH) {
+        uint32_t hi = end - lo > CROWD_BATCH ? lo + CROWD_BATCH : end;
+        ossa_instance *batch[CROWD_BATCH];
+        for (uint32_t i = lo; i < hi; i++) {
+            crowd_member *mb = &c->members[i];
+            uint32_t next = switch_at(c, mb->clip, mb->switches, i, c->frame);
+            if (next != UINT32_MAX) {
+                mb->failed |= ossa_instance_play(mb->inst, next, CROWD_FADE, NULL) != OSSA_OK;
+                mb->clip = next;
+            }
+            batch[i - lo] = mb->inst;
+        }
+        ossa_instance_update_many(batch, hi - lo, CROWD_DT);
+        for (uint32_t i = lo; i < hi; i++) {
+            crowd_member *mb = &c->members[i];
+            mb->failed |= ossa_instance_skin(mb->inst, 0, c->parts, mb->spans, NULL) != OSSA_OK;
+        }
+    }
 }
 
 /* One frame of the whole crowd on c->pool's threads (or the caller's alone). */
@@ -99,8 +110,13 @@ static void ossa_frame(void *ctx)
 {
     crowd *c = ctx;
     uint32_t threads = ossa_skin_pool_threads(c->pool);
+    /* pieces of whole update groups (cloth lanes), small ones so that a preempted thread holds
+     * little; a crowd too small for that gets one even piece a thread */
+    uint32_t align = OSSA_INSTANCE_UPDATE_GROUP;
+    if (threads && c->n < 4 * threads * align)
+        align = (c->n + threads - 1) / threads;
     if (c->pool && c->n >= 2 * threads)
-        ossa_skin_pool_for(c->pool, 0, c->n, 1, ossa_range, c);
+        ossa_skin_pool_for(c->pool, 0, c->n, align, ossa_range, c);
     else
         ossa_range(c, 0, c->n);
     c->frame++;

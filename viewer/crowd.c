@@ -179,17 +179,32 @@ static void skin_instance(view_crowd *c, uint32_t i, const bool *mask)
     }
 }
 
-static void advance_instance(ossa_instance *inst, float clip_dt, float wall_dt)
+/* Instances [begin, end) by their own clip time speed x shared_dt: each mixer's time factor set
+ * so that one wall_dt moves it that far, then one ossa_instance_update_many for a few groups at
+ * a time (their cloth steps in SIMD lanes). */
+static void advance_range(view_crowd *c, uint32_t begin, uint32_t end, float shared_dt,
+                          float wall_dt)
 {
-    ossa_mixer *mixer = ossa_instance_mixer(inst);
-    if (!(wall_dt > 0.0f) || !mixer) {
-        ossa_instance_update(inst, clip_dt);
-        return;
+    ossa_instance *batch[4 * OSSA_INSTANCE_UPDATE_GROUP];
+    uint32_t n = 0;
+    for (uint32_t i = begin; i < end; i++) {
+        ossa_instance *inst = c->instances[i];
+        ossa_mixer *mixer = ossa_instance_mixer(inst);
+        float clip_dt = c->speed[i] * shared_dt;
+        if (!(wall_dt > 0.0f) || !mixer) {
+            ossa_instance_update(inst, clip_dt);
+            continue;
+        }
+        if (clip_dt == 0.0f && ossa_mixer_active_count(mixer) <= 1)
+            continue; /* paused and not fading: the pose stands */
+        ossa_mixer_set_time_factor(mixer, clip_dt / wall_dt);
+        batch[n++] = inst;
+        if (n == sizeof batch / sizeof batch[0]) {
+            ossa_instance_update_many(batch, n, wall_dt);
+            n = 0;
+        }
     }
-    if (clip_dt == 0.0f && ossa_mixer_active_count(mixer) <= 1)
-        return; /* paused and not fading: the pose stands */
-    ossa_mixer_set_time_factor(mixer, clip_dt / wall_dt);
-    ossa_instance_update(inst, wall_dt);
+    ossa_instance_update_many(batch, n, wall_dt);
 }
 
 static void crowd_range(void *ctx, uint32_t begin, uint32_t end)
@@ -197,24 +212,23 @@ static void crowd_range(void *ctx, uint32_t begin, uint32_t end)
     crowd_work *w = ctx;
     view_crowd *c = w->crowd;
     float duration = clip_duration(c);
+    if (w->job == JOB_ADVANCE) {
+        advance_range(c, begin, end, w->value, w->wall_dt);
+        return;
+    }
     for (uint32_t i = begin; i < end; i++) {
-        switch (w->job) {
-        case JOB_SEEK:
+        if (w->job == JOB_SEEK)
             ossa_instance_seek(c->instances[i], c->phase[i] * duration + c->speed[i] * w->value);
-            break;
-        case JOB_ADVANCE:
-            advance_instance(c->instances[i], c->speed[i] * w->value, w->wall_dt);
-            break;
-        case JOB_SKIN: skin_instance(c, i, w->part_mask); break;
-        }
+        else
+            skin_instance(c, i, w->part_mask);
     }
 }
 
-/* Small chunks: a slow instance (springs, a big part) holds up little. */
+/* Small chunks of whole update groups: a slow instance (springs, a big part) holds up little. */
 static void run(view_crowd *c, crowd_work *w)
 {
     if (c->pool)
-        ossa_skin_pool_for(c->pool, 0, c->count, 1, crowd_range, w);
+        ossa_skin_pool_for(c->pool, 0, c->count, OSSA_INSTANCE_UPDATE_GROUP, crowd_range, w);
     else
         crowd_range(w, 0, c->count);
 }

@@ -2,8 +2,10 @@
  * borrowed clips (ossa_mixer_create_shared): a shared instance writes exactly the bytes an
  * instance of its own writes, through play, fades, updates, seeks and cloth, also after its
  * prototype is gone; the direct kernel path (prepared wide palette) equals a skin job with the
- * same kernel bit for bit; bad arguments are refused. On the demo mannequin and, when the shared
+ * same kernel bit for bit; ossa_instance_update_many (cloth in SIMD lanes) writes what
+ * ossa_instance_update writes; bad arguments are refused. On the demo mannequin and, when the shared
  * assets are there, cally (17 small parts and a ponytail with springs). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -235,6 +237,66 @@ static void check_bad_arguments(const ossa_model *m)
     ossa_instance_destroy(proto); /* the refused ones left no reference behind (ASan) */
 }
 
+/* ossa_instance_update_many over shared instances (their cloth in SIMD lanes, one with its own
+ * spring_max_dt so it steps alone, a NULL entry) against ossa_instance_update on instances of
+ * their own: the same bytes every frame, at odd time steps too. */
+static void check_update_many(const char *name, const ossa_model *m)
+{
+    enum { COUNT = 9, FRAMES = 60 };
+    ossa_instance *batch[COUNT] = {0}, *own[COUNT] = {0};
+    frame_out ob[COUNT] = {{0}}, oo[COUNT] = {{0}};
+    uint32_t cloth = 0, ok = 1;
+    for (uint32_t i = 0; i < COUNT && ok; i++) {
+        if (i == 3)
+            continue; /* stays NULL in the batch */
+        ossa_instance_desc desc = {.spring_max_dt = i == 5 ? 0.01f : 0.0f};
+        ok &= (i == 0 ? ossa_instance_create(m, &desc, &batch[i], NULL)
+                      : ossa_instance_create_shared(batch[0], &desc, &batch[i], NULL)) == OSSA_OK;
+        ok &= ossa_instance_create(m, &desc, &own[i], NULL) == OSSA_OK;
+        ok &= out_make(&ob[i], batch[i]) && out_make(&oo[i], own[i]);
+        ossa_instance *both[2] = {batch[i], own[i]};
+        for (int k = 0; k < 2 && ok; k++) {
+            ok &= ossa_instance_play(both[k], i % m->clip_count, 0.0f, NULL) == OSSA_OK;
+            ossa_instance_seek(both[k], 0.13f * (float)i);
+        }
+    }
+    CHECK(ok);
+    for (uint32_t p = 0; ok && p < ossa_instance_part_count(batch[0]); p++) {
+        ossa_instance_part info;
+        ossa_instance_part_info(batch[0], p, &info);
+        cloth += info.spring != NULL;
+    }
+    uint32_t differ = 0;
+    for (uint32_t f = 0; ok && f < FRAMES; f++) {
+        /* mostly 60 Hz; a long step (clamped by spring_max_dt), none, one back, one not finite */
+        float dt = f == 7 ? 0.5f : f == 8 ? 0.0f : f == 9 ? -0.05f : f == 10 ? NAN : 1.0f / 60.0f;
+        for (uint32_t i = 0; i < COUNT; i++)
+            if (batch[i] && f == 20 + i && m->clip_count > 1) {
+                CHECK(ossa_instance_play(batch[i], (i + 1) % m->clip_count, 0.25f, NULL) ==
+                      OSSA_OK);
+                CHECK(ossa_instance_play(own[i], (i + 1) % m->clip_count, 0.25f, NULL) ==
+                      OSSA_OK);
+            }
+        ossa_instance_update_many(batch, COUNT, dt);
+        for (uint32_t i = 0; i < COUNT; i++) {
+            if (!batch[i])
+                continue;
+            ossa_instance_update(own[i], dt);
+            differ += !same_output(batch[i], own[i], &ob[i], &oo[i]);
+        }
+    }
+    CHECKF(differ == 0, "%s: %u instance frames of update_many differ", name, differ);
+    ossa_instance_update_many(NULL, 3, 0.1f); /* nothing to do */
+    printf("%s: update_many equals update on %d instances for %d frames (%u cloth parts)\n", name,
+           COUNT - 1, FRAMES, cloth);
+    for (uint32_t i = 0; i < COUNT; i++) {
+        out_free(&ob[i]);
+        out_free(&oo[i]);
+        ossa_instance_destroy(batch[i]);
+        ossa_instance_destroy(own[i]);
+    }
+}
+
 int main(void)
 {
     ossa_model *demo = NULL;
@@ -245,6 +307,7 @@ int main(void)
         check_direct_equals_job("demo", demo);
         check_mixer_shared(demo);
         check_bad_arguments(demo);
+        check_update_many("demo", demo);
         ossa_model_destroy(demo);
     }
     const char *assets = test_assets_dir();
@@ -267,6 +330,7 @@ int main(void)
         if (cally) {
             check_shared_equal("cally", cally);
             check_direct_equals_job("cally", cally);
+            check_update_many("cally", cally);
             ossa_model_destroy(cally);
         }
     }

@@ -141,6 +141,15 @@ OSSA_API ossa_status ossa_instance_play(ossa_instance *inst, uint32_t clip, floa
  * pose, the morph weights, the vertex clip (the clip of largest weight at its cycle time) and,
  * for dt > 0, one spring step of dt (clamped to spring_max_dt). */
 OSSA_API void ossa_instance_update(ossa_instance *inst, float dt);
+/* ossa_instance_update(insts[i], dt) for each of count instances (NULL entries are skipped),
+ * with the same results. The cloth of neighbours in the list that share their runtime data
+ * (ossa_instance_create_shared) and the same spring_max_dt is stepped a few at a time, in SIMD
+ * lanes: a crowd's cloth, a chain of dependent divisions per character, runs several times as
+ * fast that way. */
+OSSA_API void ossa_instance_update_many(ossa_instance *const *insts, uint32_t count, float dt);
+/* How many instances ossa_instance_update_many steps together: a caller splitting a crowd over
+ * threads keeps the pieces multiples of it. */
+#define OSSA_INSTANCE_UPDATE_GROUP 4u
 /* Jumps to a time (not finite: 0): the mixer's clock (Cal3D setAnimationTime) and the instance
  * clock, then the pose, morphs and vertex clip as _update does, and the cloth put at rest where
  * the new pose skins it. */

@@ -112,6 +112,59 @@ void ossa_instance_springs_run(ossa_instance *inst, float dt, bool reset)
     }
 }
 
+_Static_assert(OSSA_INSTANCE_UPDATE_GROUP == SPRING_LANES, "the public group is the lane count");
+
+/* The cloth of n instances that share their runtime data, stepped by dt together: every part
+ * with springs skinned into each one's scratch, then one lane step (ossa_spring_update_lanes),
+ * the same bits as ossa_instance_springs_run on each. */
+static void springs_lanes(ossa_instance *const *lane, uint32_t n, float dt)
+{
+    const ossa_instance *lead = lane[0];
+    for (uint32_t i = 0; i < lead->part_count; i++) {
+        if (!lead->parts[i].spring)
+            continue;
+        ossa_spring_state *state[SPRING_LANES];
+        float *out[SPRING_LANES];
+        for (uint32_t l = 0; l < n; l++) {
+            skin_part(lane[l], &lane[l]->parts[i], lane[l]->out_positions,
+                      lane[l]->out_normals);
+            state[l] = lane[l]->parts[i].spring;
+            out[l] = lane[l]->out_positions;
+        }
+        ossa_spring_update_lanes(state, out, n, dt);
+        for (uint32_t l = 0; l < n; l++) {
+            memcpy(lane[l]->parts[i].spring_positions, out[l],
+                   3 * (size_t)lead->parts[i].info.output_count * sizeof(float));
+            lane[l]->generation++;
+        }
+    }
+}
+
+void ossa_instance_springs_step_many(ossa_instance *const *insts, uint32_t count, float dt)
+{
+    for (uint32_t i = 0; i < count;) {
+        ossa_instance *lane[SPRING_LANES];
+        uint32_t n = 0;
+        float step = 0.0f;
+        /* neighbours that share the runtime data (so the same parts have springs) and step by
+         * the same clamped dt, up to SPRING_LANES of them */
+        for (; i < count && n < SPRING_LANES; i++) {
+            ossa_instance *inst = insts[i];
+            if (!inst)
+                continue;
+            float s = dt > inst->desc.spring_max_dt ? inst->desc.spring_max_dt : dt;
+            if (n && (inst->shared != lane[0]->shared || s != step))
+                break;
+            step = s;
+            lane[n++] = inst;
+        }
+        if (n == 1)
+            ossa_instance_springs_run(lane[0], step, false);
+        else if (n > 1)
+            springs_lanes(lane, n, step);
+    }
+}
+
 /* One part into its buffers (output order, output_count vertices). */
 static void write_part(ossa_instance *inst, uint32_t part, float *pos, float *nrm)
 {

@@ -128,15 +128,34 @@ ossa_status ossa_instance_play(ossa_instance *inst, uint32_t clip, float fade_se
     return OSSA_OK;
 }
 
-void ossa_instance_update(ossa_instance *inst, float dt)
+/* Everything ossa_instance_update does but the spring step. */
+static void advance(ossa_instance *inst, float dt)
 {
-    if (!isfinite(dt))
-        dt = 0.0f;
     ossa_mixer_update(inst->mixer, dt);
     inst->clock += dt;
     ossa_instance_evaluate(inst);
     follow_mixer(inst);
+}
+
+void ossa_instance_update(ossa_instance *inst, float dt)
+{
+    if (!isfinite(dt))
+        dt = 0.0f;
+    advance(inst, dt);
     ossa_instance_springs_step(inst, dt);
+}
+
+void ossa_instance_update_many(ossa_instance *const *insts, uint32_t count, float dt)
+{
+    if (!insts)
+        return;
+    if (!isfinite(dt))
+        dt = 0.0f;
+    for (uint32_t i = 0; i < count; i++)
+        if (insts[i])
+            advance(insts[i], dt);
+    if (dt > 0.0f)
+        ossa_instance_springs_step_many(insts, count, dt);
 }
 
 void ossa_instance_seek(ossa_instance *inst, float time)

@@ -70,6 +70,9 @@ struct ossa_instance {
 
 /* instance_output.c */
 void ossa_instance_springs_run(ossa_instance *inst, float dt, bool reset);
+/* ossa_instance_springs_run(insts[i], dt clamped to its spring_max_dt, false) for each non-NULL
+ * instance, neighbours that share their runtime data stepped together; dt finite and > 0. */
+void ossa_instance_springs_step_many(ossa_instance *const *insts, uint32_t count, float dt);
 
 /* Fills err (when given) with "instance: msg" and returns st. */
 static inline ossa_status inst_fail(ossa_error *err, ossa_status st, const char *msg)

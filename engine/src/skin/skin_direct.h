@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "ossa/cloth.h"
 #include "ossa/skin.h"
 
 /* Floats of the wide palette kernel k reads for a palette of `bones` bones (16 a bone: one
@@ -22,5 +23,14 @@ void ossa_skin_wide_fill(const float *palette, uint32_t bones, float *wide);
 void ossa_skin_mesh_run(const ossa_skin_mesh *mesh, ossa_skin_kernel k, const float *palette,
                         const float *wide, const float *morph_weights, float *out_positions,
                         float *out_normals);
+
+/* Characters whose cloth ossa_spring_update_lanes steps together. */
+#define SPRING_LANES 4u
+/* ossa_spring_update(s[l], dt, out[l], ...) for each of `lanes` (1..SPRING_LANES; more are cut
+ * to that) states of one mesh, with the same bits in every out[l]: the relaxation runs the
+ * characters as SIMD lanes, so their chains of dependent divisions overlap. Nothing is checked
+ * but dt (not finite: nothing happens): every out[l] holds the mesh's output_count vertices. */
+void ossa_spring_update_lanes(ossa_spring_state *const *s, float *const *out, uint32_t lanes,
+                              float dt);
 
 #endif

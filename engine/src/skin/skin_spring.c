@@ -1,15 +1,25 @@
 /* Cal3D's spring system (CalSpringSystem, FORMAT-NOTES D "Springs") over output-order buffers.
- * Collision with bone boxes is not implemented. */
+ * Collision with bone boxes is not implemented.
+ *
+ * The relaxation is a chain of dependent square roots and divisions (each spring reads what the
+ * one before it moved), so one character's step waits on latency, not arithmetic. Several
+ * characters of one mesh step together (ossa_spring_update_lanes): each is a SIMD lane of the
+ * same operations in the same order, so every lane gets the bits it would get alone. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include "core/error.h"
+#include "skin_direct.h"
 #include "skin_internal.h"
 
 struct ossa_spring_state {
     const struct ossa_skin_mesh *mesh;
     float *pos;   /* 3 per free vertex: current position */
     float *old;   /* 3 per free vertex: previous position */
+    float *lanes; /* 3 x SPRING_LANES per output vertex: a lane step's positions, SoA by lane */
 };
 
 static ossa_status spring_state_create(const ossa_skin_mesh *mesh, ossa_spring_state **out)
@@ -26,7 +36,9 @@ static ossa_status spring_state_create(const ossa_skin_mesh *mesh, ossa_spring_s
     s->mesh = mesh;
     s->pos = malloc(n * sizeof(float));
     s->old = malloc(n * sizeof(float));
-    if (!s->pos || !s->old) {
+    /* 48 bytes a vertex: a multiple of the 16-byte alignment aligned_alloc is asked for */
+    s->lanes = aligned_alloc(16, (size_t)mesh->output_count * 3 * SPRING_LANES * sizeof(float));
+    if (!s->pos || !s->old || !s->lanes) {
         ossa_spring_state_destroy(s);
         return OSSA_ERR_NOMEM;
     }
@@ -47,6 +59,7 @@ void ossa_spring_state_destroy(ossa_spring_state *s)
         return;
     free(s->pos);
     free(s->old);
+    free(s->lanes);
     free(s);
 }
 
@@ -79,20 +92,10 @@ void ossa_spring_state_reset_to(ossa_spring_state *s, const float *positions)
     }
 }
 
-ossa_status ossa_spring_update(ossa_spring_state *s, float dt, float *out, uint32_t out_capacity,
-                               ossa_error *err)
+/* Verlet step of every free vertex into out; rigid ones keep their skinned positions. */
+static void spring_verlet(ossa_spring_state *s, float dt, float *out)
 {
-    if (!s || !out)
-        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT, "spring update: %s is NULL",
-                               !s ? "state" : "out_positions");
-    if (!isfinite(dt))
-        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT, "spring update: dt is not finite");
     const struct ossa_skin_mesh *m = s->mesh;
-    if (out_capacity < m->output_count)
-        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT,
-                               "spring update: out_positions holds %u vertices, the mesh "
-                               "outputs %u", out_capacity, m->output_count);
-    /* Verlet step of every free vertex; rigid ones keep their skinned positions. */
     for (uint32_t f = 0; f < m->free_count; f++) {
         float w = m->free_weight[f];
         float force[3] = {0.0f, 0.5f, -98.1f * w}; /* constant force + gravity x weight */
@@ -110,7 +113,11 @@ ossa_status ossa_spring_update(ossa_spring_state *s, float dt, float *out, uint3
             dst[c] = p[c];
         }
     }
-    /* Two relaxation passes over the springs; the spring coefficient is unused (as Cal3D). */
+}
+
+/* Two relaxation passes over the springs; the spring coefficient is unused (as Cal3D). */
+static void spring_relax(const struct ossa_skin_mesh *m, float *out)
+{
     for (int it = 0; it < 2; it++) {
         for (uint32_t i = 0; i < m->spring_count; i++) {
             const skin_spring_data *sp = &m->springs[i];
@@ -138,8 +145,118 @@ ossa_status ossa_spring_update(ossa_spring_state *s, float dt, float *out, uint3
             }
         }
     }
-    /* The relaxed positions are the particles' new positions. */
+}
+
+/* The relaxed positions are the particles' new positions. */
+static void spring_keep(ossa_spring_state *s, const float *out)
+{
+    const struct ossa_skin_mesh *m = s->mesh;
     for (uint32_t f = 0; f < m->free_count; f++)
         memcpy(s->pos + 3 * (size_t)f, out + 3 * (size_t)m->free_vertex[f], 3 * sizeof(float));
+}
+
+ossa_status ossa_spring_update(ossa_spring_state *s, float dt, float *out, uint32_t out_capacity,
+                               ossa_error *err)
+{
+    if (!s || !out)
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT, "spring update: %s is NULL",
+                               !s ? "state" : "out_positions");
+    if (!isfinite(dt))
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT, "spring update: dt is not finite");
+    const struct ossa_skin_mesh *m = s->mesh;
+    if (out_capacity < m->output_count)
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT,
+                               "spring update: out_positions holds %u vertices, the mesh "
+                               "outputs %u", out_capacity, m->output_count);
+    spring_verlet(s, dt, out);
+    spring_relax(m, out);
+    spring_keep(s, out);
     return OSSA_OK;
+}
+
+#if defined(__SSE2__)
+/* All bits set where x is neither Inf nor NaN. */
+static inline __m128 finite4(__m128 x)
+{
+    __m128 abs = _mm_and_ps(x, _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff)));
+    return _mm_cmplt_ps(abs, _mm_set1_ps(INFINITY));
+}
+
+/* mask ? a : b, lane by lane */
+static inline __m128 select4(__m128 mask, __m128 a, __m128 b)
+{
+    return _mm_or_ps(_mm_and_ps(mask, a), _mm_andnot_ps(mask, b));
+}
+
+/* spring_relax on 4 lanes at once (p: 3 vectors per output vertex). A lane whose spring
+ * spring_relax would skip keeps its positions; the movable flags are the mesh's, so the same in
+ * every lane. */
+static void spring_relax4(const struct ossa_skin_mesh *m, __m128 *p)
+{
+    const __m128 zero = _mm_setzero_ps(), two = _mm_set1_ps(2.0f);
+    for (int it = 0; it < 2; it++) {
+        for (uint32_t i = 0; i < m->spring_count; i++) {
+            const skin_spring_data *sp = &m->springs[i];
+            __m128 *a = p + 3 * (size_t)sp->v0, *b = p + 3 * (size_t)sp->v1;
+            __m128 d0 = _mm_sub_ps(b[0], a[0]), d1 = _mm_sub_ps(b[1], a[1]);
+            __m128 d2 = _mm_sub_ps(b[2], a[2]);
+            __m128 len = _mm_sqrt_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(d0, d0), _mm_mul_ps(d1, d1)),
+                                                _mm_mul_ps(d2, d2)));
+            __m128 f0 = _mm_div_ps(_mm_sub_ps(len, _mm_set1_ps(sp->idle)), len), f1 = f0;
+            __m128 ok = _mm_and_ps(_mm_cmpgt_ps(len, zero), _mm_and_ps(finite4(len), finite4(f0)));
+            if (_mm_movemask_ps(ok) == 0)
+                continue;
+            if (m->movable[sp->v0]) {
+                f0 = _mm_div_ps(f0, two);
+                f1 = _mm_div_ps(f1, two);
+            } else {
+                f0 = zero;
+            }
+            if (!m->movable[sp->v1]) {
+                f0 = _mm_mul_ps(f0, two);
+                f1 = zero;
+            }
+            a[0] = select4(ok, _mm_add_ps(a[0], _mm_mul_ps(d0, f0)), a[0]);
+            b[0] = select4(ok, _mm_sub_ps(b[0], _mm_mul_ps(d0, f1)), b[0]);
+            a[1] = select4(ok, _mm_add_ps(a[1], _mm_mul_ps(d1, f0)), a[1]);
+            b[1] = select4(ok, _mm_sub_ps(b[1], _mm_mul_ps(d1, f1)), b[1]);
+            a[2] = select4(ok, _mm_add_ps(a[2], _mm_mul_ps(d2, f0)), a[2]);
+            b[2] = select4(ok, _mm_sub_ps(b[2], _mm_mul_ps(d2, f1)), b[2]);
+        }
+    }
+}
+#endif
+
+void ossa_spring_update_lanes(ossa_spring_state *const *s, float *const *out, uint32_t lanes,
+                              float dt)
+{
+    if (lanes > SPRING_LANES)
+        lanes = SPRING_LANES;
+    if (!isfinite(dt))
+        return;
+    for (uint32_t l = 0; l < lanes; l++)
+        spring_verlet(s[l], dt, out[l]);
+#if defined(__SSE2__)
+    const struct ossa_skin_mesh *m = s[0]->mesh;
+    if (lanes > 1) {
+        /* lane l of vertex o, component c at lanes[(3 o + c) x 4 + l]; spare lanes copy lane 0 */
+        float *soa = s[0]->lanes;
+        for (uint32_t o = 0; o < m->output_count; o++)
+            for (uint32_t c = 0; c < 3; c++)
+                for (uint32_t l = 0; l < SPRING_LANES; l++)
+                    soa[(3 * (size_t)o + c) * SPRING_LANES + l] =
+                        out[l < lanes ? l : 0][3 * (size_t)o + c];
+        spring_relax4(m, (__m128 *)(void *)soa);
+        for (uint32_t l = 0; l < lanes; l++)
+            for (uint32_t o = 0; o < m->output_count; o++)
+                for (uint32_t c = 0; c < 3; c++)
+                    out[l][3 * (size_t)o + c] = soa[(3 * (size_t)o + c) * SPRING_LANES + l];
+    } else
+#endif
+    {
+        for (uint32_t l = 0; l < lanes; l++)
+            spring_relax(s[l]->mesh, out[l]);
+    }
+    for (uint32_t l = 0; l < lanes; l++)
+        spring_keep(s[l], out[l]);
 }
