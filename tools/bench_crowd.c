@@ -27,6 +27,11 @@
 #define CROWD_SEED 0xC20ADull
 #define CROWD_MAX_FRAMES 256u
 #define CROWD_ROUND_SECONDS 0.5 /* frames per round are cut so one subject's round lasts ~this */
+/* Untimed frames before each round, at least one, until this long has passed: a pool whose
+ * second CPU idled through the other subjects' rounds took a few hundred microseconds to run at
+ * speed again (2 threads on 10 cally characters: 0.6x one thread at 16 timed frames a round,
+ * 1.9x at 256). */
+#define CROWD_WARM_SECONDS 0.003
 
 typedef struct crowd_member {
     ossa_instance *inst;
@@ -120,6 +125,22 @@ static void ossa_frame(void *ctx)
     else
         ossa_range(c, 0, c->n);
     c->frame++;
+}
+
+/* Threads a frame on a pool of `threads` keeps busy, for the contention check: all of them when
+ * the characters are split (crowd_use_pool), or when a part is big enough for the instance to
+ * split it (the default parallel_min_vertices, 16384); else the caller's alone, and an idle
+ * worker is not a busy machine. */
+static uint32_t busy_threads(const crowd *c, uint32_t threads)
+{
+    if (c->n >= 2 * threads)
+        return threads;
+    for (uint32_t p = 0; c->n && p < c->parts; p++) {
+        ossa_instance_part info;
+        if (ossa_instance_part_info(c->members[0].inst, p, &info) && info.output_count >= 16384)
+            return threads;
+    }
+    return 1;
 }
 
 /* Across characters, or within their parts: one or the other, never both (a pool dispatch
@@ -283,6 +304,7 @@ typedef struct crowd_subject {
     ossa_skin_pool *pool;    /* the Ossa subjects' threads (NULL: 1) */
     bool ossa;
     uint32_t threads;
+    uint32_t busy;           /* threads a frame keeps busy (busy_threads; 0: threads) */
     uint32_t frames;         /* timed frames per round */
     double *samples;         /* every timed frame, runs x frames */
     uint32_t count;
@@ -354,7 +376,10 @@ static void time_rounds(crowd *c, crowd_subject *subs, uint32_t ns, uint32_t run
             crowd_subject *sub = &subs[s];
             if (sub->ossa)
                 crowd_use_pool(c, sub->pool);
-            sub->frame(c);
+            double warm0 = bench_now_s();
+            do
+                sub->frame(c);
+            while (bench_now_s() - warm0 < CROWD_WARM_SECONDS);
             double cpu0 = bench_cpu_s(), wall0 = bench_now_s();
             double *round = sub->samples + sub->count;
             for (uint32_t f = 0; f < sub->frames; f++) {
@@ -363,7 +388,7 @@ static void time_rounds(crowd *c, crowd_subject *subs, uint32_t ns, uint32_t run
                 round[f] = bench_now_s() - t0;
             }
             double wall = bench_now_s() - wall0, cpu = bench_cpu_s() - cpu0;
-            contended |= bench_load_note(load, wall, cpu, sub->threads);
+            contended |= bench_load_note(load, wall, cpu, sub->busy ? sub->busy : sub->threads);
             sub->cpu_per_frame[r] = cpu / sub->frames;
             double x[CROWD_MAX_FRAMES];
             memcpy(x, round, sub->frames * sizeof x[0]);
@@ -437,7 +462,8 @@ static bool run_size(const bench_crowd_opts *o, const ossa_model *m, uint32_t n,
     uint32_t ns = 1;
     if (pool)
         subs[ns++] = (crowd_subject){.frame = ossa_frame, .pool = pool, .ossa = true,
-                                     .threads = ossa_skin_pool_threads(pool)};
+                                     .threads = ossa_skin_pool_threads(pool),
+                                     .busy = busy_threads(&c, ossa_skin_pool_threads(pool))};
 #ifdef OSSA_BENCH_CAL3D
     if (c.cal)
         subs[ns++] = (crowd_subject){.frame = cal_frame, .threads = 1};
