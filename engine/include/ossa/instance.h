@@ -149,7 +149,7 @@ OSSA_API void ossa_instance_update(ossa_instance *inst, float dt);
 OSSA_API void ossa_instance_update_many(ossa_instance *const *insts, uint32_t count, float dt);
 /* How many instances ossa_instance_update_many steps together: a caller splitting a crowd over
  * threads keeps the pieces multiples of it. */
-#define OSSA_INSTANCE_UPDATE_GROUP 4u
+#define OSSA_INSTANCE_UPDATE_GROUP 8u
 /* Jumps to a time (not finite: 0): the mixer's clock (Cal3D setAnimationTime) and the instance
  * clock, then the pose, morphs and vertex clip as _update does, and the cloth put at rest where
  * the new pose skins it. */

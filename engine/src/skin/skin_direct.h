@@ -25,7 +25,7 @@ void ossa_skin_mesh_run(const ossa_skin_mesh *mesh, ossa_skin_kernel k, const fl
                         float *out_normals);
 
 /* Characters whose cloth ossa_spring_update_lanes steps together. */
-#define SPRING_LANES 4u
+#define SPRING_LANES 8u
 /* ossa_spring_update(s[l], dt, out[l], ...) for each of `lanes` (1..SPRING_LANES; more are cut
  * to that) states of one mesh, with the same bits in every out[l]: the relaxation runs the
  * characters as SIMD lanes, so their chains of dependent divisions overlap. Nothing is checked

@@ -158,6 +158,10 @@ void ossa_lerp_floats_scalar(const float *a, const float *b, float t, size_t n, 
 void ossa_lerp_floats_sse2(const float *a, const float *b, float t, size_t n, float *out);
 void ossa_lerp_floats_avx2(const float *a, const float *b, float t, size_t n, float *out);
 void ossa_lerp_floats_avx512(const float *a, const float *b, float t, size_t n, float *out);
+/* Cal3D's spring relaxation (skin_spring.c's spring_relax) on 8 characters at once: soa holds
+ * x, y, z of every output vertex, each as 8 lanes (32-byte aligned). */
+void ossa_spring_relax8_avx2(const struct ossa_skin_mesh *m, float *soa);
+
 /* Renormalise count packed float3 in place (zero stays zero). */
 void ossa_normalize3_scalar(float *v, size_t count);
 void ossa_normalize3_sse2(float *v, size_t count);

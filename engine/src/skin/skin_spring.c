@@ -20,6 +20,7 @@ struct ossa_spring_state {
     float *pos;   /* 3 per free vertex: current position */
     float *old;   /* 3 per free vertex: previous position */
     float *lanes; /* 3 x SPRING_LANES per output vertex: a lane step's positions, SoA by lane */
+    bool avx2;    /* lane steps of more than 4 run 8 wide (ossa_spring_relax8_avx2) */
 };
 
 static ossa_status spring_state_create(const ossa_skin_mesh *mesh, ossa_spring_state **out)
@@ -36,8 +37,9 @@ static ossa_status spring_state_create(const ossa_skin_mesh *mesh, ossa_spring_s
     s->mesh = mesh;
     s->pos = malloc(n * sizeof(float));
     s->old = malloc(n * sizeof(float));
-    /* 48 bytes a vertex: a multiple of the 16-byte alignment aligned_alloc is asked for */
-    s->lanes = aligned_alloc(16, (size_t)mesh->output_count * 3 * SPRING_LANES * sizeof(float));
+    /* 96 bytes a vertex: a multiple of the 32-byte alignment aligned_alloc is asked for */
+    s->lanes = aligned_alloc(32, (size_t)mesh->output_count * 3 * SPRING_LANES * sizeof(float));
+    s->avx2 = ossa_skin_kernel_available(OSSA_SKIN_KERNEL_AVX2);
     if (!s->pos || !s->old || !s->lanes) {
         ossa_spring_state_destroy(s);
         return OSSA_ERR_NOMEM;
@@ -188,11 +190,12 @@ static inline __m128 select4(__m128 mask, __m128 a, __m128 b)
     return _mm_or_ps(_mm_and_ps(mask, a), _mm_andnot_ps(mask, b));
 }
 
-/* spring_relax on 4 lanes at once (p: 3 vectors per output vertex). A lane whose spring
- * spring_relax would skip keeps its positions; the movable flags are the mesh's, so the same in
- * every lane. */
-static void spring_relax4(const struct ossa_skin_mesh *m, __m128 *p)
+/* spring_relax on 4 lanes at once (soa: x, y, z of every output vertex as 4 lanes). A lane
+ * whose spring spring_relax would skip keeps its positions; the movable flags are the mesh's, so
+ * the same in every lane. */
+static void spring_relax4(const struct ossa_skin_mesh *m, float *soa)
 {
+    __m128 *p = (__m128 *)(void *)soa;
     const __m128 zero = _mm_setzero_ps(), two = _mm_set1_ps(2.0f);
     for (int it = 0; it < 2; it++) {
         for (uint32_t i = 0; i < m->spring_count; i++) {
@@ -225,6 +228,27 @@ static void spring_relax4(const struct ossa_skin_mesh *m, __m128 *p)
         }
     }
 }
+
+/* Lanes [first, first + n) of out through one relaxation `width` lanes wide (spare lanes copy the
+ * first; their results are dropped). */
+static void relax_lanes(const struct ossa_skin_mesh *m, float *const *out, uint32_t n,
+                        uint32_t width, float *soa)
+{
+    for (uint32_t o = 0; o < m->output_count; o++)
+        for (uint32_t c = 0; c < 3; c++)
+            for (uint32_t l = 0; l < width; l++)
+                soa[(3 * (size_t)o + c) * width + l] = out[l < n ? l : 0][3 * (size_t)o + c];
+#if defined(OSSA_SKIN_X86)
+    if (width == 8)
+        ossa_spring_relax8_avx2(m, soa);
+    else
+#endif
+        spring_relax4(m, soa);
+    for (uint32_t l = 0; l < n; l++)
+        for (uint32_t o = 0; o < m->output_count; o++)
+            for (uint32_t c = 0; c < 3; c++)
+                out[l][3 * (size_t)o + c] = soa[(3 * (size_t)o + c) * width + l];
+}
 #endif
 
 void ossa_spring_update_lanes(ossa_spring_state *const *s, float *const *out, uint32_t lanes,
@@ -232,31 +256,25 @@ void ossa_spring_update_lanes(ossa_spring_state *const *s, float *const *out, ui
 {
     if (lanes > SPRING_LANES)
         lanes = SPRING_LANES;
-    if (!isfinite(dt))
+    if (!isfinite(dt) || !lanes)
         return;
     for (uint32_t l = 0; l < lanes; l++)
         spring_verlet(s[l], dt, out[l]);
-#if defined(__SSE2__)
     const struct ossa_skin_mesh *m = s[0]->mesh;
-    if (lanes > 1) {
-        /* lane l of vertex o, component c at lanes[(3 o + c) x 4 + l]; spare lanes copy lane 0 */
-        float *soa = s[0]->lanes;
-        for (uint32_t o = 0; o < m->output_count; o++)
-            for (uint32_t c = 0; c < 3; c++)
-                for (uint32_t l = 0; l < SPRING_LANES; l++)
-                    soa[(3 * (size_t)o + c) * SPRING_LANES + l] =
-                        out[l < lanes ? l : 0][3 * (size_t)o + c];
-        spring_relax4(m, (__m128 *)(void *)soa);
-        for (uint32_t l = 0; l < lanes; l++)
-            for (uint32_t o = 0; o < m->output_count; o++)
-                for (uint32_t c = 0; c < 3; c++)
-                    out[l][3 * (size_t)o + c] = soa[(3 * (size_t)o + c) * SPRING_LANES + l];
-    } else
-#endif
-    {
-        for (uint32_t l = 0; l < lanes; l++)
-            spring_relax(s[l]->mesh, out[l]);
+#if defined(__SSE2__)
+    /* 8 wide with AVX2, else 4 at a time; a lone character runs the scalar loop */
+    uint32_t width = lanes > 4 && s[0]->avx2 ? 8 : 4;
+    for (uint32_t first = 0; first < lanes; first += width) {
+        uint32_t n = lanes - first < width ? lanes - first : width;
+        if (n > 1)
+            relax_lanes(m, out + first, n, width, s[0]->lanes);
+        else
+            spring_relax(m, out[first]);
     }
+#else
+    for (uint32_t l = 0; l < lanes; l++)
+        spring_relax(m, out[l]);
+#endif
     for (uint32_t l = 0; l < lanes; l++)
         spring_keep(s[l], out[l]);
 }
