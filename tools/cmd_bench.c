@@ -10,13 +10,13 @@
 #include <unistd.h>
 #include "bench_crowd.h"
 #include "bench_model.h"
+#include "bench_report.h"
 #include "bench_timing.h"
 #include "cli.h"
 #include "ossa/instance.h"
 #include "ossa/reference.h"
 #include "ossa/sample.h"
 #include "ossa/pose.h"
-#include "ossa/mixer.h"
 #include "ossa/skin.h"
 #include "ossa/skin_pool.h"
 #ifdef OSSA_BENCH_CAL3D
@@ -27,25 +27,7 @@
 #define OSSA_BUILD_TYPE "unknown"
 #endif
 
-enum {
-    MAX_THREADS = 256,
-    MAX_RESULTS = 2 * OSSA_SKIN_KERNEL_COUNT,
-    POSE_SIZES = 2,
-};
-static const uint32_t pose_bones[POSE_SIZES] = {64, 256};
-#define FRAME_DT (1.0f / 60.0f)
-#define BENCH_SEED 0x05517A2024ull
-static const char *const store_names[] = {"auto", "cached", "stream"};
-
-typedef struct bench_opts {
-    uint32_t vertices, influences, bones, threads, runs;
-    const char **models;
-    size_t model_count;
-    int json;
-    ossa_skin_store store;  /* --store: the skin jobs' store policy */
-    bench_crowd_opts crowd; /* --crowd: size_count > 0 */
-    bool vertices_set;      /* --vertices given (a crowd's synthetic default is smaller) */
-} bench_opts;
+enum { MAX_THREADS = 256 };
 
 /* A crowd's synthetic character when --vertices is not given: a game character's size. */
 #define CROWD_DEFAULT_VERTICES 4000u
@@ -183,60 +165,7 @@ static double max_diff(const float *a, const float *b, size_t n)
     return m;
 }
 
-/* ---- pose ---------------------------------------------------------------------------------- */
-
-typedef struct pose_ctx {
-    ossa_rt_skeleton *skel;
-    ossa_rt_clip *clip;
-    ossa_sample_cache *cache;
-    ossa_mixer *mixer;
-    ossa_soa_pose local, model;
-    float *palette;
-    size_t palette_floats;
-    float duration;
-    double time;
-    int failed;
 #ifdef OSSA_BENCH_CAL3D
-    bench_cal3d *cal;
-#endif
-} pose_ctx;
-
-static void pose_ltm_palette(pose_ctx *p)
-{
-    ossa_ltm_job ltm = {p->skel, &p->local, &p->model};
-    ossa_palette_job pal = {p->skel, &p->model, p->palette, p->palette_floats};
-    p->failed |= ossa_ltm_job_run(&ltm, NULL) != OSSA_OK ||
-                 ossa_palette_job_run(&pal, NULL) != OSSA_OK;
-}
-
-/* Sample (cursor cache, playing forward a frame at a time) + local_to_model + palette. */
-static void pose_sample_once(void *v)
-{
-    pose_ctx *p = v;
-    p->time += FRAME_DT;
-    ossa_sample_job job = {p->clip, p->cache,
-                           ossa_playback_time(p->duration, (float)p->time, OSSA_WRAP_LOOP),
-                           OSSA_WRAP_LOOP, OSSA_ROT_SLERP, &p->local};
-    p->failed |= ossa_sample_job_run(&job, NULL) != OSSA_OK;
-    pose_ltm_palette(p);
-}
-
-/* The same through the mixer (one cycle): Cal3D's updateAnimation + updateSkeleton path. */
-static void pose_mixer_once(void *v)
-{
-    pose_ctx *p = v;
-    ossa_mixer_update(p->mixer, FRAME_DT);
-    p->failed |= ossa_mixer_evaluate(p->mixer, &p->local, NULL) != OSSA_OK;
-    pose_ltm_palette(p);
-}
-
-#ifdef OSSA_BENCH_CAL3D
-static void pose_cal3d_once(void *v)
-{
-    pose_ctx *p = v;
-    bench_cal3d_pose(p->cal, FRAME_DT);
-}
-
 typedef struct cal_skin_ctx {
     bench_cal3d *cal;
     float *out;
@@ -248,70 +177,6 @@ static void cal_skin_once(void *v)
     bench_cal3d_skin(c->cal, c->out);
 }
 #endif
-
-static void pose_ctx_release(pose_ctx *p)
-{
-    ossa_mixer_destroy(p->mixer);
-    ossa_sample_cache_destroy(p->cache);
-    ossa_rt_clip_destroy(p->clip);
-    ossa_rt_skeleton_destroy(p->skel);
-    ossa_soa_pose_destroy(&p->local);
-    ossa_soa_pose_destroy(&p->model);
-    free(p->palette);
-#ifdef OSSA_BENCH_CAL3D
-    bench_cal3d_free(p->cal);
-#endif
-}
-
-/* ---- results ------------------------------------------------------------------------------- */
-
-typedef struct skin_result {
-    ossa_skin_kernel kernel;
-    uint32_t threads;
-    bench_timing t;               /* seconds per full skin */
-    double vps;             /* vertices per second (file vertices, padding excluded) */
-    double bytes_per_vertex;
-    int streaming;
-    double triad_gbps;      /* with the same number of threads */
-    double limit_vps, fraction; /* fraction: median of per-round fractions (with the triad) */
-    double ratio;               /* vs libcal3d's physique: median of per-round ratios */
-    double max_err;         /* vs the scalar kernel, and the scalar kernel vs the scalar API */
-} skin_result;
-
-typedef struct pose_result {
-    uint32_t bones;
-    bench_timing ossa, mixer, cal3d;
-    double speedup, mixer_speedup; /* libcal3d / Ossa, medians of per-round ratios */
-    int has_cal3d;
-} pose_result;
-
-typedef struct bench_report {
-    char cpu[256];
-    long cores;
-    char date[32];
-    const char *features[8];
-    size_t feature_count;
-    char source[512];
-    uint32_t vertices, submeshes, max_influences, bone_count;
-    uint32_t exact_submeshes; /* skinned in the exact per-influence form (C3S, SKM) */
-    uint64_t influences_total;
-    double stream_bytes;
-    ossa_skin_kernel kernels[OSSA_SKIN_KERNEL_COUNT];
-    size_t kernel_count;
-    uint32_t thread_counts[2];
-    size_t thread_count_n;
-    double triad_gbps[2];   /* per entry of thread_counts */
-    bench_timing triad[2];
-    size_t triad_n;         /* floats in each of a, b, c */
-    skin_result skin[MAX_RESULTS];
-    size_t skin_count;
-    pose_result pose[POSE_SIZES];
-    int has_cal3d;
-    char cal3d_note[256];
-    bench_timing cal3d_skin;
-    double cal3d_vps, cal3d_err;
-    bench_load load;
-} bench_report;
 
 static void cpu_model(char *out, size_t size)
 {
@@ -358,66 +223,6 @@ static int model_palette(const ossa_model *m, float time, float *palette)
     ossa_skin_palette(m, mt, mr, ms, palette, m->bone_count, NULL);
     free(buf);
     return 1;
-}
-
-static int bench_pose(const bench_opts *o, bench_report *r, size_t which)
-{
-    pose_result *res = &r->pose[which];
-    res->bones = pose_bones[which];
-    bench_model_params params = {0, 0, res->bones, 31, 2.0f, BENCH_SEED + res->bones, 1};
-    ossa_model *m = NULL;
-    ossa_error err;
-    if (bench_synthetic_model(&params, &m, &err) != OSSA_OK) {
-        fprintf(stderr, "ossa bench: %s\n", err.message);
-        return 0;
-    }
-    pose_ctx p;
-    memset(&p, 0, sizeof p);
-    int ok = ossa_rt_skeleton_create(m, &p.skel, &err) == OSSA_OK &&
-             ossa_rt_clip_create(m, &m->clips[0], &p.clip, &err) == OSSA_OK &&
-             ossa_sample_cache_create(m->clips[0].track_count, &p.cache, &err) == OSSA_OK &&
-             ossa_mixer_create(m, NULL, &p.mixer, &err) == OSSA_OK &&
-             ossa_soa_pose_create(m->bone_count, &p.local, NULL) == OSSA_OK &&
-             ossa_soa_pose_create(m->bone_count, &p.model, NULL) == OSSA_OK;
-    p.palette_floats = 12 * (size_t)m->bone_count;
-    p.palette = ok ? malloc(p.palette_floats * sizeof(float)) : NULL;
-    p.duration = m->clips[0].duration;
-    if (!ok || !p.palette) {
-        fprintf(stderr, "ossa bench: pose set-up failed: %s\n", err.message);
-        pose_ctx_release(&p);
-        ossa_model_destroy(m);
-        return 0;
-    }
-    ossa_rt_skeleton_rest(p.skel, &p.local);
-    ok = ossa_mixer_blend_cycle(p.mixer, 0, 1.0f, 0.0f, NULL) == OSSA_OK;
-    ossa_mixer_update(p.mixer, 0.0f);
-    bench_subject subs[3] = {{.fn = pose_sample_once, .ctx = &p},
-                             {.fn = pose_mixer_once, .ctx = &p}};
-    size_t n = 2;
-#ifdef OSSA_BENCH_CAL3D
-    char msg[256];
-    p.cal = bench_cal3d_new(m, 0, msg, sizeof msg);
-    if (p.cal) {
-        subs[n++] = (bench_subject){.fn = pose_cal3d_once, .ctx = &p};
-        res->has_cal3d = 1;
-    } else {
-        snprintf(r->cal3d_note, sizeof r->cal3d_note, "%s", msg);
-    }
-#endif
-    bench_measure_rounds(subs, n, o->runs, &r->load);
-    res->ossa = bench_timing_of(&subs[0], o->runs);
-    res->mixer = bench_timing_of(&subs[1], o->runs);
-    if (res->has_cal3d) {
-        res->cal3d = bench_timing_of(&subs[2], o->runs);
-        res->speedup = bench_median_ratio(subs[2].samples, subs[0].samples, o->runs);
-        res->mixer_speedup = bench_median_ratio(subs[2].samples, subs[1].samples, o->runs);
-    }
-    if (!ok || p.failed)
-        fprintf(stderr, "ossa bench: a pose job failed (%u bones)\n", res->bones);
-    ok = ok && !p.failed;
-    pose_ctx_release(&p);
-    ossa_model_destroy(m);
-    return ok;
 }
 
 /* Triad arrays together as large as the mesh's streams (at least 4096 floats each). */
@@ -674,207 +479,6 @@ done:
     return ok;
 }
 
-/* ---- output -------------------------------------------------------------------------------- */
-
-/* Figures to 6 significant digits; non-finite numbers cannot be written in JSON: they come out
- * as null (and fail the test). */
-static json_t *num(double v)
-{
-    return isfinite(v) ? json_real(ossa_cli_json_round6(v)) : json_null();
-}
-
-static json_t *timing_json(bench_timing t)
-{
-    return json_pack("{s:o, s:o, s:o, s:o}", "median", num(t.median), "min", num(t.min), "max",
-                     num(t.max), "cpu_median", num(t.cpu_median));
-}
-
-static json_t *load_json(const double load[3])
-{
-    return load[0] < 0 ? json_null() : json_pack("[o, o, o]", num(load[0]), num(load[1]),
-                                                 num(load[2]));
-}
-
-/* The warning both outputs give when a round ran short of CPU; "" when none did. */
-static const char *contention_warning(const bench_load *load, char *buf, size_t size)
-{
-    if (!load->contended)
-        return "";
-    snprintf(buf, size,
-             "the machine was busy: in %u of %u rounds a subject got less than %.0f%% of a CPU "
-             "per thread (lowest %.0f%%; load average %.2f at the start, %.2f at the end); "
-             "ratios are taken per round, but absolute figures may be low",
-             load->contended, load->rounds, 100.0 * BENCH_CONTENDED_SHARE,
-             100.0 * load->min_cpu_share, load->start[0], load->end[0]);
-    return buf;
-}
-
-static const skin_result *best_single(const bench_report *r)
-{
-    const skin_result *best = NULL;
-    for (size_t i = 0; i < r->skin_count; i++)
-        if (r->skin[i].threads == 1 && (!best || r->skin[i].vps > best->vps))
-            best = &r->skin[i];
-    return best;
-}
-
-static void print_json(FILE *out, const bench_opts *o, const bench_report *r)
-{
-    json_t *features = json_array(), *kernels = json_array(), *runs = json_array();
-    for (size_t i = 0; i < r->feature_count; i++)
-        json_array_append_new(features, json_string(r->features[i]));
-    for (size_t i = 0; i < r->kernel_count; i++)
-        json_array_append_new(kernels, json_string(ossa_skin_kernel_name(r->kernels[i])));
-    for (size_t k = 0; k < r->thread_count_n; k++)
-        json_array_append_new(runs, json_pack(
-            "{s:i, s:o, s:o, s:o}", "threads", (json_int_t)r->thread_counts[k], "triad_gbps",
-            num(r->triad_gbps[k]), "stream_convention_gbps", num(r->triad_gbps[k] * 12.0 / 16.0),
-            "seconds", timing_json(r->triad[k])));
-    json_t *skinning = json_array();
-    for (size_t i = 0; i < r->skin_count; i++) {
-        const skin_result *sr = &r->skin[i];
-        json_t *e = json_pack(
-            "{s:s, s:i, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o}", "kernel",
-            ossa_skin_kernel_name(sr->kernel), "threads", (json_int_t)sr->threads,
-            "vertices_per_second", num(sr->vps), "ns_per_vertex", num(1e9 / sr->vps), "seconds",
-            timing_json(sr->t), "bytes_per_vertex", num(sr->bytes_per_vertex),
-            "streaming_stores", sr->streaming != 0, "triad_gbps", num(sr->triad_gbps),
-            "memory_bound_vertices_per_second", num(sr->limit_vps), "fraction_of_memory_bound",
-            num(sr->fraction));
-        if (e && r->has_cal3d)
-            json_object_set_new(e, "ratio_vs_cal3d", num(sr->ratio));
-        if (e)
-            json_object_set_new(e, "max_error_vs_scalar", num(sr->max_err));
-        json_array_append_new(skinning, e);
-    }
-    json_t *pose = json_array();
-    for (size_t i = 0; i < POSE_SIZES; i++) {
-        const pose_result *p = &r->pose[i];
-        json_t *e = json_pack("{s:i, s:o, s:o, s:o, s:o}", "bones", (json_int_t)p->bones,
-                              "ossa_seconds", num(p->ossa.median), "ossa_mixer_seconds",
-                              num(p->mixer.median), "ossa", timing_json(p->ossa), "ossa_mixer",
-                              timing_json(p->mixer));
-        if (e && p->has_cal3d) {
-            json_object_set_new(e, "cal3d_seconds", num(p->cal3d.median));
-            json_object_set_new(e, "cal3d", timing_json(p->cal3d));
-            json_object_set_new(e, "speedup_vs_cal3d", num(p->speedup));
-            json_object_set_new(e, "mixer_speedup_vs_cal3d", num(p->mixer_speedup));
-        }
-        json_array_append_new(pose, e);
-    }
-    json_t *cal3d = json_pack("{s:b}", "available", r->has_cal3d != 0);
-    if (cal3d && r->has_cal3d) {
-        const skin_result *best = best_single(r);
-        json_object_set_new(cal3d, "vertices_per_second", num(r->cal3d_vps));
-        json_object_set_new(cal3d, "seconds", timing_json(r->cal3d_skin));
-        json_object_set_new(cal3d, "best_kernel",
-                            json_string(best ? ossa_skin_kernel_name(best->kernel) : ""));
-        json_object_set_new(cal3d, "best_kernel_ratio", num(best ? best->ratio : 0.0));
-        json_object_set_new(cal3d, "max_error_vs_ossa", num(r->cal3d_err));
-    } else if (cal3d) {
-        json_object_set_new(cal3d, "note", ossa_cli_json_text(r->cal3d_note[0] ? r->cal3d_note
-                                                       : "libcal3d was not found at build time"));
-    }
-    json_t *doc = json_pack(
-        "{s:i, s:s, s:{s:o, s:I, s:o, s:s, s:s},"
-        " s:{s:i, s:i, s:i, s:i, s:i, s:o, s:s, s:i, s:f, s:I},"
-        " s:{s:i, s:i, s:i, s:i, s:I, s:i, s:s, s:o}, s:o,"
-        " s:{s:I, s:i, s:o, s:o}, s:o, s:o, s:o}",
-        "ossa_bench", 1, "date", r->date,
-        "machine", "cpu", ossa_cli_json_text(r->cpu), "cores", (json_int_t)r->cores,
-        "features", features,
-        "build_type", OSSA_BUILD_TYPE, "compiler", __VERSION__,
-        "options", "vertices", (json_int_t)o->vertices, "influences", (json_int_t)o->influences,
-        "bones", (json_int_t)o->bones, "threads", (json_int_t)o->threads, "runs",
-        (json_int_t)o->runs, "model",
-        o->model_count ? ossa_cli_json_text(r->source) : json_null(), "store",
-        store_names[o->store], "warmup_runs", (json_int_t)BENCH_WARMUP_RUNS, "min_run_seconds",
-        (double)BENCH_RUN_SECONDS, "seed", (json_int_t)BENCH_SEED,
-        "mesh", "vertices", (json_int_t)r->vertices, "submeshes", (json_int_t)r->submeshes,
-        "bones", (json_int_t)r->bone_count, "max_influences", (json_int_t)r->max_influences,
-        "influences", (json_int_t)r->influences_total, "exact_submeshes",
-        (json_int_t)r->exact_submeshes, "skinning",
-        !r->exact_submeshes ? "blend" : r->exact_submeshes == r->submeshes ? "exact" : "mixed",
-        "stream_bytes", num(r->stream_bytes),
-        "kernels", kernels,
-        "bandwidth", "array_bytes", (json_int_t)(3 * r->triad_n * sizeof(float)),
-        "bytes_per_element", 16, "triad_gbps", num(r->triad_gbps[0]), "runs", runs,
-        "skinning", skinning, "pose", pose, "cal3d", cal3d);
-    char warning[512];
-    json_t *load = json_pack("{s:o, s:o, s:i, s:i, s:o}", "load_average_start",
-                             load_json(r->load.start), "load_average_end",
-                             load_json(r->load.end), "rounds", (json_int_t)r->load.rounds,
-                             "contended_rounds", (json_int_t)r->load.contended,
-                             "min_cpu_share", num(r->load.min_cpu_share));
-    if (doc && load) {
-        json_object_set_new(doc, "load", load);
-        json_object_set_new(doc, "warnings",
-                            r->load.contended ? json_pack("[o]", ossa_cli_json_text(
-                                contention_warning(&r->load, warning, sizeof warning)))
-                                              : json_array());
-    } else {
-        json_decref(load);
-    }
-    ossa_cli_json_print(out, doc, true);
-}
-
-static void print_table(FILE *out, const bench_opts *o, const bench_report *r)
-{
-    fprintf(out, "ossa bench  %s  %s (%ld cores)  build %s\n", r->date, r->cpu, r->cores,
-            OSSA_BUILD_TYPE);
-    fprintf(out, "mesh: %s, %u vertices in %u submeshes, %u bones, up to %u influences; "
-                 "median of %u runs\n\n",
-            o->model_count ? r->source : "synthetic", r->vertices, r->submeshes, r->bone_count,
-            r->max_influences, o->runs);
-    if (r->load.start[0] >= 0)
-        fprintf(out, "load average %.2f at the start, %.2f at the end; %u of %u rounds "
-                     "contended\n\n",
-                r->load.start[0], r->load.end[0], r->load.contended, r->load.rounds);
-    char warning[512];
-    if (r->load.contended)
-        fprintf(out, "warning: %s\n\n", contention_warning(&r->load, warning, sizeof warning));
-    if (r->exact_submeshes)
-        fprintf(out, "skinning: exact per-influence form (C3S/SKM offsets that disagree) in %u of "
-                     "%u submeshes, linear blend in the rest\n\n",
-                r->exact_submeshes, r->submeshes);
-    for (size_t k = 0; k < r->thread_count_n; k++)
-        fprintf(out, "STREAM triad, %u thread%s, %.1f MB arrays: %.2f GB/s (16 B/element incl. "
-                     "write-allocate; %.2f GB/s in STREAM's 12 B convention)\n",
-                r->thread_counts[k], r->thread_counts[k] > 1 ? "s" : "",
-                3.0 * (double)r->triad_n * sizeof(float) / 1e6, r->triad_gbps[k],
-                r->triad_gbps[k] * 0.75);
-    fprintf(out, "\n%-8s %7s %12s %8s %9s %8s %12s %8s %10s %9s\n", "kernel", "threads",
-            "Mvertices/s", "ns/vert", "B/vertex", "stores", "bound Mv/s", "of bound",
-            r->has_cal3d ? "x libcal3d" : "", "max err");
-    for (size_t i = 0; i < r->skin_count; i++) {
-        const skin_result *s = &r->skin[i];
-        char ratio[32] = "";
-        if (r->has_cal3d)
-            snprintf(ratio, sizeof ratio, "%.2f", s->ratio);
-        fprintf(out, "%-8s %7u %12.2f %8.2f %9.1f %8s %12.2f %7.0f%% %10s %9.2g\n",
-                ossa_skin_kernel_name(s->kernel), s->threads, s->vps * 1e-6, 1e9 / s->vps,
-                s->bytes_per_vertex, s->streaming ? "stream" : "cached", s->limit_vps * 1e-6,
-                100.0 * s->fraction, ratio, s->max_err);
-    }
-    if (r->has_cal3d)
-        fprintf(out, "%-8s %7u %12.2f %8.2f   (CalPhysique::calculateVerticesAndNormals; max "
-                     "difference from Ossa %.2g)\n",
-                "libcal3d", 1u, r->cal3d_vps * 1e-6, 1e9 / r->cal3d_vps, r->cal3d_err);
-    else
-        fprintf(out, "libcal3d: not measured (%s)\n",
-                r->cal3d_note[0] ? r->cal3d_note : "not found at build time");
-    fprintf(out, "\npose (sample + local_to_model + palette), microseconds per evaluation:\n");
-    fprintf(out, "%6s %10s %12s %10s %10s\n", "bones", "ossa", "ossa mixer",
-            r->pose[0].has_cal3d ? "libcal3d" : "", r->pose[0].has_cal3d ? "speedup" : "");
-    for (size_t i = 0; i < POSE_SIZES; i++) {
-        const pose_result *p = &r->pose[i];
-        fprintf(out, "%6u %10.2f %12.2f", p->bones, p->ossa.median * 1e6, p->mixer.median * 1e6);
-        if (p->has_cal3d)
-            fprintf(out, " %10.2f %9.1fx", p->cal3d.median * 1e6, p->speedup);
-        fputc('\n', out);
-    }
-}
-
 /* ---- command ------------------------------------------------------------------------------- */
 
 static int parse_u32(const char *opt, const char *arg, uint32_t lo, uint32_t hi, uint32_t *out)
@@ -1018,9 +622,9 @@ int ossa_cmd_bench(int argc, char **argv)
             goto done;
     bench_load_end(&r->load);
     if (o.json)
-        print_json(stdout, &o, r);
+        bench_print_json(stdout, &o, r);
     else
-        print_table(stdout, &o, r);
+        bench_print_table(stdout, &o, r);
     rc = fflush(stdout) == 0 ? 0 : 1;
 done:
     ossa_model_destroy(m);
