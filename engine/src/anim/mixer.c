@@ -9,53 +9,8 @@
 #include "ossa/limits.h"
 #include "extrap.h"
 #include "interp.h"
+#include "mixer_internal.h"
 #include "rt_internal.h"
-
-enum { ACTION_IN, ACTION_STEADY, ACTION_OUT, ACTION_STOPPED };
-
-typedef struct mix_slot {
-    uint32_t id;
-    int registered;        /* cycle: the id's active cycle (Cal3D's m_vectorAnimation[id]) */
-    int async;             /* cycle: keeps its own clock (after clearCycle) */
-    int state;             /* action: ACTION_* */
-    int auto_lock;
-    float time, time_factor, weight;
-    float target_weight, target_delay;          /* cycle fade */
-    float delay_in, delay_out, weight_target;   /* action envelope */
-    ossa_sample_cache *cache;
-} mix_slot;
-
-typedef struct morph_map {
-    uint32_t first;        /* into ossa_mixer.sub_channel */
-    uint32_t count;
-} morph_map;
-
-struct ossa_mixer {
-    const ossa_model *model;
-    const ossa_rt_skeleton *skel;
-    ossa_rt_skeleton *own_skel;  /* NULL: skel and clips are borrowed (ossa_mixer_create_shared) */
-    ossa_mixer_desc desc;
-    uint32_t clip_count, morph_clip_count;
-    const ossa_rt_clip **clips;
-    uint8_t *looped;       /* skeletal clip blended as a cycle once: 0.11 appended its loop key */
-    mix_slot *cycles, *actions;
-    uint32_t cycle_count, action_count;
-    float time, duration, time_factor;
-    /* Bone blending state. */
-    ossa_soa_pose sample, layer;
-    float *acc_layer, *acc;
-    /* Morph channels: unique morph target names of the model's submeshes. */
-    uint32_t channel_count;
-    const char **channel_name;
-    float *ch_layer, *ch_acc_layer, *ch_value, *ch_acc;
-    int32_t *track_channel;  /* per morph clip track: channel, -1 when no submesh has it */
-    uint32_t *track_first;   /* per morph clip: first entry in track_channel */
-    uint32_t submesh_total;
-    uint32_t *mesh_first;    /* per mesh: first submesh entry */
-    morph_map *sub_map;
-    int32_t *sub_channel;
-    int morph_dirty;
-};
 
 static ossa_status mix_fail(ossa_error *err, ossa_status st, const char *msg)
 {
@@ -66,73 +21,6 @@ static ossa_status mix_fail(ossa_error *err, ossa_status st, const char *msg)
         snprintf(err->message, sizeof err->message, "mixer: %s", msg);
     }
     return st;
-}
-
-static int32_t find_channel(const ossa_mixer *mx, const char *name)
-{
-    for (uint32_t c = 0; c < mx->channel_count; c++)
-        if (strcmp(mx->channel_name[c], name) == 0)
-            return (int32_t)c;
-    return -1;
-}
-
-static ossa_status build_morphs(ossa_mixer *mx, const ossa_model *m)
-{
-    uint64_t targets = 0, subs = 0, tracks = 0;
-    for (uint32_t i = 0; i < m->mesh_count; i++) {
-        subs += m->meshes[i].submesh_count;
-        for (uint32_t j = 0; j < m->meshes[i].submesh_count; j++)
-            targets += m->meshes[i].submeshes[j].morph_count;
-    }
-    for (uint32_t i = 0; i < m->morph_clip_count; i++)
-        tracks += m->morph_clips[i].track_count;
-    if (targets > (1u << 24) || subs > (1u << 24) || tracks > (1u << 24))
-        return OSSA_ERR_RANGE;
-    mx->channel_name = calloc(targets + 1, sizeof *mx->channel_name);
-    mx->sub_channel = calloc(targets + 1, sizeof *mx->sub_channel);
-    mx->sub_map = calloc(subs + 1, sizeof *mx->sub_map);
-    mx->mesh_first = calloc((size_t)m->mesh_count + 1, sizeof *mx->mesh_first);
-    mx->track_channel = calloc(tracks + 1, sizeof *mx->track_channel);
-    mx->track_first = calloc((size_t)m->morph_clip_count + 1, sizeof *mx->track_first);
-    size_t nch = targets + 1;
-    mx->ch_layer = calloc(nch, sizeof(float));
-    mx->ch_acc_layer = calloc(nch, sizeof(float));
-    mx->ch_value = calloc(nch, sizeof(float));
-    mx->ch_acc = calloc(nch, sizeof(float));
-    if (!mx->channel_name || !mx->sub_channel || !mx->sub_map || !mx->mesh_first ||
-        !mx->track_channel || !mx->track_first || !mx->ch_layer || !mx->ch_acc_layer ||
-        !mx->ch_value || !mx->ch_acc)
-        return OSSA_ERR_NOMEM;
-    uint32_t t = 0, s = 0;
-    for (uint32_t i = 0; i < m->mesh_count; i++) {
-        mx->mesh_first[i] = s;
-        for (uint32_t j = 0; j < m->meshes[i].submesh_count; j++, s++) {
-            const ossa_submesh *sm = &m->meshes[i].submeshes[j];
-            mx->sub_map[s].first = t;
-            mx->sub_map[s].count = sm->morph_count;
-            for (uint32_t k = 0; k < sm->morph_count; k++, t++) {
-                const char *name = sm->morphs[k].name ? sm->morphs[k].name : "";
-                int32_t c = find_channel(mx, name);
-                if (c < 0) {
-                    c = (int32_t)mx->channel_count++;
-                    mx->channel_name[c] = name;
-                }
-                mx->sub_channel[t] = c;
-            }
-        }
-    }
-    mx->mesh_first[m->mesh_count] = s;
-    mx->submesh_total = s;
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < m->morph_clip_count; i++) {
-        mx->track_first[i] = k;
-        for (uint32_t j = 0; j < m->morph_clips[i].track_count; j++, k++) {
-            const char *name = m->morph_clips[i].tracks[j].morph_name;
-            mx->track_channel[k] = name ? find_channel(mx, name) : -1;
-        }
-    }
-    mx->track_first[m->morph_clip_count] = k;
-    return OSSA_OK;
 }
 
 static ossa_status alloc_slots(mix_slot **slots, uint32_t n, uint32_t max_tracks)
@@ -211,7 +99,7 @@ static ossa_status mixer_create(const ossa_model *model, const ossa_mixer_desc *
         st = mx->acc_layer && mx->acc ? OSSA_OK : OSSA_ERR_NOMEM;
     }
     if (st == OSSA_OK)
-        st = build_morphs(mx, model);
+        st = ossa_mixer_build_morphs(mx, model);
     if (st != OSSA_OK) {
         ossa_mixer_destroy(mx);
         if (!reported)
@@ -280,12 +168,7 @@ const ossa_rt_skeleton *ossa_mixer_skeleton(const ossa_mixer *mx)
     return mx ? mx->skel : NULL;
 }
 
-uint32_t ossa_mixer_morph_id(const ossa_mixer *mx, uint32_t morph_clip)
-{
-    return mx->clip_count + morph_clip;
-}
-
-static float anim_duration(const ossa_mixer *mx, uint32_t id)
+float ossa_mixer_anim_duration(const ossa_mixer *mx, uint32_t id)
 {
     return id < mx->clip_count ? mx->model->clips[id].duration
                                : mx->model->morph_clips[id - mx->clip_count].duration;
@@ -359,7 +242,7 @@ static int mixer_clear_cycle_impl(ossa_mixer *mx, uint32_t id, float delay)
             c->time_factor = 1.0f;
             c->time = 0.0f;
         } else {
-            c->time_factor = anim_duration(mx, id) / mx->duration;
+            c->time_factor = ossa_mixer_anim_duration(mx, id) / mx->duration;
             c->time = mx->time * c->time_factor;
         }
         c->async = 1;
@@ -469,7 +352,7 @@ void ossa_mixer_update(ossa_mixer *mx, float dt)
             mx->time += mx->duration;
     }
     for (uint32_t i = 0; i < mx->action_count;) {
-        if (update_action(&mx->actions[i], anim_duration(mx, mx->actions[i].id), dt))
+        if (update_action(&mx->actions[i], ossa_mixer_anim_duration(mx, mx->actions[i].id), dt))
             i++;
         else
             remove_at(mx->actions, &mx->action_count, i);
@@ -477,7 +360,7 @@ void ossa_mixer_update(ossa_mixer *mx, float dt)
     float acc_w = 0.0f, acc_d = 0.0f;
     for (uint32_t i = 0; i < mx->cycle_count;) {
         mix_slot *c = &mx->cycles[i];
-        float d = anim_duration(mx, c->id);
+        float d = ossa_mixer_anim_duration(mx, c->id);
         if (!update_cycle(c, d, dt)) {
             remove_at(mx->cycles, &mx->cycle_count, i);
             continue;
@@ -534,11 +417,11 @@ uint32_t ossa_mixer_active_count(const ossa_mixer *mx)
 }
 
 /* Clip time a cycle samples at (CalMixer::updateSkeleton). */
-static float cycle_time(const ossa_mixer *mx, const mix_slot *c)
+float ossa_mixer_cycle_time(const ossa_mixer *mx, const mix_slot *c)
 {
     if (c->async)
         return c->time;
-    return mx->duration == 0.0f ? 0.0f : mx->time * anim_duration(mx, c->id) / mx->duration;
+    return mx->duration == 0.0f ? 0.0f : mx->time * ossa_mixer_anim_duration(mx, c->id) / mx->duration;
 }
 
 /* CalBone::blendState for the bones one sampled clip animates. */
@@ -653,7 +536,7 @@ static int evaluate_single_cycle(ossa_mixer *mx, ossa_soa_pose *pose)
         }
     }
     ossa_sample_job job = {
-        .clip = clip, .cache = cycle->cache, .time = cycle_time(mx, cycle),
+        .clip = clip, .cache = cycle->cache, .time = ossa_mixer_cycle_time(mx, cycle),
         .time_mode = OSSA_WRAP_LOOP, .rot = mx->desc.rot, .output = pose,
     };
     ossa_sample_job_run(&job, NULL);
@@ -683,7 +566,7 @@ static int mixer_evaluate_impl(ossa_mixer *mx, ossa_soa_pose *pose)
         mix_slot *c = &mx->cycles[i];
         if (c->id >= mx->clip_count)
             continue;
-        sample_into(mx, c, cycle_time(mx, c), OSSA_WRAP_LOOP);
+        sample_into(mx, c, ossa_mixer_cycle_time(mx, c), OSSA_WRAP_LOOP);
         blend_layer(mx, mx->clips[c->id], c->weight);
     }
     lock_layer(mx, pose);
@@ -697,99 +580,6 @@ static int mixer_evaluate_impl(ossa_mixer *mx, ossa_soa_pose *pose)
         pose->qw[b] = rest->qw[b];
         pose->sx[b] = rest->sx[b]; pose->sy[b] = rest->sy[b]; pose->sz[b] = rest->sz[b];
     }
-    return 1;
-}
-
-/* Keyed morph weight of one track at a time, with the sampler's key search and time modes. */
-static float sample_morph(const ossa_morph_track *tr, float time, ossa_wrap mode)
-{
-    uint32_t n = tr->key_count;
-    if (n == 0 || !tr->times || !tr->weights)
-        return 0.0f;
-    if (n == 1 || (mode == OSSA_WRAP_CLAMP && time <= tr->times[0]))
-        return tr->weights[0];
-    if (mode == OSSA_WRAP_CLAMP && time >= tr->times[n - 1])
-        return tr->weights[n - 1];
-    uint32_t a = ossa_key_search(tr->times, n, time);
-    float f = ossa_key_factor(time, tr->times[a], tr->times[a + 1]);
-    if (ossa_factor_extrapolates(f)) /* held within validation's weight bound (extrap.h) */
-        f = ossa_extrap_factor_lerp(tr->weights[a], tr->weights[a + 1], OSSA_MAX_WEIGHT, f);
-    return tr->weights[a] + f * (tr->weights[a + 1] - tr->weights[a]);
-}
-
-static void morph_blend(ossa_mixer *mx, uint32_t morph_clip, float time, ossa_wrap mode,
-                        float w)
-{
-    const ossa_morph_clip *mc = &mx->model->morph_clips[morph_clip];
-    for (uint32_t j = 0; j < mc->track_count; j++) {
-        int32_t c = mx->track_channel[mx->track_first[morph_clip] + j];
-        if (c < 0)
-            continue;
-        float v = sample_morph(&mc->tracks[j], time, mode);
-        if (mx->ch_acc_layer[c] == 0.0f) {
-            mx->ch_layer[c] = v;
-            mx->ch_acc_layer[c] = w;
-        } else {
-            float f = w / (mx->ch_acc_layer[c] + w);
-            mx->ch_layer[c] += f * (v - mx->ch_layer[c]);
-            mx->ch_acc_layer[c] += w;
-        }
-    }
-}
-
-static void morph_lock(ossa_mixer *mx)
-{
-    for (uint32_t c = 0; c < mx->channel_count; c++) {
-        float al = mx->ch_acc_layer[c], a = mx->ch_acc[c];
-        if (al > 1.0f - a)
-            al = 1.0f - a;
-        if (al > 0.0f) {
-            if (a == 0.0f)
-                mx->ch_value[c] = mx->ch_layer[c];
-            else
-                mx->ch_value[c] += al / (a + al) * (mx->ch_layer[c] - mx->ch_value[c]);
-            mx->ch_acc[c] = a + al;
-            al = 0.0f;
-        }
-        mx->ch_acc_layer[c] = al;
-    }
-}
-
-static void evaluate_morphs(ossa_mixer *mx)
-{
-    size_t n = mx->channel_count;
-    memset(mx->ch_acc_layer, 0, n * sizeof(float));
-    memset(mx->ch_acc, 0, n * sizeof(float));
-    memset(mx->ch_value, 0, n * sizeof(float));
-    for (uint32_t i = 0; i < mx->action_count; i++) {
-        const mix_slot *a = &mx->actions[i];
-        if (a->id >= mx->clip_count)
-            morph_blend(mx, a->id - mx->clip_count, a->time, mx->desc.time_mode, a->weight);
-    }
-    morph_lock(mx);
-    for (uint32_t i = 0; i < mx->cycle_count; i++) {
-        const mix_slot *c = &mx->cycles[i];
-        if (c->id >= mx->clip_count)
-            morph_blend(mx, c->id - mx->clip_count, cycle_time(mx, c), OSSA_WRAP_EXTRAPOLATE,
-                        c->weight);
-    }
-    morph_lock(mx);
-    for (uint32_t c = 0; c < mx->channel_count; c++)
-        if (mx->ch_acc[c] == 0.0f)
-            mx->ch_value[c] = 0.0f;
-    mx->morph_dirty = 0;
-}
-
-static int mixer_morph_weights_impl(ossa_mixer *mx, uint32_t mesh, uint32_t submesh, float *out)
-{
-    if (!mx || mesh >= mx->model->mesh_count ||
-        submesh >= mx->model->meshes[mesh].submesh_count || !out)
-        return 0;
-    if (mx->morph_dirty)
-        evaluate_morphs(mx);
-    const morph_map *map = &mx->sub_map[mx->mesh_first[mesh] + submesh];
-    for (uint32_t k = 0; k < map->count; k++)
-        out[k] = mx->ch_value[mx->sub_channel[map->first + k]];
     return 1;
 }
 
@@ -868,26 +658,4 @@ ossa_status ossa_mixer_evaluate(ossa_mixer *mx, ossa_soa_pose *pose, ossa_error 
     return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT,
                            "mixer evaluate: pose has %u bones, the skeleton %u", pose->bone_count,
                            mx->skel->bone_count);
-}
-
-ossa_status ossa_mixer_morph_weights(ossa_mixer *mx, uint32_t mesh, uint32_t submesh, float *out,
-                                     uint32_t out_capacity, ossa_error *err)
-{
-    const ossa_status bad = OSSA_ERR_INVALID_ARGUMENT;
-    if (!mx || !out)
-        return ossa_error_fail(err, bad, "mixer morph_weights: %s is NULL", !mx ? "mixer" : "out");
-    const ossa_model *m = mx->model;
-    if (mesh >= m->mesh_count)
-        return ossa_error_fail(err, bad, "mixer morph_weights: mesh %u of %u", mesh,
-                               m->mesh_count);
-    if (submesh >= m->meshes[mesh].submesh_count)
-        return ossa_error_fail(err, bad, "mixer morph_weights: submesh %u of %u in mesh %u",
-                               submesh, m->meshes[mesh].submesh_count, mesh);
-    uint32_t targets = m->meshes[mesh].submeshes[submesh].morph_count;
-    if (out_capacity < targets)
-        return ossa_error_fail(err, bad, "mixer morph_weights: out holds %u weights, submesh %u "
-                               "of mesh %u has %u morph targets", out_capacity, submesh, mesh,
-                               targets);
-    return mixer_morph_weights_impl(mx, mesh, submesh, out) ? OSSA_OK
-           : ossa_error_fail(err, bad, "mixer morph_weights: refused");
 }
