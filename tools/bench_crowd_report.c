@@ -5,36 +5,20 @@
 
 /* ---- output ------------------------------------------------------------------------------ */
 
-static json_t *num(double v)
-{
-    return isfinite(v) ? json_real(ossa_cli_json_round6(v)) : json_null();
-}
-
 static json_t *figures_json(const crowd_figures *f)
 {
     return json_pack("{s:i, s:{s:o, s:o, s:o, s:o, s:o}, s:o, s:o}", "threads",
-                     (json_int_t)f->threads, "frame_seconds", "median", num(f->median), "p95",
-                     num(f->p95), "min", num(f->min), "max", num(f->max), "cpu_median",
-                     num(f->cpu_median), "characters_per_second", num(f->characters_per_second),
-                     "vertices_per_second", num(f->vertices_per_second));
+                     (json_int_t)f->threads, "frame_seconds", "median", ossa_cli_json_num(f->median), "p95",
+                     ossa_cli_json_num(f->p95), "min", ossa_cli_json_num(f->min), "max", ossa_cli_json_num(f->max), "cpu_median",
+                     ossa_cli_json_num(f->cpu_median), "characters_per_second", ossa_cli_json_num(f->characters_per_second),
+                     "vertices_per_second", ossa_cli_json_num(f->vertices_per_second));
 }
 
 static json_t *load_json(const double load[3])
 {
     return load[0] < 0 ? json_null()
-                       : json_pack("[o, o, o]", num(load[0]), num(load[1]), num(load[2]));
+                       : json_pack("[o, o, o]", ossa_cli_json_num(load[0]), ossa_cli_json_num(load[1]), ossa_cli_json_num(load[2]));
 }
-
-static const char *busy_warning(const bench_load *load, char *buf, size_t size)
-{
-    snprintf(buf, size,
-             "the machine was busy: in %u of %u rounds a subject got less than %.0f%% of a CPU "
-             "per thread (lowest %.0f%%; load average %.2f at the start, %.2f at the end)",
-             load->contended, load->rounds, 100.0 * BENCH_CONTENDED_SHARE,
-             100.0 * load->min_cpu_share, load->start[0], load->end[0]);
-    return buf;
-}
-
 
 void bench_crowd_print_json(FILE *out, const bench_crowd_opts *o, const ossa_model *m,
                        const crowd_report *rep)
@@ -55,16 +39,16 @@ void bench_crowd_print_json(FILE *out, const bench_crowd_opts *o, const ossa_mod
         for (uint32_t k = 0; k < r->ossa_count; k++) {
             json_t *f = figures_json(&r->ossa[k]);
             if (f && r->has_cal3d)
-                json_object_set_new(f, "ratio_vs_cal3d", num(r->ratio_vs_cal3d[k]));
+                json_object_set_new(f, "ratio_vs_cal3d", ossa_cli_json_num(r->ratio_vs_cal3d[k]));
             json_array_append_new(ossa, f);
         }
         json_object_set_new(e, "frames_per_round", json_integer(r->frames));
         json_object_set_new(e, "vertices_per_frame", json_integer((json_int_t)r->vertices));
-        json_object_set_new(e, "bytes_per_character", num(r->bytes_per_character));
-        json_object_set_new(e, "shared_bytes", num(r->shared_bytes));
+        json_object_set_new(e, "bytes_per_character", ossa_cli_json_num(r->bytes_per_character));
+        json_object_set_new(e, "shared_bytes", ossa_cli_json_num(r->shared_bytes));
         json_object_set_new(e, "ossa", ossa);
         if (r->ossa_count == 2)
-            json_object_set_new(e, "thread_speedup", num(r->thread_speedup));
+            json_object_set_new(e, "thread_speedup", ossa_cli_json_num(r->thread_speedup));
         json_object_set_new(e, "cal3d", r->has_cal3d ? figures_json(&r->cal3d) : json_null());
         json_array_append_new(sizes, e);
     }
@@ -77,18 +61,18 @@ void bench_crowd_print_json(FILE *out, const bench_crowd_opts *o, const ossa_mod
         "vertices_per_character", (json_int_t)rep->vertices, "parts", (json_int_t)rep->parts,
         "bones", (json_int_t)m->bone_count, "clips", (json_int_t)m->clip_count, "options",
         "threads", (json_int_t)o->threads, "frames", (json_int_t)o->frames, "runs",
-        (json_int_t)o->runs, "dt", num((double)CROWD_DT), "max_error_vs_cal3d",
-        rep->max_error >= 0 ? num(rep->max_error) : json_null(), "crowds", sizes, "load",
+        (json_int_t)o->runs, "dt", ossa_cli_json_num((double)CROWD_DT), "max_error_vs_cal3d",
+        rep->max_error >= 0 ? ossa_cli_json_num(rep->max_error) : json_null(), "crowds", sizes, "load",
         "load_average_start", load_json(rep->load.start), "load_average_end",
         load_json(rep->load.end), "rounds", (json_int_t)rep->load.rounds, "contended_rounds",
-        (json_int_t)rep->load.contended, "min_cpu_share", num(rep->load.min_cpu_share),
+        (json_int_t)rep->load.contended, "min_cpu_share", ossa_cli_json_num(rep->load.min_cpu_share),
         "warnings",
         rep->load.contended
-            ? json_pack("[o]", ossa_cli_json_text(busy_warning(&rep->load, warning,
+            ? json_pack("[o]", ossa_cli_json_text(bench_load_warning(&rep->load, warning,
                                                                sizeof warning)))
             : json_array());
     json_object_set_new(doc, "max_spring_error_vs_cal3d",
-                        rep->max_spring_error >= 0 ? num(rep->max_spring_error) : json_null());
+                        rep->max_spring_error >= 0 ? ossa_cli_json_num(rep->max_spring_error) : json_null());
     ossa_cli_json_print(out, doc, true);
 }
 
@@ -106,13 +90,7 @@ void bench_crowd_print_table(FILE *out, const bench_crowd_opts *o, const ossa_mo
     if (rep->max_spring_error >= 0)
         fprintf(out, "largest difference of its cloth (spring-owned vertices): %.2g x size\n",
                 rep->max_spring_error);
-    if (rep->load.start[0] >= 0)
-        fprintf(out, "load average %.2f at the start, %.2f at the end; %u of %u rounds "
-                     "contended\n",
-                rep->load.start[0], rep->load.end[0], rep->load.contended, rep->load.rounds);
-    char warning[512];
-    if (rep->load.contended)
-        fprintf(out, "warning: %s\n", busy_warning(&rep->load, warning, sizeof warning));
+    bench_print_load(out, &rep->load, "\n");
     fprintf(out, "\n%10s %7s %10s %10s %13s %12s %12s %10s\n", "characters", "threads",
             "frame ms", "p95 ms", "characters/s", "Mvertices/s", "libcal3d ms", "x libcal3d");
     for (uint32_t i = 0; i < o->size_count; i++) {

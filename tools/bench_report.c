@@ -12,37 +12,16 @@
 
 static const char *const store_names[] = {"auto", "cached", "stream"};
 
-/* Figures to 6 significant digits; non-finite numbers cannot be written in JSON: they come out
- * as null (and fail the test). */
-static json_t *num(double v)
-{
-    return isfinite(v) ? json_real(ossa_cli_json_round6(v)) : json_null();
-}
-
 static json_t *timing_json(bench_timing t)
 {
-    return json_pack("{s:o, s:o, s:o, s:o}", "median", num(t.median), "min", num(t.min), "max",
-                     num(t.max), "cpu_median", num(t.cpu_median));
+    return json_pack("{s:o, s:o, s:o, s:o}", "median", ossa_cli_json_num(t.median), "min", ossa_cli_json_num(t.min), "max",
+                     ossa_cli_json_num(t.max), "cpu_median", ossa_cli_json_num(t.cpu_median));
 }
 
 static json_t *load_json(const double load[3])
 {
-    return load[0] < 0 ? json_null() : json_pack("[o, o, o]", num(load[0]), num(load[1]),
-                                                 num(load[2]));
-}
-
-/* The warning both outputs give when a round ran short of CPU; "" when none did. */
-static const char *contention_warning(const bench_load *load, char *buf, size_t size)
-{
-    if (!load->contended)
-        return "";
-    snprintf(buf, size,
-             "the machine was busy: in %u of %u rounds a subject got less than %.0f%% of a CPU "
-             "per thread (lowest %.0f%%; load average %.2f at the start, %.2f at the end); "
-             "ratios are taken per round, but absolute figures may be low",
-             load->contended, load->rounds, 100.0 * BENCH_CONTENDED_SHARE,
-             100.0 * load->min_cpu_share, load->start[0], load->end[0]);
-    return buf;
+    return load[0] < 0 ? json_null() : json_pack("[o, o, o]", ossa_cli_json_num(load[0]), ossa_cli_json_num(load[1]),
+                                                 ossa_cli_json_num(load[2]));
 }
 
 static const skin_result *best_single(const bench_report *r)
@@ -64,7 +43,7 @@ void bench_print_json(FILE *out, const bench_opts *o, const bench_report *r)
     for (size_t k = 0; k < r->thread_count_n; k++)
         json_array_append_new(runs, json_pack(
             "{s:i, s:o, s:o, s:o}", "threads", (json_int_t)r->thread_counts[k], "triad_gbps",
-            num(r->triad_gbps[k]), "stream_convention_gbps", num(r->triad_gbps[k] * 12.0 / 16.0),
+            ossa_cli_json_num(r->triad_gbps[k]), "stream_convention_gbps", ossa_cli_json_num(r->triad_gbps[k] * 12.0 / 16.0),
             "seconds", timing_json(r->triad[k])));
     json_t *skinning = json_array();
     for (size_t i = 0; i < r->skin_count; i++) {
@@ -72,41 +51,41 @@ void bench_print_json(FILE *out, const bench_opts *o, const bench_report *r)
         json_t *e = json_pack(
             "{s:s, s:i, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o}", "kernel",
             ossa_skin_kernel_name(sr->kernel), "threads", (json_int_t)sr->threads,
-            "vertices_per_second", num(sr->vps), "ns_per_vertex", num(1e9 / sr->vps), "seconds",
-            timing_json(sr->t), "bytes_per_vertex", num(sr->bytes_per_vertex),
-            "streaming_stores", sr->streaming != 0, "triad_gbps", num(sr->triad_gbps),
-            "memory_bound_vertices_per_second", num(sr->limit_vps), "fraction_of_memory_bound",
-            num(sr->fraction));
+            "vertices_per_second", ossa_cli_json_num(sr->vps), "ns_per_vertex", ossa_cli_json_num(1e9 / sr->vps), "seconds",
+            timing_json(sr->t), "bytes_per_vertex", ossa_cli_json_num(sr->bytes_per_vertex),
+            "streaming_stores", sr->streaming != 0, "triad_gbps", ossa_cli_json_num(sr->triad_gbps),
+            "memory_bound_vertices_per_second", ossa_cli_json_num(sr->limit_vps), "fraction_of_memory_bound",
+            ossa_cli_json_num(sr->fraction));
         if (e && r->has_cal3d)
-            json_object_set_new(e, "ratio_vs_cal3d", num(sr->ratio));
+            json_object_set_new(e, "ratio_vs_cal3d", ossa_cli_json_num(sr->ratio));
         if (e)
-            json_object_set_new(e, "max_error_vs_scalar", num(sr->max_err));
+            json_object_set_new(e, "max_error_vs_scalar", ossa_cli_json_num(sr->max_err));
         json_array_append_new(skinning, e);
     }
     json_t *pose = json_array();
     for (size_t i = 0; i < POSE_SIZES; i++) {
         const pose_result *p = &r->pose[i];
         json_t *e = json_pack("{s:i, s:o, s:o, s:o, s:o}", "bones", (json_int_t)p->bones,
-                              "ossa_seconds", num(p->ossa.median), "ossa_mixer_seconds",
-                              num(p->mixer.median), "ossa", timing_json(p->ossa), "ossa_mixer",
+                              "ossa_seconds", ossa_cli_json_num(p->ossa.median), "ossa_mixer_seconds",
+                              ossa_cli_json_num(p->mixer.median), "ossa", timing_json(p->ossa), "ossa_mixer",
                               timing_json(p->mixer));
         if (e && p->has_cal3d) {
-            json_object_set_new(e, "cal3d_seconds", num(p->cal3d.median));
+            json_object_set_new(e, "cal3d_seconds", ossa_cli_json_num(p->cal3d.median));
             json_object_set_new(e, "cal3d", timing_json(p->cal3d));
-            json_object_set_new(e, "speedup_vs_cal3d", num(p->speedup));
-            json_object_set_new(e, "mixer_speedup_vs_cal3d", num(p->mixer_speedup));
+            json_object_set_new(e, "speedup_vs_cal3d", ossa_cli_json_num(p->speedup));
+            json_object_set_new(e, "mixer_speedup_vs_cal3d", ossa_cli_json_num(p->mixer_speedup));
         }
         json_array_append_new(pose, e);
     }
     json_t *cal3d = json_pack("{s:b}", "available", r->has_cal3d != 0);
     if (cal3d && r->has_cal3d) {
         const skin_result *best = best_single(r);
-        json_object_set_new(cal3d, "vertices_per_second", num(r->cal3d_vps));
+        json_object_set_new(cal3d, "vertices_per_second", ossa_cli_json_num(r->cal3d_vps));
         json_object_set_new(cal3d, "seconds", timing_json(r->cal3d_skin));
         json_object_set_new(cal3d, "best_kernel",
                             json_string(best ? ossa_skin_kernel_name(best->kernel) : ""));
-        json_object_set_new(cal3d, "best_kernel_ratio", num(best ? best->ratio : 0.0));
-        json_object_set_new(cal3d, "max_error_vs_ossa", num(r->cal3d_err));
+        json_object_set_new(cal3d, "best_kernel_ratio", ossa_cli_json_num(best ? best->ratio : 0.0));
+        json_object_set_new(cal3d, "max_error_vs_ossa", ossa_cli_json_num(r->cal3d_err));
     } else if (cal3d) {
         json_object_set_new(cal3d, "note", ossa_cli_json_text(r->cal3d_note[0] ? r->cal3d_note
                                                        : "libcal3d was not found at build time"));
@@ -131,22 +110,22 @@ void bench_print_json(FILE *out, const bench_opts *o, const bench_report *r)
         "influences", (json_int_t)r->influences_total, "exact_submeshes",
         (json_int_t)r->exact_submeshes, "skinning",
         !r->exact_submeshes ? "blend" : r->exact_submeshes == r->submeshes ? "exact" : "mixed",
-        "stream_bytes", num(r->stream_bytes),
+        "stream_bytes", ossa_cli_json_num(r->stream_bytes),
         "kernels", kernels,
         "bandwidth", "array_bytes", (json_int_t)(3 * r->triad_n * sizeof(float)),
-        "bytes_per_element", 16, "triad_gbps", num(r->triad_gbps[0]), "runs", runs,
+        "bytes_per_element", 16, "triad_gbps", ossa_cli_json_num(r->triad_gbps[0]), "runs", runs,
         "skinning", skinning, "pose", pose, "cal3d", cal3d);
     char warning[512];
     json_t *load = json_pack("{s:o, s:o, s:i, s:i, s:o}", "load_average_start",
                              load_json(r->load.start), "load_average_end",
                              load_json(r->load.end), "rounds", (json_int_t)r->load.rounds,
                              "contended_rounds", (json_int_t)r->load.contended,
-                             "min_cpu_share", num(r->load.min_cpu_share));
+                             "min_cpu_share", ossa_cli_json_num(r->load.min_cpu_share));
     if (doc && load) {
         json_object_set_new(doc, "load", load);
         json_object_set_new(doc, "warnings",
                             r->load.contended ? json_pack("[o]", ossa_cli_json_text(
-                                contention_warning(&r->load, warning, sizeof warning)))
+                                bench_load_warning(&r->load, warning, sizeof warning)))
                                               : json_array());
     } else {
         json_decref(load);
@@ -162,13 +141,7 @@ void bench_print_table(FILE *out, const bench_opts *o, const bench_report *r)
                  "median of %u runs\n\n",
             o->model_count ? r->source : "synthetic", r->vertices, r->submeshes, r->bone_count,
             r->max_influences, o->runs);
-    if (r->load.start[0] >= 0)
-        fprintf(out, "load average %.2f at the start, %.2f at the end; %u of %u rounds "
-                     "contended\n\n",
-                r->load.start[0], r->load.end[0], r->load.contended, r->load.rounds);
-    char warning[512];
-    if (r->load.contended)
-        fprintf(out, "warning: %s\n\n", contention_warning(&r->load, warning, sizeof warning));
+    bench_print_load(out, &r->load, "\n\n");
     if (r->exact_submeshes)
         fprintf(out, "skinning: exact per-influence form (C3S/SKM offsets that disagree) in %u of "
                      "%u submeshes, linear blend in the rest\n\n",

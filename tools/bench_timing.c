@@ -139,3 +139,27 @@ double bench_median_ratio(const double *num, const double *den, uint32_t runs)
     qsort(x, runs, sizeof x[0], cmp_double);
     return median_sorted(x, runs);
 }
+
+const char *bench_load_warning(const bench_load *load, char *buf, size_t size)
+{
+    if (!load->contended)
+        return "";
+    snprintf(buf, size,
+             "the machine was busy: in %u of %u rounds a subject got less than %.0f%% of a CPU "
+             "per thread (lowest %.0f%%; load average %.2f at the start, %.2f at the end); "
+             "ratios are taken per round, but absolute figures may be low",
+             load->contended, load->rounds, 100.0 * BENCH_CONTENDED_SHARE,
+             100.0 * load->min_cpu_share, load->start[0], load->end[0]);
+    return buf;
+}
+
+void bench_print_load(FILE *out, const bench_load *load, const char *end)
+{
+    if (load->start[0] >= 0)
+        fprintf(out, "load average %.2f at the start, %.2f at the end; %u of %u rounds "
+                     "contended%s",
+                load->start[0], load->end[0], load->contended, load->rounds, end);
+    char warning[512];
+    if (load->contended)
+        fprintf(out, "warning: %s%s", bench_load_warning(load, warning, sizeof warning), end);
+}

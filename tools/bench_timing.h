@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stddef.h>
 
 enum {
@@ -51,6 +52,12 @@ double bench_cpu_s(void);
 bool bench_load_note(bench_load *load, double wall, double cpu, uint32_t threads);
 void bench_load_begin(bench_load *load);
 void bench_load_end(bench_load *load);
+/* The sentence the table and the JSON give when some round was contended, into buf; "" when
+ * none was. */
+const char *bench_load_warning(const bench_load *load, char *buf, size_t size);
+/* The table's lines about the load (load averages, contended rounds, the warning), each ended
+ * by `end`. */
+void bench_print_load(FILE *out, const bench_load *load, const char *end);
 
 /* Calibrates every subject, then times `runs` rounds of all of them. */
 void bench_measure_rounds(bench_subject *subs, size_t n, uint32_t runs, bench_load *load);

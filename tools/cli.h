@@ -22,6 +22,9 @@ ossa_model *ossa_cli_load(const char *const *files, size_t count, const ossa_loa
  * significant digits (what %.6g prints), and a document printed (compact, or indented; every
  * character outside ASCII escaped) and released. */
 double ossa_cli_json_round6(double v);
+/* A figure for the benchmarks' JSON: rounded to 6 significant digits, or null when it is not
+ * finite (JSON has no NaN or Inf; the tests then fail on the null). */
+json_t *ossa_cli_json_num(double v);
 void ossa_cli_json_print(FILE *out, json_t *doc, bool indent);
 /* A JSON string of s (NULL: ""), valid UTF-8 whatever bytes s holds: bytes that are not UTF-8
  * are read as Latin-1 (cli_text.c). */

@@ -1,4 +1,5 @@
 /* ossa info: what a model holds, as text or JSON. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,11 @@ double ossa_cli_json_round6(double v)
     char text[32];
     snprintf(text, sizeof text, "%.6g", v);
     return strtod(text, NULL);
+}
+
+json_t *ossa_cli_json_num(double v)
+{
+    return isfinite(v) ? json_real(ossa_cli_json_round6(v)) : json_null();
 }
 
 void ossa_cli_json_print(FILE *out, json_t *doc, bool indent)
