@@ -37,6 +37,9 @@
  *              ossa_mixer_evaluate; ossa_ltm_job_run -> ossa_palette_job_run (pose.h);
  *              ossa_skin_job_init -> ossa_skin_job_run / ossa_skin_run_parallel;
  *              ossa_spring_update; vertex frames: ossa_vertex_clip_eval (vertex_anim.h)
+ *   or at once ossa_instance_create / _create_shared (instance.h) wires all of the above for
+ *              one character; per frame ossa_instance_play, ossa_instance_update (a crowd:
+ *              ossa_instance_update_many) -> ossa_instance_skin into the caller's spans
  *   write      ossa_write_cal3d / _skm / _c3s / _cff (write.h), ossa_export_gltf (export.h)
  *   teardown   ossa_X_destroy in reverse order, ossa_model_destroy last
  * The scalar reference path (reference.h) computes the same pose and skin straight from the
