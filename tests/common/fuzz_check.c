@@ -169,42 +169,80 @@ static int check_springs(const ossa_model *m, const pose_bufs *p, char *why, siz
     return 0;
 }
 
+/* Skins part i of inst into fresh buffers (3 floats a vertex each); 0 and a message on failure. */
+static int skin_part_copy(ossa_instance *inst, uint32_t i, float **pos, float **nrm, char *why,
+                          size_t why_size)
+{
+    ossa_error err;
+    ossa_instance_part p;
+    ossa_instance_part_info(inst, i, &p);
+    size_t n = 3 * (size_t)p.output_count;
+    ossa_instance_span span = {malloc((n + 1) * sizeof(float)), malloc((n + 1) * sizeof(float)),
+                               p.output_count};
+    *pos = span.positions;
+    *nrm = span.normals;
+    if (!span.positions || !span.normals)
+        return !fail(why, why_size, "out of memory in the harness");
+    if (ossa_instance_skin(inst, i, 1, &span, &err) != OSSA_OK)
+        return !fail(why, why_size, "instance part %u: %s", i, err.message);
+    if (!all_finite(span.positions, n) || !all_finite(span.normals, n))
+        return !fail(why, why_size, "instance part %u (mesh %u submesh %u): a non-finite vertex",
+                     i, p.mesh, p.submesh);
+    return 1;
+}
+
 /* The character instance (instance.h) of the model: it must build, play each clip (a few),
- * update, seek and skin every part to finite numbers. */
+ * update, seek and skin every part to finite numbers. Two instances sharing its runtime data go
+ * through ossa_instance_update_many together (their cloth in SIMD lanes): the first plays the
+ * same script and must come out with the same bytes, the second another clip order. */
 static int check_instance(const ossa_model *m, char *why, size_t why_size)
 {
     ossa_error err;
-    ossa_instance *inst = NULL;
+    ossa_instance *inst = NULL, *twin[2] = {NULL, NULL};
     ossa_status st = ossa_instance_create(m, NULL, &inst, &err);
     if (st == OSSA_ERR_NOMEM)
         return 0;
     if (st != OSSA_OK)
         return fail(why, why_size, "no instance of a loaded model: %s", err.message);
+    for (int t = 0; t < 2; t++)
+        if (ossa_instance_create_shared(inst, NULL, &twin[t], NULL) != OSSA_OK)
+            twin[t] = NULL; /* out of memory: update_many skips NULL entries */
     int bad = 0;
     for (uint32_t c = 0; c < m->clip_count && c < 4; c++) {
         ossa_instance_play(inst, c, 0.1f, NULL);
-        for (int k = 0; k < 4; k++)
+        if (twin[0])
+            ossa_instance_play(twin[0], c, 0.1f, NULL);
+        if (twin[1])
+            ossa_instance_play(twin[1], (c + 1) % m->clip_count, 0.1f, NULL);
+        for (int k = 0; k < 4; k++) {
             ossa_instance_update(inst, 0.05f);
+            ossa_instance_update_many(twin, 2, 0.05f);
+        }
     }
-    ossa_instance_seek(inst, 0.5f);
+    ossa_instance *all[3] = {inst, twin[0], twin[1]};
+    for (int t = 0; t < 3; t++)
+        if (all[t])
+            ossa_instance_seek(all[t], 0.5f);
     ossa_instance_update(inst, 1.0f / 30.0f);
+    ossa_instance_update_many(twin, 2, 1.0f / 30.0f);
     for (uint32_t i = 0; i < ossa_instance_part_count(inst) && !bad; i++) {
         ossa_instance_part p;
         ossa_instance_part_info(inst, i, &p);
-        size_t n = 3 * (size_t)p.output_count;
-        ossa_instance_span span = {malloc((n + 1) * sizeof(float)),
-                                   malloc((n + 1) * sizeof(float)), p.output_count};
-        if (!span.positions || !span.normals)
-            bad = fail(why, why_size, "out of memory in the harness");
-        else if (ossa_instance_skin(inst, i, 1, &span, &err) != OSSA_OK)
-            bad = fail(why, why_size, "instance part %u: %s", i, err.message);
-        else if (!all_finite(span.positions, n) || !all_finite(span.normals, n))
-            bad = fail(why, why_size, "instance part %u (mesh %u submesh %u): a non-finite "
-                       "vertex", i, p.mesh, p.submesh);
-        free(span.positions);
-        free(span.normals);
+        size_t bytes = 3 * (size_t)p.output_count * sizeof(float);
+        float *pos[3] = {NULL, NULL, NULL}, *nrm[3] = {NULL, NULL, NULL};
+        for (int t = 0; t < 3 && !bad; t++)
+            if (all[t])
+                bad = !skin_part_copy(all[t], i, &pos[t], &nrm[t], why, why_size);
+        if (!bad && twin[0] && (memcmp(pos[0], pos[1], bytes) || memcmp(nrm[0], nrm[1], bytes)))
+            bad = fail(why, why_size, "instance part %u: update_many wrote other bytes than "
+                       "update", i);
+        for (int t = 0; t < 3; t++) {
+            free(pos[t]);
+            free(nrm[t]);
+        }
     }
-    ossa_instance_destroy(inst);
+    for (int t = 0; t < 3; t++)
+        ossa_instance_destroy(all[t]);
     return bad;
 }
 
