@@ -129,7 +129,7 @@ static void ossa_frame(void *ctx)
 
 /* Threads a frame on a pool of `threads` keeps busy, for the contention check: all of them when
  * the characters are split (crowd_use_pool), or when a part is big enough for the instance to
- * split it (the default parallel_min_vertices, 16384); else the caller's alone, and an idle
+ * split it (the default parallel_min_vertices); else the caller's alone, and an idle
  * worker is not a busy machine. */
 static uint32_t busy_threads(const crowd *c, uint32_t threads)
 {
@@ -137,7 +137,8 @@ static uint32_t busy_threads(const crowd *c, uint32_t threads)
         return threads;
     for (uint32_t p = 0; c->n && p < c->parts; p++) {
         ossa_instance_part info;
-        if (ossa_instance_part_info(c->members[0].inst, p, &info) && info.output_count >= 16384)
+        if (ossa_instance_part_info(c->members[0].inst, p, &info) &&
+            info.output_count >= OSSA_INSTANCE_PARALLEL_MIN_VERTICES)
             return threads;
     }
     return 1;

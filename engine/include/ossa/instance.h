@@ -54,12 +54,15 @@ typedef struct ossa_instance ossa_instance;
  * not fling the cloth. */
 #define OSSA_INSTANCE_SPRING_MAX_DT 0.1f
 
+/* Parts of at least this many vertices are split over the instance's pool by default. */
+#define OSSA_INSTANCE_PARALLEL_MIN_VERTICES 16384u
+
 typedef struct ossa_instance_desc {
     ossa_mixer_desc mixer;           /* the skeletal mixer (zero: its defaults) */
     ossa_skin_kernel kernel;         /* AUTO: ossa_skin_kernel_resolve(AUTO, NULL) */
     ossa_skin_pool *pool;            /* not owned, may be NULL: parts of at least
                                         parallel_min_vertices are split over it */
-    uint32_t parallel_min_vertices;  /* 0: 16384 */
+    uint32_t parallel_min_vertices;  /* 0: OSSA_INSTANCE_PARALLEL_MIN_VERTICES */
     float spring_max_dt;             /* longest spring step; 0: OSSA_INSTANCE_SPRING_MAX_DT */
 } ossa_instance_desc;
 

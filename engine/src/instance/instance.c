@@ -9,7 +9,7 @@
 #include "ossa/vertex_anim.h"
 #include "skin/skin_direct.h"
 
-enum { DEFAULT_PARALLEL_MIN_VERTICES = 16384, MORPH_CYCLES_MAX = 4096 };
+enum { MORPH_CYCLES_MAX = 4096 };
 
 static uint32_t model_part_count(const ossa_model *m)
 {
@@ -253,7 +253,7 @@ static ossa_status instance_make(inst_shared *shared, const ossa_instance_desc *
         return inst_fail(err, OSSA_ERR_INVALID_ARGUMENT, "bad kernel or spring step");
     }
     if (!d.parallel_min_vertices)
-        d.parallel_min_vertices = DEFAULT_PARALLEL_MIN_VERTICES;
+        d.parallel_min_vertices = OSSA_INSTANCE_PARALLEL_MIN_VERTICES;
     if (d.spring_max_dt == 0.0f)
         d.spring_max_dt = OSSA_INSTANCE_SPRING_MAX_DT;
     ossa_instance *inst = calloc(1, sizeof *inst);

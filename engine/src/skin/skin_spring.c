@@ -229,8 +229,8 @@ static void spring_relax4(const struct ossa_skin_mesh *m, float *soa)
     }
 }
 
-/* Lanes [first, first + n) of out through one relaxation `width` lanes wide (spare lanes copy the
- * first; their results are dropped). */
+/* The n characters of out through one relaxation `width` lanes wide (spare lanes copy the first
+ * character; their results are dropped). */
 static void relax_lanes(const struct ossa_skin_mesh *m, float *const *out, uint32_t n,
                         uint32_t width, float *soa)
 {
