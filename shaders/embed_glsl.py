@@ -20,6 +20,10 @@ def main():
             text = f.read()
         out.append("static const char %s[] =" % c_name(path))
         for line in text.splitlines():
+            # Comment lines stay in the source but not in the binary (C11 only promises string
+            # literals of 4095 characters); an empty line keeps the compiler's line numbers.
+            if line.lstrip().startswith("//"):
+                line = ""
             escaped = line.replace("\\", "\\\\").replace('"', '\\"')
             out.append('    "%s\\n"' % escaped)
         out.append("    ;")

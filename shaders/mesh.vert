@@ -6,7 +6,8 @@
 // influences carry their own points (C3S, SKM: v = sum P [u; w]) add each influence's gap from
 // the bind vertex, M (u - w p); the gaps are zero for every other submesh. OSSA_CROWD adds a
 // character's place (u_offset); OSSA_CROWD_INSTANCED reads place and palette per gl_InstanceID
-// from a texture buffer instead of the uniform block.
+// from a texture buffer instead of the uniform block; OSSA_CROWD_PLACES reads the place of a
+// CPU-skinned character from a texture buffer, by vertex or by instance.
 layout(location = 0) in vec3 a_position;
 layout(location = 1) in vec3 a_normal;
 layout(location = 2) in vec2 a_uv;
@@ -39,6 +40,15 @@ vec4 palette_row(int r) { return u_rows[r]; }
 #endif
 #ifdef OSSA_CROWD
 uniform vec3 u_offset;  // a crowd drawn a character at a time: this one's place
+#endif
+#ifdef OSSA_CROWD_PLACES
+// Every character's place, one texel each. Skinned characters lie one after another in the
+// vertex buffers, u_character_vertices apart, and gl_VertexID counts the draw's base vertex, so
+// the vertex names its character; with 0, the draw is instanced (the bind pose) and the
+// instance does. UVs come by the vertex's place within its character (a_uv is not read).
+uniform samplerBuffer u_places;
+uniform samplerBuffer u_uvs;
+uniform int u_character_vertices;
 #endif
 
 uniform mat4 u_view_proj;
@@ -87,6 +97,11 @@ void main()
     p += texelFetch(u_palettes, instance_base()).xyz;
 #elif defined(OSSA_CROWD)
     p += u_offset;
+#elif defined(OSSA_CROWD_PLACES)
+    int per = u_character_vertices;
+    int character = per > 0 ? gl_VertexID / per : gl_InstanceID;
+    v_uv = texelFetch(u_uvs, per > 0 ? gl_VertexID - character * per : gl_VertexID).xy;
+    p += texelFetch(u_places, character).xyz;
 #endif
     gl_Position = u_view_proj * vec4(p, 1.0);
 }

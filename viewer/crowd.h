@@ -28,7 +28,7 @@
 #include "ossa/instance.h"
 #include "ossa/model.h"
 
-#define VIEW_CROWD_MAX 4096
+#define VIEW_CROWD_MAX 65536
 #define VIEW_CROWD_SEED 0x05a5c0deu
 
 typedef struct view_crowd {

@@ -46,7 +46,7 @@ void view_options_usage(FILE *out)
           "                        a mesh always shows it)\n"
           "  --skinning cpu|gpu    skinning path: the engine's SIMD kernels (default) or\n"
           "                        the vertex shader\n"
-          "  --crowd N             N characters of the model (1..4096) on a grid on the ground,\n"
+          "  --crowd N             N characters of the model (1..65536) on a grid on the ground,\n"
           "                        each with its own phase and speed on the shared clock (seed\n"
           "                        fixed: the same crowd every run); the HUD shows characters,\n"
           "                        vertices a second and the CPU time of update + skin; state\n"

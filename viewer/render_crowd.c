@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-enum { PALETTE_BINDING = 0, PALETTE_UNIT = 1 };
+enum { PALETTE_BINDING = 0, PALETTE_UNIT = 1, PLACES_UNIT = 2, UVS_UNIT = 3 };
 
 static const float wire_rgb[3] = {0.05f, 0.05f, 0.06f};
 
@@ -24,14 +24,21 @@ void view_crowd_renderer_free(view_crowd_renderer *cr)
     for (size_t i = 0; i < sizeof programs / sizeof programs[0]; i++)
         if (programs[i])
             glDeleteProgram(programs[i]);
-    GLuint buffers[] = {cr->position_buffer, cr->normal_buffer, cr->palette_buffer};
-    glDeleteBuffers(3, buffers);
-    if (cr->palette_texture)
-        glDeleteTextures(1, &cr->palette_texture);
+    GLuint buffers[] = {cr->position_buffer, cr->normal_buffer, cr->palette_buffer,
+                        cr->places_buffer, cr->cpu_part_uv_buffer};
+    glDeleteBuffers(5, buffers);
+    GLuint textures[] = {cr->palette_texture, cr->places_texture, cr->uv_texture,
+                         cr->cpu_part_uv_texture};
+    glDeleteTextures(4, textures);
     if (cr->vao)
         glDeleteVertexArrays(1, &cr->vao);
     free(cr->packed);
     free(cr->cpu_parts);
+    free(cr->cpu_part_first);
+    free(cr->cpu_part_stage);
+    free(cr->draw_counts);
+    free(cr->draw_bases);
+    free(cr->draw_offsets);
     memset(cr, 0, sizeof *cr);
 }
 
@@ -100,27 +107,100 @@ static void gpu_programs(view_crowd_renderer *cr, const view_renderer *r, const 
     cr->use_instancing = true;
 }
 
+/* A buffer texture over buffer, read by texelFetch. */
+static unsigned buffer_texture(unsigned buffer, GLenum format)
+{
+    GLuint t = 0;
+    glGenTextures(1, &t);
+    glBindTexture(GL_TEXTURE_BUFFER, t);
+    glTexBuffer(GL_TEXTURE_BUFFER, format, buffer);
+    glBindTexture(GL_TEXTURE_BUFFER, 0);
+    return t;
+}
+
+/* GPU mode's stage for the CPU parts of every character, and those parts' UVs in the same
+ * order (one character's worth: the shader indexes them by vertex within the character). */
+static bool cpu_part_buffers(view_crowd_renderer *cr, const view_scene *s, const view_crowd *c)
+{
+    cr->cpu_part_stage = malloc(6 * (size_t)cr->cpu_part_vertices * c->count * sizeof(float));
+    float *uvs = malloc(2 * (size_t)cr->cpu_part_vertices * sizeof *uvs);
+    if (!cr->cpu_part_stage || !uvs) {
+        free(uvs);
+        return false;
+    }
+    for (uint32_t p = 0; p < s->part_count; p++)
+        if (cr->cpu_parts[p])
+            view_scene_uvs(s, p, true, uvs + 2 * (size_t)cr->cpu_part_first[p]);
+    glGenBuffers(1, &cr->cpu_part_uv_buffer);
+    glBindBuffer(GL_TEXTURE_BUFFER, cr->cpu_part_uv_buffer);
+    glBufferData(GL_TEXTURE_BUFFER, (GLsizeiptr)(2 * (size_t)cr->cpu_part_vertices * sizeof *uvs),
+                 uvs, GL_STATIC_DRAW);
+    glBindBuffer(GL_TEXTURE_BUFFER, 0);
+    free(uvs);
+    cr->cpu_part_uv_texture = buffer_texture(cr->cpu_part_uv_buffer, GL_RG32F);
+    return true;
+}
+
 bool view_crowd_renderer_init(view_crowd_renderer *cr, const view_renderer *r,
                               const view_scene *s, const view_crowd *c, char *err,
                               size_t err_size)
 {
     memset(cr, 0, sizeof *cr);
-    if (!view_mesh_program_build(&cr->cpu, "#define OSSA_CROWD\n", "mesh (crowd)", err,
+    /* The multi-draws' base vertices are GLint: every character's vertices must count in one. */
+    if ((size_t)c->count * (c->vertex_count ? c->vertex_count : 1) > (size_t)INT32_MAX) {
+        snprintf(err, err_size, "%u characters of %zu vertices pass what one draw can reach",
+                 c->count, c->vertex_count);
+        return false;
+    }
+    if (!view_mesh_program_build(&cr->cpu, "#define OSSA_CROWD_PLACES\n", "mesh (crowd)", err,
                                  err_size))
         return false;
-    cr->cpu_offset = glGetUniformLocation(cr->cpu.id, "u_offset");
-    cr->cpu_parts = calloc(s->part_count ? s->part_count : 1, sizeof *cr->cpu_parts);
-    if (!cr->cpu_parts) {
+    cr->places = glGetUniformLocation(cr->cpu.id, "u_places");
+    cr->character_vertices = glGetUniformLocation(cr->cpu.id, "u_character_vertices");
+    glUseProgram(cr->cpu.id);
+    glUniform1i(cr->places, PLACES_UNIT);
+    glUniform1i(glGetUniformLocation(cr->cpu.id, "u_uvs"), UVS_UNIT);
+    glUseProgram(0);
+    size_t parts = s->part_count ? s->part_count : 1;
+    cr->cpu_parts = calloc(parts, sizeof *cr->cpu_parts);
+    cr->cpu_part_first = calloc(parts, sizeof *cr->cpu_part_first);
+    cr->draw_counts = malloc(c->count * sizeof *cr->draw_counts);
+    cr->draw_bases = malloc(c->count * sizeof *cr->draw_bases);
+    cr->draw_offsets = malloc(c->count * sizeof *cr->draw_offsets);
+    float *places = calloc(4 * (size_t)c->count, sizeof *places);
+    if (!cr->cpu_parts || !cr->cpu_part_first || !cr->draw_counts || !cr->draw_bases ||
+        !cr->draw_offsets || !places) {
+        free(places);
         snprintf(err, err_size, "out of memory");
         view_crowd_renderer_free(cr);
         return false;
     }
+    for (uint32_t i = 0; i < c->count; i++)
+        memcpy(places + 4 * (size_t)i, c->offsets + 3 * (size_t)i, 3 * sizeof *places);
+    glGenBuffers(1, &cr->places_buffer);
+    glBindBuffer(GL_TEXTURE_BUFFER, cr->places_buffer);
+    glBufferData(GL_TEXTURE_BUFFER, (GLsizeiptr)(4 * (size_t)c->count * sizeof *places), places,
+                 GL_STATIC_DRAW);
+    glBindBuffer(GL_TEXTURE_BUFFER, 0);
+    free(places);
+    cr->places_texture = buffer_texture(cr->places_buffer, GL_RGBA32F);
+    cr->uv_texture = buffer_texture(r->uv_buffer, GL_RG32F);
     /* Vertex tracks may play on any character at any time: such parts are CPU-written. */
     for (uint32_t i = 0; i < r->draw_count; i++) {
         const view_draw *d = &r->draws[i];
         bool cpu = d->cpu_only || s->parts[d->part].frame_tracked;
         cr->cpu_parts[d->part] = cpu;
         cr->cpu_part_count += cpu;
+    }
+    for (uint32_t p = 0; p < s->part_count; p++)
+        if (cr->cpu_parts[p]) {
+            cr->cpu_part_first[p] = cr->cpu_part_vertices;
+            cr->cpu_part_vertices += s->parts[p].vertex_count;
+        }
+    if (cr->cpu_part_vertices && !cpu_part_buffers(cr, s, c)) {
+        snprintf(err, err_size, "out of memory");
+        view_crowd_renderer_free(cr);
+        return false;
     }
     size_t bytes = 3 * (c->vertex_count ? c->vertex_count : 1) * (size_t)c->count * sizeof(float);
     glGenBuffers(1, &cr->position_buffer);
@@ -129,13 +209,15 @@ bool view_crowd_renderer_init(view_crowd_renderer *cr, const view_renderer *r,
     glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)bytes, NULL, GL_STREAM_DRAW);
     glBindBuffer(GL_ARRAY_BUFFER, cr->normal_buffer);
     glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)bytes, NULL, GL_STREAM_DRAW);
+    /* Positions and normals of character after character; their UVs come from u_uvs. */
     glGenVertexArrays(1, &cr->vao);
     glBindVertexArray(cr->vao);
+    glBindBuffer(GL_ARRAY_BUFFER, cr->position_buffer);
     glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, NULL);
+    glBindBuffer(GL_ARRAY_BUFFER, cr->normal_buffer);
     glEnableVertexAttribArray(1);
-    glBindBuffer(GL_ARRAY_BUFFER, r->uv_buffer);
-    glEnableVertexAttribArray(2);
-    glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, 0, NULL);
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 0, NULL);
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, r->index_buffer);
     glBindVertexArray(0);
     gpu_programs(cr, r, c);
@@ -194,6 +276,51 @@ static const void *index_offset(const view_draw *d)
 
 typedef enum crowd_pass { PASS_CPU, PASS_BIND, PASS_GPU } crowd_pass;
 
+/* The draws of a CPU or bind pass with the places program: each submesh in one call for every
+ * character. CPU-skinned characters lie one after another in the crowd's buffers, so a
+ * multi-draw gives each its base vertex; the bind pose is one set of vertices, drawn instanced.
+ * The skip rule is draw_pass's. */
+static void draw_places(const view_crowd_renderer *cr, const view_renderer *r,
+                        const view_crowd *c, const view_frame *f, crowd_pass pass, bool gpu_parts,
+                        bool flat)
+{
+    bool bind = pass == PASS_BIND, gathered = !bind && cr->gathered;
+    uint32_t per = bind ? 0 : gathered ? cr->cpu_part_vertices : (uint32_t)c->vertex_count;
+    begin_program(&cr->cpu, f, flat);
+    glUniform1i(cr->character_vertices, (GLint)per);
+    glActiveTexture(GL_TEXTURE0 + PLACES_UNIT);
+    glBindTexture(GL_TEXTURE_BUFFER, cr->places_texture);
+    glActiveTexture(GL_TEXTURE0 + UVS_UNIT);
+    glBindTexture(GL_TEXTURE_BUFFER, gathered ? cr->cpu_part_uv_texture : cr->uv_texture);
+    glActiveTexture(GL_TEXTURE0);
+    glBindVertexArray(bind ? r->bind_vao : cr->vao);
+    for (uint32_t k = 0; k < r->draw_count; k++) {
+        const view_draw *d = &r->draws[k];
+        if (!bind && cr->cpu_parts[d->part] == gpu_parts)
+            continue;
+        material(&cr->cpu, d, flat);
+        if (bind) {
+            glDrawElementsInstancedBaseVertex(GL_TRIANGLES, d->index_count, GL_UNSIGNED_INT,
+                                              index_offset(d), (GLsizei)c->count,
+                                              d->base_vertex);
+            continue;
+        }
+        int32_t first = gathered ? (int32_t)cr->cpu_part_first[d->part] : d->base_vertex;
+        for (uint32_t i = 0; i < c->count; i++) {
+            cr->draw_counts[i] = d->index_count;
+            cr->draw_offsets[i] = index_offset(d);
+            cr->draw_bases[i] = first + (int32_t)(i * per);
+        }
+        glMultiDrawElementsBaseVertex(GL_TRIANGLES, cr->draw_counts, GL_UNSIGNED_INT,
+                                      cr->draw_offsets, (GLsizei)c->count, cr->draw_bases);
+    }
+    for (int unit = PLACES_UNIT; unit <= UVS_UNIT; unit++) {
+        glActiveTexture(GL_TEXTURE0 + (GLenum)unit);
+        glBindTexture(GL_TEXTURE_BUFFER, 0);
+    }
+    glActiveTexture(GL_TEXTURE0);
+}
+
 /* The draws of one pass for every character: gpu_parts, the draws not CPU-written in GPU mode,
  * else those that are (the bind pass draws all). */
 static void draw_pass(const view_crowd_renderer *cr, const view_renderer *r,
@@ -225,20 +352,17 @@ static void draw_pass(const view_crowd_renderer *cr, const view_renderer *r,
         glActiveTexture(GL_TEXTURE0);
         return;
     }
-    const view_mesh_program *p = pass == PASS_GPU ? &cr->loop : &cr->cpu;
-    int offset = pass == PASS_GPU ? cr->loop_offset : cr->cpu_offset;
+    if (pass != PASS_GPU) {
+        draw_places(cr, r, c, f, pass, gpu_parts, flat);
+        return;
+    }
+    const view_mesh_program *p = &cr->loop;
     begin_program(p, f, flat);
-    glBindVertexArray(pass == PASS_GPU ? r->gpu_vao : pass == PASS_BIND ? r->bind_vao : cr->vao);
+    glBindVertexArray(r->gpu_vao);
     size_t bones = c->model->bone_count;
     for (uint32_t i = 0; i < c->count; i++) {
-        glUniform3fv(offset, 1, c->offsets + 3 * (size_t)i);
-        if (pass == PASS_CPU) { /* this character's range of the crowd's buffers */
-            size_t at = 3 * sizeof(float) * (size_t)i * c->vertex_count;
-            glBindBuffer(GL_ARRAY_BUFFER, cr->position_buffer);
-            glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, (const void *)at);
-            glBindBuffer(GL_ARRAY_BUFFER, cr->normal_buffer);
-            glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 0, (const void *)at);
-        } else if (pass == PASS_GPU) {
+        glUniform3fv(cr->loop_offset, 1, c->offsets + 3 * (size_t)i);
+        {
             glBindBuffer(GL_UNIFORM_BUFFER, r->palette_buffer);
             glBufferSubData(GL_UNIFORM_BUFFER, 0, (GLsizeiptr)(12 * bones * sizeof(float)),
                             ossa_instance_palette(c->instances[i]));
@@ -247,7 +371,7 @@ static void draw_pass(const view_crowd_renderer *cr, const view_renderer *r,
         }
         for (uint32_t k = 0; k < r->draw_count; k++) {
             const view_draw *d = &r->draws[k];
-            if (pass != PASS_BIND && cr->cpu_parts[d->part] == gpu_parts)
+            if (cr->cpu_parts[d->part] == gpu_parts)
                 continue;
             material(p, d, flat);
             glDrawElementsBaseVertex(GL_TRIANGLES, d->index_count, GL_UNSIGNED_INT,
@@ -256,15 +380,37 @@ static void draw_pass(const view_crowd_renderer *cr, const view_renderer *r,
     }
 }
 
-static void upload(const view_crowd_renderer *cr, const view_crowd *c)
+/* Positions and normals, floats of each, into the crowd's vertex buffers (orphaned first, so
+ * the upload does not wait for the last frame's draws). */
+static void upload(const view_crowd_renderer *cr, const float *positions, const float *normals,
+                   size_t floats)
 {
-    GLsizeiptr bytes = (GLsizeiptr)(3 * c->vertex_count * (size_t)c->count * sizeof(float));
+    GLsizeiptr bytes = (GLsizeiptr)(floats * sizeof(float));
     glBindBuffer(GL_ARRAY_BUFFER, cr->position_buffer);
-    glBufferData(GL_ARRAY_BUFFER, bytes, NULL, GL_STREAM_DRAW); /* orphan: no stall */
-    glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, c->positions);
+    glBufferData(GL_ARRAY_BUFFER, bytes, NULL, GL_STREAM_DRAW);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, positions);
     glBindBuffer(GL_ARRAY_BUFFER, cr->normal_buffer);
     glBufferData(GL_ARRAY_BUFFER, bytes, NULL, GL_STREAM_DRAW);
-    glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, c->normals);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, normals);
+}
+
+/* GPU mode: the CPU parts of every character, copied out of the crowd's arrays one after
+ * another (positions, then normals), and uploaded; the rest of each body stays on the GPU. */
+static void gather_cpu_parts(view_crowd_renderer *cr, const view_scene *s, const view_crowd *c)
+{
+    size_t per = cr->cpu_part_vertices, floats = 3 * per * c->count;
+    float *pos = cr->cpu_part_stage, *nrm = cr->cpu_part_stage + floats;
+    for (uint32_t i = 0; i < c->count; i++)
+        for (uint32_t p = 0; p < s->part_count; p++) {
+            if (!cr->cpu_parts[p])
+                continue;
+            size_t from = 3 * ((size_t)i * c->vertex_count + s->parts[p].first_vertex);
+            size_t to = 3 * ((size_t)i * per + cr->cpu_part_first[p]);
+            size_t n = 3 * (size_t)s->parts[p].vertex_count * sizeof(float);
+            memcpy(pos + to, c->positions + from, n);
+            memcpy(nrm + to, c->normals + from, n);
+        }
+    upload(cr, pos, nrm, floats);
 }
 
 void view_crowd_renderer_draw(view_crowd_renderer *cr, const view_renderer *r,
@@ -282,11 +428,18 @@ void view_crowd_renderer_draw(view_crowd_renderer *cr, const view_renderer *r,
     cr->pack_seconds = 0.0;
     cr->vertices_per_frame = 0;
     c->skin_seconds = 0.0;
+    cr->gathered = false;
     if (!bind && r->draw_count && c->vertex_count && (!gpu || cr->cpu_part_count)) {
         view_crowd_skin(c, gpu ? cr->cpu_parts : NULL);
-        upload(cr, c);
-        if (!gpu)
+        if (gpu) {
+            double t0 = now_seconds();
+            gather_cpu_parts(cr, s, c);
+            cr->gathered = true;
+            cr->pack_seconds += now_seconds() - t0;
+        } else {
+            upload(cr, c->positions, c->normals, 3 * c->vertex_count * (size_t)c->count);
             cr->vertices_per_frame = c->skinned_vertices;
+        }
     }
     if (gpu) {
         for (uint32_t k = 0; k < r->draw_count; k++)
@@ -294,7 +447,7 @@ void view_crowd_renderer_draw(view_crowd_renderer *cr, const view_renderer *r,
         if (cr->use_instancing) {
             double t0 = now_seconds();
             view_crowd_pack(c, cr->packed);
-            cr->pack_seconds = now_seconds() - t0;
+            cr->pack_seconds += now_seconds() - t0;
             glBindBuffer(GL_TEXTURE_BUFFER, cr->palette_buffer);
             glBufferData(GL_TEXTURE_BUFFER, (GLsizeiptr)(cr->packed_floats * sizeof(float)),
                          NULL, GL_STREAM_DRAW);

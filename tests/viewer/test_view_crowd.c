@@ -2,9 +2,11 @@
  * palettes differ and move with the shared clock (play, pause, a frame step, a clip change that
  * fades while paused); --crowd 1 draws exactly what the single model draws; CPU and GPU
  * skinning (instanced, or a draw per character) draw the same crowd, more of the frame than one
- * character; the HUD names the instanced path; --bench-frames adds the
- * crowd's figures; bad counts exit 1. */
+ * character; the bind pose (P) of a crowd of 1 is the single model's, and a crowd's covers
+ * more; the HUD names the instanced path; --bench-frames adds the crowd's figures; bad counts
+ * exit 1. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -178,6 +180,71 @@ static void check_pictures(harness *h)
     harness_image_free(&loop);
 }
 
+/* The bind pose (key P) through a script: crowd NULL for the single model. */
+static bool bind_shot(harness *h, const char *name, const char *crowd, bool bind,
+                      harness_image *img)
+{
+    char script[600], png[600], out[4096];
+    harness_file(h, "bind.txt", script, sizeof script);
+    harness_file(h, name, png, sizeof png);
+    FILE *f = fopen(script, "w");
+    CHECK(f != NULL);
+    if (!f)
+        return false;
+    fprintf(f, "at 0.3 %s%s\n", bind ? "key P\nscreenshot " : "screenshot ", png);
+    fclose(f);
+    const char *args[] = {"--script", script, "--size", "320x240", crowd ? "--crowd" : NULL,
+                          crowd, NULL};
+    int rc = harness_run(h, args, out, sizeof out);
+    CHECKF(rc == 0, "exit %d: %s", rc, out);
+    return rc == 0 && harness_read_png(png, img);
+}
+
+/* Pixels that differ between two images of one size in the right half above the timeline:
+ * where a script's screenshot frames the model beside the HUD's panels. */
+static size_t differ_right(const harness_image *a, const harness_image *b)
+{
+    size_t n = 0;
+    for (int y = 0; y < a->height - 48; y++)
+        for (int x = a->width / 2; x < a->width; x++) {
+            size_t at = 3 * ((size_t)y * (size_t)a->width + (size_t)x);
+            n += memcmp(a->rgb + at, b->rgb + at, 3) != 0;
+        }
+    return n;
+}
+
+/* Pixels right of the HUD's panels and above the timeline that differ from the top-right
+ * one (background). */
+static size_t foreground_right(const harness_image *img)
+{
+    const uint8_t *bg = img->rgb + 3 * ((size_t)img->width - 1);
+    size_t n = 0;
+    for (int y = 0; y < img->height - 48; y++)
+        for (int x = img->width * 2 / 5; x < img->width; x++)
+            n += memcmp(img->rgb + 3 * ((size_t)y * (size_t)img->width + (size_t)x), bg, 3) != 0;
+    return n;
+}
+
+/* The crowd's bind pose is drawn instanced, each character's place by instance. */
+static void check_bind_pose(harness *h)
+{
+    harness_image one = {0}, crowd1 = {0}, crowd9 = {0}, posed9 = {0};
+    if (bind_shot(h, "bind-one.png", NULL, true, &one) &&
+        bind_shot(h, "bind-1.png", "1", true, &crowd1) &&
+        bind_shot(h, "bind-9.png", "9", true, &crowd9) &&
+        bind_shot(h, "posed-9.png", "9", false, &posed9)) {
+        size_t f9 = foreground_right(&crowd9), p9 = foreground_right(&posed9);
+        CHECKF(differ_right(&one, &crowd1) == 0, "bind crowd of 1 differs");
+        /* Nine characters standing apart cover about what nine walking ones do (one place for
+         * all would leave about a ninth). */
+        CHECKF(f9 > p9 / 2 && f9 < 2 * p9, "bind crowd covers %zu pixels, posed %zu", f9, p9);
+    }
+    harness_image_free(&one);
+    harness_image_free(&crowd1);
+    harness_image_free(&crowd9);
+    harness_image_free(&posed9);
+}
+
 static void check_bench_and_errors(harness *h)
 {
     static char out[8192];
@@ -211,6 +278,7 @@ int main(int argc, char **argv)
         return status;
     check_script(&h);
     check_pictures(&h);
+    check_bind_pose(&h);
     check_bench_and_errors(&h);
     harness_end(&h);
     return test_finish("view-crowd");
