@@ -146,7 +146,7 @@ bool view_crowd_init(view_crowd *c, const ossa_model *m, uint32_t count, uint32_
 
 /* ---- work split over instances ------------------------------------------------------------ */
 
-typedef enum crowd_job { JOB_SEEK, JOB_ADVANCE, JOB_SKIN } crowd_job;
+typedef enum crowd_job { JOB_SEEK, JOB_ADVANCE, JOB_SKIN, JOB_PACK } crowd_job;
 
 typedef struct crowd_work {
     view_crowd *crowd;
@@ -154,7 +154,17 @@ typedef struct crowd_work {
     float value;            /* shared time or shared dt */
     float wall_dt;
     const bool *part_mask;
+    float *packed;          /* JOB_PACK's output */
 } crowd_work;
+
+static void pack_instance(const view_crowd *c, uint32_t i, float *out)
+{
+    size_t bones = c->model->bone_count;
+    float *o = out + 4 * (1 + 3 * bones) * (size_t)i;
+    memcpy(o, c->offsets + 3 * (size_t)i, 3 * sizeof *o);
+    o[3] = 0.0f;
+    memcpy(o + 4, ossa_instance_palette(c->instances[i]), 12 * bones * sizeof *o);
+}
 
 static float clip_duration(const view_crowd *c)
 {
@@ -219,6 +229,8 @@ static void crowd_range(void *ctx, uint32_t begin, uint32_t end)
     for (uint32_t i = begin; i < end; i++) {
         if (w->job == JOB_SEEK)
             ossa_instance_seek(c->instances[i], c->phase[i] * duration + c->speed[i] * w->value);
+        else if (w->job == JOB_PACK)
+            pack_instance(c, i, w->packed);
         else
             skin_instance(c, i, w->part_mask);
     }
@@ -308,13 +320,8 @@ uint32_t view_crowd_palette_checksum(const view_crowd *c, uint32_t i)
     return h;
 }
 
-void view_crowd_pack(const view_crowd *c, float *out)
+void view_crowd_pack(view_crowd *c, float *out)
 {
-    size_t bones = c->model->bone_count;
-    for (uint32_t i = 0; i < c->count; i++) {
-        float *o = out + 4 * (1 + 3 * bones) * (size_t)i;
-        memcpy(o, c->offsets + 3 * (size_t)i, 3 * sizeof *o);
-        o[3] = 0.0f;
-        memcpy(o + 4, ossa_instance_palette(c->instances[i]), 12 * bones * sizeof *o);
-    }
+    crowd_work w = {.crowd = c, .job = JOB_PACK, .packed = out};
+    run(c, &w);
 }

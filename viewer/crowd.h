@@ -84,7 +84,7 @@ void view_crowd_skin(view_crowd *c, const bool *part_mask);
 /* A checksum of instance i's palette (FNV-1a over its bytes): poses that differ differ. */
 uint32_t view_crowd_palette_checksum(const view_crowd *c, uint32_t i);
 /* Per instance: its offset (x, y, z, 0), then its palette rows (12 floats a bone): what the
- * GPU path uploads. out holds count * 4 * (1 + 3 * bones) floats. */
-void view_crowd_pack(const view_crowd *c, float *out);
+ * GPU path uploads. out holds count * 4 * (1 + 3 * bones) floats. Split over the pool. */
+void view_crowd_pack(view_crowd *c, float *out);
 
 #endif
