@@ -7,7 +7,9 @@
 // the bind vertex, M (u - w p); the gaps are zero for every other submesh. OSSA_CROWD adds a
 // character's place (u_offset); OSSA_CROWD_INSTANCED reads place and palette per gl_InstanceID
 // from a texture buffer instead of the uniform block; OSSA_CROWD_PLACES reads the place of a
-// CPU-skinned character from a texture buffer, by vertex or by instance.
+// CPU-skinned character from a texture buffer, by vertex or by instance. OSSA_SKIN_LITE is for
+// submeshes of at most 4 influences a vertex and no gaps: it reads neither the second group nor
+// the gaps (a third of the work, which GPUs with few graphics units are bound by).
 layout(location = 0) in vec3 a_position;
 layout(location = 1) in vec3 a_normal;
 layout(location = 2) in vec2 a_uv;
@@ -64,7 +66,9 @@ void blend(uint bone, float w, vec3 gap, inout vec3 p, inout vec3 n)
     vec4 x = palette_row(r), y = palette_row(r + 1), z = palette_row(r + 2);
     p += w * vec3(dot(x.xyz, a_position) + x.w, dot(y.xyz, a_position) + y.w,
                   dot(z.xyz, a_position) + z.w);
+#ifndef OSSA_SKIN_LITE
     p += vec3(dot(x.xyz, gap), dot(y.xyz, gap), dot(z.xyz, gap));
+#endif
     n += w * vec3(dot(x.xyz, a_normal), dot(y.xyz, a_normal), dot(z.xyz, a_normal));
 }
 #endif
@@ -82,10 +86,12 @@ void main()
         blend(a_bones0.y, a_weights0.y, a_gap1, p, n);
         blend(a_bones0.z, a_weights0.z, a_gap2, p, n);
         blend(a_bones0.w, a_weights0.w, a_gap3, p, n);
+#ifndef OSSA_SKIN_LITE
         blend(a_bones1.x, a_weights1.x, a_gap4, p, n);
         blend(a_bones1.y, a_weights1.y, a_gap5, p, n);
         blend(a_bones1.z, a_weights1.z, a_gap6, p, n);
         blend(a_bones1.w, a_weights1.w, a_gap7, p, n);
+#endif
     }
     if (dot(n, n) > 0.0)
         n = normalize(n);

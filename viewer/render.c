@@ -288,6 +288,7 @@ static bool build_draws(view_renderer *r, const view_scene *s, const uint32_t *m
         d->uv_tracked = p->uv_tracked;
         d->cpu_only = max_influences[i] > GPU_MAX_INFLUENCES;
         d->influences = max_influences[i];
+        d->gaps = sm->influence_points != NULL;
         /* mesh.vert has no morph targets or spring system: such parts stay on the CPU
          * (view_renderer_print_gpu_notes names them when GPU skinning is used). */
         d->cpu_only |= p->morph_weights != NULL || p->spring != NULL;

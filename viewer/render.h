@@ -44,6 +44,7 @@ typedef struct view_draw {
     bool cpu_only;        /* more influences than mesh.vert takes, morphs or springs: CPU-skinned
                              in GPU mode too */
     uint32_t influences;  /* the most on one vertex */
+    bool gaps;            /* its influences carry their own points (mesh.vert adds their gaps) */
     bool uv_tracked;      /* its UVs are rewritten every frame from uv tracks */
     bool frames;          /* this frame: plays a vertex track (CPU-written in both modes) */
 } view_draw;

@@ -20,7 +20,7 @@ static double now_seconds(void)
 
 void view_crowd_renderer_free(view_crowd_renderer *cr)
 {
-    GLuint programs[] = {cr->cpu.id, cr->instanced.id, cr->loop.id};
+    GLuint programs[] = {cr->cpu.id, cr->instanced.id, cr->instanced_lite.id, cr->loop.id};
     for (size_t i = 0; i < sizeof programs / sizeof programs[0]; i++)
         if (programs[i])
             glDeleteProgram(programs[i]);
@@ -40,6 +40,14 @@ void view_crowd_renderer_free(view_crowd_renderer *cr)
     free(cr->draw_bases);
     free(cr->draw_offsets);
     memset(cr, 0, sizeof *cr);
+}
+
+static void instanced_uniforms(const view_mesh_program *p, size_t rows)
+{
+    glUseProgram(p->id);
+    glUniform1i(glGetUniformLocation(p->id, "u_palettes"), PALETTE_UNIT);
+    glUniform1i(glGetUniformLocation(p->id, "u_instance_stride"), (GLint)(1 + rows));
+    glUseProgram(0);
 }
 
 /* The GPU variants: instanced when the palettes fit a texture buffer, else (or when it does
@@ -82,12 +90,15 @@ static void gpu_programs(view_crowd_renderer *cr, const view_renderer *r, const 
         fprintf(stderr, "ossa-view: note: instanced crowd drawing is off: %s\n", err);
         return;
     }
-    cr->palettes = glGetUniformLocation(cr->instanced.id, "u_palettes");
-    cr->stride = glGetUniformLocation(cr->instanced.id, "u_instance_stride");
-    glUseProgram(cr->instanced.id);
-    glUniform1i(cr->palettes, PALETTE_UNIT);
-    glUniform1i(cr->stride, (GLint)(1 + rows));
-    glUseProgram(0);
+    instanced_uniforms(&cr->instanced, rows);
+    /* Submeshes of at most 4 influences and no gaps (every Cal3D one) take the lite variant. */
+    char lite[200];
+    snprintf(lite, sizeof lite, "%s#define OSSA_SKIN_LITE\n", defines);
+    if (view_mesh_program_build(&cr->instanced_lite, lite, "mesh (crowd, instanced, lite)", err,
+                                sizeof err))
+        instanced_uniforms(&cr->instanced_lite, rows);
+    else
+        fprintf(stderr, "ossa-view: note: the lite crowd program is off: %s\n", err);
     cr->packed_floats = 4 * texels;
     cr->packed = malloc(cr->packed_floats * sizeof *cr->packed);
     if (!cr->packed) {
@@ -333,19 +344,27 @@ static void draw_pass(const view_crowd_renderer *cr, const view_renderer *r,
     if (!any)
         return;
     if (pass == PASS_GPU && cr->use_instancing) {
-        begin_program(&cr->instanced, f, flat);
         glActiveTexture(GL_TEXTURE0 + PALETTE_UNIT);
         glBindTexture(GL_TEXTURE_BUFFER, cr->palette_texture);
         glActiveTexture(GL_TEXTURE0);
         glBindVertexArray(r->gpu_vao);
-        for (uint32_t k = 0; k < r->draw_count; k++) {
-            const view_draw *d = &r->draws[k];
-            if (cr->cpu_parts[d->part] == gpu_parts)
-                continue;
-            material(&cr->instanced, d, flat);
-            glDrawElementsInstancedBaseVertex(GL_TRIANGLES, d->index_count, GL_UNSIGNED_INT,
-                                              index_offset(d), (GLsizei)c->count,
-                                              d->base_vertex);
+        /* The lite program's submeshes first, then the others with the full one. */
+        for (int full = 0; full <= 1; full++) {
+            const view_mesh_program *p = full ? &cr->instanced : &cr->instanced_lite;
+            bool begun = false;
+            for (uint32_t k = 0; p->id && k < r->draw_count; k++) {
+                const view_draw *d = &r->draws[k];
+                bool lite = cr->instanced_lite.id && d->influences <= 4 && !d->gaps;
+                if (cr->cpu_parts[d->part] == gpu_parts || lite == (full != 0))
+                    continue;
+                if (!begun)
+                    begin_program(p, f, flat);
+                begun = true;
+                material(p, d, flat);
+                glDrawElementsInstancedBaseVertex(GL_TRIANGLES, d->index_count,
+                                                  GL_UNSIGNED_INT, index_offset(d),
+                                                  (GLsizei)c->count, d->base_vertex);
+            }
         }
         glActiveTexture(GL_TEXTURE0 + PALETTE_UNIT);
         glBindTexture(GL_TEXTURE_BUFFER, 0);

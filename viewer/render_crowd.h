@@ -28,8 +28,9 @@
 typedef struct view_crowd_renderer {
     view_mesh_program cpu;          /* OSSA_CROWD_PLACES, CPU-skinned or bind vertices */
     view_mesh_program instanced;    /* OSSA_GPU_SKINNING + OSSA_CROWD_INSTANCED; id 0: none */
+    view_mesh_program instanced_lite; /* the same + OSSA_SKIN_LITE; id 0: none */
     view_mesh_program loop;         /* OSSA_GPU_SKINNING + OSSA_CROWD; id 0: none */
-    int places, character_vertices, loop_offset, palettes, stride;
+    int places, character_vertices, loop_offset;
     unsigned vao, position_buffer, normal_buffer, palette_buffer, palette_texture;
     unsigned places_buffer, places_texture; /* a texel per character: its place */
     unsigned uv_texture;            /* over the single model's UV buffer */
