@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ossa_glsl.h"
 #include "texture.h"
 
 /* Colour of submeshes without a material, and of the overlays. */
@@ -26,100 +25,6 @@ enum { PALETTE_BINDING = 0, GPU_MAX_INFLUENCES = 8 };
 /* Which buffers and program a draw uses in a frame. */
 typedef enum draw_path { PATH_SKINNED, PATH_GPU, PATH_BIND, PATH_COUNT } draw_path;
 
-/* Our GLSL files carry no #version line: it goes in front here, with the variant's defines. */
-static GLuint compile(GLenum kind, const char *defines, const char *source, const char *name,
-                      char *err, size_t n)
-{
-    const char *text[3] = {"#version 330 core\n", defines ? defines : "", source};
-    GLuint sh = glCreateShader(kind);
-    glShaderSource(sh, 3, text, NULL);
-    glCompileShader(sh);
-    GLint ok = 0;
-    glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[1024] = "";
-        glGetShaderInfoLog(sh, sizeof log, NULL, log);
-        snprintf(err, n, "shader %s does not compile: %s", name, log);
-        glDeleteShader(sh);
-        return 0;
-    }
-    return sh;
-}
-
-/* vs, optional gs (NULL), fs into one program; 0 with a message in err on failure. */
-static GLuint link(const char *defines, const char *vs_src, const char *gs_src, const char *fs_src,
-                   const char *name, char *err, size_t n)
-{
-    GLuint sh[3] = {0, 0, 0};
-    sh[0] = compile(GL_VERTEX_SHADER, defines, vs_src, name, err, n);
-    if (sh[0] && gs_src)
-        sh[1] = compile(GL_GEOMETRY_SHADER, defines, gs_src, name, err, n);
-    if (sh[0] && (sh[1] || !gs_src))
-        sh[2] = compile(GL_FRAGMENT_SHADER, defines, fs_src, name, err, n);
-    GLuint prog = 0;
-    if (sh[2]) {
-        prog = glCreateProgram();
-        for (int i = 0; i < 3; i++)
-            if (sh[i])
-                glAttachShader(prog, sh[i]);
-        glLinkProgram(prog);
-        GLint ok = 0;
-        glGetProgramiv(prog, GL_LINK_STATUS, &ok);
-        if (!ok) {
-            char log[1024] = "";
-            glGetProgramInfoLog(prog, sizeof log, NULL, log);
-            snprintf(err, n, "shader %s does not link: %s", name, log);
-            glDeleteProgram(prog);
-            prog = 0;
-        }
-    }
-    for (int i = 0; i < 3; i++)
-        if (sh[i])
-            glDeleteShader(sh[i]);
-    return prog;
-}
-
-static bool mesh_program(view_mesh_program *p, const char *defines, const char *name, char *err,
-                         size_t n)
-{
-    p->id = link(defines, ossa_glsl_mesh_vert, NULL, ossa_glsl_mesh_frag, name, err, n);
-    if (!p->id)
-        return false;
-    p->view_proj = glGetUniformLocation(p->id, "u_view_proj");
-    p->diffuse = glGetUniformLocation(p->id, "u_diffuse");
-    p->light_dir = glGetUniformLocation(p->id, "u_light_dir");
-    p->ambient = glGetUniformLocation(p->id, "u_ambient");
-    p->texture = glGetUniformLocation(p->id, "u_texture");
-    p->textured = glGetUniformLocation(p->id, "u_textured");
-    p->flip_v = glGetUniformLocation(p->id, "u_flip_v");
-    p->flat = glGetUniformLocation(p->id, "u_flat");
-    glUseProgram(p->id);
-    glUniform1i(p->texture, 0);
-    glUseProgram(0);
-    return true;
-}
-
-static bool line_program(view_line_program *p, const char *defines, bool normals, const char *name,
-                         char *err, size_t n)
-{
-    p->id = normals ? link(defines, ossa_glsl_mesh_vert, ossa_glsl_normals_geom,
-                           ossa_glsl_lines_frag, name, err, n)
-                    : link(defines, ossa_glsl_lines_vert, NULL, ossa_glsl_lines_frag, name, err, n);
-    if (!p->id)
-        return false;
-    p->view_proj = glGetUniformLocation(p->id, "u_view_proj");
-    p->color = glGetUniformLocation(p->id, "u_color");
-    p->length = glGetUniformLocation(p->id, "u_length");
-    return true;
-}
-
-static void bind_palette_block(GLuint prog)
-{
-    GLuint block = glGetUniformBlockIndex(prog, "Palette");
-    if (block != GL_INVALID_INDEX)
-        glUniformBlockBinding(prog, block, PALETTE_BINDING);
-}
-
 /* The GPU variant, when the palette fits a uniform block; false leaves the CPU path only. */
 static bool gpu_programs(view_renderer *r)
 {
@@ -138,16 +43,16 @@ static bool gpu_programs(view_renderer *r)
     char defines[96], err[1200];
     snprintf(defines, sizeof defines, "#define OSSA_GPU_SKINNING\n#define OSSA_PALETTE_ROWS %zu\n",
              rows);
-    if (!mesh_program(&r->mesh_gpu, defines, "mesh (gpu skinning)", err, sizeof err) ||
-        !line_program(&r->normals_gpu, defines, true, "normals (gpu skinning)", err, sizeof err)) {
+    if (!view_mesh_program_build(&r->mesh_gpu, defines, "mesh (gpu skinning)", err, sizeof err) ||
+        !view_line_program_build(&r->normals_gpu, defines, true, "normals (gpu skinning)", err, sizeof err)) {
         fprintf(stderr, "ossa-view: note: GPU skinning is off: %s\n", err);
         if (r->mesh_gpu.id)
             glDeleteProgram(r->mesh_gpu.id);
         memset(&r->mesh_gpu, 0, sizeof r->mesh_gpu);
         return false;
     }
-    bind_palette_block(r->mesh_gpu.id);
-    bind_palette_block(r->normals_gpu.id);
+    view_program_bind_palette(r->mesh_gpu.id, PALETTE_BINDING);
+    view_program_bind_palette(r->normals_gpu.id, PALETTE_BINDING);
     glGenBuffers(1, &r->palette_buffer);
     glBindBuffer(GL_UNIFORM_BUFFER, r->palette_buffer);
     glBufferData(GL_UNIFORM_BUFFER, (GLsizeiptr)(rows * 16), NULL, GL_STREAM_DRAW);
@@ -383,9 +288,9 @@ bool view_renderer_init(view_renderer *r, const view_scene *s, char *err, size_t
         diagonal += (r->bind_max[k] - r->bind_min[k]) * (r->bind_max[k] - r->bind_min[k]);
     r->normal_length = 0.02f * (diagonal > 0.0f ? sqrtf(diagonal) : 1.0f);
 
-    if (!mesh_program(&r->mesh_cpu, NULL, "mesh", err, err_size) ||
-        !line_program(&r->lines, NULL, false, "lines", err, err_size) ||
-        !line_program(&r->normals_cpu, NULL, true, "normals", err, err_size)) {
+    if (!view_mesh_program_build(&r->mesh_cpu, NULL, "mesh", err, err_size) ||
+        !view_line_program_build(&r->lines, NULL, false, "lines", err, err_size) ||
+        !view_line_program_build(&r->normals_cpu, NULL, true, "normals", err, err_size)) {
         view_renderer_free(r);
         return false;
     }
@@ -541,67 +446,6 @@ static void draw_normals(const view_renderer *r, const view_scene *s, const view
     }
 }
 
-/* Grid lines across up, through the bind pose's lowest point along it, centred under it. */
-static void build_grid(view_renderer *r, const float up_in[3])
-{
-    float up[3] = {0.0f, 1.0f, 0.0f};
-    float len = sqrtf(up_in[0] * up_in[0] + up_in[1] * up_in[1] + up_in[2] * up_in[2]);
-    if (isfinite(len) && len > 1e-6f)
-        for (int k = 0; k < 3; k++)
-            up[k] = up_in[k] / len;
-    /* a: across up, built from the world axis least aligned with it; b = up x a. */
-    int least = 0;
-    for (int k = 1; k < 3; k++)
-        if (fabsf(up[k]) < fabsf(up[least]))
-            least = k;
-    float ref[3] = {0.0f, 0.0f, 0.0f}, a[3], b[3];
-    ref[least] = 1.0f;
-    a[0] = up[1] * ref[2] - up[2] * ref[1];
-    a[1] = up[2] * ref[0] - up[0] * ref[2];
-    a[2] = up[0] * ref[1] - up[1] * ref[0];
-    float la = sqrtf(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
-    for (int k = 0; k < 3; k++)
-        a[k] /= la;
-    b[0] = up[1] * a[2] - up[2] * a[1];
-    b[1] = up[2] * a[0] - up[0] * a[2];
-    b[2] = up[0] * a[1] - up[1] * a[0];
-
-    float ground = INFINITY, centre[3], diagonal = 0.0f;
-    for (int corner = 0; corner < 8; corner++) {
-        float h = 0.0f;
-        for (int k = 0; k < 3; k++)
-            h += up[k] * ((corner >> k) & 1 ? r->bind_max[k] : r->bind_min[k]);
-        if (h < ground)
-            ground = h;
-    }
-    float along = 0.0f;
-    for (int k = 0; k < 3; k++) {
-        centre[k] = 0.5f * (r->bind_min[k] + r->bind_max[k]);
-        along += centre[k] * up[k];
-        diagonal += (r->bind_max[k] - r->bind_min[k]) * (r->bind_max[k] - r->bind_min[k]);
-    }
-    for (int k = 0; k < 3; k++)
-        centre[k] -= (along - ground) * up[k];
-    float half = 0.75f * sqrtf(diagonal);
-    if (!(half > 0.0f))
-        half = 1.0f;
-    const int cells = VIEW_GRID_LINES / 2 - 1;
-    float *out = r->grid;
-    for (int i = 0; i <= cells; i++) {
-        float t = -half + 2.0f * half * (float)i / (float)cells;
-        for (int k = 0; k < 3; k++) { /* along a, at t on b */
-            out[k] = centre[k] + t * b[k] - half * a[k];
-            out[3 + k] = centre[k] + t * b[k] + half * a[k];
-        }
-        out += 6;
-        for (int k = 0; k < 3; k++) { /* along b, at t on a */
-            out[k] = centre[k] + t * a[k] - half * b[k];
-            out[3 + k] = centre[k] + t * a[k] + half * b[k];
-        }
-        out += 6;
-    }
-}
-
 static void draw_lines(const view_renderer *r, const view_frame *f, GLuint vao, GLuint buffer,
                        const float *points, uint32_t lines, const float rgb[3])
 {
@@ -676,7 +520,7 @@ void view_renderer_draw(view_renderer *r, const view_scene *s, const view_frame 
     }
 
     if (d->grid) {
-        build_grid(r, f->up);
+        view_grid_build(r->bind_min, r->bind_max, f->up, r->grid);
         draw_lines(r, f, r->grid_vao, r->grid_buffer, r->grid, VIEW_GRID_LINES, grid_rgb);
     }
     if (r->draw_count) {
@@ -734,10 +578,4 @@ void view_renderer_print_gpu_notes(const view_renderer *r, const view_scene *s, 
                     : p->morph_weights            ? "morph targets played by morph clips"
                                                   : "springs");
     }
-}
-
-bool view_mesh_program_build(view_mesh_program *p, const char *defines, const char *name,
-                             char *err, size_t err_size)
-{
-    return mesh_program(p, defines, name, err, err_size);
 }

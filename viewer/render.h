@@ -115,10 +115,20 @@ const char *view_renderer_skinning_name(const view_renderer *r, const view_displ
  * GPU skinning is in use after the model loaded. */
 void view_renderer_print_gpu_notes(const view_renderer *r, const view_scene *s, FILE *out);
 
-/* A mesh.vert + mesh.frag program built with defines in front (render_crowd.c's variants); false
- * with the reason in err. */
+/* render_program.c. A mesh.vert + mesh.frag program built with defines in front (the CPU and
+ * GPU variants, render_crowd.c's); false with the reason in err. */
 bool view_mesh_program_build(view_mesh_program *p, const char *defines, const char *name,
                              char *err, size_t err_size);
+/* lines.vert + lines.frag, or with normals mesh.vert + normals.geom + lines.frag. */
+bool view_line_program_build(view_line_program *p, const char *defines, bool normals,
+                             const char *name, char *err, size_t err_size);
+/* Binds the program's Palette uniform block (if it has one) to a binding point. */
+void view_program_bind_palette(unsigned program, unsigned binding);
+
+/* render_grid.c. The VIEW_GRID_LINES lines (6 floats each) of a square grid across up, through
+ * the bind box's lowest point along up, centred under it, 1.5 of its diagonal wide. */
+void view_grid_build(const float bind_min[3], const float bind_max[3], const float up[3],
+                     float *out);
 
 /* The colour frames are cleared to (r, g, b); tests look for pixels of another colour. */
 #define VIEW_BACKGROUND_RGB 0.16f, 0.17f, 0.20f
