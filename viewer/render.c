@@ -44,7 +44,8 @@ static bool gpu_programs(view_renderer *r)
     snprintf(defines, sizeof defines, "#define OSSA_GPU_SKINNING\n#define OSSA_PALETTE_ROWS %zu\n",
              rows);
     if (!view_mesh_program_build(&r->mesh_gpu, defines, "mesh (gpu skinning)", err, sizeof err) ||
-        !view_line_program_build(&r->normals_gpu, defines, true, "normals (gpu skinning)", err, sizeof err)) {
+        !view_line_program_build(&r->normals_gpu, defines, true, "normals (gpu skinning)", err,
+                                 sizeof err)) {
         fprintf(stderr, "ossa-view: note: GPU skinning is off: %s\n", err);
         if (r->mesh_gpu.id)
             glDeleteProgram(r->mesh_gpu.id);
