@@ -418,6 +418,8 @@ static void upload(const view_crowd_renderer *cr, const float *positions, const 
 static void gather_cpu_parts(view_crowd_renderer *cr, const view_scene *s, const view_crowd *c)
 {
     size_t per = cr->cpu_part_vertices, floats = 3 * per * c->count;
+    if (!per)
+        return;
     float *pos = cr->cpu_part_stage, *nrm = cr->cpu_part_stage + floats;
     for (uint32_t i = 0; i < c->count; i++)
         for (uint32_t p = 0; p < s->part_count; p++) {

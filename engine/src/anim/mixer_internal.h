@@ -1,5 +1,5 @@
-/* The mixer's state, shared by mixer.c (cycles, actions, bone blending) and mixer_morph.c (morph
- * channels and their weights). */
+/* The mixer's state, shared by mixer.c (cycles, actions), mixer_eval.c (bone blending) and
+ * mixer_morph.c (morph channels and their weights). */
 #ifndef OSSA_ANIM_MIXER_INTERNAL_H
 #define OSSA_ANIM_MIXER_INTERNAL_H
 
@@ -58,6 +58,9 @@ struct ossa_mixer {
 float ossa_mixer_cycle_time(const ossa_mixer *mx, const mix_slot *c);
 /* Duration of a skeletal (id < clip_count) or morph clip id. */
 float ossa_mixer_anim_duration(const ossa_mixer *mx, uint32_t id);
+/* mixer_eval.c: the blended pose of every active cycle and action into pose (ossa_mixer_evaluate's
+ * work); 0, changing nothing, when mx or pose is missing or the bone counts differ. */
+int ossa_mixer_evaluate_pose(ossa_mixer *mx, ossa_soa_pose *pose);
 /* The morph channels of the model's submeshes and the map from morph clip tracks to them. */
 ossa_status ossa_mixer_build_morphs(ossa_mixer *mx, const ossa_model *m);
 
