@@ -381,14 +381,14 @@ static void time_rounds(crowd *c, crowd_subject *subs, uint32_t ns, uint32_t run
             do
                 sub->frame(c);
             while (bench_now_s() - warm0 < CROWD_WARM_SECONDS);
-            double cpu0 = bench_cpu_s(), wall0 = bench_now_s();
+            double cpu0 = bench_cpu_s(sub->pool), wall0 = bench_now_s();
             double *round = sub->samples + sub->count;
             for (uint32_t f = 0; f < sub->frames; f++) {
                 double t0 = bench_now_s();
                 sub->frame(c);
                 round[f] = bench_now_s() - t0;
             }
-            double wall = bench_now_s() - wall0, cpu = bench_cpu_s() - cpu0;
+            double wall = bench_now_s() - wall0, cpu = bench_cpu_s(sub->pool) - cpu0;
             contended |= bench_load_note(load, wall, cpu, sub->busy ? sub->busy : sub->threads);
             sub->cpu_per_frame[r] = cpu / sub->frames;
             double x[CROWD_MAX_FRAMES];

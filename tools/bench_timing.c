@@ -17,9 +17,9 @@ double bench_now_s(void)
     return clock_s(CLOCK_MONOTONIC);
 }
 
-double bench_cpu_s(void)
+double bench_cpu_s(const ossa_skin_pool *pool)
 {
-    return clock_s(CLOCK_PROCESS_CPUTIME_ID);
+    return clock_s(CLOCK_THREAD_CPUTIME_ID) + ossa_skin_pool_worker_cpu_seconds(pool);
 }
 
 bool bench_load_note(bench_load *load, double wall, double cpu, uint32_t threads)
@@ -32,15 +32,17 @@ bool bench_load_note(bench_load *load, double wall, double cpu, uint32_t threads
     return share < BENCH_CONTENDED_SHARE;
 }
 
-/* Wall seconds of reps calls; *cpu gets the process CPU seconds they took (every thread). */
-static double batch_s(bench_fn fn, void *ctx, uint64_t reps, double *cpu)
+/* Wall seconds of reps calls; *cpu gets the CPU seconds they took (the caller and pool's
+ * workers). */
+static double batch_s(bench_fn fn, void *ctx, const ossa_skin_pool *pool, uint64_t reps,
+                      double *cpu)
 {
-    double c0 = bench_cpu_s(), t0 = bench_now_s();
+    double c0 = bench_cpu_s(pool), t0 = bench_now_s();
     for (uint64_t i = 0; i < reps; i++)
         fn(ctx);
     double t = bench_now_s() - t0;
     if (cpu)
-        *cpu = bench_cpu_s() - c0;
+        *cpu = bench_cpu_s(pool) - c0;
     return t;
 }
 
@@ -55,12 +57,12 @@ static uint64_t calibrate(bench_fn fn, void *ctx)
 {
     uint64_t reps = 1;
     double t;
-    while ((t = batch_s(fn, ctx, reps, NULL)) < BENCH_RUN_SECONDS / 4 && reps < (1ull << 30))
+    while ((t = batch_s(fn, ctx, NULL, reps, NULL)) < BENCH_RUN_SECONDS / 4 && reps < (1ull << 30))
         reps *= 4;
     double want = BENCH_RUN_SECONDS / (t > 1e-9 ? t : 1e-9) * (double)reps;
     reps = want < 1.0 ? 1 : (uint64_t)want;
     for (int w = 0; w < BENCH_WARMUP_RUNS; w++)
-        batch_s(fn, ctx, reps, NULL);
+        batch_s(fn, ctx, NULL, reps, NULL);
     return reps;
 }
 
@@ -109,8 +111,8 @@ void bench_measure_rounds(bench_subject *subs, size_t n, uint32_t runs, bench_lo
              * rather than from the previous subject's (large last-level caches keep a good
              * part of a 1M-vertex mesh, and fill with a stream only over several passes). */
             for (int w = 0; w < BENCH_ROUND_WARMUP_RUNS; w++)
-                batch_s(subs[i].fn, subs[i].ctx, subs[i].reps, NULL);
-            double cpu, wall = batch_s(subs[i].fn, subs[i].ctx, subs[i].reps, &cpu);
+                batch_s(subs[i].fn, subs[i].ctx, subs[i].pool, subs[i].reps, NULL);
+            double cpu, wall = batch_s(subs[i].fn, subs[i].ctx, subs[i].pool, subs[i].reps, &cpu);
             subs[i].samples[r] = wall / (double)subs[i].reps;
             subs[i].cpu[r] = cpu / (double)subs[i].reps;
             contended |= bench_load_note(load, wall, cpu, subs[i].threads);

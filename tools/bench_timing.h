@@ -1,7 +1,8 @@
 /* How `ossa bench` times things: subjects run in interleaved rounds (each round runs every
  * subject once, so all of them see the same machine), medians over rounds, ratios taken per
- * round; beside each run's wall time the process CPU time, so a round in which a subject got less
- * CPU than it has threads (the machine was busy) is counted and reported with the load average. */
+ * round; beside each run's wall time its CPU time (the calling thread's and its pool's workers'),
+ * so a round in which a subject got less CPU than it has threads (the machine was busy) is
+ * counted and reported with the load average. */
 #ifndef OSSA_TOOLS_BENCH_TIMING_H
 #define OSSA_TOOLS_BENCH_TIMING_H
 
@@ -9,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stddef.h>
+#include "ossa/skin_pool.h"
 
 enum {
     BENCH_WARMUP_RUNS = 2,       /* untimed runs after calibration */
@@ -23,15 +25,17 @@ typedef void (*bench_fn)(void *ctx);
 
 typedef struct bench_timing {
     double median, min, max; /* wall seconds per call */
-    double cpu_median;       /* process CPU seconds per call (all threads) */
+    double cpu_median;       /* CPU seconds per call (the caller and its pool's workers) */
 } bench_timing;
 
 /* One thing to time: fn(ctx), `reps` calls a run; samples[r] and cpu[r] are wall and CPU
- * seconds per call of round r. threads: how many threads it keeps busy (0 counts as 1). */
+ * seconds per call of round r. threads: how many threads it keeps busy (0 counts as 1); pool:
+ * the pool it runs on, whose workers' CPU time counts (NULL: the calling thread alone). */
 typedef struct bench_subject {
     bench_fn fn;
     void *ctx;
     uint32_t threads;
+    const ossa_skin_pool *pool;
     uint64_t reps;
     double samples[BENCH_MAX_RUNS];
     double cpu[BENCH_MAX_RUNS];
@@ -45,8 +49,10 @@ typedef struct bench_load {
 } bench_load;
 
 double bench_now_s(void);
-/* Process CPU seconds so far (every thread). */
-double bench_cpu_s(void);
+/* CPU seconds so far of the calling thread and of pool's workers (pool may be NULL). Both clocks
+ * are read up to date; the process clock would add other running threads' time only at their
+ * scheduler ticks, and missed all of it over short rounds. */
+double bench_cpu_s(const ossa_skin_pool *pool);
 /* Counts one timed run of `threads` threads that took wall and cpu seconds in the load record;
  * true when it was short of CPU (contended). */
 bool bench_load_note(bench_load *load, double wall, double cpu, uint32_t threads);

@@ -346,7 +346,7 @@ static int bench_skin(const bench_opts *o, const ossa_model *m, bench_report *r)
         triads[ti] = tri;
         triads[ti].pool = pools[ti];
         subs[ns++] = (bench_subject){.fn = triad_once, .ctx = &triads[ti],
-                                          .threads = r->thread_counts[ti]};
+                                     .threads = r->thread_counts[ti], .pool = pools[ti]};
     }
     for (size_t ki = 0; ki < r->kernel_count; ki++) {
         for (size_t ti = 0; ti < r->thread_count_n; ti++) {
@@ -357,7 +357,7 @@ static int bench_skin(const bench_opts *o, const ossa_model *m, bench_report *r)
             skins[r->skin_count].kernel = res->kernel;
             skins[r->skin_count].pool = pools[ti];
             subs[ns++] = (bench_subject){.fn = skin_once, .ctx = &skins[r->skin_count],
-                                              .threads = res->threads};
+                                         .threads = res->threads, .pool = pools[ti]};
             r->skin_count++;
         }
     }

@@ -2,9 +2,11 @@
  * still spinning from the previous dispatch (back to back) or asleep (after a pause longer than
  * the spin window), with 2 to 4 participants and odd alignments; an idle pool sleeps: its
  * workers use (next to) no CPU while nothing is dispatched; and a worker that stalls (as one
- * preempted on a busy core) holds only the one small chunk it runs, the caller taking the rest. */
+ * preempted on a busy core) holds only the one small chunk it runs, the caller taking the rest;
+ * the workers' CPU clock counts what they ran. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,6 +88,59 @@ static void check_stalled_worker(void)
     ossa_skin_pool_destroy(pool);
 }
 
+/* One worker's piece: the caller waits (yielding) until the worker has burnt 0.5 ms of its own
+ * CPU time on the other piece, so every dispatch makes the worker run. */
+typedef struct burn_ctx {
+    pthread_t caller;
+    atomic_int worker_done;
+} burn_ctx;
+
+static double thread_cpu_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void burn_range(void *p, uint32_t begin, uint32_t end)
+{
+    burn_ctx *b = p;
+    (void)begin, (void)end;
+    if (pthread_equal(pthread_self(), b->caller)) {
+        double t0 = process_cpu_s();
+        while (!atomic_load(&b->worker_done) && process_cpu_s() - t0 < 5.0)
+            sched_yield();
+        return;
+    }
+    double t0 = thread_cpu_s();
+    while (thread_cpu_s() - t0 < 0.0005)
+        ;
+    atomic_store(&b->worker_done, 1);
+}
+
+/* The workers' CPU clock counts what they ran, read right after the dispatch (ossa bench adds
+ * it to the caller's clock; the process clock counts a thread running on another CPU late). */
+static void check_worker_cpu(void)
+{
+    CHECK(ossa_skin_pool_worker_cpu_seconds(NULL) == 0.0);
+    ossa_skin_pool *pool = NULL;
+    CHECK(ossa_skin_pool_create(2, &pool, NULL) == OSSA_OK);
+    if (!pool)
+        return;
+    double least = 1e9;
+    for (int round = 0; round < 10; round++) {
+        burn_ctx b = {.caller = pthread_self()};
+        double w0 = ossa_skin_pool_worker_cpu_seconds(pool);
+        ossa_skin_pool_for(pool, 0, 2, 1, burn_range, &b);
+        double ran = ossa_skin_pool_worker_cpu_seconds(pool) - w0;
+        if (atomic_load(&b.worker_done))
+            least = ran < least ? ran : least;
+    }
+    CHECKF(least >= 0.0005 && least < 1.0, "the worker's clock moved %.6f s for 0.0005 s run",
+           least);
+    ossa_skin_pool_destroy(pool);
+}
+
 int main(void)
 {
     static count_ctx c;
@@ -120,6 +175,7 @@ int main(void)
         ossa_skin_pool_destroy(pool);
     }
     check_stalled_worker();
+    check_worker_cpu();
     /* one participant runs on the caller; an empty range runs nothing */
     ossa_skin_pool *one = NULL;
     CHECK(ossa_skin_pool_create(1, &one, NULL) == OSSA_OK);

@@ -21,10 +21,15 @@ typedef struct ossa_skin_pool ossa_skin_pool;
 OSSA_API ossa_status ossa_skin_pool_create(uint32_t threads, ossa_skin_pool **out, ossa_error *err);
 OSSA_API void ossa_skin_pool_destroy(ossa_skin_pool *pool);
 OSSA_API uint32_t ossa_skin_pool_threads(const ossa_skin_pool *pool);
+/* CPU seconds the pool's worker threads have run since they started (not the caller's), up to
+ * date for workers running at the moment; 0 for a NULL pool. Benchmarks add it to the calling
+ * thread's own clock, since a process-wide clock counts other threads' time late. */
+OSSA_API double ossa_skin_pool_worker_cpu_seconds(const ossa_skin_pool *pool);
 
-/* Runs fn(ctx, b, e) over [begin, end) split into one contiguous slice per participant, slice
- * bounds rounded to multiples of `align` (>= 1); returns when all are done. Not reentrant: one
- * dispatch at a time per pool. */
+/* Runs fn(ctx, b, e) over [begin, end) cut into small contiguous chunks (about 8 per
+ * participant) that the caller and the workers claim until none is left, chunk bounds on
+ * multiples of `align` (>= 1); returns when all are done. Not reentrant: one dispatch at a time
+ * per pool. */
 typedef void (*ossa_skin_range_fn)(void *ctx, uint32_t begin, uint32_t end);
 OSSA_API void ossa_skin_pool_for(ossa_skin_pool *pool, uint32_t begin, uint32_t end, uint32_t align,
                                  ossa_skin_range_fn fn, void *ctx);
