@@ -3,9 +3,10 @@
  * speed (0.75..1.25, the mixer's time factor); every fourth one cross-fades to the next clip over
  * 0.25 s every 2 s of frames (models with one clip only play it). A frame is, for every
  * character: mixer update, pose (sample, local to model, palette), cloth, skinning of every part.
- * libcal3d runs the same script on CalModels of one shared core. On T threads, a crowd of at
- * least 2 T characters is split across characters (the pool hands out small chunks of them); a
- * smaller one runs its characters in turn, each splitting its large parts over the pool. */
+ * libcal3d runs the same script on CalModels of one shared core. On T threads a crowd is split
+ * across characters (the pool hands out small chunks of them, one character each at the least);
+ * only a crowd of fewer than 2 T characters with a part large enough for the instance to split
+ * runs its characters in turn, each splitting its large parts over the pool. */
 #define _DEFAULT_SOURCE
 #include "bench_crowd.h"
 #include "bench_crowd_report.h"
@@ -110,38 +111,56 @@ static void ossa_range(void *ctx, uint32_t begin, uint32_t end)
     }
 }
 
+/* True when the crowd's characters run in turn, each splitting its large parts over a pool of
+ * `threads` (fewer than 2 characters a thread, and a part big enough for the instance to split
+ * it); else the characters are what is split. */
+static bool split_within(const crowd *c, uint32_t threads)
+{
+    if (c->n >= 2 * threads)
+        return false;
+    for (uint32_t p = 0; c->n && p < c->parts; p++) {
+        ossa_instance_part info;
+        if (ossa_instance_part_info(c->members[0].inst, p, &info) &&
+            info.output_count >= OSSA_INSTANCE_PARALLEL_MIN_VERTICES)
+            return true;
+    }
+    return false;
+}
+
+/* Characters a piece of the crowd holds on `threads` threads: whole update groups (cloth lanes),
+ * small ones so that a preempted thread holds little; a crowd too small for that gets one even
+ * piece a thread (one character at the least). */
+static uint32_t piece_size(uint32_t n, uint32_t threads)
+{
+    uint32_t align = OSSA_INSTANCE_UPDATE_GROUP;
+    if (threads && n < 4 * threads * align)
+        align = (n + threads - 1) / threads;
+    return align ? align : 1;
+}
+
 /* One frame of the whole crowd on c->pool's threads (or the caller's alone). */
 static void ossa_frame(void *ctx)
 {
     crowd *c = ctx;
     uint32_t threads = ossa_skin_pool_threads(c->pool);
-    /* pieces of whole update groups (cloth lanes), small ones so that a preempted thread holds
-     * little; a crowd too small for that gets one even piece a thread */
-    uint32_t align = OSSA_INSTANCE_UPDATE_GROUP;
-    if (threads && c->n < 4 * threads * align)
-        align = (c->n + threads - 1) / threads;
-    if (c->pool && c->n >= 2 * threads)
-        ossa_skin_pool_for(c->pool, 0, c->n, align, ossa_range, c);
+    if (c->pool && c->n >= 2 && !split_within(c, threads))
+        ossa_skin_pool_for(c->pool, 0, c->n, piece_size(c->n, threads), ossa_range, c);
     else
         ossa_range(c, 0, c->n);
     c->frame++;
 }
 
 /* Threads a frame on a pool of `threads` keeps busy, for the contention check: all of them when
- * the characters are split (crowd_use_pool), or when a part is big enough for the instance to
- * split it (the default parallel_min_vertices); else the caller's alone, and an idle
- * worker is not a busy machine. */
+ * the instances split their large parts, one a piece when the characters are split (up to all),
+ * else the caller's alone; an idle worker is not a busy machine. */
 static uint32_t busy_threads(const crowd *c, uint32_t threads)
 {
-    if (c->n >= 2 * threads)
+    if (split_within(c, threads))
         return threads;
-    for (uint32_t p = 0; c->n && p < c->parts; p++) {
-        ossa_instance_part info;
-        if (ossa_instance_part_info(c->members[0].inst, p, &info) &&
-            info.output_count >= OSSA_INSTANCE_PARALLEL_MIN_VERTICES)
-            return threads;
-    }
-    return 1;
+    if (c->n < 2)
+        return 1;
+    uint32_t piece = piece_size(c->n, threads), pieces = (c->n + piece - 1) / piece;
+    return pieces < threads ? pieces : threads;
 }
 
 /* Across characters, or within their parts: one or the other, never both (a pool dispatch
@@ -149,7 +168,7 @@ static uint32_t busy_threads(const crowd *c, uint32_t threads)
 static void crowd_use_pool(crowd *c, ossa_skin_pool *pool)
 {
     c->pool = pool;
-    bool within = pool && c->n < 2 * ossa_skin_pool_threads(pool);
+    bool within = pool && split_within(c, ossa_skin_pool_threads(pool));
     for (uint32_t i = 0; i < c->n; i++)
         ossa_instance_set_pool(c->members[i].inst, within ? pool : NULL);
 }
