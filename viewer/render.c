@@ -54,6 +54,14 @@ static bool gpu_programs(view_renderer *r)
     }
     view_program_bind_palette(r->mesh_gpu.id, PALETTE_BINDING);
     view_program_bind_palette(r->normals_gpu.id, PALETTE_BINDING);
+    /* Submeshes of at most 4 influences and no gaps (every Cal3D one) skip half the shader. */
+    char lite[128];
+    snprintf(lite, sizeof lite, "%s#define OSSA_SKIN_LITE\n", defines);
+    if (view_mesh_program_build(&r->mesh_gpu_lite, lite, "mesh (gpu skinning, lite)", err,
+                                sizeof err))
+        view_program_bind_palette(r->mesh_gpu_lite.id, PALETTE_BINDING);
+    else
+        fprintf(stderr, "ossa-view: note: the lite GPU skinning program is off: %s\n", err);
     glGenBuffers(1, &r->palette_buffer);
     glBindBuffer(GL_UNIFORM_BUFFER, r->palette_buffer);
     glBufferData(GL_UNIFORM_BUFFER, (GLsizeiptr)(rows * 16), NULL, GL_STREAM_DRAW);
@@ -328,8 +336,8 @@ bool view_renderer_init(view_renderer *r, const view_scene *s, char *err, size_t
 
 void view_renderer_free(view_renderer *r)
 {
-    GLuint programs[] = {r->mesh_cpu.id, r->mesh_gpu.id, r->lines.id, r->normals_cpu.id,
-                         r->normals_gpu.id};
+    GLuint programs[] = {r->mesh_cpu.id, r->mesh_gpu.id, r->mesh_gpu_lite.id, r->lines.id,
+                         r->normals_cpu.id, r->normals_gpu.id};
     for (size_t i = 0; i < sizeof programs / sizeof programs[0]; i++)
         if (programs[i])
             glDeleteProgram(programs[i]);
@@ -383,26 +391,33 @@ static void skin_into_buffers(const view_renderer *r, const view_scene *s, bool 
         glUnmapBuffer(GL_ARRAY_BUFFER);
 }
 
+/* The program a draw of the GPU path uses. */
+static const view_mesh_program *gpu_program(const view_renderer *r, const view_draw *d)
+{
+    bool lite = r->mesh_gpu_lite.id && d->influences <= 4 && !d->gaps;
+    return lite ? &r->mesh_gpu_lite : &r->mesh_gpu;
+}
+
 static void draw_meshes(const view_renderer *r, const view_frame *f, bool bind, bool gpu,
                         bool flat)
 {
     for (int path = 0; path < PATH_COUNT; path++) {
-        const view_mesh_program *p = path == PATH_GPU ? &r->mesh_gpu : &r->mesh_cpu;
         GLuint vao = path == PATH_GPU ? r->gpu_vao : path == PATH_BIND ? r->bind_vao
                                                                         : r->skinned_vao;
-        bool started = false;
+        const view_mesh_program *in_use = NULL;
         for (uint32_t i = 0; i < r->draw_count; i++) {
             const view_draw *d = &r->draws[i];
             if (path_of(d, bind, gpu) != (draw_path)path)
                 continue;
-            if (!started) {
+            const view_mesh_program *p = path == PATH_GPU ? gpu_program(r, d) : &r->mesh_cpu;
+            if (p != in_use) {
                 glUseProgram(p->id);
                 glUniformMatrix4fv(p->view_proj, 1, GL_FALSE, f->view_proj);
                 glUniform3fv(p->light_dir, 1, f->light_dir);
                 glUniform1f(p->ambient, 0.3f);
                 glUniform1i(p->flat, flat);
                 glBindVertexArray(vao);
-                started = true;
+                in_use = p;
             }
             glUniform3fv(p->diffuse, 1, flat ? wire_rgb : d->diffuse);
             bool textured = !flat && d->texture;

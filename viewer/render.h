@@ -63,6 +63,8 @@ enum { VIEW_GRID_LINES = 2 * 21 }; /* 20 x 20 cells */
 
 typedef struct view_renderer {
     view_mesh_program mesh_cpu, mesh_gpu;        /* mesh_gpu.id 0: no GPU skinning */
+    view_mesh_program mesh_gpu_lite;             /* OSSA_SKIN_LITE: at most 4 influences, no
+                                                    gaps; id 0: mesh_gpu draws those too */
     view_line_program lines, normals_cpu, normals_gpu;
     unsigned skinned_vao, gpu_vao, bind_vao, line_vao, grid_vao;
     unsigned position_buffer, normal_buffer;     /* CPU-skinned, rewritten every frame */
