@@ -12,6 +12,7 @@
  * characters ran at 0.43x and 0.62x of one thread. */
 #define _DEFAULT_SOURCE
 #include "bench_crowd.h"
+#include "bench_crowd_members.h"
 #include "bench_crowd_report.h"
 #include <malloc.h>
 #include <math.h>
@@ -26,9 +27,6 @@
 #include "bench_cal3d.h"
 #endif
 
-#define CROWD_FADE 0.25f
-#define CROWD_SWITCH_FRAMES 120u
-#define CROWD_SEED 0xC20ADull
 #define CROWD_MAX_FRAMES 256u
 #define CROWD_ROUND_SECONDS 0.5 /* frames per round are cut so one subject's round lasts ~this */
 /* Untimed frames before each round, at least one, until this long has passed: a pool whose
@@ -36,263 +34,6 @@
  * speed again (2 threads on 10 cally characters: 0.6x one thread at 16 timed frames a round,
  * 1.9x at 256). */
 #define CROWD_WARM_SECONDS 0.003
-
-typedef struct crowd_member {
-    ossa_instance *inst;
-    ossa_instance_span *spans;
-    float *out; /* positions then normals of every part */
-    uint32_t clip;
-    bool switches;
-    bool failed;
-    float phase, speed; /* where and how fast its clip plays (libcal3d's twin too) */
-#ifdef OSSA_BENCH_CAL3D
-    bench_cal3d_actor *actor;
-    float *cal_out;    /* 6 floats a file vertex */
-    uint32_t cal_clip; /* the clip the CalModel plays (its frames are counted apart) */
-#endif
-} crowd_member;
-
-typedef struct crowd {
-    const ossa_model *m;
-    uint32_t n, parts, clip_count;
-    crowd_member *members;
-    ossa_skin_pool *pool; /* NULL: 1 thread */
-    uint32_t frame;       /* of the subject being timed */
-#ifdef OSSA_BENCH_CAL3D
-    bench_cal3d *cal;
-    uint32_t cal_frame;
-#endif
-} crowd;
-
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static float unit(uint64_t *s)
-{
-    return (float)(splitmix(s) >> 40) / (float)(1u << 24);
-}
-
-/* The clip member i switches to at frame f, or UINT32_MAX when it does not switch then. */
-static uint32_t switch_at(const crowd *c, uint32_t clip, bool switches, uint32_t i, uint32_t f)
-{
-    if (!switches || f == 0 || (f + i) % CROWD_SWITCH_FRAMES != 0)
-        return UINT32_MAX;
-    return (clip + 1) % c->clip_count;
-}
-
-/* Characters updated together: a few cloth lanes' worth, few enough that their poses are
- * still in cache when they are skinned. */
-#define CROWD_BATCH 16u
-
-/* A frame of members [begin, end), CROWD_BATCH at a time: clip switches, one
- * ossa_instance_update_many (the cloth of neighbours steps in SIMD lanes), then each skin. */
-static void ossa_range(void *ctx, uint32_t begin, uint32_t end)
-{
-    crowd *c = ctx;
-    for (uint32_t lo = begin; lo < end; lo += CROWD_BATCH) {
-        uint32_t hi = end - lo > CROWD_BATCH ? lo + CROWD_BATCH : end;
-        ossa_instance *batch[CROWD_BATCH];
-        for (uint32_t i = lo; i < hi; i++) {
-            crowd_member *mb = &c->members[i];
-            uint32_t next = switch_at(c, mb->clip, mb->switches, i, c->frame);
-            if (next != UINT32_MAX) {
-                mb->failed |= ossa_instance_play(mb->inst, next, CROWD_FADE, NULL) != OSSA_OK;
-                mb->clip = next;
-            }
-            batch[i - lo] = mb->inst;
-        }
-        ossa_instance_update_many(batch, hi - lo, CROWD_DT);
-        for (uint32_t i = lo; i < hi; i++) {
-            crowd_member *mb = &c->members[i];
-            mb->failed |= ossa_instance_skin(mb->inst, 0, c->parts, mb->spans, NULL) != OSSA_OK;
-        }
-    }
-}
-
-/* True when the crowd's characters run in turn, each splitting its large parts over a pool of
- * `threads` (fewer than 2 characters a thread, and a part big enough for the instance to split
- * it); else the characters are split (ossa_frame: at least one a thread). */
-static bool split_within(const crowd *c, uint32_t threads)
-{
-    if (c->n >= 2 * threads)
-        return false;
-    for (uint32_t p = 0; c->n && p < c->parts; p++) {
-        ossa_instance_part info;
-        if (ossa_instance_part_info(c->members[0].inst, p, &info) &&
-            info.output_count >= OSSA_INSTANCE_PARALLEL_MIN_VERTICES)
-            return true;
-    }
-    return false;
-}
-
-/* Characters a piece of the crowd holds on `threads` threads: whole update groups (cloth lanes),
- * small ones so that a preempted thread holds little; a crowd too small for that gets one even
- * piece a thread (one character at the least). */
-static uint32_t piece_size(uint32_t n, uint32_t threads)
-{
-    uint32_t align = OSSA_INSTANCE_UPDATE_GROUP;
-    if (threads && n < 4 * threads * align)
-        align = (n + threads - 1) / threads;
-    return align ? align : 1;
-}
-
-/* One frame of the whole crowd on c->pool's threads (or the caller's alone). */
-static void ossa_frame(void *ctx)
-{
-    crowd *c = ctx;
-    uint32_t threads = ossa_skin_pool_threads(c->pool);
-    if (c->pool && c->n >= 2 && c->n >= threads && !split_within(c, threads))
-        ossa_skin_pool_for(c->pool, 0, c->n, piece_size(c->n, threads), ossa_range, c);
-    else
-        ossa_range(c, 0, c->n);
-    c->frame++;
-}
-
-/* Threads a frame on a pool of `threads` keeps busy, for the contention check: all of them when
- * the instances split their large parts, one a piece when the characters are split (up to all),
- * else the caller's alone; an idle worker is not a busy machine. */
-static uint32_t busy_threads(const crowd *c, uint32_t threads)
-{
-    if (split_within(c, threads))
-        return threads;
-    if (c->n < 2 || c->n < threads)
-        return 1;
-    uint32_t piece = piece_size(c->n, threads), pieces = (c->n + piece - 1) / piece;
-    return pieces < threads ? pieces : threads;
-}
-
-/* Across characters, or within their parts: one or the other, never both (a pool dispatch
- * cannot nest). */
-static void crowd_use_pool(crowd *c, ossa_skin_pool *pool)
-{
-    c->pool = pool;
-    bool within = pool && split_within(c, ossa_skin_pool_threads(pool));
-    for (uint32_t i = 0; i < c->n; i++)
-        ossa_instance_set_pool(c->members[i].inst, within ? pool : NULL);
-}
-
-#ifdef OSSA_BENCH_CAL3D
-static void cal_frame(void *ctx)
-{
-    crowd *c = ctx;
-    for (uint32_t i = 0; i < c->n; i++) {
-        crowd_member *mb = &c->members[i];
-        uint32_t next = switch_at(c, mb->cal_clip, mb->switches, i, c->cal_frame);
-        if (next != UINT32_MAX) {
-            mb->failed |= !bench_cal3d_actor_play(mb->actor, (int)next, CROWD_FADE);
-            mb->cal_clip = next;
-        }
-        bench_cal3d_actor_frame(mb->actor, CROWD_DT, mb->cal_out);
-    }
-    c->cal_frame++;
-}
-#endif
-
-static uint64_t output_floats(const ossa_instance *inst, uint32_t parts)
-{
-    uint64_t total = 0;
-    for (uint32_t p = 0; p < parts; p++) {
-        ossa_instance_part info;
-        if (ossa_instance_part_info(inst, p, &info))
-            total += 3ull * info.output_count;
-    }
-    return total;
-}
-
-static void member_release(crowd_member *mb)
-{
-    ossa_instance_destroy(mb->inst);
-    free(mb->spans);
-    ossa_skin_buffer_free(mb->out);
-#ifdef OSSA_BENCH_CAL3D
-    bench_cal3d_actor_free(mb->actor);
-    free(mb->cal_out);
-#endif
-}
-
-static void crowd_release(crowd *c)
-{
-    for (uint32_t i = 0; c->members && i < c->n; i++)
-        member_release(&c->members[i]);
-    free(c->members);
-    c->members = NULL;
-}
-
-/* Character i: its instance (sharing character 0's runtime data), buffers and script. */
-static bool member_init_ossa(crowd *c, uint32_t i, char *msg, size_t size)
-{
-    crowd_member *mb = &c->members[i];
-    ossa_error err;
-    ossa_status st = i ? ossa_instance_create_shared(c->members[0].inst, NULL, &mb->inst, &err)
-                       : ossa_instance_create(c->m, NULL, &mb->inst, &err);
-    if (st != OSSA_OK) {
-        snprintf(msg, size, "instance %u: %.200s", i, err.message);
-        return false;
-    }
-    c->parts = ossa_instance_part_count(mb->inst);
-    uint64_t floats = output_floats(mb->inst, c->parts);
-    mb->spans = calloc(c->parts ? c->parts : 1, sizeof *mb->spans);
-    mb->out = ossa_skin_buffer_alloc(2 * floats * sizeof(float) + 64);
-    if (!mb->spans || !mb->out) {
-        snprintf(msg, size, "instance %u: out of memory", i);
-        return false;
-    }
-    float *pos = mb->out, *nrm = mb->out + floats;
-    for (uint32_t p = 0; p < c->parts; p++) {
-        ossa_instance_part info;
-        ossa_instance_part_info(mb->inst, p, &info);
-        mb->spans[p] = (ossa_instance_span){pos, nrm, info.output_count};
-        pos += 3 * (size_t)info.output_count;
-        nrm += 3 * (size_t)info.output_count;
-    }
-    uint64_t rng = CROWD_SEED + i;
-    const ossa_clip *clip = &c->m->clips[i % c->clip_count];
-    mb->clip = i % c->clip_count;
-    mb->switches = c->clip_count > 1 && i % 4 == 1;
-    mb->phase = unit(&rng) * clip->duration;
-    mb->speed = 0.75f + 0.5f * unit(&rng);
-    if (ossa_instance_play(mb->inst, mb->clip, 0.0f, &err) != OSSA_OK) {
-        snprintf(msg, size, "instance %u: %.200s", i, err.message);
-        return false;
-    }
-    ossa_mixer_set_time_factor(ossa_instance_mixer(mb->inst), mb->speed);
-    ossa_instance_seek(mb->inst, mb->phase);
-    return true;
-}
-
-/* Character i's CalModel, same script, when libcal3d is there. */
-static bool member_init_cal(crowd *c, uint32_t i, uint64_t vertices, char *msg, size_t size)
-{
-#ifdef OSSA_BENCH_CAL3D
-    crowd_member *mb = &c->members[i];
-    if (c->cal) {
-        mb->actor = bench_cal3d_actor_new(c->cal);
-        mb->cal_out = malloc(6 * sizeof(float) * (vertices ? vertices : 1));
-        mb->cal_clip = mb->clip;
-        if (!mb->actor || !mb->cal_out ||
-            !bench_cal3d_actor_play(mb->actor, (int)mb->clip, 0.0f)) {
-            snprintf(msg, size, "libcal3d character %u could not be made", i);
-            return false;
-        }
-        bench_cal3d_actor_set_speed(mb->actor, mb->speed);
-        bench_cal3d_actor_set_time(mb->actor, mb->phase);
-        bench_cal3d_actor_reset_springs(mb->actor); /* as the instance's seek does */
-    }
-#else
-    (void)c, (void)i, (void)vertices, (void)msg, (void)size;
-#endif
-    return true;
-}
-
-static bool member_init(crowd *c, uint32_t i, uint64_t vertices, char *msg, size_t size)
-{
-    return member_init_ossa(c, i, msg, size) && member_init_cal(c, i, vertices, msg, size);
-}
 
 #if !defined(__GLIBC__) || (__GLIBC__ == 2 && __GLIBC_MINOR__ < 33)
 static long resident_kb(void)
@@ -327,7 +68,7 @@ typedef struct crowd_subject {
     ossa_skin_pool *pool;    /* the Ossa subjects' threads (NULL: 1) */
     bool ossa;
     uint32_t threads;
-    uint32_t busy;           /* threads a frame keeps busy (busy_threads; 0: threads) */
+    uint32_t busy;           /* threads a frame keeps busy (crowd_busy_threads; 0: threads) */
     uint32_t frames;         /* timed frames per round */
     double *samples;         /* every timed frame, runs x frames */
     uint32_t count;
@@ -457,7 +198,7 @@ static bool run_size(const bench_crowd_opts *o, const ossa_model *m, uint32_t n,
     bool ok = true;
     double before = heap_bytes(), after_first = before;
     for (; c.n < probe && ok; c.n++) {
-        ok = member_init_ossa(&c, c.n, msg, sizeof msg);
+        ok = crowd_member_init_ossa(&c, c.n, msg, sizeof msg);
         if (c.n == 0)
             after_first = heap_bytes();
     }
@@ -465,7 +206,7 @@ static bool run_size(const bench_crowd_opts *o, const ossa_model *m, uint32_t n,
     r->bytes_per_character = probe > 1 ? (after - after_first) / (probe - 1) : after - before;
     r->shared_bytes = probe > 1 ? (after_first - before) - r->bytes_per_character : 0.0;
     for (uint32_t i = 0; i < c.n && ok; i++)
-        ok = member_init_cal(&c, i, vertices, msg, sizeof msg);
+        ok = crowd_member_init_cal(&c, i, vertices, msg, sizeof msg);
     double free_bytes = (double)sysconf(_SC_AVPHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
     if (ok && r->bytes_per_character * (n - probe) > 0.5 * free_bytes) {
         r->skipped = true;
@@ -475,21 +216,21 @@ static bool run_size(const bench_crowd_opts *o, const ossa_model *m, uint32_t n,
         return true;
     }
     for (; c.n < n && ok; c.n++)
-        ok = member_init(&c, c.n, vertices, msg, sizeof msg);
+        ok = crowd_member_init(&c, c.n, vertices, msg, sizeof msg);
     if (!ok) {
         fprintf(stderr, "ossa bench --crowd: %s\n", msg);
         crowd_release(&c);
         return false;
     }
-    crowd_subject subs[3] = {{.frame = ossa_frame, .ossa = true, .threads = 1}};
+    crowd_subject subs[3] = {{.frame = crowd_frame_ossa, .ossa = true, .threads = 1}};
     uint32_t ns = 1;
     if (pool)
-        subs[ns++] = (crowd_subject){.frame = ossa_frame, .pool = pool, .ossa = true,
+        subs[ns++] = (crowd_subject){.frame = crowd_frame_ossa, .pool = pool, .ossa = true,
                                      .threads = ossa_skin_pool_threads(pool),
-                                     .busy = busy_threads(&c, ossa_skin_pool_threads(pool))};
+                                     .busy = crowd_busy_threads(&c, ossa_skin_pool_threads(pool))};
 #ifdef OSSA_BENCH_CAL3D
     if (c.cal)
-        subs[ns++] = (crowd_subject){.frame = cal_frame, .threads = 1};
+        subs[ns++] = (crowd_subject){.frame = crowd_frame_cal, .threads = 1};
 #endif
     for (uint32_t s = 0; s < ns && ok; s++) {
         subs[s].samples = malloc((size_t)o->runs * o->frames * sizeof(double));
@@ -537,7 +278,7 @@ static void check_against_cal3d(const ossa_model *m, bench_cal3d *cal, uint64_t 
     c.members = &mb;
     char msg[256];
     *worst_rigid = *worst_spring = -1.0;
-    if (member_init(&c, 0, vertices, msg, sizeof msg)) {
+    if (crowd_member_init(&c, 0, vertices, msg, sizeof msg)) {
         float start = m->clips[0].duration / 3.0f;
         ossa_mixer_set_time_factor(ossa_instance_mixer(mb.inst), 1.0f);
         ossa_instance_seek(mb.inst, start);
@@ -545,7 +286,7 @@ static void check_against_cal3d(const ossa_model *m, bench_cal3d *cal, uint64_t 
         bench_cal3d_actor_set_time(mb.actor, start);
         bench_cal3d_actor_reset_springs(mb.actor);
         for (int f = 0; f < 20; f++) {
-            ossa_range(&c, 0, 1);
+            crowd_frame_range(&c, 0, 1);
             bench_cal3d_actor_frame(mb.actor, CROWD_DT, mb.cal_out);
         }
         float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
@@ -583,7 +324,7 @@ static void check_against_cal3d(const ossa_model *m, bench_cal3d *cal, uint64_t 
             *worst_spring = cloth ? diff[1] / size : -1.0;
         }
     }
-    member_release(&mb);
+    crowd_member_release(&mb);
 }
 #endif
 
