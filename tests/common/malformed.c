@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fuzz_seeds.h"
@@ -495,4 +496,26 @@ uint8_t *mf_splice(const uint8_t *d, size_t n, size_t a, size_t b, const char *t
     memcpy(out + a + tl, d + b, n - b);
     *out_n = total;
     return out;
+}
+
+int mf_run(mf_file_fn binary, mf_file_fn xml, const char *what, const char *name)
+{
+    const char *assets = test_assets_dir();
+    mf_files files;
+    if (!mf_collect(assets, true, &files)) {
+        fprintf(stderr, "out of memory\n");
+        return 1;
+    }
+    clock_t start = clock();
+    unsigned tried = 0;
+    for (size_t i = 0; i < files.count; i++) {
+        mf_file_fn fn = files.items[i].xml ? xml : binary;
+        if (fn)
+            fn(&files.items[i], &tried);
+    }
+    printf("%u %s in %.1f s CPU\n", tried, what, (double)(clock() - start) / CLOCKS_PER_SEC);
+    CHECK(tried > 0);
+    mf_files_free(&files);
+    int rc = test_finish(name);
+    return rc == 0 && !assets ? TEST_SKIP : rc;
 }

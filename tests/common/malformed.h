@@ -32,6 +32,14 @@ typedef struct mf_files {
 bool mf_collect(const char *assets_dir, bool seeds, mf_files *out);
 void mf_files_free(mf_files *files);
 
+/* What a malformed-file test does to one file; it adds what it tried to *tried. */
+typedef void (*mf_file_fn)(const mf_file *f, unsigned *tried);
+/* A whole malformed-file test: every Cal3D file of the assets and the generated seeds, the
+ * binary ones through binary and the XML ones through xml (NULL: that kind is left out), then a
+ * line "N <what> in S s CPU", a check that something was tried, and the end of the test named
+ * name: its exit status (a skip when the assets are absent and all else passed). */
+int mf_run(mf_file_fn binary, mf_file_fn xml, const char *what, const char *name);
+
 /* ossa_load_memory of a (mutated) buffer of f with f's name and format forced. */
 ossa_status mf_load(const mf_file *f, const uint8_t *data, size_t size, ossa_model **out,
                     ossa_error *err);

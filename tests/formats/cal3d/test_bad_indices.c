@@ -240,22 +240,5 @@ static void xml_file(const mf_file *f, unsigned *tried)
 
 int main(void)
 {
-    const char *assets = test_assets_dir();
-    mf_files files;
-    if (!mf_collect(assets, true, &files)) {
-        fprintf(stderr, "out of memory\n");
-        return 1;
-    }
-    unsigned tried = 0;
-    for (size_t i = 0; i < files.count; i++) {
-        if (files.items[i].xml)
-            xml_file(&files.items[i], &tried);
-        else
-            binary_file(&files.items[i], &tried);
-    }
-    printf("%u out-of-range indices tried\n", tried);
-    CHECK(tried > 0);
-    mf_files_free(&files);
-    int rc = test_finish("malformed-bad-indices");
-    return rc == 0 && !assets ? TEST_SKIP : rc;
+    return mf_run(binary_file, xml_file, "out-of-range indices tried", "malformed-bad-indices");
 }

@@ -5,17 +5,17 @@
  * model that validates or an error with a message and the file name. */
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "malformed.h"
 #include "plan.h"
 
 enum { MUTATIONS = 200, MIN_MUTATIONS = 8, MAX_FLIPS = 8 };
 
-static void flip_file(const mf_file *f)
+static void flip_file(const mf_file *f, unsigned *files)
 {
     if (!f->size)
         return;
+    (*files)++;
     mf_tally t = {f->label, 0, 0, 8};
     mf_rng rng;
     mf_rng_seed(&rng, mf_hash(f->name));
@@ -46,19 +46,6 @@ static void flip_file(const mf_file *f)
 
 int main(void)
 {
-    const char *assets = test_assets_dir();
-    mf_files files;
-    if (!mf_collect(assets, true, &files)) {
-        fprintf(stderr, "out of memory\n");
-        return 1;
-    }
-    clock_t start = clock();
-    for (size_t i = 0; i < files.count; i++)
-        flip_file(&files.items[i]);
-    printf("up to %u mutants of each of %zu files in %.1f s CPU\n", (unsigned)MUTATIONS,
-           files.count, (double)(clock() - start) / CLOCKS_PER_SEC);
-    CHECK(files.count > 0);
-    mf_files_free(&files);
-    int rc = test_finish("malformed-flips");
-    return rc == 0 && !assets ? TEST_SKIP : rc;
+    /* up to MUTATIONS mutants of each file */
+    return mf_run(flip_file, flip_file, "files flipped", "malformed-flips");
 }

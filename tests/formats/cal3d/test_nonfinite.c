@@ -127,22 +127,5 @@ static void xml_file(const mf_file *f, unsigned *tried)
 
 int main(void)
 {
-    const char *assets = test_assets_dir();
-    mf_files files;
-    if (!mf_collect(assets, true, &files)) {
-        fprintf(stderr, "out of memory\n");
-        return 1;
-    }
-    unsigned tried = 0;
-    for (size_t i = 0; i < files.count; i++) {
-        if (files.items[i].xml)
-            xml_file(&files.items[i], &tried);
-        else
-            binary_file(&files.items[i], &tried);
-    }
-    printf("%u non-finite values tried\n", tried);
-    CHECK(tried > 0);
-    mf_files_free(&files);
-    int rc = test_finish("malformed-nonfinite");
-    return rc == 0 && !assets ? TEST_SKIP : rc;
+    return mf_run(binary_file, xml_file, "non-finite values tried", "malformed-nonfinite");
 }
