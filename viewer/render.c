@@ -54,7 +54,7 @@ static bool gpu_programs(view_renderer *r)
     }
     view_program_bind_palette(r->mesh_gpu.id, PALETTE_BINDING);
     view_program_bind_palette(r->normals_gpu.id, PALETTE_BINDING);
-    /* Submeshes of at most 4 influences and no gaps (every Cal3D one) skip half the shader. */
+    /* Submeshes of at most 4 influences and no gaps (most Cal3D ones) skip half the shader. */
     char lite[128];
     snprintf(lite, sizeof lite, "%s#define OSSA_SKIN_LITE\n", defines);
     if (view_mesh_program_build(&r->mesh_gpu_lite, lite, "mesh (gpu skinning, lite)", err,

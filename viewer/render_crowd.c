@@ -91,7 +91,7 @@ static void gpu_programs(view_crowd_renderer *cr, const view_renderer *r, const 
         return;
     }
     instanced_uniforms(&cr->instanced, rows);
-    /* Submeshes of at most 4 influences and no gaps (every Cal3D one) take the lite variant. */
+    /* Submeshes of at most 4 influences and no gaps (most Cal3D ones) take the lite variant. */
     char lite[200];
     snprintf(lite, sizeof lite, "%s#define OSSA_SKIN_LITE\n", defines);
     if (view_mesh_program_build(&cr->instanced_lite, lite, "mesh (crowd, instanced, lite)", err,
