@@ -141,7 +141,8 @@ static void check_mesh_with(ossa_skin_kernel k, uint32_t n, uint32_t max_inf, ui
         tri_bad += src[remap[v]] != v;
     CHECK(tri_bad == 0);
 
-    /* groups cover the output in order, each padded to the block size, influence counts match */
+    /* groups cover the output in order, each padded to the block size; a vertex sits in the group
+     * of its influence count, or of more when the padding plan moved it up */
     ossa_skin_group groups[OSSA_SKIN_GROUP_COUNT];
     ossa_skin_mesh_groups(mesh, groups);
     uint32_t at = 0, grp_bad = 0;
@@ -149,7 +150,8 @@ static void check_mesh_with(ossa_skin_kernel k, uint32_t n, uint32_t max_inf, ui
         grp_bad += groups[g].begin != at || groups[g].padded_end % OSSA_SKIN_BLOCK != 0;
         for (uint32_t o = groups[g].begin; o < groups[g].end; o++) {
             uint32_t v = src[o], kk = r.sm.influence_start[v + 1] - r.sm.influence_start[v];
-            grp_bad += g < OSSA_SKIN_MAX_GROUPED + 1 ? kk != g : kk <= OSSA_SKIN_MAX_GROUPED;
+            grp_bad += g < OSSA_SKIN_MAX_GROUPED + 1 ? kk > g || (kk == 0 && g != 0)
+                                                     : kk <= OSSA_SKIN_MAX_GROUPED;
         }
         at = groups[g].padded_end;
     }
@@ -303,6 +305,71 @@ static void check_exact_with(ossa_skin_kernel k, uint32_t n, uint32_t max_inf, u
     rand_submesh_free(&r);
 }
 
+/* The padding plan: 17 one-influence vertices and 15 two-influence ones take 32 outputs, not 64
+ * (the last one-influence vertex moves up, its second slot weight 0), and the moved vertex skins
+ * to the same bits as in a mesh where it keeps its own group. */
+static void check_spill(ossa_skin_kernel k)
+{
+    enum { N = 32, BONES = 5 };
+    float pos[3 * N], nrm[3 * N], pal[12 * BONES];
+    uint32_t start[N + 1];
+    ossa_influence inf[2 * N];
+    uint32_t at = 0;
+    for (uint32_t v = 0; v < N; v++) {
+        start[v] = at;
+        for (int c = 0; c < 3; c++) {
+            pos[3 * v + c] = 0.37f * (float)v - 1.1f * (float)c;
+            nrm[3 * v + c] = c == 1 ? 1.0f : 0.01f * (float)v;
+        }
+        inf[at++] = (ossa_influence){v % BONES, v < 17 ? 1.0f : 0.625f};
+        if (v >= 17)
+            inf[at++] = (ossa_influence){(v + 2) % BONES, 0.375f};
+    }
+    start[N] = at;
+    rand_palette(pal, BONES, 5);
+    ossa_submesh sm = {0};
+    sm.material = -1;
+    sm.vertex_count = N;
+    sm.positions = pos;
+    sm.normals = nrm;
+    sm.influence_start = start;
+    sm.influences = inf;
+    ossa_skin_mesh *mesh = NULL, *alone = NULL;
+    CHECK(ossa_skin_mesh_create(&sm, BONES, &mesh, NULL) == OSSA_OK);
+    if (!mesh)
+        return;
+    CHECK(ossa_skin_mesh_output_count(mesh) == N);
+    ossa_skin_group g[OSSA_SKIN_GROUP_COUNT];
+    ossa_skin_mesh_groups(mesh, g);
+    CHECK(g[1].begin == 0 && g[1].end == 16 && g[2].begin == 16 && g[2].end == 32);
+    CHECK(ossa_skin_mesh_remap(mesh)[16] >= 16); /* the last one-influence vertex moved up */
+    /* vertex 16 alone: one vertex, one influence, its own group */
+    ossa_submesh one = sm;
+    one.vertex_count = 1;
+    one.positions = pos + 3 * 16;
+    one.normals = nrm + 3 * 16;
+    uint32_t one_start[2] = {0, 1};
+    one.influence_start = one_start;
+    one.influences = inf + 16;
+    CHECK(ossa_skin_mesh_create(&one, BONES, &alone, NULL) == OSSA_OK);
+    float *op = alloc_out(N), *on = alloc_out(N), *ap = alloc_out(16), *an = alloc_out(16);
+    ossa_skin_job job;
+    ossa_skin_job_init(&job, mesh, pal, BONES, op, on, N);
+    job.kernel = k;
+    CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
+    if (alone) {
+        ossa_skin_job_init(&job, alone, pal, BONES, ap, an, 16);
+        job.kernel = k;
+        CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
+        uint32_t o = ossa_skin_mesh_remap(mesh)[16];
+        CHECK(memcmp(op + 3 * o, ap, 3 * sizeof(float)) == 0);
+        CHECK(memcmp(on + 3 * o, an, 3 * sizeof(float)) == 0);
+    }
+    free(op); free(on); free(ap); free(an);
+    ossa_skin_mesh_destroy(alone);
+    ossa_skin_mesh_destroy(mesh);
+}
+
 static void check_errors(void)
 {
     rand_submesh r;
@@ -445,6 +512,7 @@ int main(int argc, char **argv)
     }
     check_exact_with(k, 4099, 8, 2, 81, 300, 1.0f); /* no palette copy */
     check_exact_with(k, 20000, 4, 0, 82, 67, 1.0f);
+    check_spill(k);
     check_errors();
     check_lerp(k);
     return test_finish("skin-kernels");

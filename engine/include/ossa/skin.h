@@ -91,7 +91,8 @@ OSSA_API ossa_status ossa_skin_kernel_traffic(ossa_skin_kernel k, uint32_t influ
 typedef struct ossa_skin_mesh ossa_skin_mesh;
 
 /* One influence group in output order: vertices [begin, end) are real, [end, padded_end) are
- * padding; padded_end is the next group's begin. */
+ * padding; padded_end is the next group's begin. A group of K influences holds the vertices with
+ * K and, where that saves padding, a few with fewer (their extra slots weigh 0). */
 typedef struct ossa_skin_group {
     uint32_t influences;   /* 0..8, or OSSA_SKIN_MAX_GROUPED + 1 for the general group */
     uint32_t begin, end, padded_end;

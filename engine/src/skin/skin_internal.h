@@ -5,9 +5,10 @@
  *   float px[16], py[16], pz[16], nx[16], ny[16], nz[16]   (the "rows", 384 bytes)
  *   float w[K][16]                                          (weights, influence-major)
  *   uint16_t bone[K][16]                                    (bone indices, < palette_size)
- * padded to a multiple of 64 bytes. One contiguous stream per group keeps the hardware
- * prefetcher on a single sequential walk. The general group (> 8 influences) uses K = 0 blocks for
- * its rows and a CSR list of (bone, weight) per vertex.
+ * padded to a multiple of 64 bytes. A vertex with fewer than K influences may sit in group K (its
+ * extra slots weight 0 on its own last bone; skin_mesh.c's plan_spill). One contiguous stream per
+ * group keeps the hardware prefetcher on a single sequential walk. The general group (> 8
+ * influences) uses K = 0 blocks for its rows and a CSR list of (bone, weight) per vertex.
  *
  * Exact meshes (a submesh with influence_points whose points are not all w_i x one bind point,
  * see skin_mesh.c) add, after the bone indices,
