@@ -175,6 +175,8 @@ AI void run_k(const skin_range *r, uint32_t k_count, const float *pal, int wide,
             for (uint32_t off = 0; off < g->stride; off += 64)
                 _mm_prefetch((const char *)block + SKIN_PREFETCH_BLOCKS * (size_t)g->stride + off,
                              _MM_HINT_T0);
+        if (r->prefetch_out && !stream)
+            skin_prefetch_outputs(r, o);
         const float *rows = ossa_skin_block_rows(r, block, o / SKIN_B, scratch);
         const float *w = block + SKIN_ROWS;
         const uint16_t *b = (const uint16_t *)(const void *)(w + k_count * SKIN_B);
@@ -288,6 +290,8 @@ AI void run_k_exact(const skin_range *r, uint32_t k_count, const float *pal, int
             for (uint32_t off = 0; off < g->stride; off += 64)
                 _mm_prefetch((const char *)block + SKIN_PREFETCH_BLOCKS * (size_t)g->stride + off,
                              _MM_HINT_T0);
+        if (r->prefetch_out && !stream)
+            skin_prefetch_outputs(r, o);
         const float *rows = ossa_skin_block_rows(r, block, o / SKIN_B, scratch);
         const float *w = block + SKIN_ROWS;
         const uint16_t *b = (const uint16_t *)(const void *)(w + k_count * SKIN_B);

@@ -244,7 +244,7 @@ ossa_status ossa_skin_job_run(const ossa_skin_job *job, ossa_error *err)
     if ((((uintptr_t)job->out_positions | (uintptr_t)job->out_normals) & 63u) != 0)
         stream = 0;
     skin_range r = {m, 0, 0, 0, job->palette, live_morphs(m, job->morph_weights),
-                    job->out_positions, job->out_normals, stream, NULL};
+                    job->out_positions, job->out_normals, stream, NULL, 0};
     run_groups(m, ossa_skin_job_kernel(job), &r, job->begin, job->end);
     return OSSA_OK;
 }
@@ -270,6 +270,6 @@ void ossa_skin_mesh_run(const ossa_skin_mesh *mesh, ossa_skin_kernel k, const fl
                         float *out_normals)
 {
     skin_range r = {mesh, 0, 0, 0, palette, live_morphs(mesh, morph_weights), out_positions,
-                    out_normals, 0, wide};
+                    out_normals, 0, wide, 1};
     run_groups(mesh, k, &r, 0, mesh->output_count);
 }
