@@ -1,8 +1,8 @@
 /* One skin kernel (named on the command line) against ossa_skin_submesh_scalar on random meshes:
  * odd vertex counts, 0..12 influences (general group included), weights not summing to 1, zero
  * normals, morph targets, split ranges with unaligned heads and tails, streaming stores, padding
- * outputs, remapped triangles, the thread pool, and the vertex-frame lerp kernel. Exits 77 when
- * the CPU lacks the kernel. */
+ * outputs, remapped triangles, the thread pool, padding moved between groups, uniform blocks, and
+ * the vertex-frame lerp kernel. Exits 77 when the CPU lacks the kernel. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -370,6 +370,75 @@ static void check_spill(ossa_skin_kernel k)
     ossa_skin_mesh_destroy(mesh);
 }
 
+/* Blocks whose lanes all name the same bones are blended by the SIMD kernels as one broadcast
+ * matrix per influence: 16 two-influence vertices on bones (3, 1) alone fill such a block; with
+ * a vertex on bones (0, 2) added (it sorts first) 15 of them share a block with it. Each of the
+ * 16 must skin to the same bits both ways. */
+static void check_uniform(ossa_skin_kernel k)
+{
+    enum { N = 17, BONES = 4 };
+    float pos[3 * N], nrm[3 * N], pal[12 * BONES];
+    uint32_t start[N + 1];
+    ossa_influence inf[2 * N];
+    for (uint32_t v = 0; v < N; v++) {
+        start[v] = 2 * v;
+        for (int c = 0; c < 3; c++) {
+            pos[3 * v + c] = 0.61f * (float)v - 0.9f * (float)c + 0.25f;
+            nrm[3 * v + c] = c == 2 ? 1.0f : 0.03f * (float)v - 0.2f;
+        }
+        float w = 0.55f + 0.02f * (float)v;
+        inf[2 * v] = (ossa_influence){v == 0 ? 0u : 3u, w};
+        inf[2 * v + 1] = (ossa_influence){v == 0 ? 2u : 1u, 1.0f - w};
+    }
+    start[N] = 2 * N;
+    rand_palette(pal, BONES, 9);
+    ossa_submesh mixed = {0};
+    mixed.material = -1;
+    mixed.vertex_count = N;
+    mixed.positions = pos;
+    mixed.normals = nrm;
+    mixed.influence_start = start;
+    mixed.influences = inf;
+    ossa_submesh alone = mixed;
+    uint32_t alone_start[N];
+    for (uint32_t v = 0; v < N; v++)
+        alone_start[v] = 2 * v;
+    alone.vertex_count = N - 1;
+    alone.positions = pos + 3;
+    alone.normals = nrm + 3;
+    alone.influence_start = alone_start;
+    alone.influences = inf + 2;
+    ossa_skin_mesh *ma = NULL, *mb = NULL;
+    CHECK(ossa_skin_mesh_create(&mixed, BONES, &ma, NULL) == OSSA_OK);
+    CHECK(ossa_skin_mesh_create(&alone, BONES, &mb, NULL) == OSSA_OK);
+    if (!ma || !mb) {
+        ossa_skin_mesh_destroy(ma);
+        ossa_skin_mesh_destroy(mb);
+        return;
+    }
+    CHECK(ossa_skin_mesh_remap(ma)[0] == 0); /* bones (0, 2) sort first */
+    uint32_t na = ossa_skin_mesh_output_count(ma), nb = ossa_skin_mesh_output_count(mb);
+    float *ap = alloc_out(na), *an = alloc_out(na), *bp = alloc_out(nb), *bn = alloc_out(nb);
+    ossa_skin_job job;
+    ossa_skin_job_init(&job, ma, pal, BONES, ap, an, na);
+    job.kernel = k;
+    CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
+    ossa_skin_job_init(&job, mb, pal, BONES, bp, bn, nb);
+    job.kernel = k;
+    CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
+    uint32_t differ = 0;
+    for (uint32_t v = 1; v < N; v++) {
+        uint32_t oa = ossa_skin_mesh_remap(ma)[v], ob = ossa_skin_mesh_remap(mb)[v - 1];
+        differ += memcmp(ap + 3 * oa, bp + 3 * ob, 3 * sizeof(float)) != 0 ||
+                  memcmp(an + 3 * oa, bn + 3 * ob, 3 * sizeof(float)) != 0;
+    }
+    CHECKF(differ == 0, "%s: %u vertices differ between a uniform block and a mixed one",
+           ossa_skin_kernel_name(k), differ);
+    free(ap); free(an); free(bp); free(bn);
+    ossa_skin_mesh_destroy(ma);
+    ossa_skin_mesh_destroy(mb);
+}
+
 static void check_errors(void)
 {
     rand_submesh r;
@@ -513,6 +582,7 @@ int main(int argc, char **argv)
     check_exact_with(k, 4099, 8, 2, 81, 300, 1.0f); /* no palette copy */
     check_exact_with(k, 20000, 4, 0, 82, 67, 1.0f);
     check_spill(k);
+    check_uniform(k);
     check_errors();
     check_lerp(k);
     return test_finish("skin-kernels");

@@ -10,6 +10,8 @@
  *  - the palette: when it has at most SKIN_PAL_COPY_MAX bones and the range has at least as many
  *    vertices, it is copied to the stack with a 64-byte stride, so each bone is one cache line
  *    and no row load splits a line (the caller's 48-byte stride splits half of them).
+ *  - a uniform block (every lane on the same bones: skin_mesh_plan.c) skips all that: each
+ *    influence is 12 broadcast palette elements times the 8 lanes' weights, SoA at once.
  *  - the 8 blended matrices are transposed into SoA registers, positions and normals transformed
  *    from the block's SoA rows, normals renormalised with rsqrt and one Newton step (relative
  *    error about 3e-7; a group holding a subnormal squared length is redone with sqrt and
@@ -165,6 +167,22 @@ AI void blend8(const float *w, const uint16_t *b, uint32_t k_count, uint32_t l, 
     }
 }
 
+/* As blend8 for a uniform block (skin_mesh_plan.c): slot k names one bone in every lane, so
+ * element e of the 8 matrices is sum_k w_k x that bone's element e, a broadcast row element
+ * times the lanes' weights: the same operations on each element as blend8's, in SoA already. */
+AI void blend8_uniform(const float *w, const uint16_t *b, uint32_t k_count, uint32_t l,
+                       const float *pal, uint32_t stride, __m256 m[12])
+{
+#pragma GCC unroll 8
+    for (uint32_t k = 0; k < k_count; k++) {
+        const float *p = bone_at(pal, (uint32_t)b[k * SKIN_B] * (stride * 4u));
+        __m256 wk = _mm256_load_ps(w + k * SKIN_B + l);
+        for (uint32_t e = 0; e < 12; e++)
+            m[e] = k == 0 ? _mm256_mul_ps(wk, _mm256_broadcast_ss(p + e))
+                          : _mm256_fmadd_ps(wk, _mm256_broadcast_ss(p + e), m[e]);
+    }
+}
+
 /* Transforms the 8 vertices at lanes [l, l + 8) of `rows` with the SoA matrices m (blend8). */
 AI void transform8(const float *rows, const __m256 *m, uint32_t l, float *op, float *on, int stream)
 {
@@ -216,6 +234,7 @@ AI void run_k(const skin_range *r, uint32_t k_count, const float *pal, uint32_t 
         const float *rows = ossa_skin_block_rows(r, block, o / SKIN_B, scratch);
         const float *w = block + SKIN_ROWS;
         const uint16_t *b = (const uint16_t *)(const void *)(w + k_count * SKIN_B);
+        int uniform = r->mesh->uniform[o / SKIN_B];
         if (stream && o % SKIN_B == 0 && stop - o == SKIN_B) {
             /* a whole block: stage it, then stream 3 full lines per output, one stream at a
              * time (interleaving half-filled lines of two streams defeats write combining) */
@@ -223,7 +242,10 @@ AI void run_k(const skin_range *r, uint32_t k_count, const float *pal, uint32_t 
             float tn[3 * SKIN_B] __attribute__((aligned(64)));
             for (uint32_t l = 0; l < SKIN_B; l += 8) {
                 __m256 m[12];
-                blend8(w, b, k_count, l, pal, stride, m);
+                if (uniform)
+                    blend8_uniform(w, b, k_count, l, pal, stride, m);
+                else
+                    blend8(w, b, k_count, l, pal, stride, m);
                 transform8(rows, m, l, tp + 3 * l, tn + 3 * l, 0);
             }
             float *op = r->out_pos + 3 * (size_t)o, *on = r->out_nrm + 3 * (size_t)o;
@@ -239,7 +261,10 @@ AI void run_k(const skin_range *r, uint32_t k_count, const float *pal, uint32_t 
             float *op = r->out_pos + 3 * (size_t)o, *on = r->out_nrm + 3 * (size_t)o;
             if ((l & 7u) == 0 && o + 8 <= stop) {
                 __m256 m[12];
-                blend8(w, b, k_count, l, pal, stride, m);
+                if (uniform)
+                    blend8_uniform(w, b, k_count, l, pal, stride, m);
+                else
+                    blend8(w, b, k_count, l, pal, stride, m);
                 transform8(rows, m, l, op, on, stream);
                 o += 8;
             } else {

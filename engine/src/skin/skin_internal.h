@@ -79,6 +79,8 @@ struct ossa_skin_mesh {
     float *free_weight;       /* its physique weight */
     float *free_bind;         /* 3 per free vertex: bind position */
     unsigned char *movable;   /* output_count: 1 for spring-owned vertices */
+    uint8_t *uniform;         /* per output block: every slot one bone in all lanes
+                                 (skin_mesh_plan.c); the SIMD kernels blend it as one */
     void *storage;            /* the one aligned allocation behind the group blocks */
 };
 

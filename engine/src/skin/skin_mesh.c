@@ -18,6 +18,7 @@
 #include <sys/mman.h>
 #endif
 #include "skin_internal.h"
+#include "skin_mesh_plan.h"
 
 #define SKIN_MAX_VERTICES (1u << 26)
 #define SKIN_MAX_VERTEX_INFLUENCES 65535u
@@ -103,61 +104,6 @@ static uint32_t group_of(uint32_t k)
     return k <= OSSA_SKIN_MAX_GROUPED ? k : SKIN_GENERAL;
 }
 
-/* Padding: a group of K influences pads its last block to 16 vertices, and every padding vertex
- * costs a whole vertex's work. A vertex may instead sit in a group of more influences, its extra
- * slots weight 0 on its own last bone: each extra influence adds 0 x (a finite palette row) last,
- * so its blended matrix keeps its bits (an element that sums to exactly zero may change the
- * zero's sign), and a non-finite row reaches no vertex that did not read it already.
- * plan_spill chooses, for groups 1..7, whether the last (count mod 16) vertices move up one
- * group, where the estimated work (SPILL_VERTEX_COST + K per vertex, padding included, in
- * influence units: the AVX-512 kernel spent about 1.35 cycles an influence and 4 on the rest of
- * a vertex on Zen 4) is least; moved vertices can move on. A small part of a character (cally's
- * 17 parts: 36 to 327 vertices in 2 to 4 groups) loses most of its padding: 2,192 outputs for
- * 1,844 vertices before, 2,000 after. */
-#define SPILL_VERTEX_COST 3u
-
-static uint32_t round_block(uint32_t n)
-{
-    return (n + SKIN_B - 1) / SKIN_B * SKIN_B;
-}
-
-/* moved[k]: how many vertices group k (1..7) hands to group k + 1; counts become the new sizes. */
-static void plan_spill(uint32_t counts[OSSA_SKIN_GROUP_COUNT], uint32_t moved[OSSA_SKIN_GROUP_COUNT])
-{
-    uint64_t best = UINT64_MAX;
-    uint32_t best_mask = 0;
-    for (uint32_t mask = 0; mask < (1u << (OSSA_SKIN_MAX_GROUPED - 1)); mask++) {
-        uint64_t cost = 0;
-        uint32_t carry = 0, skip = 0;
-        for (uint32_t k = 1; k <= OSSA_SKIN_MAX_GROUPED; k++) {
-            uint32_t n = counts[k] + carry;
-            carry = 0;
-            if (k < OSSA_SKIN_MAX_GROUPED && (mask >> (k - 1) & 1u)) {
-                if (n % SKIN_B == 0) {
-                    skip = 1; /* the same plan as without this bit: counted once */
-                    break;
-                }
-                carry = n % SKIN_B;
-                n -= carry;
-            }
-            cost += (uint64_t)round_block(n) * (SPILL_VERTEX_COST + k);
-        }
-        if (!skip && cost < best) {
-            best = cost;
-            best_mask = mask;
-        }
-    }
-    uint32_t carry = 0;
-    for (uint32_t k = 1; k <= OSSA_SKIN_MAX_GROUPED; k++) {
-        counts[k] += carry;
-        carry = 0;
-        if (k < OSSA_SKIN_MAX_GROUPED && (best_mask >> (k - 1) & 1u))
-            carry = counts[k] % SKIN_B;
-        counts[k] -= carry;
-        moved[k] = carry;
-    }
-}
-
 void *ossa_skin_buffer_alloc(size_t bytes)
 {
     const size_t huge = (size_t)2 << 20;
@@ -200,6 +146,7 @@ void ossa_skin_mesh_destroy(ossa_skin_mesh *m)
     free(m->free_weight);
     free(m->free_bind);
     free(m->movable);
+    free(m->uniform);
     free(m);
 }
 
@@ -304,7 +251,7 @@ ossa_status ossa_skin_mesh_create(const ossa_submesh *sm, uint32_t palette_size,
         return st;
 
     uint32_t moved[OSSA_SKIN_GROUP_COUNT] = {0};
-    plan_spill(counts, moved);
+    skin_plan_spill(counts, moved);
     ossa_skin_mesh *m = calloc(1, sizeof *m);
     if (!m)
         return skin_fail(err, OSSA_ERR_NOMEM, "skin mesh: out of memory");
@@ -342,7 +289,11 @@ ossa_status ossa_skin_mesh_create(const ossa_submesh *sm, uint32_t palette_size,
     if (m->exact)
         m->gen_point = alloc_array(4 * (size_t)gen_influences, sizeof *m->gen_point, &failed);
     m->morph_start = alloc_array((size_t)m->output_count / SKIN_B + 1, sizeof *m->morph_start, &failed);
-    unsigned char *slot_group = alloc_array(n, 1, &failed);
+    m->uniform = alloc_array((size_t)m->output_count / SKIN_B + 1, 1, &failed);
+    uint8_t *slot_group = alloc_array(n, 1, &failed);
+    uint32_t *order = alloc_array(n, sizeof *order, &failed);
+    if (!failed && !skin_plan_order(sm, moved, order, slot_group))
+        failed = 1;
     m->movable = alloc_array(m->output_count, 1, &failed);
     if (!failed && storage_bytes) {
         m->storage = ossa_skin_buffer_alloc(storage_bytes);
@@ -350,18 +301,10 @@ ossa_status ossa_skin_mesh_create(const ossa_submesh *sm, uint32_t palette_size,
     }
     if (failed) {
         free(slot_group);
+        free(order);
         ossa_skin_mesh_destroy(m);
         return skin_fail(err, OSSA_ERR_NOMEM, "skin mesh: out of memory");
     }
-    /* each vertex's group: its influence count, or higher for the last ones plan_spill moves */
-    for (uint32_t v = 0; v < n; v++)
-        slot_group[v] = (unsigned char)group_of(sm->influence_start[v + 1] - sm->influence_start[v]);
-    for (uint32_t k = 1; k < OSSA_SKIN_MAX_GROUPED; k++)
-        for (uint32_t v = n, left = moved[k]; left && v-- > 0;)
-            if (slot_group[v] == k) {
-                slot_group[v] = (unsigned char)(k + 1);
-                left--;
-            }
     unsigned char *cursor = m->storage;
     for (uint32_t g = 0; g < OSSA_SKIN_GROUP_COUNT; g++) {
         skin_group_data *gd = &m->groups[g];
@@ -369,14 +312,15 @@ ossa_status ossa_skin_mesh_create(const ossa_submesh *sm, uint32_t palette_size,
         cursor += (size_t)(gd->padded_end - gd->begin) / SKIN_B * gd->stride;
     }
 
-    /* Output order: group by group, file order inside a group. */
+    /* Output order: group by group, inside a group by bones, then file order (skin_plan_order) */
     for (uint32_t o = 0; o < m->output_count; o++)
         m->source[o] = OSSA_SKIN_PAD_VERTEX;
     uint32_t fill[OSSA_SKIN_GROUP_COUNT];
     for (uint32_t g = 0; g < OSSA_SKIN_GROUP_COUNT; g++)
         fill[g] = m->groups[g].begin;
     uint32_t gen_cursor = 0;
-    for (uint32_t v = 0; v < n; v++) {
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t v = order[i];
         uint32_t a = sm->influence_start[v], e = sm->influence_start[v + 1];
         uint32_t g = slot_group[v];
         skin_group_data *gd = &m->groups[g];
@@ -430,6 +374,8 @@ ossa_status ossa_skin_mesh_create(const ossa_submesh *sm, uint32_t palette_size,
 #undef SKIN_GAP
     }
     free(slot_group);
+    free(order);
+    skin_plan_uniform(m, counts);
     /* padding vertices of the general group have no influences */
     for (uint32_t local = counts[SKIN_GENERAL]; local < gen_padded; local++)
         m->gen_start[local + 1] = gen_cursor;

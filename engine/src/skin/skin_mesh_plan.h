@@ -1,0 +1,23 @@
+/* The skin mesh's vertex plan (skin_mesh_plan.c): padding moves between influence groups, the
+ * order of vertices inside a group, and the blocks the SIMD kernels blend as uniform. */
+#ifndef OSSA_SKIN_MESH_PLAN_H
+#define OSSA_SKIN_MESH_PLAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "skin_internal.h"
+
+/* counts: vertices per group by influence count; on return the groups' sizes after the moves,
+ * and moved[k] how many group k (1..7) handed to group k + 1. */
+void skin_plan_spill(uint32_t counts[OSSA_SKIN_GROUP_COUNT], uint32_t moved[OSSA_SKIN_GROUP_COUNT]);
+/* group[v]: vertex v's group after the moves; order: the n vertices by group, then bones slot
+ * by slot (a moved vertex repeats its last bone), then file index. The submesh was checked
+ * (check_submesh). false: out of memory. */
+bool skin_plan_order(const ossa_submesh *sm, const uint32_t moved[OSSA_SKIN_GROUP_COUNT],
+                     uint32_t *order, uint8_t *group);
+/* Once the blocks are filled: padding lanes of groups 1..8 take lane 0's bones (weight 0), and
+ * m->uniform[block] says whether every slot names one bone in all 16 lanes. counts: the real
+ * vertices of each group (as skin_plan_spill left them). */
+void skin_plan_uniform(struct ossa_skin_mesh *m, const uint32_t counts[OSSA_SKIN_GROUP_COUNT]);
+
+#endif
