@@ -10,8 +10,8 @@
  *  - the palette: when it has at most SKIN_PAL_COPY_MAX bones and the range has at least as many
  *    vertices, it is copied to the stack with a 64-byte stride, so each bone is one cache line
  *    and no row load splits a line (the caller's 48-byte stride splits half of them).
- *  - a uniform block (every lane on the same bones: skin_mesh_plan.c) skips all that: each
- *    influence is 12 broadcast palette elements times the 8 lanes' weights, SoA at once.
+ *  - 8 lanes on the same bones (one run, skin_mesh_plan.c) skip all that: each influence is
+ *    12 broadcast palette elements times the lanes' weights, SoA at once.
  *  - the 8 blended matrices are transposed into SoA registers, positions and normals transformed
  *    from the block's SoA rows, normals renormalised with rsqrt and one Newton step (relative
  *    error about 3e-7; a group holding a subnormal squared length is redone with sqrt and
@@ -167,20 +167,32 @@ AI void blend8(const float *w, const uint16_t *b, uint32_t k_count, uint32_t l, 
     }
 }
 
-/* As blend8 for a uniform block (skin_mesh_plan.c): slot k names one bone in every lane, so
- * element e of the 8 matrices is sum_k w_k x that bone's element e, a broadcast row element
- * times the lanes' weights: the same operations on each element as blend8's, in SoA already. */
+/* As blend8 for 8 lanes that name one bone in each slot k (one run, skin_mesh_plan.c): element
+ * e is sum_k w_k x that bone's element e, a broadcast row element times the lanes' weights, the
+ * same operations per element as blend8's, in SoA already. (Two runs, the second blended into
+ * its lanes, measured about 6 % slower than blend8 on cally's parts: not taken.) */
 AI void blend8_uniform(const float *w, const uint16_t *b, uint32_t k_count, uint32_t l,
                        const float *pal, uint32_t stride, __m256 m[12])
 {
 #pragma GCC unroll 8
     for (uint32_t k = 0; k < k_count; k++) {
-        const float *p = bone_at(pal, (uint32_t)b[k * SKIN_B] * (stride * 4u));
+        const float *p = bone_at(pal, (uint32_t)b[k * SKIN_B + l] * (stride * 4u));
         __m256 wk = _mm256_load_ps(w + k * SKIN_B + l);
         for (uint32_t e = 0; e < 12; e++)
             m[e] = k == 0 ? _mm256_mul_ps(wk, _mm256_broadcast_ss(p + e))
                           : _mm256_fmadd_ps(wk, _mm256_broadcast_ss(p + e), m[e]);
     }
+}
+
+/* The 8 lanes at [l, l + 8) of a block whose runs start where block_runs has bits: at once when
+ * no run starts after lane l among them, else lane by lane. */
+AI void blend8_any(const float *w, const uint16_t *b, uint32_t k_count, uint32_t l,
+                   const float *pal, uint32_t stride, uint32_t block_runs, __m256 m[12])
+{
+    if (((block_runs >> l) & 0xfeu) == 0)
+        blend8_uniform(w, b, k_count, l, pal, stride, m);
+    else
+        blend8(w, b, k_count, l, pal, stride, m);
 }
 
 /* Transforms the 8 vertices at lanes [l, l + 8) of `rows` with the SoA matrices m (blend8). */
@@ -234,7 +246,7 @@ AI void run_k(const skin_range *r, uint32_t k_count, const float *pal, uint32_t 
         const float *rows = ossa_skin_block_rows(r, block, o / SKIN_B, scratch);
         const float *w = block + SKIN_ROWS;
         const uint16_t *b = (const uint16_t *)(const void *)(w + k_count * SKIN_B);
-        int uniform = r->mesh->uniform[o / SKIN_B];
+        uint32_t runs = r->mesh->runs[o / SKIN_B];
         if (stream && o % SKIN_B == 0 && stop - o == SKIN_B) {
             /* a whole block: stage it, then stream 3 full lines per output, one stream at a
              * time (interleaving half-filled lines of two streams defeats write combining) */
@@ -242,10 +254,7 @@ AI void run_k(const skin_range *r, uint32_t k_count, const float *pal, uint32_t 
             float tn[3 * SKIN_B] __attribute__((aligned(64)));
             for (uint32_t l = 0; l < SKIN_B; l += 8) {
                 __m256 m[12];
-                if (uniform)
-                    blend8_uniform(w, b, k_count, l, pal, stride, m);
-                else
-                    blend8(w, b, k_count, l, pal, stride, m);
+                blend8_any(w, b, k_count, l, pal, stride, runs, m);
                 transform8(rows, m, l, tp + 3 * l, tn + 3 * l, 0);
             }
             float *op = r->out_pos + 3 * (size_t)o, *on = r->out_nrm + 3 * (size_t)o;
@@ -261,10 +270,7 @@ AI void run_k(const skin_range *r, uint32_t k_count, const float *pal, uint32_t 
             float *op = r->out_pos + 3 * (size_t)o, *on = r->out_nrm + 3 * (size_t)o;
             if ((l & 7u) == 0 && o + 8 <= stop) {
                 __m256 m[12];
-                if (uniform)
-                    blend8_uniform(w, b, k_count, l, pal, stride, m);
-                else
-                    blend8(w, b, k_count, l, pal, stride, m);
+                blend8_any(w, b, k_count, l, pal, stride, runs, m);
                 transform8(rows, m, l, op, on, stream);
                 o += 8;
             } else {

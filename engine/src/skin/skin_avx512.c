@@ -7,8 +7,9 @@
  *  - the 16 blended matrices are transposed to SoA in two steps: 128-bit rows of 4 vertices
  *    {g, g+4, g+8, g+12} are gathered into one register per row (shuffle_f32x4), then one in-lane
  *    4x4 transpose per row gives the elements in natural vertex order (52 shuffles, not 60).
- *  - a uniform block (every lane on the same bones: skin_mesh_plan.c) is blended from 12
- *    broadcast palette elements per influence times the lanes' weights, SoA with no transpose.
+ *  - a block of at most SKIN_RUNS_MAX_16 runs of lanes on the same bones (skin_mesh_plan.c) is
+ *    blended run by run from 12 broadcast palette elements per influence times the lanes'
+ *    weights, each run's lanes by mask, SoA with no transpose.
  *  - normals are renormalised with rsqrt14 and one Newton step (relative error about 1e-7); a
  *    block holding a subnormal squared length is redone with sqrt and divide.
  *  - outputs are packed float3 built with two-source permutes; large ranges prefetch every line
@@ -133,24 +134,39 @@ AI void blend16(const float *w, const uint16_t *b, uint32_t k_count, const float
     }
 }
 
-/* As blend16 + transpose16x12 for a uniform block (skin_mesh_plan.c): slot k names one bone in
- * all 16 lanes, so element e is sum_k w_k x that bone's element e, the same operations per
- * element as blend16's, already in SoA. */
-AI void blend16_uniform(const float *w, const uint16_t *b, uint32_t k_count, const float *pal,
-                        int wide, __m512 m[12])
+/* As blend16 + transpose16x12 for a block of few runs (skin_mesh_plan.c): the lanes of a run
+ * name one bone in each slot k, so their element e is sum_k w_k x that bone's element e, the
+ * same operations per element as blend16's, already in SoA. The first run fills every lane, each
+ * later one overwrites its own lanes by mask. */
+AI void blend16_runs(const float *w, const uint16_t *b, uint32_t k_count, const float *pal,
+                     int wide, uint32_t runs, __m512 m[12])
 {
+    uint32_t stride = wide ? SKIN_PAL_WIDE : 12u;
 #pragma GCC unroll 8
     for (uint32_t k = 0; k < k_count; k++) {
-        const float *p = pal + (wide ? SKIN_PAL_WIDE : 12u) * b[k * SKIN_B];
+        const float *p = pal + stride * b[k * SKIN_B];
         __m512 wk = _mm512_load_ps(w + k * SKIN_B);
         for (uint32_t e = 0; e < 12; e++)
             m[e] = k == 0 ? _mm512_mul_ps(wk, _mm512_set1_ps(p[e]))
                           : _mm512_fmadd_ps(wk, _mm512_set1_ps(p[e]), m[e]);
     }
+    for (uint32_t rest = runs & ~1u; rest; ) {
+        uint32_t start = (uint32_t)__builtin_ctz(rest);
+        rest &= rest - 1;
+        uint32_t end = rest ? (uint32_t)__builtin_ctz(rest) : SKIN_B;
+        __mmask16 lanes = (__mmask16)(((1u << end) - 1u) & ~((1u << start) - 1u));
+        for (uint32_t k = 0; k < k_count; k++) {
+            const float *p = pal + stride * b[k * SKIN_B + start];
+            __m512 wk = _mm512_load_ps(w + k * SKIN_B);
+            for (uint32_t e = 0; e < 12; e++)
+                m[e] = k == 0 ? _mm512_mask_mul_ps(m[e], lanes, wk, _mm512_set1_ps(p[e]))
+                              : _mm512_mask3_fmadd_ps(wk, _mm512_set1_ps(p[e]), m[e], lanes);
+        }
+    }
 }
 
 AI void skin16(const float *rows, const float *w, const uint16_t *b, uint32_t k_count,
-               const float *pal, int wide, int uniform, float *op, float *on,
+               const float *pal, int wide, uint32_t runs, float *op, float *on,
                const aos_index *ix, int stream)
 {
     __m512 x = _mm512_load_ps(rows), y = _mm512_load_ps(rows + SKIN_B);
@@ -164,8 +180,8 @@ AI void skin16(const float *rows, const float *w, const uint16_t *b, uint32_t k_
         return;
     }
     __m512 m[12];
-    if (uniform) {
-        blend16_uniform(w, b, k_count, pal, wide, m);
+    if (__builtin_popcount(runs) <= SKIN_RUNS_MAX_16) {
+        blend16_runs(w, b, k_count, pal, wide, runs, m);
     } else {
         __m512 r[16];
         blend16(w, b, k_count, pal, wide, r);
@@ -205,7 +221,7 @@ AI void run_k(const skin_range *r, uint32_t k_count, const float *pal, int wide,
         const float *w = block + SKIN_ROWS;
         const uint16_t *b = (const uint16_t *)(const void *)(w + k_count * SKIN_B);
         if (o % SKIN_B == 0 && stop - o == SKIN_B) {
-            skin16(rows, w, b, k_count, pal, wide, r->mesh->uniform[o / SKIN_B],
+            skin16(rows, w, b, k_count, pal, wide, r->mesh->runs[o / SKIN_B],
                    r->out_pos + 3 * (size_t)o, r->out_nrm + 3 * (size_t)o, &ix, stream);
             o = stop;
             continue;

@@ -79,8 +79,8 @@ struct ossa_skin_mesh {
     float *free_weight;       /* its physique weight */
     float *free_bind;         /* 3 per free vertex: bind position */
     unsigned char *movable;   /* output_count: 1 for spring-owned vertices */
-    uint8_t *uniform;         /* per output block: every slot one bone in all lanes
-                                 (skin_mesh_plan.c); the SIMD kernels blend it as one */
+    uint16_t *runs;           /* per output block: bit i set where lane i's bones differ from
+                                 lane i - 1's, bit 0 always (skin_mesh_plan.c) */
     void *storage;            /* the one aligned allocation behind the group blocks */
 };
 
@@ -102,6 +102,9 @@ typedef void (*skin_kernel_fn)(const skin_range *r);
 
 /* Shared by the AVX2 and AVX-512 kernels. */
 #define AI static inline __attribute__((always_inline))
+/* AVX-512 blocks of at most this many runs of lanes on the same bones are blended run by run
+ * from broadcast palette rows; more go lane by lane (the AVX2 kernel takes one run only). */
+#define SKIN_RUNS_MAX_16 3
 /* A palette of up to SKIN_PAL_COPY_MAX bones is copied to the stack one bone per 64-byte line
  * (SKIN_PAL_WIDE floats, the last 4 zero) when the range has at least as many vertices. */
 #define SKIN_PAL_COPY_MAX 256u

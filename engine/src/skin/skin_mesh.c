@@ -146,7 +146,7 @@ void ossa_skin_mesh_destroy(ossa_skin_mesh *m)
     free(m->free_weight);
     free(m->free_bind);
     free(m->movable);
-    free(m->uniform);
+    free(m->runs);
     free(m);
 }
 
@@ -289,7 +289,7 @@ ossa_status ossa_skin_mesh_create(const ossa_submesh *sm, uint32_t palette_size,
     if (m->exact)
         m->gen_point = alloc_array(4 * (size_t)gen_influences, sizeof *m->gen_point, &failed);
     m->morph_start = alloc_array((size_t)m->output_count / SKIN_B + 1, sizeof *m->morph_start, &failed);
-    m->uniform = alloc_array((size_t)m->output_count / SKIN_B + 1, 1, &failed);
+    m->runs = alloc_array((size_t)m->output_count / SKIN_B + 1, sizeof *m->runs, &failed);
     uint8_t *slot_group = alloc_array(n, 1, &failed);
     uint32_t *order = alloc_array(n, sizeof *order, &failed);
     if (!failed && !skin_plan_order(sm, moved, order, slot_group))
@@ -375,7 +375,7 @@ ossa_status ossa_skin_mesh_create(const ossa_submesh *sm, uint32_t palette_size,
     }
     free(slot_group);
     free(order);
-    skin_plan_uniform(m, counts);
+    skin_plan_runs(m, counts);
     /* padding vertices of the general group have no influences */
     for (uint32_t local = counts[SKIN_GENERAL]; local < gen_padded; local++)
         m->gen_start[local + 1] = gen_cursor;

@@ -13,12 +13,14 @@
  * 17 parts: 36 to 327 vertices in 2 to 4 groups) loses most of its padding: 2,192 outputs for
  * 1,844 vertices before, 2,000 after.
  *
- * Order: inside a group, vertices are sorted by their bones (slot by slot), then file order. A
- * block whose 16 lanes then name the same bone in every slot (padding lanes copy lane 0's bones
- * at weight 0) is "uniform": the AVX2 and AVX-512 kernels blend it from one broadcast palette
- * row per influence, in the SoA form the transform wants, with no per-vertex loads and no
- * transpose, and the same operations on every element, so the same bits. Most of a character's
- * rigid vertices (one influence: 1,082 of cally's 1,844) land in such blocks. */
+ * Order: inside a group, vertices are sorted by their bones (slot by slot), then file order, so
+ * a block's lanes fall into a few runs that name the same bone in every slot (padding lanes copy
+ * the last vertex's bones at weight 0). skin_plan_runs marks where each run starts. A block of
+ * few runs is blended by the AVX2 and AVX-512 kernels from broadcast palette rows, run by run,
+ * each run's lanes by mask, in the SoA form the transform wants: no per-vertex loads and no
+ * transpose, and the same operations on every element as the per-vertex blend, so the same
+ * bits. Most of a character's rigid vertices (one influence: 1,082 of cally's 1,844) land in
+ * blocks of one run. */
 #include <stdlib.h>
 #include <string.h>
 #include "skin_mesh_plan.h"
@@ -122,7 +124,7 @@ bool skin_plan_order(const ossa_submesh *sm, const uint32_t moved[OSSA_SKIN_GROU
     return true;
 }
 
-void skin_plan_uniform(struct ossa_skin_mesh *m, const uint32_t counts[OSSA_SKIN_GROUP_COUNT])
+void skin_plan_runs(struct ossa_skin_mesh *m, const uint32_t counts[OSSA_SKIN_GROUP_COUNT])
 {
     for (uint32_t g = 1; g <= OSSA_SKIN_MAX_GROUPED; g++) {
         skin_group_data *gd = &m->groups[g];
@@ -131,14 +133,18 @@ void skin_plan_uniform(struct ossa_skin_mesh *m, const uint32_t counts[OSSA_SKIN
             uint16_t *b = (uint16_t *)(void *)(gd->blocks + (size_t)blk * gd->stride +
                                                SKIN_ROWS * sizeof(float) + g * SKIN_B * 4u);
             uint32_t real = counts[g] - blk * SKIN_B < SKIN_B ? counts[g] - blk * SKIN_B : SKIN_B;
-            bool same = true;
-            for (uint32_t k = 0; k < g; k++)
-                for (uint32_t lane = 0; lane < SKIN_B; lane++) {
+            uint16_t starts = 1;
+            for (uint32_t lane = 1; lane < SKIN_B; lane++) {
+                bool same = true;
+                for (uint32_t k = 0; k < g; k++) {
                     if (lane >= real)
-                        b[k * SKIN_B + lane] = b[k * SKIN_B]; /* padding: weight 0 */
-                    same = same && b[k * SKIN_B + lane] == b[k * SKIN_B];
+                        b[k * SKIN_B + lane] = b[k * SKIN_B + lane - 1]; /* padding: weight 0 */
+                    same = same && b[k * SKIN_B + lane] == b[k * SKIN_B + lane - 1];
                 }
-            m->uniform[gd->begin / SKIN_B + blk] = same;
+                if (!same)
+                    starts |= (uint16_t)(1u << lane);
+            }
+            m->runs[gd->begin / SKIN_B + blk] = starts;
         }
     }
 }

@@ -1,5 +1,5 @@
 /* The skin mesh's vertex plan (skin_mesh_plan.c): padding moves between influence groups, the
- * order of vertices inside a group, and the blocks the SIMD kernels blend as uniform. */
+ * order of vertices inside a group, and the runs of lanes on the same bones. */
 #ifndef OSSA_SKIN_MESH_PLAN_H
 #define OSSA_SKIN_MESH_PLAN_H
 
@@ -15,9 +15,9 @@ void skin_plan_spill(uint32_t counts[OSSA_SKIN_GROUP_COUNT], uint32_t moved[OSSA
  * (check_submesh). false: out of memory. */
 bool skin_plan_order(const ossa_submesh *sm, const uint32_t moved[OSSA_SKIN_GROUP_COUNT],
                      uint32_t *order, uint8_t *group);
-/* Once the blocks are filled: padding lanes of groups 1..8 take lane 0's bones (weight 0), and
- * m->uniform[block] says whether every slot names one bone in all 16 lanes. counts: the real
- * vertices of each group (as skin_plan_spill left them). */
-void skin_plan_uniform(struct ossa_skin_mesh *m, const uint32_t counts[OSSA_SKIN_GROUP_COUNT]);
+/* Once the blocks are filled: padding lanes of groups 1..8 take the last vertex's bones (weight
+ * 0), and bit i of m->runs[block] is set where lane i's bones differ from lane i - 1's (bit 0
+ * always). counts: the real vertices of each group (as skin_plan_spill left them). */
+void skin_plan_runs(struct ossa_skin_mesh *m, const uint32_t counts[OSSA_SKIN_GROUP_COUNT]);
 
 #endif
