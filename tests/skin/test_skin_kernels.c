@@ -305,6 +305,20 @@ static void check_exact_with(ossa_skin_kernel k, uint32_t n, uint32_t max_inf, u
     rand_submesh_free(&r);
 }
 
+/* A submesh of n vertices with the given arrays and nothing else. */
+static ossa_submesh small_submesh(uint32_t n, const float *pos, const float *nrm,
+                                  const uint32_t *start, const ossa_influence *inf)
+{
+    ossa_submesh sm = {0};
+    sm.material = -1;
+    sm.vertex_count = n;
+    sm.positions = pos;
+    sm.normals = nrm;
+    sm.influence_start = start;
+    sm.influences = inf;
+    return sm;
+}
+
 /* The padding plan: 17 one-influence vertices and 15 two-influence ones take 32 outputs, not 64
  * (the last one-influence vertex moves up, its second slot weight 0), and the moved vertex skins
  * to the same bits as in a mesh where it keeps its own group. */
@@ -327,13 +341,7 @@ static void check_spill(ossa_skin_kernel k)
     }
     start[N] = at;
     rand_palette(pal, BONES, 5);
-    ossa_submesh sm = {0};
-    sm.material = -1;
-    sm.vertex_count = N;
-    sm.positions = pos;
-    sm.normals = nrm;
-    sm.influence_start = start;
-    sm.influences = inf;
+    ossa_submesh sm = small_submesh(N, pos, nrm, start, inf);
     ossa_skin_mesh *mesh = NULL, *alone = NULL;
     CHECK(ossa_skin_mesh_create(&sm, BONES, &mesh, NULL) == OSSA_OK);
     if (!mesh)
@@ -396,13 +404,7 @@ static void skin_runs(ossa_skin_kernel k, uint32_t extra, const float *pal, floa
         inf[2 * i + 1] = (ossa_influence){i < extra ? other[i][1] : 1u, 1.0f - w};
     }
     start[n] = 2 * n;
-    ossa_submesh sm = {0};
-    sm.material = -1;
-    sm.vertex_count = n;
-    sm.positions = pos;
-    sm.normals = nrm;
-    sm.influence_start = start;
-    sm.influences = inf;
+    ossa_submesh sm = small_submesh(n, pos, nrm, start, inf);
     ossa_skin_mesh *mesh = NULL;
     CHECK(ossa_skin_mesh_create(&sm, RUN_BONES, &mesh, NULL) == OSSA_OK);
     if (!mesh)
