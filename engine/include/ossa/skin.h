@@ -5,7 +5,8 @@
  * the *_create functions or given by the caller.
  *
  * Vertex order. A skin mesh sorts the submesh's vertices into groups by influence count
- * (0, 1, ..., 8, then one general group for more than 8), keeping file order inside a group, and
+ * (0, 1, ..., 8, then one general group for more than 8; a few vertices may sit one or more
+ * groups up, where that saves padding), inside a group by their bones, then file order, and
  * pads every group to a multiple of OSSA_SKIN_BLOCK vertices. Outputs are written in that
  * "output order": ossa_skin_mesh_output_count() vertices, padding included (padding vertices are
  * written as zero positions and normals and no triangle uses them). ossa_skin_mesh_remap() maps
