@@ -1,8 +1,8 @@
 /* One skin kernel (named on the command line) against ossa_skin_submesh_scalar on random meshes:
  * odd vertex counts, 0..12 influences (general group included), weights not summing to 1, zero
  * normals, morph targets, split ranges with unaligned heads and tails, streaming stores, padding
- * outputs, remapped triangles, the thread pool, padding moved between groups, runs of lanes on the same bones, and
- * the vertex-frame lerp kernel. Exits 77 when the CPU lacks the kernel. */
+ * outputs, remapped triangles, the thread pool, padding moved between groups, runs of lanes on
+ * the same bones, and the vertex-frame lerp kernel. Exits 77 when the CPU lacks the kernel. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -384,7 +384,8 @@ static void check_spill(ossa_skin_kernel k)
  * or 5 (extra = 4, lane by lane). Each of the 16 must skin to the same bits every way. */
 enum { RUN_BASE = 16, RUN_EXTRA_MAX = 4, RUN_BONES = 4 };
 
-static void skin_runs(ossa_skin_kernel k, uint32_t extra, const float *pal, float out[2][3 * RUN_BASE])
+static void skin_runs(ossa_skin_kernel k, uint32_t extra, const float *pal,
+                      float out[2][3 * RUN_BASE])
 {
     enum { N = RUN_BASE + RUN_EXTRA_MAX };
     static const uint32_t other[RUN_EXTRA_MAX][2] = {{0, 2}, {0, 3}, {2, 0}, {2, 3}};
@@ -434,7 +435,8 @@ static void check_runs(ossa_skin_kernel k)
     skin_runs(k, 0, pal, one);
     skin_runs(k, 1, pal, two);
     skin_runs(k, 4, pal, five);
-    CHECKF(memcmp(one, two, sizeof one) == 0, "%s: one run and two differ", ossa_skin_kernel_name(k));
+    CHECKF(memcmp(one, two, sizeof one) == 0, "%s: one run and two differ",
+           ossa_skin_kernel_name(k));
     CHECKF(memcmp(one, five, sizeof one) == 0, "%s: one run and lane by lane differ",
            ossa_skin_kernel_name(k));
 }

@@ -359,7 +359,7 @@ ossa_status ossa_skin_mesh_create(const ossa_submesh *sm, uint32_t palette_size,
             float *w = blk + SKIN_ROWS;
             uint16_t *b = (uint16_t *)(void *)(w + k_count * SKIN_B);
             float *d = (float *)(void *)(blk_bytes + gd->points);
-            /* slots past the vertex's own influences (plan_spill): weight 0, its last bone */
+            /* slots past the vertex's own influences (skin_plan_spill): weight 0, its last bone */
             for (uint32_t k = e - a; k < k_count; k++)
                 b[k * SKIN_B + lane] = (uint16_t)sm->influences[e - 1].bone;
             for (uint32_t k = 0; k < e - a; k++) {
