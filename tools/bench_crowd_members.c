@@ -145,6 +145,18 @@ static uint64_t output_floats(const ossa_instance *inst, uint32_t parts)
     return total;
 }
 
+double crowd_output_bytes(const crowd *c)
+{
+    return c->n ? 2.0 * sizeof(float) * (double)output_floats(c->members[0].inst, c->parts) * c->n
+                : 0.0;
+}
+
+void crowd_use_store(crowd *c, ossa_skin_store store)
+{
+    for (uint32_t i = 0; i < c->n; i++)
+        ossa_instance_set_store(c->members[i].inst, store);
+}
+
 void crowd_member_release(crowd_member *mb)
 {
     ossa_instance_destroy(mb->inst);

@@ -55,6 +55,10 @@ void crowd_release(crowd *c);
 /* Whose threads a frame uses: the pool's across characters or within their parts (never both). */
 uint32_t crowd_busy_threads(const crowd *c, uint32_t threads);
 void crowd_use_pool(crowd *c, ossa_skin_pool *pool);
+/* Bytes of positions and normals a frame writes (every character), and the store policy of every
+ * character's instance. */
+double crowd_output_bytes(const crowd *c);
+void crowd_use_store(crowd *c, ossa_skin_store store);
 /* One frame of members [begin, end) on the calling thread (ctx: the crowd), and of the whole
  * crowd on c->pool's threads (or the caller's alone). */
 void crowd_frame_range(void *ctx, uint32_t begin, uint32_t end);

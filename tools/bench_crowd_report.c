@@ -45,6 +45,8 @@ void bench_crowd_print_json(FILE *out, const bench_crowd_opts *o, const ossa_mod
         json_object_set_new(e, "frames_per_round", json_integer(r->frames));
         json_object_set_new(e, "vertices_per_frame", json_integer((json_int_t)r->vertices));
         json_object_set_new(e, "bytes_per_character", ossa_cli_json_num(r->bytes_per_character));
+        json_object_set_new(e, "output_bytes_per_frame", ossa_cli_json_num(r->output_bytes));
+        json_object_set_new(e, "store", json_string(r->streams ? "stream" : "cached"));
         json_object_set_new(e, "shared_bytes", ossa_cli_json_num(r->shared_bytes));
         json_object_set_new(e, "ossa", ossa);
         if (r->ossa_count == 2)

@@ -21,6 +21,8 @@ typedef struct crowd_result {
     bool skipped;
     char note[160];
     uint64_t vertices;              /* file vertices skinned a frame, every character */
+    double output_bytes;            /* positions and normals the Ossa side writes a frame */
+    bool streams;                   /* ... with non-temporal stores (bench_crowd_opts.store) */
     double bytes_per_character;     /* heap bytes of one more Ossa character (its instance and
                                        output buffers; glibc's count, else resident memory) */
     double shared_bytes;            /* heap bytes the first character adds beyond that: the

@@ -604,6 +604,7 @@ int ossa_cmd_bench(int argc, char **argv)
     if (o.crowd.size_count) {
         o.crowd.threads = o.threads;
         o.crowd.runs = o.runs;
+        o.crowd.store = o.store;
         o.crowd.json = o.json;
         o.crowd.source = r->source;
         o.crowd.cpu = r->cpu;

@@ -2,8 +2,8 @@
  * borrowed clips (ossa_mixer_create_shared): a shared instance writes exactly the bytes an
  * instance of its own writes, through play, fades, updates, seeks and cloth, also after its
  * prototype is gone; the direct kernel path (prepared wide palette) equals a skin job with the
- * same kernel bit for bit; ossa_instance_update_many (cloth in SIMD lanes) writes what
- * ossa_instance_update writes; bad arguments are refused. On the demo mannequin and, when the shared
+ * same kernel bit for bit, and so do its streaming stores; ossa_instance_update_many (cloth in
+ * SIMD lanes) writes what ossa_instance_update writes; bad arguments are refused. On the demo mannequin and, when the shared
  * assets are there, cally (17 small parts and a ponytail with springs). */
 #include <math.h>
 #include <stdio.h>
@@ -15,41 +15,49 @@
 #include "demo.h"
 #include "test_common.h"
 
-/* One buffer for every part's positions then normals, and the spans into it. */
+/* One buffer for every part's positions then normals, and the spans into it: each part starts
+ * on a 64-byte line, `offset` floats past it (1: no span is aligned). */
 typedef struct frame_out {
     uint32_t parts;
-    size_t floats; /* positions: 3 per output vertex of every part */
-    float *data;
+    size_t floats; /* positions: 3 per output vertex of every part, each rounded up to 16 */
+    float *block, *data;
     ossa_instance_span *spans;
 } frame_out;
 
-static int out_make(frame_out *o, const ossa_instance *inst)
+static int out_make_at(frame_out *o, const ossa_instance *inst, size_t offset)
 {
     o->parts = ossa_instance_part_count(inst);
     o->floats = 0;
     for (uint32_t p = 0; p < o->parts; p++) {
         ossa_instance_part info;
         ossa_instance_part_info(inst, p, &info);
-        o->floats += 3 * (size_t)info.output_count;
+        o->floats += (3 * (size_t)info.output_count + 15) / 16 * 16;
     }
-    o->data = calloc(2 * o->floats + 1, sizeof(float));
+    o->block = ossa_skin_buffer_alloc((2 * o->floats + 16) * sizeof(float));
     o->spans = calloc(o->parts + 1, sizeof *o->spans);
-    if (!o->data || !o->spans)
+    if (!o->block || !o->spans)
         return 0;
+    memset(o->block, 0, (2 * o->floats + 16) * sizeof(float));
+    o->data = o->block + offset;
     float *pos = o->data, *nrm = o->data + o->floats;
     for (uint32_t p = 0; p < o->parts; p++) {
         ossa_instance_part info;
         ossa_instance_part_info(inst, p, &info);
         o->spans[p] = (ossa_instance_span){pos, nrm, info.output_count};
-        pos += 3 * (size_t)info.output_count;
-        nrm += 3 * (size_t)info.output_count;
+        pos += (3 * (size_t)info.output_count + 15) / 16 * 16;
+        nrm += (3 * (size_t)info.output_count + 15) / 16 * 16;
     }
     return 1;
 }
 
+static int out_make(frame_out *o, const ossa_instance *inst)
+{
+    return out_make_at(o, inst, 0);
+}
+
 static void out_free(frame_out *o)
 {
-    free(o->data);
+    ossa_skin_buffer_free(o->block);
     free(o->spans);
 }
 
@@ -174,6 +182,47 @@ static void check_direct_equals_job(const char *name, const ossa_model *m)
     printf("%s: instance skin equals skin jobs bit for bit on %u kernels\n", name, kernels);
 }
 
+/* Non-temporal stores (desc.store, ossa_instance_set_store) write the bytes ordinary stores
+ * write, on every kernel, through fades, a seek and cloth (cloth parts keep ordinary stores);
+ * spans off the 64-byte lines fall back to ordinary stores. */
+static void check_store(const char *name, const ossa_model *m)
+{
+    uint32_t kernels = 0, differ = 0;
+    for (int k = OSSA_SKIN_KERNEL_SCALAR; k < OSSA_SKIN_KERNEL_COUNT; k++) {
+        if (!ossa_skin_kernel_available((ossa_skin_kernel)k))
+            continue;
+        ossa_instance_desc cached = {.kernel = (ossa_skin_kernel)k,
+                                     .store = OSSA_SKIN_STORE_CACHED};
+        ossa_instance_desc stream = {.kernel = (ossa_skin_kernel)k,
+                                     .store = OSSA_SKIN_STORE_STREAM};
+        ossa_instance *inst[3] = {0};
+        frame_out o[3] = {{0}};
+        CHECK(ossa_instance_create(m, &cached, &inst[0], NULL) == OSSA_OK);
+        CHECK(inst[0] && ossa_instance_create_shared(inst[0], &stream, &inst[1], NULL) == OSSA_OK);
+        CHECK(inst[0] && ossa_instance_create_shared(inst[0], &cached, &inst[2], NULL) == OSSA_OK);
+        ossa_instance_set_store(inst[2], OSSA_SKIN_STORE_STREAM);
+        ossa_instance_set_store(inst[2], (ossa_skin_store)7); /* out of range: ignored */
+        for (int i = 0; i < 3 && inst[0] && inst[1] && inst[2]; i++) {
+            CHECK(out_make_at(&o[i], inst[i], i == 2 ? 1 : 0));
+            CHECK(ossa_instance_play(inst[i], 0, 0.0f, NULL) == OSSA_OK);
+        }
+        for (uint32_t f = 0; f < 40 && inst[0] && inst[1] && inst[2]; f++) {
+            for (int i = 0; i < 3; i++)
+                CHECK(script_step(inst[i], f, m->clip_count));
+            differ += !same_output(inst[0], inst[1], &o[0], &o[1]);
+            differ += !same_output(inst[0], inst[2], &o[0], &o[2]);
+        }
+        for (int i = 0; i < 3; i++) {
+            out_free(&o[i]);
+            ossa_instance_destroy(inst[i]);
+        }
+        kernels++;
+    }
+    CHECKF(differ == 0, "%s: %u frames differ between streaming and ordinary stores", name, differ);
+    printf("%s: streaming stores equal ordinary ones on %u kernels for 40 frames\n", name,
+           kernels);
+}
+
 /* A mixer over borrowed runtime data evaluates as one with its own; bad arguments refused. */
 static void check_mixer_shared(const ossa_model *m)
 {
@@ -233,6 +282,11 @@ static void check_bad_arguments(const ossa_model *m)
     ossa_instance_desc bad = {.kernel = OSSA_SKIN_KERNEL_COUNT};
     out = (ossa_instance *)1;
     CHECK(ossa_instance_create_shared(proto, &bad, &out, NULL) == OSSA_ERR_INVALID_ARGUMENT &&
+          !out);
+    ossa_instance_desc bad_store = {.store = (ossa_skin_store)(OSSA_SKIN_STORE_STREAM + 1)};
+    out = (ossa_instance *)1;
+    CHECK(ossa_instance_create_shared(proto, &bad_store, &out, NULL) ==
+              OSSA_ERR_INVALID_ARGUMENT &&
           !out);
     ossa_instance_destroy(proto); /* the refused ones left no reference behind (ASan) */
 }
@@ -305,6 +359,7 @@ int main(void)
     if (demo) {
         check_shared_equal("demo", demo);
         check_direct_equals_job("demo", demo);
+        check_store("demo", demo);
         check_mixer_shared(demo);
         check_bad_arguments(demo);
         check_update_many("demo", demo);
@@ -330,6 +385,7 @@ int main(void)
         if (cally) {
             check_shared_equal("cally", cally);
             check_direct_equals_job("cally", cally);
+            check_store("cally", cally);
             check_update_many("cally", cally);
             ossa_model_destroy(cally);
         }

@@ -64,6 +64,11 @@ typedef struct ossa_instance_desc {
                                         parallel_min_vertices are split over it */
     uint32_t parallel_min_vertices;  /* 0: OSSA_INSTANCE_PARALLEL_MIN_VERTICES */
     float spring_max_dt;             /* longest spring step; 0: OSSA_INSTANCE_SPRING_MAX_DT */
+    ossa_skin_store store;           /* stores into the spans of ossa_instance_skin. AUTO:
+                                        non-temporal for a part of at least 262144 outputs, as
+                                        a job's; STREAM: for every skinned part without cloth
+                                        whose spans are 64-byte aligned (a crowd whose outputs
+                                        outgrow the last-level cache); CACHED: never */
 } ossa_instance_desc;
 
 /* What a caller needs to lay out the buffers of one part. */
@@ -127,6 +132,8 @@ OSSA_API ossa_skin_kernel ossa_instance_kernel(const ossa_instance *inst);
 /* Parts of at least the desc's parallel_min_vertices are split over pool from now on (NULL:
  * every part on the calling thread). The pool is not owned. */
 OSSA_API void ossa_instance_set_pool(ossa_instance *inst, ossa_skin_pool *pool);
+/* The desc's store policy from now on (a value out of range is ignored). */
+OSSA_API void ossa_instance_set_store(ossa_instance *inst, ossa_skin_store store);
 
 /* ---- the mixer way --------------------------------------------------------------------- */
 

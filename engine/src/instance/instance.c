@@ -248,9 +248,9 @@ static ossa_status instance_make(inst_shared *shared, const ossa_instance_desc *
 {
     ossa_instance_desc d = desc ? *desc : (ossa_instance_desc){0};
     if ((unsigned)d.kernel >= OSSA_SKIN_KERNEL_COUNT || !isfinite(d.spring_max_dt) ||
-        d.spring_max_dt < 0.0f) {
+        d.spring_max_dt < 0.0f || (unsigned)d.store > OSSA_SKIN_STORE_STREAM) {
         shared_release(shared);
-        return inst_fail(err, OSSA_ERR_INVALID_ARGUMENT, "bad kernel or spring step");
+        return inst_fail(err, OSSA_ERR_INVALID_ARGUMENT, "bad kernel, spring step or store");
     }
     if (!d.parallel_min_vertices)
         d.parallel_min_vertices = OSSA_INSTANCE_PARALLEL_MIN_VERTICES;
@@ -368,6 +368,12 @@ ossa_skin_kernel ossa_instance_kernel(const ossa_instance *inst)
 void ossa_instance_set_pool(ossa_instance *inst, ossa_skin_pool *pool)
 {
     inst->desc.pool = pool;
+}
+
+void ossa_instance_set_store(ossa_instance *inst, ossa_skin_store store)
+{
+    if (inst && (unsigned)store <= OSSA_SKIN_STORE_STREAM)
+        inst->desc.store = store;
 }
 
 ossa_mixer *ossa_instance_mixer(ossa_instance *inst)

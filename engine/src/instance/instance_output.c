@@ -66,21 +66,24 @@ static void play_frames(ossa_instance *inst, const inst_part *p, float *pos, flo
 
 /* A part with streams skinned (morphs applied) into pos/nrm, without springs. Small parts run
  * the kernel directly: spans, palette size and kernel were checked once (ossa_instance_skin,
- * creation), and the wide palette is prepared once a pose (ossa_instance_pose_local). */
-static void skin_part(const ossa_instance *inst, const inst_part *p, float *pos, float *nrm)
+ * creation), and the wide palette is prepared once a pose (ossa_instance_pose_local). stream
+ * asks for non-temporal stores; true when the direct path took them (the caller then fences
+ * once; a job fences itself). */
+static bool skin_part(const ossa_instance *inst, const inst_part *p, float *pos, float *nrm,
+                      bool stream)
 {
-    if (!inst->desc.pool || p->info.output_count < inst->desc.parallel_min_vertices) {
-        ossa_skin_mesh_run(p->skin, inst->kernel, inst->palette, inst->wide_palette,
-                           p->morph_weights, pos, nrm);
-        return;
-    }
+    if (!inst->desc.pool || p->info.output_count < inst->desc.parallel_min_vertices)
+        return ossa_skin_mesh_run(p->skin, inst->kernel, inst->palette, inst->wide_palette,
+                                  p->morph_weights, pos, nrm, stream) != 0;
     ossa_skin_job job;
     /* pos / nrm hold the part's output_count vertices (checked by the callers) */
     ossa_skin_job_init(&job, p->skin, inst->palette, inst->model->bone_count, pos, nrm,
                        p->info.output_count);
     job.kernel = inst->kernel;
     job.morph_weights = p->morph_weights;
+    job.store = stream ? OSSA_SKIN_STORE_STREAM : OSSA_SKIN_STORE_CACHED;
     ossa_skin_run_parallel(inst->desc.pool, &job, NULL);
+    return false;
 }
 
 /* The spring-owned vertices (physique weight > 0) of a part from its last spring step. */
@@ -101,7 +104,7 @@ void ossa_instance_springs_run(ossa_instance *inst, float dt, bool reset)
         inst_part *p = &inst->parts[i];
         if (!p->spring)
             continue;
-        skin_part(inst, p, inst->out_positions, inst->out_normals);
+        skin_part(inst, p, inst->out_positions, inst->out_normals, false);
         if (reset)
             ossa_spring_state_reset_to(p->spring, inst->out_positions);
         else
@@ -127,7 +130,7 @@ static void springs_lanes(ossa_instance *const *lane, uint32_t n, float dt)
         float *out[SPRING_LANES];
         for (uint32_t l = 0; l < n; l++) {
             skin_part(lane[l], &lane[l]->parts[i], lane[l]->out_positions,
-                      lane[l]->out_normals);
+                      lane[l]->out_normals, false);
             state[l] = lane[l]->parts[i].spring;
             out[l] = lane[l]->out_positions;
         }
@@ -165,13 +168,14 @@ void ossa_instance_springs_step_many(ossa_instance *const *insts, uint32_t count
     }
 }
 
-/* One part into its buffers (output order, output_count vertices). */
-static void write_part(ossa_instance *inst, uint32_t part, float *pos, float *nrm)
+/* One part into its buffers (output order, output_count vertices); to_caller: they are the
+ * caller's spans, which may take non-temporal stores (desc.store). True when they took them. */
+static bool write_part(ossa_instance *inst, uint32_t part, float *pos, float *nrm, bool to_caller)
 {
     const inst_part *p = &inst->parts[part];
     if (ossa_instance_part_vertex_track(inst, part)) {
         play_frames(inst, p, pos, nrm);
-        return;
+        return false;
     }
     if (!p->skin) {
         size_t bytes = 3 * (size_t)p->info.output_count * sizeof(float);
@@ -179,11 +183,15 @@ static void write_part(ossa_instance *inst, uint32_t part, float *pos, float *nr
             memcpy(pos, p->info.source->positions, bytes);
             memcpy(nrm, p->info.source->normals, bytes);
         }
-        return;
+        return false;
     }
-    skin_part(inst, p, pos, nrm);
+    /* cloth writes its vertices over the skinned ones right after: ordinary stores */
+    bool stream = to_caller && !p->spring &&
+                  ossa_skin_store_streams(inst->desc.store, p->info.output_count);
+    bool streamed = skin_part(inst, p, pos, nrm, stream);
     if (p->spring)
         apply_springs(p, pos);
+    return streamed;
 }
 
 ossa_status ossa_instance_skin(ossa_instance *inst, uint32_t first_part, uint32_t count,
@@ -209,9 +217,13 @@ ossa_status ossa_instance_skin(ossa_instance *inst, uint32_t first_part, uint32_
         }
         return OSSA_ERR_INVALID_ARGUMENT;
     }
+    bool streamed = false;
     for (uint32_t i = 0; i < count; i++)
         if (spans[i].positions)
-            write_part(inst, first_part + i, spans[i].positions, spans[i].normals);
+            streamed |= write_part(inst, first_part + i, spans[i].positions, spans[i].normals,
+                                   true);
+    if (streamed) /* one fence for every part (skin_direct.h) */
+        ossa_skin_store_fence();
     return OSSA_OK;
 }
 
@@ -269,7 +281,7 @@ static const float *part_shape(ossa_instance *inst, uint32_t part, bool bind)
         play_frames(inst, p, inst->file_positions, inst->file_normals);
     } else {
         /* Written in output order, then gathered back to file order. */
-        write_part(inst, part, inst->out_positions, inst->out_normals);
+        write_part(inst, part, inst->out_positions, inst->out_normals, false);
         const uint32_t *source = p->info.output_source;
         for (uint32_t o = 0; o < p->info.output_count; o++)
             if (source[o] != OSSA_SKIN_PAD_VERTEX)

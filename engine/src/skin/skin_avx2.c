@@ -280,8 +280,6 @@ AI void run_k(const skin_range *r, uint32_t k_count, const float *pal, uint32_t 
             }
         }
     }
-    if (stream)
-        _mm_sfence();
 }
 
 AI void run_0(const skin_range *r, int stream)
@@ -309,8 +307,6 @@ AI void run_0(const skin_range *r, int stream)
             }
         }
     }
-    if (stream)
-        _mm_sfence();
 }
 
 #define CASE_K(K)                                                                                  \
@@ -468,8 +464,6 @@ AI void run_k_exact(const skin_range *r, uint32_t k_count, const float *pal, uin
             }
         }
     }
-    if (stream)
-        _mm_sfence();
 }
 
 #define CASE_KX(K)                                                                                 \

@@ -231,8 +231,6 @@ AI void run_k(const skin_range *r, uint32_t k_count, const float *pal, int wide,
             ossa_skin_vertex_scalar(rows, w, b, k_count, o % SKIN_B, r->palette,
                                     r->out_pos + 3 * (size_t)o, r->out_nrm + 3 * (size_t)o);
     }
-    if (stream)
-        _mm_sfence();
 }
 
 #define CASE_K(K)                                                                                  \
@@ -346,8 +344,6 @@ AI void run_k_exact(const skin_range *r, uint32_t k_count, const float *pal, int
             ossa_skin_vertex_exact_scalar(rows, w, b, d, k_count, o % SKIN_B, r->palette,
                                           r->out_pos + 3 * (size_t)o, r->out_nrm + 3 * (size_t)o);
     }
-    if (stream)
-        _mm_sfence();
 }
 
 #define CASE_KX(K)                                                                                 \

@@ -17,12 +17,20 @@
 size_t ossa_skin_wide_floats(ossa_skin_kernel k, uint32_t bones);
 /* palette (12 floats a bone) into wide (ossa_skin_wide_floats floats, 64-byte aligned). */
 void ossa_skin_wide_fill(const float *palette, uint32_t bones, float *wide);
-/* Skins every output vertex of mesh with kernel k (concrete and available), ordinary stores.
- * palette holds at least the mesh's palette_size bones; wide is its wide copy or NULL;
- * morph_weights as ossa_skin_job's. Nothing is checked. */
-void ossa_skin_mesh_run(const ossa_skin_mesh *mesh, ossa_skin_kernel k, const float *palette,
-                        const float *wide, const float *morph_weights, float *out_positions,
-                        float *out_normals);
+/* Skins every output vertex of mesh with kernel k (concrete and available). palette holds at
+ * least the mesh's palette_size bones; wide is its wide copy or NULL; morph_weights as
+ * ossa_skin_job's. Nothing is checked. stream asks for non-temporal stores, taken only when both
+ * outputs are 64-byte aligned; returns 1 when they were taken, and then the caller owes one
+ * ossa_skin_store_fence before anyone reads the outputs (one fence after a character's parts,
+ * not one a part: on the Zen 5 VM of 2026-11-26 a fence a part made streaming 2.5x slower). */
+int ossa_skin_mesh_run(const ossa_skin_mesh *mesh, ossa_skin_kernel k, const float *palette,
+                       const float *wide, const float *morph_weights, float *out_positions,
+                       float *out_normals, int stream);
+/* Whether a store policy streams `vertices` outputs (OSSA_SKIN_STORE_AUTO: by size, as a job). */
+int ossa_skin_store_streams(ossa_skin_store store, uint32_t vertices);
+/* Orders the non-temporal stores made so far before every later store (sfence): what another
+ * thread reads after it sees a later store is complete. The kernels never fence themselves. */
+void ossa_skin_store_fence(void);
 
 /* Characters whose cloth ossa_spring_update_lanes steps together. */
 #define SPRING_LANES 8u

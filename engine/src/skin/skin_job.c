@@ -9,6 +9,9 @@
 #include <strings.h>
 #include "skin_internal.h"
 #include "skin_direct.h"
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#endif
 
 static const char *const kernel_names[OSSA_SKIN_KERNEL_COUNT] = {"auto", "scalar", "sse2", "avx2",
                                                                  "avx512"};
@@ -246,6 +249,8 @@ ossa_status ossa_skin_job_run(const ossa_skin_job *job, ossa_error *err)
     skin_range r = {m, 0, 0, 0, job->palette, live_morphs(m, job->morph_weights),
                     job->out_positions, job->out_normals, stream, NULL, 0};
     run_groups(m, ossa_skin_job_kernel(job), &r, job->begin, job->end);
+    if (stream)
+        ossa_skin_store_fence();
     return OSSA_OK;
 }
 
@@ -265,11 +270,26 @@ void ossa_skin_wide_fill(const float *palette, uint32_t bones, float *wide)
     }
 }
 
-void ossa_skin_mesh_run(const ossa_skin_mesh *mesh, ossa_skin_kernel k, const float *palette,
-                        const float *wide, const float *morph_weights, float *out_positions,
-                        float *out_normals)
+int ossa_skin_mesh_run(const ossa_skin_mesh *mesh, ossa_skin_kernel k, const float *palette,
+                       const float *wide, const float *morph_weights, float *out_positions,
+                       float *out_normals, int stream)
 {
+    if ((((uintptr_t)out_positions | (uintptr_t)out_normals) & 63u) != 0)
+        stream = 0;
     skin_range r = {mesh, 0, 0, 0, palette, live_morphs(mesh, morph_weights), out_positions,
-                    out_normals, 0, wide, 1};
+                    out_normals, stream != 0, wide, 1};
     run_groups(mesh, k, &r, 0, mesh->output_count);
+    return stream != 0;
+}
+
+int ossa_skin_store_streams(ossa_skin_store store, uint32_t vertices)
+{
+    return skin_store_streams(store, vertices);
+}
+
+void ossa_skin_store_fence(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    _mm_sfence();
+#endif
 }

@@ -126,8 +126,6 @@ AI void run_k(const skin_range *r, uint32_t k_count, int stream)
             }
         }
     }
-    if (stream)
-        _mm_sfence();
 }
 
 #define CASE_K(K) case K: if (r->stream) run_k(r, K, 1); else run_k(r, K, 0); break;
@@ -219,8 +217,6 @@ AI void run_k_exact(const skin_range *r, uint32_t k_count, int stream)
             }
         }
     }
-    if (stream)
-        _mm_sfence();
 }
 
 #define CASE_KX(K) case K: if (r->stream) run_k_exact(r, K, 1); else run_k_exact(r, K, 0); break;
