@@ -8,8 +8,8 @@
  * character each at the least), unless it has fewer than 2 T and a part large enough for the
  * instance to split: then, as a crowd of fewer than T, it runs its characters in turn, each
  * splitting its large parts over the pool (if it has such parts). Fewer characters than threads
- * are not split: every frame would wake workers with nothing to do, and on 16 threads 2 and 4
- * characters ran at 0.43x and 0.62x of one thread. */
+ * are split one a piece, and a dispatch wakes no more workers than it has pieces (when every
+ * worker woke, 2 and 4 characters on 16 threads ran at 0.43x and 0.62x of one thread). */
 #define _DEFAULT_SOURCE
 #include "bench_crowd.h"
 #include "bench_crowd_members.h"

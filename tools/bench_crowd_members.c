@@ -57,7 +57,7 @@ void crowd_frame_range(void *ctx, uint32_t begin, uint32_t end)
 
 /* True when the crowd's characters run in turn, each splitting its large parts over a pool of
  * `threads` (fewer than 2 characters a thread, and a part big enough for the instance to split
- * it); else the characters are split (crowd_frame_ossa: at least one a thread). */
+ * it); else the characters are split (crowd_frame_ossa: one character a piece at the least). */
 static bool split_within(const crowd *c, uint32_t threads)
 {
     if (c->n >= 2 * threads)
@@ -73,7 +73,8 @@ static bool split_within(const crowd *c, uint32_t threads)
 
 /* Characters a piece of the crowd holds on `threads` threads: whole update groups (cloth lanes),
  * small ones so that a preempted thread holds little; a crowd too small for that gets one even
- * piece a thread (one character at the least). */
+ * piece a thread (one character at the least: fewer characters than threads wake no more
+ * workers than they have pieces). */
 static uint32_t piece_size(uint32_t n, uint32_t threads)
 {
     uint32_t align = OSSA_INSTANCE_UPDATE_GROUP;
@@ -87,7 +88,7 @@ void crowd_frame_ossa(void *ctx)
 {
     crowd *c = ctx;
     uint32_t threads = ossa_skin_pool_threads(c->pool);
-    if (c->pool && c->n >= 2 && c->n >= threads && !split_within(c, threads))
+    if (c->pool && c->n >= 2 && !split_within(c, threads))
         ossa_skin_pool_for(c->pool, 0, c->n, piece_size(c->n, threads), crowd_frame_range, c);
     else
         crowd_frame_range(c, 0, c->n);
@@ -101,7 +102,7 @@ uint32_t crowd_busy_threads(const crowd *c, uint32_t threads)
 {
     if (split_within(c, threads))
         return threads;
-    if (c->n < 2 || c->n < threads)
+    if (c->n < 2)
         return 1;
     uint32_t piece = piece_size(c->n, threads), pieces = (c->n + piece - 1) / piece;
     return pieces < threads ? pieces : threads;
