@@ -292,7 +292,7 @@ static void check_bad_arguments(const ossa_model *m)
 }
 
 /* ossa_instance_update_many over shared instances (their cloth in SIMD lanes, one with its own
- * spring_max_dt so it steps alone, a NULL entry) against ossa_instance_update on instances of
+ * spring_max_dt so it steps alone, a NULL entry, every other one streaming) against ossa_instance_update on instances of
  * their own: the same bytes every frame, at odd time steps too. */
 static void check_update_many(const char *name, const ossa_model *m)
 {
@@ -304,8 +304,12 @@ static void check_update_many(const char *name, const ossa_model *m)
         if (i == 3)
             continue; /* stays NULL in the batch */
         ossa_instance_desc desc = {.spring_max_dt = i == 10 ? 0.01f : 0.0f};
-        ok &= (i == 0 ? ossa_instance_create(m, &desc, &batch[i], NULL)
-                      : ossa_instance_create_shared(batch[0], &desc, &batch[i], NULL)) == OSSA_OK;
+        /* streaming ones: update_many asks for their state ahead */
+        ossa_instance_desc in_batch = desc;
+        in_batch.store = i % 2 ? OSSA_SKIN_STORE_STREAM : OSSA_SKIN_STORE_AUTO;
+        ok &= (i == 0 ? ossa_instance_create(m, &in_batch, &batch[i], NULL)
+                      : ossa_instance_create_shared(batch[0], &in_batch, &batch[i], NULL)) ==
+              OSSA_OK;
         ok &= ossa_instance_create(m, &desc, &own[i], NULL) == OSSA_OK;
         ok &= out_make(&ob[i], batch[i]) && out_make(&oo[i], own[i]);
         ossa_instance *both[2] = {batch[i], own[i]};

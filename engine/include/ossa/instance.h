@@ -68,7 +68,8 @@ typedef struct ossa_instance_desc {
                                         non-temporal for a part of at least 262144 outputs, as
                                         a job's; STREAM: for every skinned part without cloth
                                         whose spans are 64-byte aligned (a crowd whose outputs
-                                        outgrow the last-level cache); CACHED: never */
+                                        outgrow the last-level cache; _update_many then asks
+                                        for each next character's state ahead); CACHED: never */
 } ossa_instance_desc;
 
 /* What a caller needs to lay out the buffers of one part. */

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "core/error.h"
 #include "ossa/limits.h"
+#include "core/prefetch.h"
 #include "mixer_internal.h"
 #include "rt_internal.h"
 
@@ -497,4 +498,22 @@ ossa_status ossa_mixer_evaluate(ossa_mixer *mx, ossa_soa_pose *pose, ossa_error 
     return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT,
                            "mixer evaluate: pose has %u bones, the skeleton %u", pose->bone_count,
                            mx->skel->bone_count);
+}
+
+void ossa_mixer_prefetch(const ossa_mixer *mx)
+{
+    if (!mx)
+        return;
+    ossa_prefetch_range(mx, sizeof *mx);
+    uint32_t cycles = mx->cycle_count < 2 ? mx->cycle_count : 2; /* a cross-fade holds two */
+    ossa_prefetch_range(mx->cycles, cycles * sizeof *mx->cycles);
+    for (uint32_t i = 0; i < cycles; i++) {
+        const ossa_sample_cache *c = mx->cycles[i].cache;
+        ossa_prefetch_range(c, sizeof *c);
+        ossa_prefetch_range(c->cursor, c->capacity * sizeof *c->cursor);
+    }
+    ossa_prefetch_range(mx->sample.block, 10 * sizeof(float) * mx->sample.capacity);
+    ossa_prefetch_range(mx->layer.block, 10 * sizeof(float) * mx->layer.capacity);
+    ossa_prefetch_range(mx->acc_layer, mx->layer.capacity * sizeof(float));
+    ossa_prefetch_range(mx->acc, mx->layer.capacity * sizeof(float));
 }

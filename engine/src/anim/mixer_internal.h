@@ -56,6 +56,9 @@ struct ossa_mixer {
 
 /* Clip time a cycle samples at (CalMixer::updateSkeleton). */
 float ossa_mixer_cycle_time(const ossa_mixer *mx, const mix_slot *c);
+/* Asks for the state an update and evaluation touch (the mixer, its first cycles and their
+ * caches, the blend poses): a crowd calls it for the next character while it runs this one. */
+void ossa_mixer_prefetch(const ossa_mixer *mx);
 /* Duration of a skeletal (id < clip_count) or morph clip id. */
 float ossa_mixer_anim_duration(const ossa_mixer *mx, uint32_t id);
 /* mixer_eval.c: the blended pose of every active cycle and action into pose (ossa_mixer_evaluate's

@@ -32,6 +32,9 @@ int ossa_skin_store_streams(ossa_skin_store store, uint32_t vertices);
  * thread reads after it sees a later store is complete. The kernels never fence themselves. */
 void ossa_skin_store_fence(void);
 
+/* Asks for a spring state's lines (ossa_mixer_prefetch's reason). */
+void ossa_spring_state_prefetch(const ossa_spring_state *s);
+
 /* Characters whose cloth ossa_spring_update_lanes steps together. */
 #define SPRING_LANES 8u
 /* ossa_spring_update(s[l], dt, out[l], ...) for each of `lanes` (1..SPRING_LANES; more are cut

@@ -12,6 +12,7 @@
 #include <emmintrin.h>
 #endif
 #include "core/error.h"
+#include "core/prefetch.h"
 #include "skin_direct.h"
 #include "skin_internal.h"
 
@@ -53,6 +54,16 @@ ossa_status ossa_spring_state_create(const ossa_skin_mesh *mesh, ossa_spring_sta
                                      ossa_error *err)
 {
     return ossa_error_status(err, spring_state_create(mesh, out), "spring state");
+}
+
+void ossa_spring_state_prefetch(const ossa_spring_state *s)
+{
+    if (!s)
+        return;
+    size_t n = 3 * (size_t)(s->mesh->free_count ? s->mesh->free_count : 1);
+    ossa_prefetch_range(s, sizeof *s);
+    ossa_prefetch_range(s->pos, n * sizeof(float));
+    ossa_prefetch_range(s->old, n * sizeof(float));
 }
 
 void ossa_spring_state_destroy(ossa_spring_state *s)
