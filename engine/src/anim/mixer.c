@@ -7,7 +7,6 @@
 #include <string.h>
 #include "core/error.h"
 #include "ossa/limits.h"
-#include "core/prefetch.h"
 #include "mixer_internal.h"
 #include "rt_internal.h"
 
@@ -500,20 +499,26 @@ ossa_status ossa_mixer_evaluate(ossa_mixer *mx, ossa_soa_pose *pose, ossa_error 
                            mx->skel->bone_count);
 }
 
-void ossa_mixer_prefetch(const ossa_mixer *mx)
+void ossa_mixer_state_ranges(const ossa_mixer *mx, ossa_mem_range *out, uint32_t *count,
+                             uint32_t max)
 {
     if (!mx)
         return;
-    ossa_prefetch_range(mx, sizeof *mx);
-    uint32_t cycles = mx->cycle_count < 2 ? mx->cycle_count : 2; /* a cross-fade holds two */
-    ossa_prefetch_range(mx->cycles, cycles * sizeof *mx->cycles);
+    ossa_mem_range_add(out, count, max, mx, sizeof *mx);
+    /* a cross-fade plays two cycles; the slots stay, the cycles move through them */
+    ossa_mem_range_add(out, count, max, mx->cycles, 2 * sizeof *mx->cycles);
+    ossa_mem_range_add(out, count, max, mx->sample.block, 10 * sizeof(float) * mx->sample.capacity);
+    ossa_mem_range_add(out, count, max, mx->layer.block, 10 * sizeof(float) * mx->layer.capacity);
+    ossa_mem_range_add(out, count, max, mx->acc_layer, mx->layer.capacity * sizeof(float));
+    ossa_mem_range_add(out, count, max, mx->acc, mx->layer.capacity * sizeof(float));
+}
+
+void ossa_mixer_prefetch_cycles(const ossa_mixer *mx)
+{
+    uint32_t cycles = mx ? (mx->cycle_count < 2 ? mx->cycle_count : 2) : 0;
     for (uint32_t i = 0; i < cycles; i++) {
         const ossa_sample_cache *c = mx->cycles[i].cache;
         ossa_prefetch_range(c, sizeof *c);
         ossa_prefetch_range(c->cursor, c->capacity * sizeof *c->cursor);
     }
-    ossa_prefetch_range(mx->sample.block, 10 * sizeof(float) * mx->sample.capacity);
-    ossa_prefetch_range(mx->layer.block, 10 * sizeof(float) * mx->layer.capacity);
-    ossa_prefetch_range(mx->acc_layer, mx->layer.capacity * sizeof(float));
-    ossa_prefetch_range(mx->acc, mx->layer.capacity * sizeof(float));
 }

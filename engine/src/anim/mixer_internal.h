@@ -7,6 +7,7 @@
 #include "ossa/mixer.h"
 #include "ossa/pose.h"
 #include "ossa/sample.h"
+#include "core/prefetch.h"
 
 enum { ACTION_IN, ACTION_STEADY, ACTION_OUT, ACTION_STOPPED };
 
@@ -56,9 +57,13 @@ struct ossa_mixer {
 
 /* Clip time a cycle samples at (CalMixer::updateSkeleton). */
 float ossa_mixer_cycle_time(const ossa_mixer *mx, const mix_slot *c);
-/* Asks for the state an update and evaluation touch (the mixer, its first cycles and their
- * caches, the blend poses): a crowd calls it for the next character while it runs this one. */
-void ossa_mixer_prefetch(const ossa_mixer *mx);
+/* The mixer's own memory an update and evaluation touch that stays where it is (the mixer, its
+ * first cycle slots, the blend poses), appended to out; and asking for the sample caches of the
+ * cycles playing now (they move between slots). For crowds that ask for a character's state
+ * ahead of its update (ossa_instance_update_many). */
+void ossa_mixer_state_ranges(const ossa_mixer *mx, ossa_mem_range *out, uint32_t *count,
+                             uint32_t max);
+void ossa_mixer_prefetch_cycles(const ossa_mixer *mx);
 /* Duration of a skeletal (id < clip_count) or morph clip id. */
 float ossa_mixer_anim_duration(const ossa_mixer *mx, uint32_t id);
 /* mixer_eval.c: the blended pose of every active cycle and action into pose (ossa_mixer_evaluate's

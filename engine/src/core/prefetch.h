@@ -18,4 +18,18 @@ static inline void ossa_prefetch_range(const void *p, size_t bytes)
         __builtin_prefetch((const void *)a, 1, 3);
 }
 
+/* A block of memory to ask for (ossa_prefetch_range's arguments, kept). */
+typedef struct ossa_mem_range {
+    const void *p;
+    size_t bytes;
+} ossa_mem_range;
+
+/* Appends a range to out (count of max used) when it is not empty and there is room. */
+static inline void ossa_mem_range_add(ossa_mem_range *out, uint32_t *count, uint32_t max,
+                                      const void *p, size_t bytes)
+{
+    if (p && bytes && *count < max)
+        out[(*count)++] = (ossa_mem_range){p, bytes};
+}
+
 #endif

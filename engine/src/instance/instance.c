@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "anim/mixer_internal.h"
 #include "instance/instance_state.h"
 #include "ossa/vertex_anim.h"
 #include "skin/skin_direct.h"
@@ -242,6 +243,34 @@ static ossa_status build_scratch(ossa_instance *inst)
                : OSSA_ERR_NOMEM;
 }
 
+/* The blocks of state_ranges (instance_state.h), built and never moved. */
+static void list_state(ossa_instance *inst)
+{
+    ossa_mem_range *r = inst->state;
+    uint32_t *n = &inst->state_count, max = INST_STATE_RANGES;
+    uint32_t bones = inst->model->bone_count;
+    ossa_mixer_state_ranges(inst->mixer, r, n, max);
+    ossa_mem_range_add(r, n, max, inst->local.block, 10 * sizeof(float) * inst->local.capacity);
+    ossa_mem_range_add(r, n, max, inst->model_pose.block,
+                       10 * sizeof(float) * inst->model_pose.capacity);
+    ossa_mem_range_add(r, n, max, inst->palette, 12 * sizeof(float) * bones);
+    ossa_mem_range_add(r, n, max, inst->wide_palette,
+                       ossa_skin_wide_floats(inst->kernel, bones) * sizeof(float));
+    ossa_mem_range_add(r, n, max, inst->parts, inst->part_count * sizeof *inst->parts);
+    size_t scratch = 0;
+    for (uint32_t i = 0; i < inst->part_count; i++) {
+        const inst_part *p = &inst->parts[i];
+        if (!p->spring)
+            continue;
+        size_t bytes = 3 * sizeof(float) * p->info.output_count;
+        ossa_spring_state_ranges(p->spring, r, n, max);
+        ossa_mem_range_add(r, n, max, p->spring_positions, bytes);
+        scratch = bytes > scratch ? bytes : scratch;
+    }
+    ossa_mem_range_add(r, n, max, inst->out_positions, scratch);
+    ossa_mem_range_add(r, n, max, inst->out_normals, scratch);
+}
+
 /* An instance over shared (one reference handed over, released on failure). */
 static ossa_status instance_make(inst_shared *shared, const ossa_instance_desc *desc,
                                  ossa_instance **out, ossa_error *err)
@@ -284,6 +313,7 @@ static ossa_status instance_make(inst_shared *shared, const ossa_instance_desc *
      * vertices do, not reset to the rest pose's skin: the first steps then match libcal3d. */
     ossa_instance_pose_clip(inst, OSSA_INSTANCE_NO_CLIP, 0.0f);
     ossa_instance_set_morph_time(inst, 0.0f);
+    list_state(inst);
     *out = inst;
     return OSSA_OK;
 }

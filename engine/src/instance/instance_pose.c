@@ -147,34 +147,13 @@ void ossa_instance_update(ossa_instance *inst, float dt)
     ossa_instance_springs_step(inst, dt);
 }
 
-/* Asks for what an update of inst touches of its own: its mixer, poses, palettes, parts and
- * cloth. A crowd's characters keep it in a few dozen small allocations each, which the hardware
- * prefetchers do not find from one character to the next. Only for a crowd that streams its
- * outputs (desc.store STREAM: one that outgrew the caches): asked for one character ahead, 3000
- * streaming cally characters took 13 % less time a frame on the Zen 5 VM of 2026-11-26, while
- * in cache the instructions cost 1 to 3 % (docs/BENCHMARKS.md). */
-static void prefetch_state(const ossa_instance *inst)
+/* Whether inst's state is asked for ahead of its update: only in a crowd that streams its
+ * outputs (desc.store STREAM: one that outgrew the caches). A character's state is a few dozen
+ * small allocations, which the hardware prefetchers do not find from one character to the next;
+ * in cache the prefetches would cost 1 to 3 % (the Zen 5 VM of 2026-11-26, docs/BENCHMARKS.md). */
+static bool asks_ahead(const ossa_instance *inst)
 {
-    size_t bones = inst->model->bone_count;
-    ossa_prefetch_range(inst, sizeof *inst);
-    ossa_mixer_prefetch(inst->mixer);
-    ossa_prefetch_range(inst->local.block, 10 * sizeof(float) * inst->local.capacity);
-    ossa_prefetch_range(inst->model_pose.block, 10 * sizeof(float) * inst->model_pose.capacity);
-    ossa_prefetch_range(inst->palette, 12 * sizeof(float) * bones);
-    if (inst->wide_palette)
-        ossa_prefetch_range(inst->wide_palette,
-                            ossa_skin_wide_floats(inst->kernel, (uint32_t)bones) * sizeof(float));
-    ossa_prefetch_range(inst->parts, inst->part_count * sizeof *inst->parts);
-    for (uint32_t i = 0; i < inst->part_count; i++) {
-        const inst_part *p = &inst->parts[i];
-        if (!p->spring)
-            continue;
-        size_t bytes = 3 * sizeof(float) * p->info.output_count;
-        ossa_spring_state_prefetch(p->spring);
-        ossa_prefetch_range(p->spring_positions, bytes);
-        ossa_prefetch_range(inst->out_positions, bytes);
-        ossa_prefetch_range(inst->out_normals, bytes);
-    }
+    return inst && inst->desc.store == OSSA_SKIN_STORE_STREAM;
 }
 
 void ossa_instance_update_many(ossa_instance *const *insts, uint32_t count, float dt)
@@ -183,11 +162,19 @@ void ossa_instance_update_many(ossa_instance *const *insts, uint32_t count, floa
         return;
     if (!isfinite(dt))
         dt = 0.0f;
-    for (uint32_t i = 0; i < count; i++) {
-        if (i + 1 < count && insts[i + 1] && insts[i + 1]->desc.store == OSSA_SKIN_STORE_STREAM)
-            prefetch_state(insts[i + 1]);
-        if (insts[i])
-            advance(insts[i], dt);
+    /* Asked for in three steps so that none waits on a miss: three characters ahead the
+     * instance itself (it lists its state), two ahead that list, one ahead the sample caches of
+     * the cycles playing (the mixer's slots, in the list, lead to them). */
+    for (uint64_t j = 0; j < (uint64_t)count + 3; j++) {
+        if (j < count && insts[j])
+            ossa_prefetch_range(insts[j], sizeof *insts[j]);
+        if (j >= 1 && j - 1 < count && asks_ahead(insts[j - 1]))
+            for (uint32_t r = 0; r < insts[j - 1]->state_count; r++)
+                ossa_prefetch_range(insts[j - 1]->state[r].p, insts[j - 1]->state[r].bytes);
+        if (j >= 2 && j - 2 < count && asks_ahead(insts[j - 2]))
+            ossa_mixer_prefetch_cycles(insts[j - 2]->mixer);
+        if (j >= 3 && insts[j - 3])
+            advance(insts[j - 3], dt);
     }
     if (dt > 0.0f)
         ossa_instance_springs_step_many(insts, count, dt);

@@ -5,6 +5,7 @@
 
 #include <stdatomic.h>
 #include <stdio.h>
+#include "core/prefetch.h"
 #include "ossa/instance.h"
 
 /* What every instance of one model shares: built once by ossa_instance_create, only read
@@ -19,6 +20,9 @@ typedef struct inst_shared {
     ossa_skin_mesh **skins;         /* per part; NULL: not skinned (skin_status says why) */
     ossa_status *skin_status;
 } inst_shared;
+
+/* Blocks of an instance's own state an update touches (mixer, poses, palettes, parts, cloth). */
+#define INST_STATE_RANGES 24u
 
 typedef struct inst_part {
     ossa_instance_part info;
@@ -66,6 +70,12 @@ struct ossa_instance {
     uint64_t generation, shape_generation;
     uint32_t shape_part;
     bool shape_bind;
+
+    /* What an update touches of this instance's own memory, every block of which stays where it
+     * is: listed once built (instance.c), for crowds that ask for it ahead of each character's
+     * update (ossa_instance_update_many). */
+    ossa_mem_range state[INST_STATE_RANGES];
+    uint32_t state_count;
 };
 
 /* instance_output.c */

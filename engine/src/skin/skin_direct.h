@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include "ossa/cloth.h"
 #include "ossa/skin.h"
+#include "core/prefetch.h"
 
 /* Floats of the wide palette kernel k reads for a palette of `bones` bones (16 a bone: one
  * 64-byte line, the last 4 zero), or 0 when k does not use one (scalar, SSE2, or more bones
@@ -32,8 +33,9 @@ int ossa_skin_store_streams(ossa_skin_store store, uint32_t vertices);
  * thread reads after it sees a later store is complete. The kernels never fence themselves. */
 void ossa_skin_store_fence(void);
 
-/* Asks for a spring state's lines (ossa_mixer_prefetch's reason). */
-void ossa_spring_state_prefetch(const ossa_spring_state *s);
+/* A spring state's memory a step touches, appended to out (ossa_mixer_state_ranges' reason). */
+void ossa_spring_state_ranges(const ossa_spring_state *s, ossa_mem_range *out, uint32_t *count,
+                              uint32_t max);
 
 /* Characters whose cloth ossa_spring_update_lanes steps together. */
 #define SPRING_LANES 8u

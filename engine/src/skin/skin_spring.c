@@ -12,7 +12,6 @@
 #include <emmintrin.h>
 #endif
 #include "core/error.h"
-#include "core/prefetch.h"
 #include "skin_direct.h"
 #include "skin_internal.h"
 
@@ -56,14 +55,15 @@ ossa_status ossa_spring_state_create(const ossa_skin_mesh *mesh, ossa_spring_sta
     return ossa_error_status(err, spring_state_create(mesh, out), "spring state");
 }
 
-void ossa_spring_state_prefetch(const ossa_spring_state *s)
+void ossa_spring_state_ranges(const ossa_spring_state *s, ossa_mem_range *out, uint32_t *count,
+                              uint32_t max)
 {
     if (!s)
         return;
     size_t n = 3 * (size_t)(s->mesh->free_count ? s->mesh->free_count : 1);
-    ossa_prefetch_range(s, sizeof *s);
-    ossa_prefetch_range(s->pos, n * sizeof(float));
-    ossa_prefetch_range(s->old, n * sizeof(float));
+    ossa_mem_range_add(out, count, max, s, sizeof *s);
+    ossa_mem_range_add(out, count, max, s->pos, n * sizeof(float));
+    ossa_mem_range_add(out, count, max, s->old, n * sizeof(float));
 }
 
 void ossa_spring_state_destroy(ossa_spring_state *s)
