@@ -83,6 +83,7 @@ static ossa_status mixer_create(const ossa_model *model, const ossa_mixer_desc *
         if (st == OSSA_OK && mx->clips[i]->track_count > max_tracks)
             max_tracks = mx->clips[i]->track_count;
     }
+    mx->max_tracks = max_tracks;
     if (st == OSSA_OK)
         st = alloc_slots(&mx->cycles, d.max_cycles, max_tracks);
     if (st == OSSA_OK)
@@ -516,9 +517,6 @@ void ossa_mixer_state_ranges(const ossa_mixer *mx, ossa_mem_range *out, uint32_t
 void ossa_mixer_prefetch_cycles(const ossa_mixer *mx)
 {
     uint32_t cycles = mx ? (mx->cycle_count < 2 ? mx->cycle_count : 2) : 0;
-    for (uint32_t i = 0; i < cycles; i++) {
-        const ossa_sample_cache *c = mx->cycles[i].cache;
-        ossa_prefetch_range(c, sizeof *c);
-        ossa_prefetch_range(c->cursor, c->capacity * sizeof *c->cursor);
-    }
+    for (uint32_t i = 0; i < cycles; i++) /* not read: its size is known */
+        ossa_prefetch_range(mx->cycles[i].cache, ossa_sample_cache_bytes(mx->max_tracks));
 }

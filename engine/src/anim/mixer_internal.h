@@ -38,6 +38,7 @@ struct ossa_mixer {
     uint8_t *looped;       /* skeletal clip blended as a cycle once: 0.11 appended its loop key */
     mix_slot *cycles, *actions;
     uint32_t cycle_count, action_count;
+    uint32_t max_tracks;   /* of the clips: the size of every slot's sample cache */
     float time, duration, time_factor;
     /* Bone blending state. */
     ossa_soa_pose sample, layer;

@@ -177,15 +177,12 @@ ossa_status ossa_sample_cache_create(uint32_t max_tracks, ossa_sample_cache **ou
     *out = NULL;
     if (max_tracks > (1u << 24))
         return rt_fail(err, OSSA_ERR_RANGE, "sample cache: too many tracks");
-    ossa_sample_cache *c = calloc(1, sizeof *c);
-    if (c)
-        c->cursor = calloc((size_t)max_tracks + 1, sizeof *c->cursor);
-    if (!c || !c->cursor) {
-        if (c)
-            free(c->cursor);
-        free(c);
+    /* one block, the cursors right after the struct: a crowd asks for both at once
+     * (ossa_mixer_prefetch_cycles) */
+    ossa_sample_cache *c = calloc(1, ossa_sample_cache_bytes(max_tracks));
+    if (!c)
         return rt_fail(err, OSSA_ERR_NOMEM, "sample cache: out of memory");
-    }
+    c->cursor = (uint32_t *)(void *)(c + 1);
     c->capacity = max_tracks;
     *out = c;
     return OSSA_OK;
@@ -193,9 +190,6 @@ ossa_status ossa_sample_cache_create(uint32_t max_tracks, ossa_sample_cache **ou
 
 void ossa_sample_cache_destroy(ossa_sample_cache *cache)
 {
-    if (!cache)
-        return;
-    free(cache->cursor);
     free(cache);
 }
 

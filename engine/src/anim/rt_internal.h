@@ -60,7 +60,14 @@ struct ossa_rt_clip {
 struct ossa_sample_cache {
     const ossa_rt_clip *clip; /* clip the cursors belong to */
     uint32_t capacity;
-    uint32_t *cursor;         /* capacity entries: pair index of the last sample */
+    uint32_t *cursor;         /* capacity entries: pair index of the last sample, right after
+                                 the struct in its one allocation */
 };
+
+/* Bytes of a sample cache of max_tracks tracks, its cursors (and one spare) included. */
+static inline size_t ossa_sample_cache_bytes(uint32_t max_tracks)
+{
+    return sizeof(struct ossa_sample_cache) + ((size_t)max_tracks + 1) * sizeof(uint32_t);
+}
 
 #endif
