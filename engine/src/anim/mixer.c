@@ -506,6 +506,8 @@ void ossa_mixer_state_ranges(const ossa_mixer *mx, ossa_mem_range *out, uint32_t
     if (!mx)
         return;
     ossa_mem_range_add(out, count, max, mx, sizeof *mx);
+    ossa_mem_range_add(out, count, max, mx->clips, (mx->clip_count + 1) * sizeof *mx->clips);
+    ossa_mem_range_add(out, count, max, mx->looped, mx->clip_count + 1);
     /* a cross-fade plays two cycles; the slots stay, the cycles move through them */
     ossa_mem_range_add(out, count, max, mx->cycles, 2 * sizeof *mx->cycles);
     ossa_mem_range_add(out, count, max, mx->sample.block, 10 * sizeof(float) * mx->sample.capacity);
