@@ -510,10 +510,10 @@ void ossa_mixer_state_ranges(const ossa_mixer *mx, ossa_mem_range *out, uint32_t
     ossa_mem_range_add(out, count, max, mx->looped, mx->clip_count + 1);
     /* a cross-fade plays two cycles; the slots stay, the cycles move through them */
     ossa_mem_range_add(out, count, max, mx->cycles, 2 * sizeof *mx->cycles);
-    ossa_mem_range_add(out, count, max, mx->sample.block, 10 * sizeof(float) * mx->sample.capacity);
-    ossa_mem_range_add(out, count, max, mx->layer.block, 10 * sizeof(float) * mx->layer.capacity);
-    ossa_mem_range_add(out, count, max, mx->acc_layer, mx->layer.capacity * sizeof(float));
-    ossa_mem_range_add(out, count, max, mx->acc, mx->layer.capacity * sizeof(float));
+    /* One cycle (most characters, most of the time) samples straight into the caller's pose and
+     * reads only the sample pose's scales (evaluate_single_cycle); a cross-fade's blend poses are
+     * not asked for. */
+    ossa_mem_range_add(out, count, max, mx->sample.sx, 3 * sizeof(float) * mx->sample.capacity);
 }
 
 void ossa_mixer_prefetch_cycles(const ossa_mixer *mx)

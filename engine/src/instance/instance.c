@@ -256,8 +256,7 @@ static void list_state(ossa_instance *inst)
     ossa_mem_range_add(r, n, max, inst->palette, 12 * sizeof(float) * bones);
     ossa_mem_range_add(r, n, max, inst->wide_palette,
                        ossa_skin_wide_floats(inst->kernel, bones) * sizeof(float));
-    ossa_mem_range_add(r, n, max, inst->parts, inst->part_count * sizeof *inst->parts);
-    size_t scratch = 0;
+    size_t scratch = 0; /* the parts are read in order when skinned: not listed */
     for (uint32_t i = 0; i < inst->part_count; i++) {
         const inst_part *p = &inst->parts[i];
         if (!p->spring)
