@@ -172,49 +172,13 @@ static bool crowd_failed(const crowd *c)
     return false;
 }
 
-/* The last-level cache CPU 0 shares with its neighbours, from Linux's sysfs (glibc's sysconf
- * reported 384 MB for the 32 MB L3 of the Zen 5 VM: every CCD's together); 8 MB elsewhere. */
-static double last_level_cache_bytes(void)
-{
-    double best = 0.0;
-    int best_level = 0;
-    for (int i = 0; i < 8; i++) {
-        char path[96], text[32];
-        int level = 0;
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
-        FILE *f = fopen(path, "r");
-        if (!f)
-            continue;
-        if (fscanf(f, "%d", &level) != 1)
-            level = 0;
-        fclose(f);
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
-        f = fopen(path, "r");
-        if (!f)
-            continue;
-        double size = 0.0;
-        if (fgets(text, sizeof text, f)) {
-            char *end;
-            size = strtod(text, &end);
-            size *= *end == 'K' ? 1024.0 : *end == 'M' ? 1048576.0 : 1.0;
-        }
-        fclose(f);
-        if (level > best_level && size > 0.0) {
-            best_level = level;
-            best = size;
-        }
-    }
-    return best > 0.0 ? best : 8.0 * 1048576.0;
-}
-
-/* Whether a crowd streams its outputs: AUTO when the crowd (state and outputs, `bytes`) outgrows
- * half the last-level cache. The caches then keep the characters' own state between frames
- * instead of outputs nobody reads before the next frame (docs/BENCHMARKS.md, 2026-11-26). */
+/* Whether a crowd streams its outputs: AUTO by the library's rule (ossa_skin_crowd_store) on the
+ * crowd's heap bytes, state and outputs (docs/BENCHMARKS.md, 2026-11-26). */
 static bool crowd_streams(ossa_skin_store store, double bytes)
 {
     if (store != OSSA_SKIN_STORE_AUTO)
         return store == OSSA_SKIN_STORE_STREAM;
-    return bytes > 0.5 * last_level_cache_bytes();
+    return ossa_skin_crowd_store((uint64_t)bytes) == OSSA_SKIN_STORE_STREAM;
 }
 
 /* One crowd size: make the characters (if they fit), time every subject, release. */

@@ -82,8 +82,8 @@ void view_crowd_free(view_crowd *c)
     free(c->offsets);
     free(c->phase);
     free(c->speed);
-    free(c->positions);
-    free(c->normals);
+    ossa_skin_buffer_free(c->positions);
+    ossa_skin_buffer_free(c->normals);
     memset(c, 0, sizeof *c);
 }
 
@@ -105,8 +105,9 @@ bool view_crowd_init(view_crowd *c, const ossa_model *m, uint32_t count, uint32_
     c->offsets = calloc(3 * (size_t)count, sizeof *c->offsets);
     c->phase = calloc(count, sizeof *c->phase);
     c->speed = calloc(count, sizeof *c->speed);
-    c->positions = calloc(floats, sizeof *c->positions);
-    c->normals = calloc(floats, sizeof *c->normals);
+    /* zeroed and 64-byte aligned, so that a crowd out of cache can stream into them */
+    c->positions = ossa_skin_buffer_alloc(floats * sizeof *c->positions);
+    c->normals = ossa_skin_buffer_alloc(floats * sizeof *c->normals);
     if (!c->instances || !c->offsets || !c->phase || !c->speed || !c->positions || !c->normals) {
         snprintf(err, err_size, "out of memory for a crowd of %u", count);
         view_crowd_free(c);
@@ -125,6 +126,12 @@ bool view_crowd_init(view_crowd *c, const ossa_model *m, uint32_t count, uint32_
             return false;
         }
     }
+    /* A crowd that outgrows the caches streams its skin (the engine's rule) */
+    uint64_t bytes = (uint64_t)count * (ossa_instance_state_bytes(c->instances[0]) +
+                                        2 * floats / count * sizeof(float));
+    if (ossa_skin_crowd_store(bytes) == OSSA_SKIN_STORE_STREAM)
+        for (uint32_t i = 0; i < count; i++)
+            ossa_instance_set_store(c->instances[i], OSSA_SKIN_STORE_STREAM);
     if (threads > 1 && count > 1 && ossa_skin_pool_create(threads, &c->pool, NULL) != OSSA_OK)
         c->pool = NULL; /* one thread is still right */
     view_crowd_layout(count, bind_min, bind_max, up, &c->columns, &c->rows, &c->spacing);

@@ -129,6 +129,10 @@ static void check_shared_equal(const char *name, const ossa_model *m)
         differ += !same_output(shared, own, &os, &oo);
     }
     CHECKF(differ == 0, "%s: %u of 60 frames differ", name, differ);
+    /* its own state a frame touches: more than the instance, less than a copy of the model */
+    size_t state = ossa_instance_state_bytes(shared);
+    CHECKF(state > 1024 && state < ((size_t)1 << 20), "%s: %zu bytes of state", name, state);
+    CHECK(ossa_instance_state_bytes(NULL) == 0);
     printf("%s: %u parts (%u skinned), shared instance equals its own for 60 frames\n", name,
            parts, skinned);
     out_free(&os);

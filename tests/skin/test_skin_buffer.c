@@ -1,5 +1,6 @@
 /* ossa_skin_buffer_alloc: zeroed, 64-byte aligned; large buffers 2 MB aligned (so huge pages can
- * back all of them); impossible sizes fail with NULL instead of wrapping around. */
+ * back all of them); impossible sizes fail with NULL instead of wrapping around. The crowd store
+ * policy streams exactly above half the cache CPUID reports. */
 #include <stdint.h>
 #include <stdio.h>
 #include "ossa/skin.h"
@@ -23,8 +24,22 @@ static void check_buffer(size_t bytes, size_t align)
     ossa_skin_buffer_free(p);
 }
 
+static void check_crowd_store(void)
+{
+    uint64_t cache = ossa_skin_cache_bytes();
+    CHECKF(cache >= ((uint64_t)64 << 10) && cache <= ((uint64_t)1 << 40), "cache of %llu bytes",
+           (unsigned long long)cache);
+    CHECK(ossa_skin_crowd_store(0) == OSSA_SKIN_STORE_CACHED);
+    CHECK(ossa_skin_crowd_store(cache / 2) == OSSA_SKIN_STORE_CACHED);
+    CHECK(ossa_skin_crowd_store(cache / 2 + 1) == OSSA_SKIN_STORE_STREAM);
+    CHECK(ossa_skin_crowd_store(UINT64_MAX) == OSSA_SKIN_STORE_STREAM);
+    printf("crowd store: a cache of %llu KB, streaming above %llu KB\n",
+           (unsigned long long)(cache >> 10), (unsigned long long)(cache >> 11));
+}
+
 int main(void)
 {
+    check_crowd_store();
     check_buffer(0, 64);
     check_buffer(1, 64);
     check_buffer(12 * 1001, 64);

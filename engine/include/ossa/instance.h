@@ -135,6 +135,10 @@ OSSA_API ossa_skin_kernel ossa_instance_kernel(const ossa_instance *inst);
 OSSA_API void ossa_instance_set_pool(ossa_instance *inst, ossa_skin_pool *pool);
 /* The desc's store policy from now on (a value out of range is ignored). */
 OSSA_API void ossa_instance_set_store(ossa_instance *inst, ossa_skin_store store);
+/* Bytes of the instance's own memory a frame of a character playing one clip touches (its
+ * mixer, poses, palettes, parts and cloth), its outputs not included: with them, what each
+ * character of a crowd asks of the caches (ossa_skin_crowd_store). */
+OSSA_API size_t ossa_instance_state_bytes(const ossa_instance *inst);
 
 /* ---- the mixer way --------------------------------------------------------------------- */
 

@@ -71,6 +71,16 @@ typedef enum ossa_skin_store {
     OSSA_SKIN_STORE_STREAM     /* non-temporal stores */
 } ossa_skin_store;
 
+/* The store policy for a crowd whose characters take `bytes` in all (their own state, as
+ * ossa_instance_state_bytes gives it, and their outputs): STREAM once that outgrows half the
+ * last-level cache, so the caches keep the characters' state rather than outputs nobody reads
+ * before the next frame; CACHED below (ossa_instance_desc.store). On the Zen 5 VM of 2026-11-26
+ * 500 cally characters took 3.6 us each streaming against 5.2 cached (docs/BENCHMARKS.md). */
+OSSA_API ossa_skin_store ossa_skin_crowd_store(uint64_t bytes);
+/* Bytes of the largest cache this CPU reports to one core through CPUID (the last-level cache it
+ * shares with its neighbours: 32 MB on a Zen 5 CCD), or 8 MB where it reports none. */
+OSSA_API uint64_t ossa_skin_cache_bytes(void);
+
 /* Memory traffic of a kernel per vertex of a given influence count, as the kernel moves it. */
 typedef struct ossa_skin_traffic {
     uint32_t read_bytes;   /* stream bytes read per vertex (block layout, alignment padding

@@ -405,6 +405,16 @@ void ossa_instance_set_store(ossa_instance *inst, ossa_skin_store store)
         inst->desc.store = store;
 }
 
+size_t ossa_instance_state_bytes(const ossa_instance *inst)
+{
+    if (!inst)
+        return 0;
+    size_t bytes = sizeof *inst + inst->part_count * sizeof *inst->parts;
+    for (uint32_t r = 0; r < inst->state_count; r++)
+        bytes += inst->state[r].bytes;
+    return bytes;
+}
+
 ossa_mixer *ossa_instance_mixer(ossa_instance *inst)
 {
     return inst->mixer;

@@ -10,6 +10,7 @@
 #include "skin_internal.h"
 #include "skin_direct.h"
 #if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
 #include <xmmintrin.h>
 #endif
 
@@ -280,6 +281,49 @@ int ossa_skin_mesh_run(const ossa_skin_mesh *mesh, ossa_skin_kernel k, const flo
                     out_normals, stream != 0, wide, 1};
     run_groups(mesh, k, &r, 0, mesh->output_count);
     return stream != 0;
+}
+
+/* CPUID's deterministic cache parameters (leaf 4 on Intel, 0x8000001D on AMD): the size of the
+ * highest level listed, one instance of it. */
+static uint64_t cpuid_cache_bytes(void)
+{
+    uint64_t best = 0;
+#ifdef OSSA_SKIN_X86
+    unsigned max_basic = __get_cpuid_max(0, NULL), max_ext = __get_cpuid_max(0x80000000u, NULL);
+    const unsigned leaves[2] = {4u, 0x8000001Du};
+    unsigned best_level = 0;
+    for (int l = 0; l < 2; l++) {
+        unsigned leaf = leaves[l];
+        if (leaf > (leaf & 0x80000000u ? max_ext : max_basic))
+            continue;
+        for (unsigned sub = 0; sub < 16; sub++) {
+            unsigned a, b, c, d;
+            if (!__get_cpuid_count(leaf, sub, &a, &b, &c, &d) || (a & 31u) == 0)
+                break;
+            unsigned level = (a >> 5) & 7u;
+            uint64_t bytes = (uint64_t)(((b >> 22) & 0x3ffu) + 1) * (((b >> 12) & 0x3ffu) + 1) *
+                             ((b & 0xfffu) + 1) * ((uint64_t)c + 1);
+            if ((a & 31u) != 2 && level > best_level) { /* data or unified, not instructions */
+                best_level = level;
+                best = bytes;
+            }
+        }
+        if (best)
+            break;
+    }
+#endif
+    return best;
+}
+
+uint64_t ossa_skin_cache_bytes(void)
+{
+    uint64_t bytes = cpuid_cache_bytes();
+    return bytes ? bytes : (uint64_t)8 << 20;
+}
+
+ossa_skin_store ossa_skin_crowd_store(uint64_t bytes)
+{
+    return bytes > ossa_skin_cache_bytes() / 2 ? OSSA_SKIN_STORE_STREAM : OSSA_SKIN_STORE_CACHED;
 }
 
 int ossa_skin_store_streams(ossa_skin_store store, uint32_t vertices)
