@@ -19,8 +19,8 @@ typedef struct bench_crowd_opts {
     uint32_t threads;  /* > 1: also timed on this many threads */
     uint32_t frames;   /* timed frames per round (fewer for crowds whose frames are slow) */
     uint32_t runs;     /* rounds */
-    ossa_skin_store store; /* AUTO: streaming stores for a crowd whose frame writes more than
-                              half the last-level cache (bench_crowd.c) */
+    ossa_skin_store store; /* the characters' (AUTO: ossa_skin_crowd_store on the crowd's
+                              bytes, bench_crowd.c) */
     bool json;
     const char *source; /* what the model is, for the report */
     const char *cpu;    /* CPU model name, cores */

@@ -127,8 +127,8 @@ bool view_crowd_init(view_crowd *c, const ossa_model *m, uint32_t count, uint32_
         }
     }
     /* A crowd that outgrows the caches streams its skin (the engine's rule) */
-    uint64_t bytes = (uint64_t)count * (ossa_instance_state_bytes(c->instances[0]) +
-                                        2 * floats / count * sizeof(float));
+    uint64_t bytes = (uint64_t)count * ossa_instance_state_bytes(c->instances[0]) +
+                     2 * floats * sizeof(float);
     if (ossa_skin_crowd_store(bytes) == OSSA_SKIN_STORE_STREAM)
         for (uint32_t i = 0; i < count; i++)
             ossa_instance_set_store(c->instances[i], OSSA_SKIN_STORE_STREAM);

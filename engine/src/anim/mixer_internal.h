@@ -58,9 +58,9 @@ struct ossa_mixer {
 
 /* Clip time a cycle samples at (CalMixer::updateSkeleton). */
 float ossa_mixer_cycle_time(const ossa_mixer *mx, const mix_slot *c);
-/* The mixer's own memory an update and evaluation touch that stays where it is (the mixer, its
- * first cycle slots, the blend poses), appended to out; and asking for the sample caches of the
- * cycles playing now (they move between slots). For crowds that ask for a character's state
+/* The mixer's own memory an update and evaluation of one playing cycle touch that stays where
+ * it is (the mixer, its clip table, its first cycle slots, the sample pose's scales), appended
+ * to out; and asking for the sample caches of the cycles playing now (they move between slots). For crowds that ask for a character's state
  * ahead of its update (ossa_instance_update_many). */
 void ossa_mixer_state_ranges(const ossa_mixer *mx, ossa_mem_range *out, uint32_t *count,
                              uint32_t max);

@@ -243,7 +243,7 @@ static ossa_status build_scratch(ossa_instance *inst)
                : OSSA_ERR_NOMEM;
 }
 
-/* The blocks of state_ranges (instance_state.h), built and never moved. */
+/* inst->state: the blocks of its own state an update touches, built and never moved. */
 static void list_state(ossa_instance *inst)
 {
     ossa_mem_range *r = inst->state;

@@ -166,7 +166,7 @@ void ossa_instance_update_many(ossa_instance *const *insts, uint32_t count, floa
      * instance itself (it lists its state), two ahead that list, one ahead the sample caches of
      * the cycles playing (the mixer's slots, in the list, lead to them). */
     for (uint64_t j = 0; j < (uint64_t)count + 3; j++) {
-        if (j < count && insts[j])
+        if (j < count && insts[j]) /* whether it streams is in there too: always asked */
             ossa_prefetch_range(insts[j], sizeof *insts[j]);
         if (j >= 1 && j - 1 < count && asks_ahead(insts[j - 1]))
             for (uint32_t r = 0; r < insts[j - 1]->state_count; r++)

@@ -21,7 +21,8 @@ typedef struct inst_shared {
     ossa_status *skin_status;
 } inst_shared;
 
-/* Blocks of an instance's own state an update touches (mixer, poses, palettes, parts, cloth). */
+/* Room for the blocks of an instance's own state an update touches (mixer, poses, palettes,
+ * cloth). */
 #define INST_STATE_RANGES 24u
 
 typedef struct inst_part {
