@@ -72,9 +72,11 @@ struct ossa_skin_mesh {
     /* morphs, sorted by block: entries of block b are [morph_start[b], morph_start[b + 1]) */
     uint32_t *morph_start;    /* output_count / 16 + 1 */
     skin_morph_entry *morph_entries;
-    /* springs */
+    /* springs: Cal3D relaxes them in file order, twice; steps holds those 2 x spring_count
+     * steps in the order of skin_spring_steps_order (skin_spring.c), the same bits sooner */
     uint32_t spring_count, free_count;
-    skin_spring_data *springs;
+    size_t step_count;
+    skin_spring_data *steps;
     uint32_t *free_vertex;    /* output index of each spring-owned (physique weight > 0) vertex */
     float *free_weight;       /* its physique weight */
     float *free_bind;         /* 3 per free vertex: bind position */
@@ -186,6 +188,9 @@ void ossa_lerp_floats_scalar(const float *a, const float *b, float t, size_t n, 
 void ossa_lerp_floats_sse2(const float *a, const float *b, float t, size_t n, float *out);
 void ossa_lerp_floats_avx2(const float *a, const float *b, float t, size_t n, float *out);
 void ossa_lerp_floats_avx512(const float *a, const float *b, float t, size_t n, float *out);
+/* Fills m->steps (m->step_count = 2 x m->spring_count) from Cal3D's spring list: 0, or -1 when out
+ * of memory. */
+int skin_spring_steps_order(struct ossa_skin_mesh *m, const skin_spring_data *springs);
 /* Cal3D's spring relaxation (skin_spring.c's spring_relax) on 8 characters at once: soa holds
  * x, y, z of every output vertex, each as 8 lanes (32-byte aligned). */
 void ossa_spring_relax8_avx2(const struct ossa_skin_mesh *m, float *soa);

@@ -141,7 +141,7 @@ void ossa_skin_mesh_destroy(ossa_skin_mesh *m)
     free(m->gen_point);
     free(m->morph_start);
     free(m->morph_entries);
-    free(m->springs);
+    free(m->steps);
     free(m->free_vertex);
     free(m->free_weight);
     free(m->free_bind);
@@ -427,18 +427,22 @@ ossa_status ossa_skin_mesh_create(const ossa_submesh *sm, uint32_t palette_size,
             free_count += sm->physique_weights[v] > 0.0f;
         m->spring_count = sm->spring_count;
         m->free_count = free_count;
-        m->springs = alloc_array(sm->spring_count, sizeof *m->springs, &failed);
+        skin_spring_data *springs = alloc_array(sm->spring_count, sizeof *springs, &failed);
         m->free_vertex = alloc_array(free_count, sizeof *m->free_vertex, &failed);
         m->free_weight = alloc_array(free_count, sizeof *m->free_weight, &failed);
         m->free_bind = alloc_array(3 * (size_t)free_count, sizeof *m->free_bind, &failed);
+        if (!failed) {
+            for (uint32_t s = 0; s < sm->spring_count; s++) {
+                springs[s].v0 = m->remap[sm->springs[s].vertex[0]];
+                springs[s].v1 = m->remap[sm->springs[s].vertex[1]];
+                springs[s].idle = sm->springs[s].idle_length;
+            }
+            failed = skin_spring_steps_order(m, springs) != 0;
+        }
+        free(springs);
         if (failed) {
             ossa_skin_mesh_destroy(m);
             return skin_fail(err, OSSA_ERR_NOMEM, "skin mesh: out of memory");
-        }
-        for (uint32_t s = 0; s < sm->spring_count; s++) {
-            m->springs[s].v0 = m->remap[sm->springs[s].vertex[0]];
-            m->springs[s].v1 = m->remap[sm->springs[s].vertex[1]];
-            m->springs[s].idle = sm->springs[s].idle_length;
         }
         uint32_t f = 0;
         for (uint32_t v = 0; v < n; v++) {
