@@ -126,8 +126,8 @@ static void springs_lanes(ossa_instance *const *lane, uint32_t n, float dt)
     for (uint32_t i = 0; i < lead->part_count; i++) {
         if (!lead->parts[i].spring)
             continue;
-        ossa_spring_state *state[SPRING_LANES];
-        float *out[SPRING_LANES];
+        ossa_spring_state *state[SPRING_LANES_MAX];
+        float *out[SPRING_LANES_MAX];
         for (uint32_t l = 0; l < n; l++) {
             skin_part(lane[l], &lane[l]->parts[i], lane[l]->out_positions,
                       lane[l]->out_normals, false);
@@ -146,12 +146,12 @@ static void springs_lanes(ossa_instance *const *lane, uint32_t n, float dt)
 void ossa_instance_springs_step_many(ossa_instance *const *insts, uint32_t count, float dt)
 {
     for (uint32_t i = 0; i < count;) {
-        ossa_instance *lane[SPRING_LANES];
+        ossa_instance *lane[SPRING_LANES_MAX];
         uint32_t n = 0;
         float step = 0.0f;
         /* neighbours that share the runtime data (so the same parts have springs) and step by
-         * the same clamped dt, up to SPRING_LANES of them */
-        for (; i < count && n < SPRING_LANES; i++) {
+         * the same clamped dt, up to SPRING_LANES_MAX of them */
+        for (; i < count && n < SPRING_LANES_MAX; i++) {
             ossa_instance *inst = insts[i];
             if (!inst)
                 continue;

@@ -523,44 +523,63 @@ void ossa_normalize3_avx2(float *v, size_t count)
     ossa_normalize3_scalar(v + 3 * i, count - i);
 }
 
-/* A lane whose spring spring_relax would skip (length not above 0, length or factor not finite)
- * keeps its positions; the movable flags are the mesh's, so the same in every lane. The same
- * operations in the same order as the scalar loop (no FMA: the build has -ffp-contract=off). */
-void ossa_spring_relax8_avx2(const struct ossa_skin_mesh *m, float *soa)
+/* One step of spring sp on the 8 lanes of p: a lane whose spring skin_spring.c's spring_relax
+ * would skip (length not above 0, length or factor not finite) keeps its positions; the movable
+ * flags are the mesh's, so the same in every lane. The same operations in the same order as the
+ * scalar loop (no FMA: the build has -ffp-contract=off). */
+AI void relax8_step(__m256 *p, const skin_spring_data *sp, int movable0, int movable1)
 {
-    __m256 *p = (__m256 *)(void *)soa;
     const __m256 zero = _mm256_setzero_ps(), two = _mm256_set1_ps(2.0f);
     const __m256 inf = _mm256_set1_ps(INFINITY);
     const __m256 abs_mask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+    __m256 *a = p + 3 * (size_t)sp->v0, *b = p + 3 * (size_t)sp->v1;
+    __m256 d0 = _mm256_sub_ps(b[0], a[0]), d1 = _mm256_sub_ps(b[1], a[1]);
+    __m256 d2 = _mm256_sub_ps(b[2], a[2]);
+    __m256 len = _mm256_sqrt_ps(_mm256_add_ps(
+        _mm256_add_ps(_mm256_mul_ps(d0, d0), _mm256_mul_ps(d1, d1)), _mm256_mul_ps(d2, d2)));
+    __m256 f0 = _mm256_div_ps(_mm256_sub_ps(len, _mm256_set1_ps(sp->idle)), len), f1 = f0;
+    __m256 ok = _mm256_and_ps(
+        _mm256_cmp_ps(len, zero, _CMP_GT_OQ),
+        _mm256_and_ps(_mm256_cmp_ps(_mm256_and_ps(len, abs_mask), inf, _CMP_LT_OQ),
+                      _mm256_cmp_ps(_mm256_and_ps(f0, abs_mask), inf, _CMP_LT_OQ)));
+    if (_mm256_movemask_ps(ok) == 0)
+        return;
+    if (movable0) {
+        f0 = _mm256_div_ps(f0, two);
+        f1 = _mm256_div_ps(f1, two);
+    } else {
+        f0 = zero;
+    }
+    if (!movable1) {
+        f0 = _mm256_mul_ps(f0, two);
+        f1 = zero;
+    }
+    a[0] = _mm256_blendv_ps(a[0], _mm256_add_ps(a[0], _mm256_mul_ps(d0, f0)), ok);
+    b[0] = _mm256_blendv_ps(b[0], _mm256_sub_ps(b[0], _mm256_mul_ps(d0, f1)), ok);
+    a[1] = _mm256_blendv_ps(a[1], _mm256_add_ps(a[1], _mm256_mul_ps(d1, f0)), ok);
+    b[1] = _mm256_blendv_ps(b[1], _mm256_sub_ps(b[1], _mm256_mul_ps(d1, f1)), ok);
+    a[2] = _mm256_blendv_ps(a[2], _mm256_add_ps(a[2], _mm256_mul_ps(d2, f0)), ok);
+    b[2] = _mm256_blendv_ps(b[2], _mm256_sub_ps(b[2], _mm256_mul_ps(d2, f1)), ok);
+}
+
+void ossa_spring_relax8_avx2(const struct ossa_skin_mesh *m, float *soa)
+{
+    __m256 *p = (__m256 *)(void *)soa;
     for (size_t i = 0; i < m->step_count; i++) {
         const skin_spring_data *sp = &m->steps[i];
-        __m256 *a = p + 3 * (size_t)sp->v0, *b = p + 3 * (size_t)sp->v1;
-        __m256 d0 = _mm256_sub_ps(b[0], a[0]), d1 = _mm256_sub_ps(b[1], a[1]);
-        __m256 d2 = _mm256_sub_ps(b[2], a[2]);
-        __m256 len = _mm256_sqrt_ps(_mm256_add_ps(
-            _mm256_add_ps(_mm256_mul_ps(d0, d0), _mm256_mul_ps(d1, d1)), _mm256_mul_ps(d2, d2)));
-        __m256 f0 = _mm256_div_ps(_mm256_sub_ps(len, _mm256_set1_ps(sp->idle)), len), f1 = f0;
-        __m256 ok = _mm256_and_ps(
-            _mm256_cmp_ps(len, zero, _CMP_GT_OQ),
-            _mm256_and_ps(_mm256_cmp_ps(_mm256_and_ps(len, abs_mask), inf, _CMP_LT_OQ),
-                          _mm256_cmp_ps(_mm256_and_ps(f0, abs_mask), inf, _CMP_LT_OQ)));
-        if (_mm256_movemask_ps(ok) == 0)
-            continue;
-        if (m->movable[sp->v0]) {
-            f0 = _mm256_div_ps(f0, two);
-            f1 = _mm256_div_ps(f1, two);
-        } else {
-            f0 = zero;
-        }
-        if (!m->movable[sp->v1]) {
-            f0 = _mm256_mul_ps(f0, two);
-            f1 = zero;
-        }
-        a[0] = _mm256_blendv_ps(a[0], _mm256_add_ps(a[0], _mm256_mul_ps(d0, f0)), ok);
-        b[0] = _mm256_blendv_ps(b[0], _mm256_sub_ps(b[0], _mm256_mul_ps(d0, f1)), ok);
-        a[1] = _mm256_blendv_ps(a[1], _mm256_add_ps(a[1], _mm256_mul_ps(d1, f0)), ok);
-        b[1] = _mm256_blendv_ps(b[1], _mm256_sub_ps(b[1], _mm256_mul_ps(d1, f1)), ok);
-        a[2] = _mm256_blendv_ps(a[2], _mm256_add_ps(a[2], _mm256_mul_ps(d2, f0)), ok);
-        b[2] = _mm256_blendv_ps(b[2], _mm256_sub_ps(b[2], _mm256_mul_ps(d2, f1)), ok);
+        relax8_step(p, sp, m->movable[sp->v0], m->movable[sp->v1]);
+    }
+}
+
+/* Two groups of 8 lanes, one step of each in turn: two independent chains of divisions that
+ * overlap in the core. */
+void ossa_spring_relax8x2_avx2(const struct ossa_skin_mesh *m, float *soa, float *soa2)
+{
+    __m256 *p = (__m256 *)(void *)soa, *q = (__m256 *)(void *)soa2;
+    for (size_t i = 0; i < m->step_count; i++) {
+        const skin_spring_data *sp = &m->steps[i];
+        int movable0 = m->movable[sp->v0], movable1 = m->movable[sp->v1];
+        relax8_step(p, sp, movable0, movable1);
+        relax8_step(q, sp, movable0, movable1);
     }
 }

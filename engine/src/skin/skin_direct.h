@@ -37,10 +37,12 @@ void ossa_skin_store_fence(void);
 void ossa_spring_state_ranges(const ossa_spring_state *s, ossa_mem_range *out, uint32_t *count,
                               uint32_t max);
 
-/* Characters whose cloth ossa_spring_update_lanes steps together. */
+/* Characters whose cloth one SIMD relaxation steps together (a lane buffer's width), and the
+ * most ossa_spring_update_lanes takes: two such groups, whose chains overlap in the core. */
 #define SPRING_LANES 8u
-/* ossa_spring_update(s[l], dt, out[l], ...) for each of `lanes` (1..SPRING_LANES; more are cut
- * to that) states of one mesh, with the same bits in every out[l]: the relaxation runs the
+#define SPRING_LANES_MAX (2u * SPRING_LANES)
+/* ossa_spring_update(s[l], dt, out[l], ...) for each of `lanes` (1..SPRING_LANES_MAX; more are
+ * cut to that) states of one mesh, with the same bits in every out[l]: the relaxation runs the
  * characters as SIMD lanes, so their chains of dependent divisions overlap. Nothing is checked
  * but dt (not finite: nothing happens): every out[l] holds the mesh's output_count vertices. */
 void ossa_spring_update_lanes(ossa_spring_state *const *s, float *const *out, uint32_t lanes,

@@ -194,6 +194,8 @@ int skin_spring_steps_order(struct ossa_skin_mesh *m, const skin_spring_data *sp
 /* Cal3D's spring relaxation (skin_spring.c's spring_relax) on 8 characters at once: soa holds
  * x, y, z of every output vertex, each as 8 lanes (32-byte aligned). */
 void ossa_spring_relax8_avx2(const struct ossa_skin_mesh *m, float *soa);
+/* The same on two such groups at once (16 characters). */
+void ossa_spring_relax8x2_avx2(const struct ossa_skin_mesh *m, float *soa, float *soa2);
 
 /* Renormalise count packed float3 in place (zero stays zero). */
 void ossa_normalize3_scalar(float *v, size_t count);

@@ -27,7 +27,8 @@ struct ossa_spring_state {
     float *pos;   /* 3 per free vertex: current position */
     float *old;   /* 3 per free vertex: previous position */
     float *lanes; /* 3 x SPRING_LANES per output vertex: a lane step's positions, SoA by lane */
-    bool avx2;    /* lane steps of more than 4 run 8 wide (ossa_spring_relax8_avx2) */
+    bool avx2;    /* lane steps of more than 4 run 8 wide (ossa_spring_relax8_avx2), of more than
+                     8 as two chains of 8 (ossa_spring_relax8x2_avx2) */
 };
 
 int skin_spring_steps_order(struct ossa_skin_mesh *m, const skin_spring_data *springs)
@@ -275,45 +276,72 @@ static void spring_relax4(const struct ossa_skin_mesh *m, float *soa)
     }
 }
 
-/* The n characters of out through one relaxation `width` lanes wide (spare lanes copy the first
- * character; their results are dropped). */
-static void relax_lanes(const struct ossa_skin_mesh *m, float *const *out, uint32_t n,
-                        uint32_t width, float *soa)
+/* The n characters of out into soa, `width` lanes (spare lanes copy the first character). */
+static void lanes_in(const struct ossa_skin_mesh *m, float *const *out, uint32_t n,
+                     uint32_t width, float *soa)
 {
     for (uint32_t o = 0; o < m->output_count; o++)
         for (uint32_t c = 0; c < 3; c++)
             for (uint32_t l = 0; l < width; l++)
                 soa[(3 * (size_t)o + c) * width + l] = out[l < n ? l : 0][3 * (size_t)o + c];
+}
+
+/* The n characters back from soa (spare lanes dropped). */
+static void lanes_out(const struct ossa_skin_mesh *m, float *const *out, uint32_t n,
+                      uint32_t width, const float *soa)
+{
+    for (uint32_t l = 0; l < n; l++)
+        for (uint32_t o = 0; o < m->output_count; o++)
+            for (uint32_t c = 0; c < 3; c++)
+                out[l][3 * (size_t)o + c] = soa[(3 * (size_t)o + c) * width + l];
+}
+
+/* The n characters of out through one relaxation `width` lanes wide. */
+static void relax_lanes(const struct ossa_skin_mesh *m, float *const *out, uint32_t n,
+                        uint32_t width, float *soa)
+{
+    lanes_in(m, out, n, width, soa);
 #if defined(OSSA_SKIN_X86)
     if (width == 8)
         ossa_spring_relax8_avx2(m, soa);
     else
 #endif
         spring_relax4(m, soa);
-    for (uint32_t l = 0; l < n; l++)
-        for (uint32_t o = 0; o < m->output_count; o++)
-            for (uint32_t c = 0; c < 3; c++)
-                out[l][3 * (size_t)o + c] = soa[(3 * (size_t)o + c) * width + l];
+    lanes_out(m, out, n, width, soa);
 }
 #endif
 
 void ossa_spring_update_lanes(ossa_spring_state *const *s, float *const *out, uint32_t lanes,
                               float dt)
 {
-    if (lanes > SPRING_LANES)
-        lanes = SPRING_LANES;
+    if (lanes > SPRING_LANES_MAX)
+        lanes = SPRING_LANES_MAX;
     if (!isfinite(dt) || !lanes)
         return;
     for (uint32_t l = 0; l < lanes; l++)
         spring_verlet(s[l], dt, out[l]);
     const struct ossa_skin_mesh *m = s[0]->mesh;
+#if defined(OSSA_SKIN_X86)
+    if (lanes > SPRING_LANES && s[0]->avx2) {
+        /* two groups of 8 in one pass, each in its lead's lane buffer */
+        float *soa = s[0]->lanes, *soa2 = s[SPRING_LANES]->lanes;
+        lanes_in(m, out, SPRING_LANES, SPRING_LANES, soa);
+        lanes_in(m, out + SPRING_LANES, lanes - SPRING_LANES, SPRING_LANES, soa2);
+        ossa_spring_relax8x2_avx2(m, soa, soa2);
+        lanes_out(m, out, SPRING_LANES, SPRING_LANES, soa);
+        lanes_out(m, out + SPRING_LANES, lanes - SPRING_LANES, SPRING_LANES, soa2);
+        for (uint32_t l = 0; l < lanes; l++)
+            spring_keep(s[l], out[l]);
+        return;
+    }
+#endif
 #if defined(__SSE2__)
     /* 8 wide with AVX2, else 4 at a time; a lone character runs the scalar loop */
     uint32_t width = lanes > 4 && s[0]->avx2 ? 8 : 4;
     for (uint32_t first = 0; first < lanes; first += width) {
         uint32_t n = lanes - first < width ? lanes - first : width;
         if (n > 1)
-            relax_lanes(m, out + first, n, width, s[0]->lanes);
+            relax_lanes(m, out + first, n, width, s[first]->lanes);
         else
             spring_relax(m, out[first]);
     }
