@@ -196,6 +196,10 @@ int skin_spring_steps_order(struct ossa_skin_mesh *m, const skin_spring_data *sp
 void ossa_spring_relax8_avx2(const struct ossa_skin_mesh *m, float *soa);
 /* The same on two such groups at once (16 characters). */
 void ossa_spring_relax8x2_avx2(const struct ossa_skin_mesh *m, float *soa, float *soa2);
+/* `floats` floats of each of n (1..8) characters' outputs into the 8-lane layout (soa[f x 8 + l],
+ * 32-byte aligned; spare lanes copy out[0]), and back into the n outputs. */
+void ossa_spring_lanes8_in_avx2(const float *const *out, uint32_t n, size_t floats, float *soa);
+void ossa_spring_lanes8_out_avx2(const float *soa, size_t floats, float *const *out, uint32_t n);
 
 /* Renormalise count packed float3 in place (zero stays zero). */
 void ossa_normalize3_scalar(float *v, size_t count);

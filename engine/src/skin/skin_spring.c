@@ -280,6 +280,13 @@ static void spring_relax4(const struct ossa_skin_mesh *m, float *soa)
 static void lanes_in(const struct ossa_skin_mesh *m, float *const *out, uint32_t n,
                      uint32_t width, float *soa)
 {
+#if defined(OSSA_SKIN_X86)
+    if (width == 8) {
+        ossa_spring_lanes8_in_avx2((const float *const *)out, n, 3 * (size_t)m->output_count,
+                                   soa);
+        return;
+    }
+#endif
     for (uint32_t o = 0; o < m->output_count; o++)
         for (uint32_t c = 0; c < 3; c++)
             for (uint32_t l = 0; l < width; l++)
@@ -290,13 +297,19 @@ static void lanes_in(const struct ossa_skin_mesh *m, float *const *out, uint32_t
 static void lanes_out(const struct ossa_skin_mesh *m, float *const *out, uint32_t n,
                       uint32_t width, const float *soa)
 {
+#if defined(OSSA_SKIN_X86)
+    if (width == 8) {
+        ossa_spring_lanes8_out_avx2(soa, 3 * (size_t)m->output_count, out, n);
+        return;
+    }
+#endif
     for (uint32_t l = 0; l < n; l++)
         for (uint32_t o = 0; o < m->output_count; o++)
             for (uint32_t c = 0; c < 3; c++)
                 out[l][3 * (size_t)o + c] = soa[(3 * (size_t)o + c) * width + l];
 }
 
-/* The n characters of out through one relaxation `width` lanes wide. */
+/* The n characters of out through one relaxation `width` lanes wide (8 only with AVX2). */
 static void relax_lanes(const struct ossa_skin_mesh *m, float *const *out, uint32_t n,
                         uint32_t width, float *soa)
 {
