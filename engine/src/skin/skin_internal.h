@@ -61,6 +61,8 @@ struct ossa_skin_mesh {
     ossa_skin_kernel auto_kernel;
     int exact;                /* the per-influence form (skin_mesh.c); 0: linear blend only */
     skin_group_data groups[OSSA_SKIN_GROUP_COUNT];
+    uint32_t used_count;      /* the groups holding vertices, in order: used[0 .. used_count) */
+    uint8_t used[OSSA_SKIN_GROUP_COUNT];
     uint32_t *remap;          /* vertex_count */
     uint32_t *source;         /* output_count */
     uint32_t *indices;        /* 3 * face_count */

@@ -310,6 +310,8 @@ ossa_status ossa_skin_mesh_create(const ossa_submesh *sm, uint32_t palette_size,
         skin_group_data *gd = &m->groups[g];
         gd->blocks = cursor;
         cursor += (size_t)(gd->padded_end - gd->begin) / SKIN_B * gd->stride;
+        if (gd->padded_end > gd->begin)
+            m->used[m->used_count++] = (uint8_t)g;
     }
 
     /* Output order: group by group, inside a group by bones, then file order (skin_plan_order) */
