@@ -161,9 +161,15 @@ static inline const float *skin_block_ptr(const skin_group_data *g, uint32_t blo
 }
 
 /* Rows of a block, with morph deltas applied into scratch (96 floats, 64-byte aligned) when the
- * block has morph entries and weights are given; otherwise the mesh's own rows. */
-const float *ossa_skin_block_rows(const skin_range *r, const float *block, uint32_t out_block,
-                                  float *scratch);
+ * block has morph entries and weights are given; otherwise the mesh's own rows. Without morph
+ * weights (nearly every block a crowd skins) no call is made. */
+const float *ossa_skin_block_rows_morphed(const skin_range *r, const float *block,
+                                          uint32_t out_block, float *scratch);
+static inline const float *ossa_skin_block_rows(const skin_range *r, const float *block,
+                                                uint32_t out_block, float *scratch)
+{
+    return r->morph_weights ? ossa_skin_block_rows_morphed(r, block, out_block, scratch) : block;
+}
 /* One vertex (lane of a block), scalar, blended-matrix form; used by the scalar kernel and the
  * heads/tails of the SIMD ones. */
 void ossa_skin_vertex_scalar(const float *rows, const float *weights, const uint16_t *bones,

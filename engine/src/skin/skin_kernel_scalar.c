@@ -7,12 +7,10 @@
 #include <string.h>
 #include "skin_internal.h"
 
-const float *ossa_skin_block_rows(const skin_range *r, const float *block, uint32_t out_block,
-                                  float *scratch)
+const float *ossa_skin_block_rows_morphed(const skin_range *r, const float *block,
+                                          uint32_t out_block, float *scratch)
 {
     const struct ossa_skin_mesh *m = r->mesh;
-    if (!r->morph_weights)
-        return block;
     uint32_t a = m->morph_start[out_block], e = m->morph_start[out_block + 1];
     if (a == e)
         return block;
