@@ -3,8 +3,9 @@
  * instance of its own writes, through play, fades, updates, seeks and cloth, also after its
  * prototype is gone; the direct kernel path (prepared wide palette) equals a skin job with the
  * same kernel bit for bit, and so do its streaming stores; ossa_instance_update_many (cloth in
- * SIMD lanes) writes what ossa_instance_update writes; bad arguments are refused. On the demo mannequin and, when the shared
- * assets are there, cally (17 small parts and a ponytail with springs). */
+ * SIMD lanes) writes what ossa_instance_update writes; a pose set after a cloth step moves the
+ * cloth part's rigid vertices; bad arguments are refused. On the demo mannequin and, when the
+ * shared assets are there, cally (17 small parts and a ponytail with springs). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -359,6 +360,59 @@ static void check_update_many(const char *name, const ossa_model *m)
     }
 }
 
+/* After a cloth step the part's output is the step's (kept, not skinned again) only until the
+ * pose changes: a pose set directly (ossa_instance_pose_clip) must move the rigid vertices and
+ * every normal of the cloth part as a fresh skin does (instance c, whose cloth never stepped). */
+static void check_cloth_after_pose(const ossa_model *m)
+{
+    ossa_instance *a = NULL, *c = NULL;
+    CHECK(ossa_instance_create(m, NULL, &a, NULL) == OSSA_OK);
+    CHECK(ossa_instance_create(m, NULL, &c, NULL) == OSSA_OK);
+    frame_out oa = {0}, oc = {0};
+    if (!a || !c || !out_make(&oa, a) || !out_make(&oc, c))
+        goto done;
+    CHECK(ossa_instance_play(a, 0, 0.0f, NULL) == OSSA_OK);
+    for (int f = 0; f < 20; f++)
+        ossa_instance_update(a, 1.0f / 60.0f);
+    ossa_instance_pose_clip(a, 1, 0.4f);
+    ossa_instance_pose_clip(c, 1, 0.4f);
+    CHECK(ossa_instance_skin(a, 0, oa.parts, oa.spans, NULL) == OSSA_OK);
+    CHECK(ossa_instance_skin(c, 0, oc.parts, oc.spans, NULL) == OSSA_OK);
+    int cloth = 0;
+    long rigid = 0, rigid_same = 0, free_moved = 0, normals_same = 1;
+    for (uint32_t p = 0; p < oa.parts; p++) {
+        ossa_instance_part info;
+        ossa_instance_part_info(a, p, &info);
+        if (!info.spring)
+            continue;
+        cloth++;
+        const float *phys = info.source->physique_weights;
+        const float *pa = oa.spans[p].positions, *pc = oc.spans[p].positions;
+        normals_same &= memcmp(oa.spans[p].normals, oc.spans[p].normals,
+                               3 * sizeof(float) * info.output_count) == 0;
+        for (uint32_t o = 0; o < info.output_count; o++) {
+            uint32_t v = info.output_source[o];
+            if (v == OSSA_SKIN_PAD_VERTEX)
+                continue;
+            int same = memcmp(pa + 3 * (size_t)o, pc + 3 * (size_t)o, 3 * sizeof(float)) == 0;
+            if (phys[v] > 0.0f) {
+                free_moved += !same;
+            } else {
+                rigid++;
+                rigid_same += same;
+            }
+        }
+    }
+    printf("cloth after a new pose: %d part(s), %ld of %ld rigid vertices as a fresh skin, %ld "
+           "cloth vertices where the steps left them\n", cloth, rigid_same, rigid, free_moved);
+    CHECK(cloth == 1 && rigid > 0 && rigid_same == rigid && normals_same && free_moved > 0);
+done:
+    out_free(&oa);
+    out_free(&oc);
+    ossa_instance_destroy(a);
+    ossa_instance_destroy(c);
+}
+
 int main(void)
 {
     ossa_model *demo = NULL;
@@ -395,6 +449,7 @@ int main(void)
             check_direct_equals_job("cally", cally);
             check_store("cally", cally);
             check_update_many("cally", cally);
+            check_cloth_after_pose(cally);
             ossa_model_destroy(cally);
         }
     }

@@ -170,8 +170,10 @@ static ossa_status build_morphs_springs(ossa_instance *inst)
         }
         size_t n = p->info.output_count ? p->info.output_count : 1;
         p->spring_positions = calloc(3 * n, sizeof(float));
-        if (!p->spring_positions)
+        p->spring_normals = calloc(3 * n, sizeof(float));
+        if (!p->spring_positions || !p->spring_normals)
             return OSSA_ERR_NOMEM;
+        p->spring_generation = UINT64_MAX; /* no step yet */
         /* Until the first step the cloth shows where its state starts: the bind vertices. */
         const uint32_t *source = p->info.output_source;
         for (uint32_t o = 0; o < p->info.output_count; o++)
@@ -351,6 +353,7 @@ void ossa_instance_destroy(ossa_instance *inst)
         /* A spring state refers to its skin mesh: it goes first. */
         ossa_spring_state_destroy(inst->parts[i].spring);
         free(inst->parts[i].spring_positions);
+        free(inst->parts[i].spring_normals);
         free(inst->parts[i].morph_weights);
     }
     free(inst->parts);

@@ -96,10 +96,28 @@ static void apply_springs(const inst_part *p, float *pos)
             memcpy(pos + 3 * (size_t)o, p->spring_positions + 3 * (size_t)o, 3 * sizeof(float));
 }
 
+/* A cloth step's output is the part's output until the generation moves on (a new pose or
+ * morph); one increment after all of the instance's cloth parts. */
+static void springs_done(ossa_instance *inst)
+{
+    inst->generation++;
+    for (uint32_t i = 0; i < inst->part_count; i++)
+        inst->parts[i].spring_generation = inst->generation;
+}
+
+/* The scratch holding part p's step (positions and normals) kept for ossa_instance_skin. */
+static void springs_keep(const ossa_instance *inst, inst_part *p, const float *positions)
+{
+    size_t bytes = 3 * (size_t)p->info.output_count * sizeof(float);
+    memcpy(p->spring_positions, positions, bytes);
+    memcpy(p->spring_normals, inst->out_normals, bytes);
+}
+
 /* Every part with springs skinned into the output scratch, then stepped by dt (reset: put at
  * rest there instead), and the result kept for ossa_instance_skin. */
 void ossa_instance_springs_run(ossa_instance *inst, float dt, bool reset)
 {
+    bool any = false;
     for (uint32_t i = 0; i < inst->part_count; i++) {
         inst_part *p = &inst->parts[i];
         if (!p->spring)
@@ -109,10 +127,11 @@ void ossa_instance_springs_run(ossa_instance *inst, float dt, bool reset)
             ossa_spring_state_reset_to(p->spring, inst->out_positions);
         else
             ossa_spring_update(p->spring, dt, inst->out_positions, p->info.output_count, NULL);
-        memcpy(p->spring_positions, inst->out_positions,
-               3 * (size_t)p->info.output_count * sizeof(float));
-        inst->generation++;
+        springs_keep(inst, p, inst->out_positions);
+        any = true;
     }
+    if (any)
+        springs_done(inst);
 }
 
 _Static_assert(OSSA_INSTANCE_UPDATE_GROUP == SPRING_LANES, "the public group is the lane count");
@@ -135,12 +154,11 @@ static void springs_lanes(ossa_instance *const *lane, uint32_t n, float dt)
             out[l] = lane[l]->out_positions;
         }
         ossa_spring_update_lanes(state, out, n, dt);
-        for (uint32_t l = 0; l < n; l++) {
-            memcpy(lane[l]->parts[i].spring_positions, out[l],
-                   3 * (size_t)lead->parts[i].info.output_count * sizeof(float));
-            lane[l]->generation++;
-        }
+        for (uint32_t l = 0; l < n; l++)
+            springs_keep(lane[l], &lane[l]->parts[i], out[l]);
     }
+    for (uint32_t l = 0; l < n; l++)
+        springs_done(lane[l]);
 }
 
 void ossa_instance_springs_step_many(ossa_instance *const *insts, uint32_t count, float dt)
@@ -183,6 +201,14 @@ static bool write_part(ossa_instance *inst, uint32_t part, float *pos, float *nr
             memcpy(pos, p->info.source->positions, bytes);
             memcpy(nrm, p->info.source->normals, bytes);
         }
+        return false;
+    }
+    if (p->spring && p->spring_generation == inst->generation) {
+        /* The cloth step skinned this part at this pose and relaxed it: its output, rigid
+         * vertices included, as Cal3D renders a spring submesh (the step's vertex vector). */
+        size_t bytes = 3 * (size_t)p->info.output_count * sizeof(float);
+        memcpy(pos, p->spring_positions, bytes);
+        memcpy(nrm, p->spring_normals, bytes);
         return false;
     }
     /* cloth writes its vertices over the skinned ones right after: ordinary stores */

@@ -31,6 +31,9 @@ typedef struct inst_part {
     float *morph_weights;           /* owned; info.morph_weights is the same */
     ossa_spring_state *spring;      /* NULL: no springs */
     float *spring_positions;        /* 3 per output vertex: the last spring step's output */
+    float *spring_normals;          /* 3 per output vertex: the part's normals at that step */
+    uint64_t spring_generation;     /* the instance's generation right after that step: while
+                                       it holds, the step's output is the part's output */
 } inst_part;
 
 struct ossa_instance {
