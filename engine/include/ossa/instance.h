@@ -162,8 +162,8 @@ OSSA_API void ossa_instance_update(ossa_instance *inst, float dt);
  * lanes: a crowd's cloth, a chain of dependent divisions per character, runs several times as
  * fast that way. */
 OSSA_API void ossa_instance_update_many(ossa_instance *const *insts, uint32_t count, float dt);
-/* How many instances ossa_instance_update_many steps together: a caller splitting a crowd over
- * threads keeps the pieces multiples of it. */
+/* How many instances ossa_instance_update_many steps together (two such groups at once where a
+ * call holds them): a caller splitting a crowd over threads keeps the pieces multiples of it. */
 #define OSSA_INSTANCE_UPDATE_GROUP 8u
 /* Jumps to a time (not finite: 0): the mixer's clock (Cal3D setAnimationTime) and the instance
  * clock, then the pose, morphs and vertex clip as _update does, and the cloth put at rest where
