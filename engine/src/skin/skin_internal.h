@@ -80,7 +80,8 @@ struct ossa_skin_mesh {
     size_t step_count;
     skin_spring_data *steps;
     uint32_t *free_vertex;    /* output index of each spring-owned (physique weight > 0) vertex */
-    float *free_weight;       /* its physique weight */
+    float *free_accel;        /* 3 per free vertex: Cal3D's force / physique weight (the
+                                 constant force and gravity), as its step divides them */
     float *free_bind;         /* 3 per free vertex: bind position */
     unsigned char *movable;   /* output_count: 1 for spring-owned vertices */
     uint16_t *runs;           /* per output block: bit i set where lane i's bones differ from

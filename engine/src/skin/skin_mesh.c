@@ -143,7 +143,7 @@ void ossa_skin_mesh_destroy(ossa_skin_mesh *m)
     free(m->morph_entries);
     free(m->steps);
     free(m->free_vertex);
-    free(m->free_weight);
+    free(m->free_accel);
     free(m->free_bind);
     free(m->movable);
     free(m->runs);
@@ -431,7 +431,7 @@ ossa_status ossa_skin_mesh_create(const ossa_submesh *sm, uint32_t palette_size,
         m->free_count = free_count;
         skin_spring_data *springs = alloc_array(sm->spring_count, sizeof *springs, &failed);
         m->free_vertex = alloc_array(free_count, sizeof *m->free_vertex, &failed);
-        m->free_weight = alloc_array(free_count, sizeof *m->free_weight, &failed);
+        m->free_accel = alloc_array(3 * (size_t)free_count, sizeof *m->free_accel, &failed);
         m->free_bind = alloc_array(3 * (size_t)free_count, sizeof *m->free_bind, &failed);
         if (!failed) {
             for (uint32_t s = 0; s < sm->spring_count; s++) {
@@ -451,7 +451,12 @@ ossa_status ossa_skin_mesh_create(const ossa_submesh *sm, uint32_t palette_size,
             if (!(sm->physique_weights[v] > 0.0f))
                 continue;
             m->free_vertex[f] = m->remap[v];
-            m->free_weight[f] = sm->physique_weights[v];
+            /* constant force + gravity x weight, over the weight: the quotient Cal3D's step
+             * computes each frame, the same bits once */
+            float w = sm->physique_weights[v];
+            float force[3] = {0.0f, 0.5f, -98.1f * w};
+            for (int c = 0; c < 3; c++)
+                m->free_accel[3 * (size_t)f + c] = force[c] / w;
             for (int c = 0; c < 3; c++)
                 m->free_bind[3 * (size_t)f + c] = sm->positions[3 * (size_t)v + c];
             m->movable[m->remap[v]] = 1;

@@ -149,15 +149,14 @@ static void spring_verlet(ossa_spring_state *s, float dt, float *out)
 {
     const struct ossa_skin_mesh *m = s->mesh;
     for (uint32_t f = 0; f < m->free_count; f++) {
-        float w = m->free_weight[f];
-        float force[3] = {0.0f, 0.5f, -98.1f * w}; /* constant force + gravity x weight */
+        const float *accel = m->free_accel + 3 * (size_t)f; /* force / weight */
         float *p = s->pos + 3 * (size_t)f, *o = s->old + 3 * (size_t)f;
         float *dst = out + 3 * (size_t)m->free_vertex[f];
         for (int c = 0; c < 3; c++) {
             float cur = p[c];
             /* Cal3D's grouping, so the step is the same bits: pos += (pos - old) * 0.99 +
              * force / weight * dt * dt. */
-            float next = cur + ((cur - o[c]) * 0.99f + force[c] / w * dt * dt);
+            float next = cur + ((cur - o[c]) * 0.99f + accel[c] * dt * dt);
             /* Where Cal3D's step overflows (a weight a denormal from 0, a huge dt), the
              * particle holds instead of turning the cloth NaN. */
             p[c] = isfinite(next) ? next : cur;
@@ -179,7 +178,7 @@ static void spring_relax(const struct ossa_skin_mesh *m, float *out)
         if (!(len > 0.0f))
             continue;
         float f0 = (len - sp->idle) / len, f1 = f0;
-        if (!isfinite(len) || !isfinite(f0))
+        if (!isfinite(f0)) /* (a length of Inf makes it NaN) */
             continue; /* Cal3D divides into Inf here; the spring is left as it is */
         if (m->movable[sp->v0]) {
             f0 /= 2.0f;
@@ -254,7 +253,7 @@ static void spring_relax4(const struct ossa_skin_mesh *m, float *soa)
         __m128 len = _mm_sqrt_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(d0, d0), _mm_mul_ps(d1, d1)),
                                             _mm_mul_ps(d2, d2)));
         __m128 f0 = _mm_div_ps(_mm_sub_ps(len, _mm_set1_ps(sp->idle)), len), f1 = f0;
-        __m128 ok = _mm_and_ps(_mm_cmpgt_ps(len, zero), _mm_and_ps(finite4(len), finite4(f0)));
+        __m128 ok = _mm_and_ps(_mm_cmpgt_ps(len, zero), finite4(f0)); /* Inf length: NaN factor */
         if (_mm_movemask_ps(ok) == 0)
             continue;
         if (m->movable[sp->v0]) {

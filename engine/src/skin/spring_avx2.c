@@ -64,7 +64,8 @@ void ossa_spring_lanes8_out_avx2(const float *soa, size_t floats, float *const *
  * would skip (length not above 0, length or factor not finite) keeps its positions; the movable
  * flags are the mesh's, so the same in every lane. The same operations in the same order as the
  * scalar loop (no FMA: the build has -ffp-contract=off). */
-static inline __attribute__((always_inline)) void relax8_step(__m256 *p, const skin_spring_data *sp, int movable0, int movable1)
+static inline __attribute__((always_inline)) void relax8_step(__m256 *p, const skin_spring_data *sp,
+                                                              int movable0, int movable1)
 {
     const __m256 zero = _mm256_setzero_ps(), two = _mm256_set1_ps(2.0f);
     const __m256 inf = _mm256_set1_ps(INFINITY);
@@ -75,11 +76,11 @@ static inline __attribute__((always_inline)) void relax8_step(__m256 *p, const s
     __m256 len = _mm256_sqrt_ps(_mm256_add_ps(
         _mm256_add_ps(_mm256_mul_ps(d0, d0), _mm256_mul_ps(d1, d1)), _mm256_mul_ps(d2, d2)));
     __m256 f0 = _mm256_div_ps(_mm256_sub_ps(len, _mm256_set1_ps(sp->idle)), len), f1 = f0;
-    __m256 ok = _mm256_and_ps(
-        _mm256_cmp_ps(len, zero, _CMP_GT_OQ),
-        _mm256_and_ps(_mm256_cmp_ps(_mm256_and_ps(len, abs_mask), inf, _CMP_LT_OQ),
-                      _mm256_cmp_ps(_mm256_and_ps(f0, abs_mask), inf, _CMP_LT_OQ)));
-    if (_mm256_movemask_ps(ok) == 0)
+    /* a length of Inf makes the factor NaN: a finite factor is a finite length */
+    __m256 ok = _mm256_and_ps(_mm256_cmp_ps(len, zero, _CMP_GT_OQ),
+                              _mm256_cmp_ps(_mm256_and_ps(f0, abs_mask), inf, _CMP_LT_OQ));
+    int lanes = _mm256_movemask_ps(ok);
+    if (lanes == 0)
         return;
     if (movable0) {
         f0 = _mm256_div_ps(f0, two);
@@ -91,12 +92,26 @@ static inline __attribute__((always_inline)) void relax8_step(__m256 *p, const s
         f0 = _mm256_mul_ps(f0, two);
         f1 = zero;
     }
-    a[0] = _mm256_blendv_ps(a[0], _mm256_add_ps(a[0], _mm256_mul_ps(d0, f0)), ok);
-    b[0] = _mm256_blendv_ps(b[0], _mm256_sub_ps(b[0], _mm256_mul_ps(d0, f1)), ok);
-    a[1] = _mm256_blendv_ps(a[1], _mm256_add_ps(a[1], _mm256_mul_ps(d1, f0)), ok);
-    b[1] = _mm256_blendv_ps(b[1], _mm256_sub_ps(b[1], _mm256_mul_ps(d1, f1)), ok);
-    a[2] = _mm256_blendv_ps(a[2], _mm256_add_ps(a[2], _mm256_mul_ps(d2, f0)), ok);
-    b[2] = _mm256_blendv_ps(b[2], _mm256_sub_ps(b[2], _mm256_mul_ps(d2, f1)), ok);
+    __m256 a0 = _mm256_add_ps(a[0], _mm256_mul_ps(d0, f0));
+    __m256 b0 = _mm256_sub_ps(b[0], _mm256_mul_ps(d0, f1));
+    __m256 a1 = _mm256_add_ps(a[1], _mm256_mul_ps(d1, f0));
+    __m256 b1 = _mm256_sub_ps(b[1], _mm256_mul_ps(d1, f1));
+    __m256 a2 = _mm256_add_ps(a[2], _mm256_mul_ps(d2, f0));
+    __m256 b2 = _mm256_sub_ps(b[2], _mm256_mul_ps(d2, f1));
+    if (lanes != 0xff) { /* some lane skips this spring: it keeps its positions */
+        a0 = _mm256_blendv_ps(a[0], a0, ok);
+        b0 = _mm256_blendv_ps(b[0], b0, ok);
+        a1 = _mm256_blendv_ps(a[1], a1, ok);
+        b1 = _mm256_blendv_ps(b[1], b1, ok);
+        a2 = _mm256_blendv_ps(a[2], a2, ok);
+        b2 = _mm256_blendv_ps(b[2], b2, ok);
+    }
+    a[0] = a0;
+    b[0] = b0;
+    a[1] = a1;
+    b[1] = b1;
+    a[2] = a2;
+    b[2] = b2;
 }
 
 void ossa_spring_relax8_avx2(const struct ossa_skin_mesh *m, float *soa)
