@@ -265,6 +265,19 @@ AI void run_k(const skin_range *r, uint32_t k_count, const float *pal, uint32_t 
             o = stop;
             continue;
         }
+        if (o % SKIN_B == 0 && stop - o == SKIN_B) {
+            /* a whole block: both halves with constant lane offsets, so every weight, bone and
+             * row address is a displacement from the block (a variable half made the compiler
+             * spill 16 computed addresses a half) */
+            float *op = r->out_pos + 3 * (size_t)o, *on = r->out_nrm + 3 * (size_t)o;
+            __m256 m[12];
+            blend8_any(w, b, k_count, 0, pal, stride, runs, m);
+            transform8(rows, m, 0, op, on, stream);
+            blend8_any(w, b, k_count, 8, pal, stride, runs, m);
+            transform8(rows, m, 8, op + 24, on + 24, stream);
+            o = stop;
+            continue;
+        }
         while (o < stop) {
             uint32_t l = o % SKIN_B;
             float *op = r->out_pos + 3 * (size_t)o, *on = r->out_nrm + 3 * (size_t)o;
@@ -450,6 +463,16 @@ AI void run_k_exact(const skin_range *r, uint32_t k_count, const float *pal, uin
         const float *w = block + SKIN_ROWS;
         const uint16_t *b = (const uint16_t *)(const void *)(w + k_count * SKIN_B);
         const float *d = (const float *)(const void *)((const char *)block + g->points);
+        if (o % SKIN_B == 0 && stop - o == SKIN_B) { /* both halves at constant offsets */
+            float *op = r->out_pos + 3 * (size_t)o, *on = r->out_nrm + 3 * (size_t)o;
+            __m256 m[12], gap[3];
+            blend8_exact(w, b, d, k_count, 0, pal, stride, m, gap);
+            transform8_exact(rows, m, gap, 0, op, on, stream);
+            blend8_exact(w, b, d, k_count, 8, pal, stride, m, gap);
+            transform8_exact(rows, m, gap, 8, op + 24, on + 24, stream);
+            o = stop;
+            continue;
+        }
         while (o < stop) {
             uint32_t l = o % SKIN_B;
             float *op = r->out_pos + 3 * (size_t)o, *on = r->out_nrm + 3 * (size_t)o;
