@@ -114,6 +114,17 @@ AI void run_k(const skin_range *r, uint32_t k_count, int stream)
         const float *rows = ossa_skin_block_rows(r, block, o / SKIN_B, scratch);
         const float *w = block + SKIN_ROWS;
         const uint16_t *b = (const uint16_t *)(const void *)(w + k_count * SKIN_B);
+        if (o % SKIN_B == 0 && stop - o == SKIN_B) {
+            /* a whole block: the four quarters at constant lane offsets, so every weight and
+             * bone address is a displacement from the block (as the AVX2 kernel) */
+            float *op = r->out_pos + 3 * (size_t)o, *on = r->out_nrm + 3 * (size_t)o;
+            skin4(rows, w, b, k_count, 0, r->palette, op, on, stream);
+            skin4(rows, w, b, k_count, 4, r->palette, op + 12, on + 12, stream);
+            skin4(rows, w, b, k_count, 8, r->palette, op + 24, on + 24, stream);
+            skin4(rows, w, b, k_count, 12, r->palette, op + 36, on + 36, stream);
+            o = stop;
+            continue;
+        }
         while (o < stop) {
             uint32_t l = o % SKIN_B;
             float *op = r->out_pos + 3 * (size_t)o, *on = r->out_nrm + 3 * (size_t)o;
@@ -205,6 +216,15 @@ AI void run_k_exact(const skin_range *r, uint32_t k_count, int stream)
         const float *w = block + SKIN_ROWS;
         const uint16_t *b = (const uint16_t *)(const void *)(w + k_count * SKIN_B);
         const float *d = (const float *)(const void *)((const char *)block + g->points);
+        if (o % SKIN_B == 0 && stop - o == SKIN_B) { /* four quarters at constant offsets */
+            float *op = r->out_pos + 3 * (size_t)o, *on = r->out_nrm + 3 * (size_t)o;
+            skin4_exact(rows, w, b, d, k_count, 0, r->palette, op, on, stream);
+            skin4_exact(rows, w, b, d, k_count, 4, r->palette, op + 12, on + 12, stream);
+            skin4_exact(rows, w, b, d, k_count, 8, r->palette, op + 24, on + 24, stream);
+            skin4_exact(rows, w, b, d, k_count, 12, r->palette, op + 36, on + 36, stream);
+            o = stop;
+            continue;
+        }
         while (o < stop) {
             uint32_t l = o % SKIN_B;
             float *op = r->out_pos + 3 * (size_t)o, *on = r->out_nrm + 3 * (size_t)o;
