@@ -187,4 +187,25 @@ static inline float *alloc_out(uint32_t count)
     return p;
 }
 
+/* A cloth submesh over caller arrays: n vertices of one influence each (start[v] = v), their
+ * physique weights and springs; no faces, no material. */
+static inline ossa_submesh cloth_submesh(uint32_t n, float *pos, float *nrm, uint32_t *start,
+                                         ossa_influence *inf, float *phys, uint32_t springs,
+                                         ossa_spring *spring)
+{
+    ossa_submesh sm;
+    memset(&sm, 0, sizeof sm);
+    sm.vertex_count = n;
+    sm.positions = pos;
+    sm.normals = nrm;
+    sm.influence_start = start;
+    sm.influences = inf;
+    sm.max_influences = 1;
+    sm.physique_weights = phys;
+    sm.spring_count = springs;
+    sm.springs = spring;
+    sm.material = -1;
+    return sm;
+}
+
 #endif

@@ -98,18 +98,7 @@ static long run_cloth(uint64_t seed)
         else
             springs[i] = (ossa_spring){{v0, v1}, 1000.0f, rng_f(&g, 0.0f, 1.5f)};
     }
-    ossa_submesh sm;
-    memset(&sm, 0, sizeof sm);
-    sm.vertex_count = NV;
-    sm.positions = pos;
-    sm.normals = nrm;
-    sm.influence_start = start;
-    sm.influences = inf;
-    sm.max_influences = 1;
-    sm.physique_weights = phys;
-    sm.spring_count = NS;
-    sm.springs = springs;
-    sm.material = -1;
+    ossa_submesh sm = cloth_submesh(NV, pos, nrm, start, inf, phys, NS, springs);
 
     ossa_skin_mesh *mesh = NULL;
     CHECK(ossa_skin_mesh_create(&sm, 2, &mesh, NULL) == OSSA_OK);

@@ -37,17 +37,7 @@ int main(void)
                 springs[ns++] = (ossa_spring){{v + GW, v}, 1000.0f, 1.0f}; /* free first: v0 movable */
         }
     start[NV] = NV;
-    ossa_submesh sm;
-    memset(&sm, 0, sizeof sm);
-    sm.vertex_count = NV;
-    sm.positions = pos;
-    sm.normals = nrm;
-    sm.influence_start = start;
-    sm.influences = inf;
-    sm.physique_weights = phys;
-    sm.spring_count = ns;
-    sm.springs = springs;
-    sm.material = -1;
+    ossa_submesh sm = cloth_submesh(NV, pos, nrm, start, inf, phys, ns, springs);
 
     ossa_skin_mesh *mesh = NULL;
     CHECK(ossa_skin_mesh_create(&sm, 2, &mesh, NULL) == OSSA_OK);
