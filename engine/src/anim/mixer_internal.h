@@ -58,10 +58,10 @@ struct ossa_mixer {
 
 /* Clip time a cycle samples at (CalMixer::updateSkeleton). */
 float ossa_mixer_cycle_time(const ossa_mixer *mx, const mix_slot *c);
-/* The mixer's own memory an update and evaluation of one playing cycle touch that stays where
- * it is (the mixer, its clip table, its first cycle slots, the sample pose's scales), appended
- * to out; and asking for the sample caches of the cycles playing now (they move between slots). For crowds that ask for a character's state
- * ahead of its update (ossa_instance_update_many). */
+/* For crowds that ask for a character's state ahead of its update (ossa_instance_update_many):
+ * the mixer's own memory an update and evaluation of one playing cycle touch that stays where it
+ * is (the mixer, its clip table, its first cycle slots, the sample pose's scales), appended to
+ * out; and asking for the sample caches of the cycles playing now (they move between slots). */
 void ossa_mixer_state_ranges(const ossa_mixer *mx, ossa_mem_range *out, uint32_t *count,
                              uint32_t max);
 void ossa_mixer_prefetch_cycles(const ossa_mixer *mx);

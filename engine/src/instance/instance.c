@@ -266,6 +266,7 @@ static void list_state(ossa_instance *inst)
         size_t bytes = 3 * sizeof(float) * p->info.output_count;
         ossa_spring_state_ranges(p->spring, r, n, max);
         ossa_mem_range_add(r, n, max, p->spring_positions, bytes);
+        ossa_mem_range_add(r, n, max, p->spring_normals, bytes); /* written by the step too */
         scratch = bytes > scratch ? bytes : scratch;
     }
     ossa_mem_range_add(r, n, max, inst->out_positions, scratch);
