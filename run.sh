@@ -144,7 +144,7 @@ case "$cmd" in
         install_deps
         build build
         install_gltf_validator
-        run_suite build "release build"
+        run_suite build "default build (debugoptimized)"
         build build-asan -- -Db_sanitize=address,undefined -Db_lundef=false
         ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} run_suite build-asan "ASan + UBSan build"
         # Memcheck over the GL-free tests that fit CI's time (the whole non-GL suite passes it
