@@ -1,0 +1,91 @@
+/* Helpers shared by the character instance tests (instance_test_util.h). */
+#include "instance_test_util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_common.h"
+
+int outputs_make(outputs *o, const ossa_instance *inst)
+{
+    o->count = ossa_instance_part_count(inst);
+    o->spans = calloc(o->count ? o->count : 1, sizeof *o->spans);
+    if (!o->spans)
+        return 0;
+    for (uint32_t i = 0; i < o->count; i++) {
+        ossa_instance_part p;
+        CHECK(ossa_instance_part_info(inst, i, &p));
+        size_t n = p.output_count ? p.output_count : 1;
+        o->spans[i].positions = malloc(3 * n * sizeof(float));
+        o->spans[i].normals = malloc(3 * n * sizeof(float));
+        o->spans[i].capacity = p.output_count;
+        if (!o->spans[i].positions || !o->spans[i].normals)
+            return 0;
+    }
+    return 1;
+}
+
+void outputs_free(outputs *o)
+{
+    for (uint32_t i = 0; o->spans && i < o->count; i++) {
+        free(o->spans[i].positions);
+        free(o->spans[i].normals);
+    }
+    free(o->spans);
+    memset(o, 0, sizeof *o);
+}
+
+int all_finite(const float *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(v[i]))
+            return 0;
+    return 1;
+}
+
+int outputs_finite(const outputs *o, const ossa_instance *inst)
+{
+    for (uint32_t i = 0; i < o->count; i++) {
+        ossa_instance_part p;
+        ossa_instance_part_info(inst, i, &p);
+        if (!all_finite(o->spans[i].positions, 3 * (size_t)p.output_count) ||
+            !all_finite(o->spans[i].normals, 3 * (size_t)p.output_count))
+            return 0;
+    }
+    return 1;
+}
+
+double skin_vs_scalar(const ossa_instance *inst, const outputs *o, uint32_t *compared)
+{
+    double worst = 0.0;
+    *compared = 0;
+    for (uint32_t i = 0; i < o->count; i++) {
+        ossa_instance_part p;
+        ossa_instance_part_info(inst, i, &p);
+        if (!p.skin || p.spring || p.morph_weights || ossa_instance_part_vertex_track(inst, i))
+            continue;
+        float *ref_p = malloc(3 * (p.vertex_count + 1) * sizeof(float));
+        float *ref_n = malloc(3 * (p.vertex_count + 1) * sizeof(float));
+        CHECK(ref_p && ref_n);
+        if (!ref_p || !ref_n)
+            return INFINITY;
+        ossa_skin_submesh_scalar(p.source, ossa_instance_palette(inst), ref_p, ref_n,
+                                 p.source->vertex_count, NULL);
+        for (uint32_t v = 0; v < p.output_count; v++) {
+            uint32_t f = p.output_source[v];
+            for (int k = 0; k < 3; k++) {
+                float gp = o->spans[i].positions[3 * v + k], gn = o->spans[i].normals[3 * v + k];
+                double d = f == OSSA_SKIN_PAD_VERTEX
+                               ? fabs(gp) + fabs(gn)
+                               : fmax(fabs((double)gp - ref_p[3 * f + k]),
+                                      fabs((double)gn - ref_n[3 * f + k]));
+                worst = d == d ? fmax(worst, d) : INFINITY;
+            }
+        }
+        free(ref_p);
+        free(ref_n);
+        (*compared)++;
+    }
+    return worst;
+}
