@@ -1,5 +1,6 @@
 /* What `ossa bench` (the kernel, pose and model benchmarks) measured, and its table and JSON
- * (cmd_bench.c measures; bench_crowd_report.h does the same for --crowd). */
+ * (bench_skin.c and bench_pose.c measure, cmd_bench.c runs them; bench_crowd_report.h does the
+ * same for --crowd). */
 #ifndef OSSA_TOOLS_BENCH_REPORT_H
 #define OSSA_TOOLS_BENCH_REPORT_H
 
@@ -73,6 +74,11 @@ typedef struct bench_report {
     double cal3d_vps, cal3d_err;
     bench_load load;
 } bench_report;
+
+/* Skinning figures over m's skin meshes (every kernel on each of r->thread_counts, the STREAM
+ * triad, libcal3d's physique when built in), bench_skin.c; 0 when something failed (said on
+ * stderr). */
+int bench_skin(const bench_opts *o, const ossa_model *m, bench_report *r);
 
 /* Pose figures for POSE_SIZES skeletons (entry `which` of r->pose), bench_pose.c; 0 when a
  * job failed (said on stderr). */
