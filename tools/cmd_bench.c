@@ -15,10 +15,6 @@
 #include "cli.h"
 #include "ossa/skin.h"
 
-#ifndef OSSA_BUILD_TYPE
-#define OSSA_BUILD_TYPE "unknown"
-#endif
-
 enum { MAX_THREADS = 256 };
 
 /* A crowd's synthetic character when --vertices is not given: a game character's size. */
