@@ -1,81 +1,16 @@
 /* Cannibal scene (C3S) reader, part 1: RIFF chunks, the SHDR header and every SMDL subchunk,
  * read into the records of c3s_records.h with every count checked against the bytes left and
- * a cap and every 1-based index checked against the number of subchunks of its kind. Chunks
- * and subchunks of unknown types are skipped; odd lengths are followed by a pad byte.
- * c3s_build.c then makes the model. */
+ * a cap and every 1-based index checked against the number of subchunks of its kind (the
+ * checked reads are c3s_read.h's; BONE and ASEQ are read in c3s_read_anim.c). Chunks and
+ * subchunks of unknown types are skipped; odd lengths are followed by a pad byte. c3s_build.c
+ * then makes the model. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "core/checked.h"
 #include "ossa/limits.h"
-#include "formats/c3s/c3s_records.h"
+#include "formats/c3s/c3s_read.h"
 #include "formats/formats.h"
-
-/* A dynamic array's count: capped, and each element needs at least min_bytes bytes. */
-static ossa_status rd_count(ossa_reader *r, uint32_t *out, uint32_t cap, size_t min_bytes,
-                            const char *what)
-{
-    size_t at = r->pos;
-    OSSA_TRY(ossa_c3s_rd_compdword(r, out, what));
-    if (*out > cap)
-        return ossa_fail(r->b, OSSA_ERR_RANGE, (int64_t)at, "%s %u exceeds the limit of %u", what,
-                         *out, cap);
-    if (min_bytes && *out > ossa_rd_left(r) / min_bytes)
-        return ossa_fail(r->b, OSSA_ERR_TRUNCATED, (int64_t)at,
-                         "%s %u needs at least %zu bytes, only %zu left in the chunk", what, *out,
-                         (size_t)*out * min_bytes, ossa_rd_left(r));
-    return OSSA_OK;
-}
-
-/* A 1-based index into `count` elements; 0 (none) only when allowed. */
-static ossa_status rd_index(ossa_reader *r, uint32_t count, int allow_none, uint32_t *out,
-                            const char *what)
-{
-    size_t at = r->pos;
-    OSSA_TRY(ossa_c3s_rd_compdword(r, out, what));
-    if ((*out == 0 && !allow_none) || *out > count)
-        return ossa_fail(r->b, OSSA_ERR_RANGE, (int64_t)at, "%s %u not in %u..%u", what, *out,
-                         allow_none ? 0u : 1u, count);
-    return OSSA_OK;
-}
-
-/* A list of indices: the count, then each index checked (kept in the file when out is NULL). */
-static ossa_status rd_index_list(ossa_reader *r, uint32_t count, int allow_none, uint32_t cap,
-                                 uint32_t *n, uint32_t **out, const char *what)
-{
-    OSSA_TRY(rd_count(r, n, cap, 1, what));
-    if (out) {
-        *out = NULL;
-        if (*n)
-            OSSA_TRY(ossa_build_array(r->b, out, *n, sizeof **out));
-    }
-    for (uint32_t i = 0; i < *n; i++) {
-        uint32_t v;
-        OSSA_TRY(rd_index(r, count, allow_none, &v, what));
-        if (out)
-            (*out)[i] = v;
-    }
-    return OSSA_OK;
-}
-
-/* NUL-terminated text inside the chunk; copied when out is not NULL. */
-static ossa_status rd_stringz(ossa_reader *r, const char **out, const char *what)
-{
-    const uint8_t *start = r->data + r->pos;
-    size_t left = ossa_rd_left(r);
-    const uint8_t *nul = memchr(start, 0, left);
-    if (!nul)
-        return ossa_fail(r->b, OSSA_ERR_TRUNCATED, (int64_t)r->pos,
-                         "%s: no terminating NUL before the end of its chunk", what);
-    size_t len = (size_t)(nul - start);
-    if (len > OSSA_MAX_STRING)
-        return ossa_fail(r->b, OSSA_ERR_RANGE, (int64_t)r->pos, "%s of %zu bytes is too long",
-                         what, len);
-    if (out)
-        OSSA_TRY(ossa_build_strndup(r->b, out, (const char *)start, len));
-    r->pos += len + 1;
-    return OSSA_OK;
-}
 
 /* ---- subchunks ---- */
 
@@ -121,13 +56,6 @@ static ossa_status rd_chunk(ossa_reader *r, size_t end, uint8_t id[4], size_t *d
     r->pos = *data_end + pad;
     return OSSA_OK;
 }
-
-typedef struct parse_ctx {
-    c3s_scene *sc;
-    c3s_smdl *md;
-    ossa_reader r; /* bounded by the subchunk */
-    uint32_t index; /* 0-based among its kind */
-} parse_ctx;
 
 static ossa_status parse_texture(parse_ctx *p)
 {
@@ -323,97 +251,6 @@ static ossa_status parse_tex_frame(parse_ctx *p)
     return ossa_rd_f32v(r, f->data, 2 * (size_t)f->count, "texture vertex UV");
 }
 
-static ossa_status parse_bone(parse_ctx *p)
-{
-    ossa_reader *r = &p->r;
-    c3s_smdl *md = p->md;
-    c3s_bone *bn = &md->bones[p->index];
-    size_t at;
-    OSSA_TRY(ossa_c3s_rd_ocs(r, &bn->base, "bone base OCS"));
-    at = r->pos;
-    OSSA_TRY(rd_index(r, md->count[C3S_BONE], 1, &bn->parent, "parent bone"));
-    if (bn->parent == p->index + 1)
-        return ossa_fail(r->b, OSSA_ERR_RANGE, (int64_t)at, "bone %u is its own parent",
-                         p->index + 1);
-    return rd_index_list(r, md->count[C3S_BONE], 0, OSSA_MAX_CHILDREN, &bn->child_count,
-                         &bn->children, "child bone");
-}
-
-/* A list kept in the file for the build: its count checked, each element's indices too. */
-static ossa_status keep_list(ossa_reader *r, c3s_list *l, uint32_t count_cap, size_t min_bytes,
-                             const char *what)
-{
-    OSSA_TRY(rd_count(r, &l->count, count_cap, min_bytes, what));
-    l->at = r->pos;
-    l->end = r->size;
-    return OSSA_OK;
-}
-
-static ossa_status parse_key(parse_ctx *p, c3s_key *k)
-{
-    ossa_reader *r = &p->r;
-    c3s_smdl *md = p->md;
-    OSSA_TRY(keep_list(r, &k->tex_frames, md->count[C3S_TGRP], 1, "texture vertex frame keys"));
-    for (uint32_t i = 0; i < k->tex_frames.count; i++) {
-        uint32_t v;
-        OSSA_TRY(rd_index(r, md->count[C3S_TFRM], 1, &v, "texture vertex frame key"));
-    }
-    OSSA_TRY(keep_list(r, &k->bone_keys, md->count[C3S_BONE], 41, "bone key count"));
-    for (uint32_t i = 0; i < k->bone_keys.count; i++) {
-        uint32_t bone;
-        c3s_ocs ocs;
-        OSSA_TRY(rd_index(r, md->count[C3S_BONE], 0, &bone, "key bone"));
-        OSSA_TRY(ossa_c3s_rd_ocs(r, &ocs, "bone key OCS"));
-    }
-    OSSA_TRY(keep_list(r, &k->vertex_frames, md->count[C3S_VGRP], 1, "vertex frame keys"));
-    for (uint32_t i = 0; i < k->vertex_frames.count; i++) {
-        uint32_t v;
-        OSSA_TRY(rd_index(r, md->count[C3S_VFRM], 1, &v, "vertex frame key"));
-    }
-    return OSSA_OK;
-}
-
-static ossa_status parse_sequence(parse_ctx *p)
-{
-    ossa_reader *r = &p->r;
-    c3s_smdl *md = p->md;
-    c3s_sequence *sq = &md->sequences[p->index];
-    size_t at = r->pos;
-    OSSA_TRY(ossa_rd_f32(r, &sq->rate, "sequence playRate"));
-    if (!(sq->rate > 0.0f) || sq->rate > 1e6f)
-        return ossa_fail(r->b, OSSA_ERR_VALUE, (int64_t)at,
-                         "sequence playRate %g is not a positive rate", (double)sq->rate);
-    OSSA_TRY(rd_stringz(r, &sq->group, "sequence group"));
-    OSSA_TRY(rd_count(r, &sq->key_count, C3S_MAX_MODEL_KEYS - md->key_total, 3,
-                      "key frame count"));
-    md->key_total += sq->key_count;
-    if (sq->key_count)
-        OSSA_TRY(ossa_build_array(r->b, &sq->keys, sq->key_count, sizeof *sq->keys));
-    for (uint32_t i = 0; i < sq->key_count; i++)
-        OSSA_TRY(parse_key(p, &sq->keys[i]));
-    OSSA_TRY(rd_count(r, &sq->trigger_count, 65536, 9, "trigger count"));
-    if (sq->trigger_count)
-        OSSA_TRY(ossa_build_array(r->b, &sq->triggers, sq->trigger_count, sizeof *sq->triggers));
-    for (uint32_t i = 0; i < sq->trigger_count; i++) {
-        c3s_trigger *tg = &sq->triggers[i];
-        OSSA_TRY(ossa_rd_f32(r, &tg->time, "trigger time"));
-        OSSA_TRY(ossa_rd_u32(r, &tg->command, "trigger command"));
-        OSSA_TRY(rd_count(r, &tg->param_size, OSSA_MAX_STRING, 1, "trigger parameter size"));
-        if (tg->param_size) {
-            uint8_t *copy;
-            OSSA_TRY(ossa_build_array(r->b, &copy, tg->param_size, 1));
-            OSSA_TRY(ossa_rd_bytes(r, copy, tg->param_size, "trigger parameters"));
-            tg->params = copy;
-        }
-    }
-    OSSA_TRY(keep_list(r, &sq->links, OSSA_MAX_TRACKS, 1, "linked sequence count"));
-    for (uint32_t i = 0; i < sq->links.count; i++) {
-        uint32_t v;
-        OSSA_TRY(rd_index(r, md->count[C3S_ASEQ], 1, &v, "linked sequence"));
-    }
-    return OSSA_OK;
-}
-
 static ossa_status parse_mount(parse_ctx *p)
 {
     ossa_reader *r = &p->r;
@@ -531,8 +368,8 @@ static ossa_status parse_smdl(c3s_scene *sc, c3s_smdl *md, size_t at, size_t end
         {C3S_TXTR, parse_texture}, {C3S_WAVE, parse_wave}, {C3S_MATR, parse_material},
         {C3S_VGRP, parse_vgroup}, {C3S_VFRM, parse_vertex_frame}, {C3S_EDGE, parse_edge},
         {C3S_TRIF, parse_face}, {C3S_TVRT, parse_texvert}, {C3S_TGRP, parse_tgroup},
-        {C3S_TFRM, parse_tex_frame}, {C3S_BONE, parse_bone}, {C3S_ASEQ, parse_sequence},
-        {C3S_SMNT, parse_mount}};
+        {C3S_TFRM, parse_tex_frame}, {C3S_BONE, ossa_c3s_parse_bone},
+        {C3S_ASEQ, ossa_c3s_parse_sequence}, {C3S_SMNT, parse_mount}};
     parse_ctx p = {sc, md, {0}, 0};
     for (size_t o = 0; o < sizeof order / sizeof order[0]; o++) {
         c3s_kind kind = order[o].kind;
