@@ -19,6 +19,7 @@
  *    (first set) use a power-of-two divisor per part; colours are written as colour x 127.
  *  - One texture per material: its first map's file name, or the material's name. Material
  *    blocks (whose meaning is unknown) are not written, nor is a BSP section.
+ * Each part is written as a mesh by cff_write_mesh.c, over the state in cff_write.h.
  * The output depends only on the model, so it is the same on every run. */
 #include <math.h>
 #include <stdarg.h>
@@ -31,12 +32,12 @@
 #include "ossa/limits.h"
 #include "core/quat.h"
 #include "formats/cff/cff.h"
+#include "formats/cff/cff_write.h"
 #include "ossa/reference.h"
 #include "ossa/sample.h"
 #include "ossa/write.h"
 #include "io/write_buf.h"
 
-#define NO_BONE UINT32_MAX
 #define PART_MAX_VERTICES 65536u
 
 
@@ -66,12 +67,6 @@ static void quat_to_angles(const float q[4], float angles[3])
 }
 
 /* ---- partition into parts ---- */
-
-typedef struct tri_ref {
-    uint32_t lod, bone;
-    int32_t material;
-    uint32_t mesh, sub, face;
-} tri_ref;
 
 static int tri_order(const void *pa, const void *pb)
 {
@@ -109,33 +104,6 @@ static uint32_t dominant_bone(const ossa_model *m, const ossa_submesh *sm, const
     }
     return best;
 }
-
-typedef struct part {
-    uint32_t lod, bone;
-    int32_t material;
-    size_t first_tri, tri_count;
-    size_t first_vertex, vertex_count; /* into the writer's vertex list */
-    char name[4];
-} part;
-
-typedef struct cff_writer {
-    const ossa_model *m;
-    const char *path;
-    ossa_error *err;
-    float fps;
-    uint32_t frames;           /* per animated part */
-    float *frame_t, *frame_a;  /* frames x bone_count x 3: translation, angles */
-    tri_ref *tris;
-    size_t tri_count;
-    size_t *vertex_base;       /* first global vertex id of each (mesh, submesh) */
-    uint32_t *stamp, *local_index; /* per global vertex: part + 1 that holds it, its index there */
-    uint32_t *vertex_list;     /* global ids, part after part */
-    uint32_t *face_list;       /* part-local indices, 3 per triangle in tris order */
-    size_t vertex_list_count;
-    part *parts;
-    size_t part_count;
-    float *local;              /* 3 per vertex_list entry */
-} cff_writer;
 
 static ossa_status no_memory(cff_writer *w)
 {
@@ -246,21 +214,6 @@ static void make_parts(cff_writer *w)
         }
         cur->tri_count++;
     }
-}
-
-/* The submesh and vertex a global vertex id stands for. */
-static void vertex_of(const cff_writer *w, uint32_t g, const ossa_submesh **sm, uint32_t *v)
-{
-    size_t slot = 0;
-    for (uint32_t i = 0; i < w->m->mesh_count; i++)
-        for (uint32_t s = 0; s < w->m->meshes[i].submesh_count; s++, slot++)
-            if (g >= w->vertex_base[slot] && g < w->vertex_base[slot + 1]) {
-                *sm = &w->m->meshes[i].submeshes[s];
-                *v = (uint32_t)(g - w->vertex_base[slot]);
-                return;
-            }
-    *sm = NULL;
-    *v = 0;
 }
 
 /* Bone-space positions of every part's vertices. */
@@ -384,121 +337,6 @@ static ossa_status sample_frames(cff_writer *w)
 
 /* ---- output ---- */
 
-/* The largest power of two d with max_abs x d <= 32767, so that u x d is exact before rounding. */
-static double uv_divisor(double max_abs)
-{
-    double d = 1.0;
-    if (max_abs <= 0.0)
-        return d;
-    while (max_abs * d * 2.0 <= 32767.0 && d < 1073741824.0)
-        d *= 2.0;
-    while (max_abs * d > 32767.0)
-        d *= 0.5;
-    return d;
-}
-
-static int16_t quantise(double v, double origin, double scale)
-{
-    double raw = floor((v - origin) * 32767.0 / scale + 0.5);
-    if (raw > 32767.0)
-        raw = 32767.0;
-    if (raw < -32767.0)
-        raw = -32767.0;
-    return (int16_t)raw;
-}
-
-static ossa_status write_part(cff_writer *w, ossa_wbuf *o, const part *pt, const double origin[3],
-                              const double scale[3])
-{
-    const ossa_model *m = w->m;
-    /* UVs of the first set, colours, and the local bounds for the header's sphere. */
-    double max_uv = 0.0, lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
-    for (size_t i = 0; i < pt->vertex_count; i++) {
-        const ossa_submesh *sm;
-        uint32_t v;
-        vertex_of(w, w->vertex_list[pt->first_vertex + i], &sm, &v);
-        if (sm->uv_set_count)
-            for (int k = 0; k < 2; k++) {
-                double a = fabs(sm->uvs[2 * (size_t)sm->uv_set_count * v + (size_t)k]);
-                if (a > max_uv)
-                    max_uv = a;
-            }
-        const float *p = w->local + 3 * (pt->first_vertex + i);
-        for (int k = 0; k < 3; k++) {
-            if (i == 0 || p[k] < lo[k])
-                lo[k] = p[k];
-            if (i == 0 || p[k] > hi[k])
-                hi[k] = p[k];
-        }
-    }
-    double divisor = uv_divisor(max_uv);
-    if (divisor < 1e-6)
-        return ossa_write_fail(w->err, OSSA_ERR_RANGE, w->path,
-                    "texture coordinate %g is too large for CFF's 16-bit coordinates", max_uv);
-    double center[3], radius = 0.0;
-    for (int k = 0; k < 3; k++)
-        center[k] = 0.5 * (lo[k] + hi[k]);
-    for (size_t i = 0; i < pt->vertex_count; i++) {
-        const float *p = w->local + 3 * (pt->first_vertex + i);
-        double d = sqrt((p[0] - center[0]) * (p[0] - center[0]) +
-                        (p[1] - center[1]) * (p[1] - center[1]) +
-                        (p[2] - center[2]) * (p[2] - center[2]));
-        if (d > radius)
-            radius = d;
-    }
-    uint32_t frames = pt->bone == NO_BONE ? 0 : w->frames;
-    uint32_t texture = pt->material >= 0 ? (uint32_t)pt->material : 0;
-
-    for (int k = 0; k < 3; k++)
-        ossa_wbuf_f32(o, (float)center[k]);
-    ossa_wbuf_f32(o, (float)divisor);
-    ossa_wbuf_f32(o, (float)radius);
-    ossa_wbuf_u32(o, m->material_count ? texture : 0);
-    ossa_wbuf_u32(o, (uint32_t)pt->vertex_count);
-    ossa_wbuf_u32(o, (uint32_t)pt->tri_count);
-    ossa_wbuf_u32(o, 1); /* always 1 in the game's files */
-    ossa_wbuf_u32(o, frames);
-    ossa_wbuf_put(o, pt->name, 4);
-
-    for (size_t i = 0; i < pt->vertex_count; i++) {
-        const ossa_submesh *sm;
-        uint32_t v;
-        vertex_of(w, w->vertex_list[pt->first_vertex + i], &sm, &v);
-        const float *p = w->local + 3 * (pt->first_vertex + i);
-        for (int k = 0; k < 3; k++)
-            ossa_wbuf_u16(o, (uint16_t)quantise(p[k], origin[k], scale[k]));
-        for (int k = 0; k < 2; k++) {
-            double u = sm->uv_set_count ? sm->uvs[2 * (size_t)sm->uv_set_count * v + (size_t)k]
-                                        : 0.0;
-            ossa_wbuf_u16(o, (uint16_t)(int16_t)floor(u * divisor + 0.5));
-        }
-        for (int k = 0; k < 3; k++) {
-            double c = sm->colors ? floor(sm->colors[3 * (size_t)v + (size_t)k] * 127.0 + 0.5)
-                                  : 127.0;
-            ossa_wbuf_u8(o, (uint8_t)(c < 0.0 ? 0.0 : c > 255.0 ? 255.0 : c));
-        }
-    }
-    bool wide = pt->vertex_count > 256;
-    for (size_t i = 0; i < 3 * pt->tri_count; i++) {
-        uint32_t index = w->face_list[3 * pt->first_tri + i];
-        if (wide)
-            ossa_wbuf_u16(o, (uint16_t)index);
-        else
-            ossa_wbuf_u8(o, (uint8_t)index);
-    }
-    size_t nb = m->bone_count;
-    for (uint32_t k = 0; k < frames; k++) {
-        const float *t = w->frame_t + 3 * ((size_t)k * nb + pt->bone);
-        const float *a = w->frame_a + 3 * ((size_t)k * nb + pt->bone);
-        for (int c = 0; c < 3; c++)
-            ossa_wbuf_f32(o, t[c]);
-        for (int c = 0; c < 3; c++)
-            ossa_wbuf_f32(o, a[c]);
-        ossa_wbuf_f32(o, (float)k);
-    }
-    return OSSA_OK;
-}
-
 static ossa_status write_all(cff_writer *w, ossa_wbuf *o)
 {
     const ossa_model *m = w->m;
@@ -571,7 +409,7 @@ static ossa_status write_all(cff_writer *w, ossa_wbuf *o)
         ossa_wbuf_u32(o, (uint32_t)(p - first));
         ossa_wbuf_u32(o, 0);
         for (size_t q = first; q < p; q++)
-            OSSA_TRY(write_part(w, o, &w->parts[q], origin, scale));
+            OSSA_TRY(ossa_cff_write_part(w, o, &w->parts[q], origin, scale));
     }
     if (o->failed)
         return no_memory(w);
