@@ -1,5 +1,6 @@
 /* Entry points: reading files, model sets (several files, Cal3D .cfg, Qfusion .cfg), the SKM/SKP
- * pairing. What a file is comes from io/sniff.c, a .cfg's lines from io/cfg.c. */
+ * pairing. What a file is comes from io/sniff.c, a .cfg's lines from io/cfg.c, and the files an
+ * .skm goes with (its pose file; the .skm of a Qfusion .cfg) from load_skm_paths.c. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include "io/folder.h"
 #include "io/sniff.h"
 #include "formats/formats.h"
+#include "formats/load_skm_paths.h"
 #include "formats/skm/skm_format.h"
 #include "ossa/load.h"
 
@@ -290,108 +292,13 @@ static ossa_status load_cfg(ossa_build *b, const char *cfg_path, uint8_t *text)
 
 /* ---- SKM/SKP model sets (FORMAT-NOTES E) ---- */
 
-static bool is_regular_file(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-/* SKM or SKP by the first bytes and the name; anything else is OSSA_FORMAT_UNKNOWN here. */
-static ossa_format skm_kind(const char *path)
-{
-    uint8_t head[8];
-    size_t n = 0;
-    struct stat st;
-    FILE *f = ossa_file_open_regular(path, &st);
-    if (f) {
-        n = fread(head, 1, sizeof head, f);
-        fclose(f);
-    }
-    if (!ossa_sniff_has_skm_magic(head, n))
-        return OSSA_FORMAT_UNKNOWN; /* also a Qfusion .cfg, which sniffs as SKM */
-    ossa_format fmt = ossa_sniff(head, n, path);
-    return fmt == OSSA_FORMAT_SKM || fmt == OSSA_FORMAT_SKP ? fmt : OSSA_FORMAT_UNKNOWN;
-}
-
-/* The pose file an .skm names through <model>.cfg's first `import` (extension replaced by
- * .skp, relative to the cfg's folder, else its base name there), or <model>.skp. A _lodN file
- * falls back to its base model's, whose skeleton LODs share. */
-static ossa_status find_skm_pose(ossa_build *b, const char *skm_path, char *out, size_t out_size)
-{
-    char stem[4096];
-    const char *slash = strrchr(skm_path, '/');
-    const char *dot = strrchr(slash ? slash + 1 : skm_path, '.');
-    size_t len = dot ? (size_t)(dot - skm_path) : strlen(skm_path);
-    size_t dir_len = slash ? (size_t)(slash - skm_path + 1) : 0;
-    if (len >= sizeof stem)
-        return ossa_fail(b, OSSA_ERR_IO, -1, "path too long: %s", skm_path);
-    for (int attempt = 0; attempt < 2; attempt++) {
-        memcpy(stem, skm_path, len);
-        stem[len] = '\0';
-        char cfg[4200];
-        snprintf(cfg, sizeof cfg, "%s.cfg", stem);
-        if (is_regular_file(cfg)) {
-            uint8_t *text;
-            size_t size;
-            OSSA_TRY(ossa_file_read_whole(b, cfg, &text, &size));
-            ossa_cfg_scan sc;
-            ossa_cfg_scan_text(text, size, &sc);
-            if (sc.import && !sc.path_len) {
-                /* Qfusion would look for ".skp" and fail: fatal here too. */
-                free(text);
-                OSSA_TRY(ossa_build_set_file(b, cfg));
-                return ossa_fail_line(b, OSSA_ERR_FORMAT, sc.import_line,
-                                      "import without a pose file path");
-            }
-            if (sc.import) {
-                char name[4096];
-                snprintf(name, sizeof name, "%.*s", (int)(sc.path_len < 4095 ? sc.path_len : 4095),
-                         sc.path);
-                for (char *c = name; *c; c++)
-                    if (*c == '\\')
-                        *c = '/';
-                char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
-                char *ext = strrchr(base, '.');
-                if (ext)
-                    *ext = '\0';
-                free(text);
-                if (name[0] == '/')
-                    snprintf(out, out_size, "%s.skp", name);
-                else
-                    snprintf(out, out_size, "%.*s%s.skp", (int)dir_len, skm_path, name);
-                if (is_regular_file(out))
-                    return OSSA_OK;
-                snprintf(out, out_size, "%.*s%s.skp", (int)dir_len, skm_path, base);
-                if (is_regular_file(out))
-                    return OSSA_OK;
-                /* The cfg's line is where the wrong name is. */
-                OSSA_TRY(ossa_build_set_file(b, cfg));
-                return ossa_fail_line(b, OSSA_ERR_IO, sc.import_line,
-                                      "pose file '%s.skp' named by the import not found", name);
-            }
-            free(text);
-        }
-        snprintf(out, out_size, "%s.skp", stem);
-        if (is_regular_file(out))
-            return OSSA_OK;
-        uint32_t lod;
-        size_t cut = ossa_skm_lod_suffix(stem, len, &lod);
-        if (!cut || len - cut <= dir_len)
-            break;
-        len -= cut; /* try the base model's pose file */
-    }
-    return ossa_fail(b, OSSA_ERR_IO, -1,
-                     "no pose file: neither %.*s.cfg with an import line nor %.*s.skp exists",
-                     (int)len, skm_path, (int)len, skm_path);
-}
-
 /* Before the files given: the pose file of the first .skm when no .skp is among them. */
 static ossa_status load_skm_pose(ossa_build *b, const char *const *paths, size_t count)
 {
     const char *skm = NULL;
     bool have_pose = false;
     for (size_t i = 0; i < count; i++) {
-        ossa_format f = skm_kind(paths[i]);
+        ossa_format f = ossa_skm_kind(paths[i]);
         have_pose |= f == OSSA_FORMAT_SKP;
         if (f == OSSA_FORMAT_SKM && !skm)
             skm = paths[i];
@@ -408,7 +315,7 @@ static ossa_status load_skm_pose(ossa_build *b, const char *const *paths, size_t
         return OSSA_OK;
     char pose[8400];
     OSSA_TRY(ossa_build_set_file(b, skm));
-    OSSA_TRY(find_skm_pose(b, skm, pose, sizeof pose));
+    OSSA_TRY(ossa_find_skm_pose(b, skm, pose, sizeof pose));
     return load_path(b, pose);
 }
 
@@ -416,7 +323,7 @@ static ossa_status load_skm_pose(ossa_build *b, const char *const *paths, size_t
 static ossa_status load_skm_lods(ossa_build *b, const char *const *paths, size_t count)
 {
     for (size_t i = 0; i < count; i++) {
-        if (skm_kind(paths[i]) != OSSA_FORMAT_SKM)
+        if (ossa_skm_kind(paths[i]) != OSSA_FORMAT_SKM)
             continue;
         const char *slash = strrchr(paths[i], '/');
         const char *dot = strrchr(slash ? slash + 1 : paths[i], '.');
@@ -431,34 +338,11 @@ static ossa_status load_skm_lods(ossa_build *b, const char *const *paths, size_t
             bool given = false;
             for (size_t k = 0; k < count && !given; k++)
                 given = strcmp(paths[k], lod_path) == 0;
-            if (!given && is_regular_file(lod_path))
+            if (!given && ossa_is_regular_file(lod_path))
                 OSSA_TRY(load_path(b, lod_path));
         }
     }
     return OSSA_OK;
-}
-
-/* A Qfusion .cfg stands for its model: dir/name.cfg opens dir/name.skm, whose pose file the
- * cfg's import names (FORMAT-NOTES E's pose file lookup, reversed). *skm is arena memory. */
-static ossa_status qfusion_cfg_model(ossa_build *b, const char *cfg_path, const ossa_cfg_scan *sc,
-                                     const char **skm)
-{
-    OSSA_TRY(ossa_build_set_file(b, cfg_path));
-    if (!sc->path_len)
-        return ossa_fail_line(b, OSSA_ERR_FORMAT, sc->import_line,
-                              "Qfusion model config: import without a pose file path");
-    const char *slash = strrchr(cfg_path, '/');
-    const char *dot = strrchr(slash ? slash + 1 : cfg_path, '.');
-    size_t len = dot ? (size_t)(dot - cfg_path) : strlen(cfg_path);
-    char path[4200];
-    if (len + 5 > sizeof path)
-        return ossa_fail(b, OSSA_ERR_IO, -1, "path too long: %s", cfg_path);
-    snprintf(path, sizeof path, "%.*s.skm", (int)len, cfg_path);
-    if (!is_regular_file(path))
-        return ossa_fail(b, OSSA_ERR_IO, -1,
-                         "Qfusion model config (import line %d) without its model: %s not found",
-                         sc->import_line, path);
-    return ossa_build_strndup(b, skm, path, strlen(path));
 }
 
 static bool same_file(const char *a, const char *b)
@@ -511,7 +395,7 @@ static ossa_status load_ranked(ossa_build *b, const char *const *paths, size_t c
             ossa_cfg_scan sc;
             ossa_cfg_scan_text(text, size, &sc);
             if (ossa_cfg_is_qfusion(&sc)) {
-                st = qfusion_cfg_model(b, paths[i], &sc, &path);
+                st = ossa_qfusion_cfg_model(b, paths[i], &sc, &path);
                 free(text);
                 fmt = OSSA_FORMAT_SKM;
                 substituted = true;
