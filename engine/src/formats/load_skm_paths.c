@@ -44,6 +44,8 @@ ossa_format ossa_skm_kind(const char *path)
 ossa_status ossa_find_skm_pose(ossa_build *b, const char *skm_path, char *out, size_t out_size)
 {
     char stem[4096];
+    if (!out || !out_size) /* never from load.c; without it GCC warns of a null out under UBSan */
+        return ossa_fail(b, OSSA_ERR_INVALID_ARGUMENT, -1, "no room for the pose file's path");
     const char *slash = strrchr(skm_path, '/');
     const char *dot = strrchr(slash ? slash + 1 : skm_path, '.');
     size_t len = dot ? (size_t)(dot - skm_path) : strlen(skm_path);
