@@ -167,12 +167,6 @@ const ossa_rt_skeleton *ossa_mixer_skeleton(const ossa_mixer *mx)
     return mx ? mx->skel : NULL;
 }
 
-float ossa_mixer_anim_duration(const ossa_mixer *mx, uint32_t id)
-{
-    return id < mx->clip_count ? mx->model->clips[id].duration
-                               : mx->model->morph_clips[id - mx->clip_count].duration;
-}
-
 /* Inserts at the front (newest first), moving the slots' caches with them. */
 static mix_slot *push_front(mix_slot *slots, uint32_t *count)
 {
@@ -413,14 +407,6 @@ float ossa_mixer_weight(const ossa_mixer *mx, uint32_t id)
 uint32_t ossa_mixer_active_count(const ossa_mixer *mx)
 {
     return mx ? mx->cycle_count + mx->action_count : 0;
-}
-
-/* Clip time a cycle samples at (CalMixer::updateSkeleton). */
-float ossa_mixer_cycle_time(const ossa_mixer *mx, const mix_slot *c)
-{
-    if (c->async)
-        return c->time;
-    return mx->duration == 0.0f ? 0.0f : mx->time * ossa_mixer_anim_duration(mx, c->id) / mx->duration;
 }
 
 /* Why a mixer call was refused, into err: called only after the implementation returned 0

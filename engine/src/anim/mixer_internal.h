@@ -56,8 +56,6 @@ struct ossa_mixer {
     int morph_dirty;
 };
 
-/* Clip time a cycle samples at (CalMixer::updateSkeleton). */
-float ossa_mixer_cycle_time(const ossa_mixer *mx, const mix_slot *c);
 /* For crowds that ask for a character's state ahead of its update (ossa_instance_update_many):
  * the mixer's own memory an update and evaluation of one playing cycle touch that stays where it
  * is (the mixer, its clip table, its first cycle slots, the sample pose's scales), appended to
@@ -65,8 +63,22 @@ float ossa_mixer_cycle_time(const ossa_mixer *mx, const mix_slot *c);
 void ossa_mixer_state_ranges(const ossa_mixer *mx, ossa_mem_range *out, uint32_t *count,
                              uint32_t max);
 void ossa_mixer_prefetch_cycles(const ossa_mixer *mx);
-/* Duration of a skeletal (id < clip_count) or morph clip id. */
-float ossa_mixer_anim_duration(const ossa_mixer *mx, uint32_t id);
+/* Duration of a skeletal (id < clip_count) or morph clip id. Inline here, with the cycle time
+ * below, so that mixer_eval.c and mixer_morph.c need nothing of mixer.c, which calls them. */
+static inline float ossa_mixer_anim_duration(const ossa_mixer *mx, uint32_t id)
+{
+    return id < mx->clip_count ? mx->model->clips[id].duration
+                               : mx->model->morph_clips[id - mx->clip_count].duration;
+}
+
+/* Clip time a cycle samples at (CalMixer::updateSkeleton). */
+static inline float ossa_mixer_cycle_time(const ossa_mixer *mx, const mix_slot *c)
+{
+    if (c->async)
+        return c->time;
+    return mx->duration == 0.0f ? 0.0f
+                                : mx->time * ossa_mixer_anim_duration(mx, c->id) / mx->duration;
+}
 /* mixer_eval.c: the blended pose of every active cycle and action into pose (ossa_mixer_evaluate's
  * work); 0, changing nothing, when mx or pose is missing or the bone counts differ. */
 int ossa_mixer_evaluate_pose(ossa_mixer *mx, ossa_soa_pose *pose);
