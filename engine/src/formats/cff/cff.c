@@ -34,22 +34,6 @@
 #include "core/quat.h"
 #include "formats/cff/cff_read.h"
 
-/* An unsigned count with a hard cap; each element needs at least min_bytes_each of what is left. */
-ossa_status ossa_cff_read_count(ossa_reader *r, uint32_t *out, uint32_t cap,
-                                size_t min_bytes_each, const char *what)
-{
-    size_t at = r->pos;
-    OSSA_TRY(ossa_rd_u32(r, out, what));
-    if (*out > cap)
-        return ossa_fail(r->b, OSSA_ERR_RANGE, (int64_t)at, "%s %u exceeds the limit of %u", what,
-                         *out, cap);
-    if (min_bytes_each && *out > ossa_rd_left(r) / min_bytes_each)
-        return ossa_fail(r->b, OSSA_ERR_TRUNCATED, (int64_t)at,
-                         "%s %u needs at least %zu bytes, only %zu left", what, *out,
-                         (size_t)*out * min_bytes_each, ossa_rd_left(r));
-    return OSSA_OK;
-}
-
 /* ---- header, textures, materials ---- */
 
 static ossa_status read_header(cff_file *f)

@@ -69,9 +69,23 @@ static inline void cff_quat_rotate(const float q[4], const float v[3], float out
         out[k] = (float)r[k];
 }
 
-/* An unsigned count with a hard cap; each element needs at least min_bytes_each of what is left. */
-ossa_status ossa_cff_read_count(ossa_reader *r, uint32_t *out, uint32_t cap,
-                                size_t min_bytes_each, const char *what);
+/* An unsigned count with a hard cap; each element needs at least min_bytes_each of what is left.
+ * Inline here, as cff.c and cff_mesh.c both read counts and neither calls the other for them. */
+static inline ossa_status ossa_cff_read_count(ossa_reader *r, uint32_t *out, uint32_t cap,
+                                              size_t min_bytes_each, const char *what)
+{
+    size_t at = r->pos;
+    OSSA_TRY(ossa_rd_u32(r, out, what));
+    if (*out > cap)
+        return ossa_fail(r->b, OSSA_ERR_RANGE, (int64_t)at, "%s %u exceeds the limit of %u", what,
+                         *out, cap);
+    if (min_bytes_each && *out > ossa_rd_left(r) / min_bytes_each)
+        return ossa_fail(r->b, OSSA_ERR_TRUNCATED, (int64_t)at,
+                         "%s %u needs at least %zu bytes, only %zu left", what, *out,
+                         (size_t)*out * min_bytes_each, ossa_rd_left(r));
+    return OSSA_OK;
+}
+
 /* Counts the meshes of every LOD from scan (a copy of the reader at the first LOD) into
  * f->mesh_total and their largest frame count into f->max_frames, checking each mesh's size. */
 ossa_status ossa_cff_scan_lods(cff_file *f, ossa_reader scan);
