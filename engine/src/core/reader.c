@@ -86,6 +86,19 @@ ossa_status ossa_rd_f32v(ossa_reader *r, float *out, size_t n, const char *what)
     return OSSA_OK;
 }
 
+ossa_status ossa_rd_check_count(ossa_reader *r, size_t at, uint32_t count, uint32_t cap,
+                                size_t min_bytes_each, const char *what, const char *where)
+{
+    if (count > cap)
+        return ossa_fail(r->b, OSSA_ERR_RANGE, (int64_t)at, "%s %u exceeds the limit of %u", what,
+                         count, cap);
+    if (min_bytes_each && count > ossa_rd_left(r) / min_bytes_each)
+        return ossa_fail(r->b, OSSA_ERR_TRUNCATED, (int64_t)at,
+                         "%s %u needs at least %zu bytes, only %zu left%s", what, count,
+                         (size_t)count * min_bytes_each, ossa_rd_left(r), where);
+    return OSSA_OK;
+}
+
 ossa_status ossa_rd_count(ossa_reader *r, uint32_t *out, uint32_t cap, size_t min_bytes_each,
                           const char *what)
 {
@@ -94,13 +107,7 @@ ossa_status ossa_rd_count(ossa_reader *r, uint32_t *out, uint32_t cap, size_t mi
     OSSA_TRY(ossa_rd_i32(r, &v, what));
     if (v < 0)
         return ossa_fail(r->b, OSSA_ERR_RANGE, (int64_t)at, "%s is negative (%d)", what, v);
-    if ((uint32_t)v > cap)
-        return ossa_fail(r->b, OSSA_ERR_RANGE, (int64_t)at, "%s %d exceeds the limit of %u", what,
-                         v, cap);
-    if (min_bytes_each && (size_t)v > ossa_rd_left(r) / min_bytes_each)
-        return ossa_fail(r->b, OSSA_ERR_TRUNCATED, (int64_t)at,
-                         "%s %d needs at least %zu bytes, only %zu left", what, v,
-                         (size_t)v * min_bytes_each, ossa_rd_left(r));
+    OSSA_TRY(ossa_rd_check_count(r, at, (uint32_t)v, cap, min_bytes_each, what, ""));
     *out = (uint32_t)v;
     return OSSA_OK;
 }

@@ -35,6 +35,11 @@ ossa_status ossa_rd_f32_raw(ossa_reader *r, float *out, const char *what);
 /* Finite floats only: NaN and Inf fail with OSSA_ERR_VALUE. */
 ossa_status ossa_rd_f32(ossa_reader *r, float *out, const char *what);
 ossa_status ossa_rd_f32v(ossa_reader *r, float *out, size_t n, const char *what);
+/* A count read at offset at (however it was encoded): above cap, or with elements of at least
+ * min_bytes_each bytes each that cannot fit in the bytes left, fails naming what; where is
+ * appended to the second message ("" or, say, " in the chunk"). */
+ossa_status ossa_rd_check_count(ossa_reader *r, size_t at, uint32_t count, uint32_t cap,
+                                size_t min_bytes_each, const char *what, const char *where);
 /* A signed 32-bit count: rejects negatives, values above cap, and counts whose elements (at
  * least min_bytes_each each) cannot fit in the bytes left. */
 ossa_status ossa_rd_count(ossa_reader *r, uint32_t *out, uint32_t cap, size_t min_bytes_each,

@@ -17,14 +17,7 @@ static inline ossa_status rd_count(ossa_reader *r, uint32_t *out, uint32_t cap,
 {
     size_t at = r->pos;
     OSSA_TRY(ossa_c3s_rd_compdword(r, out, what));
-    if (*out > cap)
-        return ossa_fail(r->b, OSSA_ERR_RANGE, (int64_t)at, "%s %u exceeds the limit of %u", what,
-                         *out, cap);
-    if (min_bytes && *out > ossa_rd_left(r) / min_bytes)
-        return ossa_fail(r->b, OSSA_ERR_TRUNCATED, (int64_t)at,
-                         "%s %u needs at least %zu bytes, only %zu left in the chunk", what, *out,
-                         (size_t)*out * min_bytes, ossa_rd_left(r));
-    return OSSA_OK;
+    return ossa_rd_check_count(r, at, *out, cap, min_bytes, what, " in the chunk");
 }
 
 /* A 1-based index into `count` elements; 0 (none) only when allowed. */

@@ -76,14 +76,7 @@ static inline ossa_status ossa_cff_read_count(ossa_reader *r, uint32_t *out, uin
 {
     size_t at = r->pos;
     OSSA_TRY(ossa_rd_u32(r, out, what));
-    if (*out > cap)
-        return ossa_fail(r->b, OSSA_ERR_RANGE, (int64_t)at, "%s %u exceeds the limit of %u", what,
-                         *out, cap);
-    if (min_bytes_each && *out > ossa_rd_left(r) / min_bytes_each)
-        return ossa_fail(r->b, OSSA_ERR_TRUNCATED, (int64_t)at,
-                         "%s %u needs at least %zu bytes, only %zu left", what, *out,
-                         (size_t)*out * min_bytes_each, ossa_rd_left(r));
-    return OSSA_OK;
+    return ossa_rd_check_count(r, at, *out, cap, min_bytes_each, what, "");
 }
 
 /* Counts the meshes of every LOD from scan (a copy of the reader at the first LOD) into
