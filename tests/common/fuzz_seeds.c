@@ -8,72 +8,12 @@
 #include "seeds_c3s.h"
 #include "seeds_cff.h"
 #include "seeds_skm.h"
+#include "test_wbuf.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct wbuf {
-    uint8_t *data;
-    size_t size, cap;
-    int failed;
-} wbuf;
-
-static void put(wbuf *w, const void *p, size_t n)
-{
-    if (w->failed)
-        return;
-    if (w->size + n > w->cap) {
-        size_t cap = w->cap ? w->cap * 2 : 256;
-        while (cap < w->size + n)
-            cap *= 2;
-        uint8_t *grown = realloc(w->data, cap);
-        if (!grown) {
-            w->failed = 1;
-            return;
-        }
-        w->data = grown;
-        w->cap = cap;
-    }
-    memcpy(w->data + w->size, p, n);
-    w->size += n;
-}
-
-static void put_u32(wbuf *w, uint32_t v)
-{
-    uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
-    put(w, b, 4);
-}
-
-static void put_i32(wbuf *w, int32_t v) { put_u32(w, (uint32_t)v); }
-
-static void put_u16(wbuf *w, uint16_t v)
-{
-    uint8_t b[2] = {(uint8_t)v, (uint8_t)(v >> 8)};
-    put(w, b, 2);
-}
-
-static void put_f32(wbuf *w, float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    put_u32(w, u);
-}
-
-static void put_f32s(wbuf *w, const float *v, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        put_f32(w, v[i]);
-}
-
-/* Cal3D string: length including the NUL, then the bytes and the NUL. */
-static void put_str(wbuf *w, const char *s)
-{
-    size_t n = strlen(s) + 1;
-    put_u32(w, (uint32_t)n);
-    put(w, s, n);
-}
-
-static void put_text(wbuf *w, const char *s) { put(w, s, strlen(s)); }
+static void put_text(wbuf *w, const char *s) { put_bytes(w, s, strlen(s)); }
 
 static const float identity_q[4] = {0, 0, 0, 1};
 
@@ -81,26 +21,26 @@ static const float identity_q[4] = {0, 0, 0, 1};
  * colour and node lights (IMVU, upstream >= 1300; not the mp3butcher fork). */
 static void csf(wbuf *w, uint32_t version, int lights)
 {
-    put(w, "CSF\0", 4);
+    put_bytes(w, "CSF\0", 4);
     put_u32(w, version);
     put_u32(w, 3);
     if (lights)
-        put_f32s(w, (const float[]){0.2f, 0.2f, 0.25f}, 3);
+        put_f32v(w, (const float[]){0.2f, 0.2f, 0.25f}, 3);
     static const char *const names[3] = {"spine", "head", "hips"};
     static const float rel_t[3][3] = {{0, 0, 0.5f}, {0, 0, 0.3f}, {0, 0, 1}};
     static const float inv_t[3][3] = {{0, 0, -1.5f}, {0, 0, -1.8f}, {0, 0, -1}};
     static const int32_t parent[3] = {2, 0, -1};
     static const int32_t child[3] = {1, -1, 0};
     for (int i = 0; i < 3; i++) {
-        put_str(w, names[i]);
-        put_f32s(w, rel_t[i], 3);
-        put_f32s(w, i == 0 ? (const float[]){0, 0, 0.3826834f, 0.9238795f} : identity_q, 4);
-        put_f32s(w, inv_t[i], 3);
-        put_f32s(w, identity_q, 4);
+        put_string(w, names[i]);
+        put_f32v(w, rel_t[i], 3);
+        put_f32v(w, i == 0 ? (const float[]){0, 0, 0.3826834f, 0.9238795f} : identity_q, 4);
+        put_f32v(w, inv_t[i], 3);
+        put_f32v(w, identity_q, 4);
         put_i32(w, parent[i]);
         if (lights) {
             put_i32(w, i == 1 ? 1 : 0);
-            put_f32s(w, (const float[]){1, 0.9f, 0.8f}, 3);
+            put_f32v(w, (const float[]){1, 0.9f, 0.8f}, 3);
         }
         put_u32(w, child[i] >= 0 ? 1 : 0);
         if (child[i] >= 0)
@@ -110,7 +50,7 @@ static void csf(wbuf *w, uint32_t version, int lights)
 
 static void caf_plain(wbuf *w, uint32_t version)
 {
-    put(w, "CAF\0", 4);
+    put_bytes(w, "CAF\0", 4);
     put_u32(w, version);
     put_f32(w, 1.0f);
     put_u32(w, 2);
@@ -123,8 +63,8 @@ static void caf_plain(wbuf *w, uint32_t version)
         for (int k = 0; k < 3; k++) {
             float time = 0.5f * (float)k;
             put_f32(w, time);
-            put_f32s(w, (const float[]){0.1f * (float)k, 0, t ? 1.0f : 0.5f}, 3);
-            put_f32s(w, k == 1 ? (const float[]){0, 0, 0.7071068f, 0.7071068f} : identity_q, 4);
+            put_f32v(w, (const float[]){0.1f * (float)k, 0, t ? 1.0f : 0.5f}, 3);
+            put_f32v(w, k == 1 ? (const float[]){0, 0, 0.7071068f, 0.7071068f} : identity_q, 4);
         }
     }
 }
@@ -133,15 +73,15 @@ static void caf_plain(wbuf *w, uint32_t version)
  * low bits of words 1 and 2 say which component is dropped (3: w). */
 static void caf_quantised(wbuf *w)
 {
-    put(w, "CAF\0", 4);
+    put_bytes(w, "CAF\0", 4);
     put_u32(w, 1200);
     put_f32(w, 2.0f);
     put_u32(w, 1);
     put_u32(w, 1); /* flags bit 0: quantised */
     put_u32(w, 0);
     put_u32(w, 2);
-    put_f32s(w, (const float[]){-1, -1, -1}, 3);
-    put_f32s(w, (const float[]){0.001f, 0.001f, 0.002f}, 3);
+    put_f32v(w, (const float[]){-1, -1, -1}, 3);
+    put_f32v(w, (const float[]){0.001f, 0.001f, 0.002f}, 3);
     /* key 0: t=0, translation (0, 0, 0), identity rotation */
     put_u16(w, 0);
     put_u32(w, 1000u | 1000u << 11 | 500u << 22);
@@ -158,7 +98,7 @@ static void caf_quantised(wbuf *w)
 static void cmf(wbuf *w, uint32_t version, int colors)
 {
     int morphs = (version >= 911 && version <= 919) || version >= 1300;
-    put(w, "CMF\0", 4);
+    put_bytes(w, "CMF\0", 4);
     put_u32(w, version);
     put_u32(w, 1);
     put_i32(w, 0);   /* material thread */
@@ -172,13 +112,13 @@ static void cmf(wbuf *w, uint32_t version, int colors)
     static const float pos[4][3] = {{-1, 0, 0}, {1, 0, 0}, {1, 0, 2}, {-1, 0, 2}};
     static const float uv[4][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
     for (int v = 0; v < 4; v++) {
-        put_f32s(w, pos[v], 3);
-        put_f32s(w, (const float[]){0, -1, 0}, 3);
+        put_f32v(w, pos[v], 3);
+        put_f32v(w, (const float[]){0, -1, 0}, 3);
         if (colors)
-            put_f32s(w, (const float[]){1, 0.5f, 0.25f}, 3);
+            put_f32v(w, (const float[]){1, 0.5f, 0.25f}, 3);
         put_i32(w, -1);
         put_u32(w, 0);
-        put_f32s(w, uv[v], 2);
+        put_f32v(w, uv[v], 2);
         if (v < 2) {
             put_u32(w, 1);
             put_u32(w, 2);
@@ -194,12 +134,12 @@ static void cmf(wbuf *w, uint32_t version, int colors)
     }
     put_u32(w, 2); put_u32(w, 3); put_f32(w, 0.5f); put_f32(w, 2.0f);
     if (morphs) {
-        put_str(w, "raise");
+        put_string(w, "raise");
         for (uint32_t v = 2; v < 4; v++) {
             put_u32(w, v);
-            put_f32s(w, (const float[]){pos[v][0], pos[v][1], pos[v][2] + 0.5f}, 3);
-            put_f32s(w, (const float[]){0, -1, 0}, 3);
-            put_f32s(w, uv[v], 2);
+            put_f32v(w, (const float[]){pos[v][0], pos[v][1], pos[v][2] + 0.5f}, 3);
+            put_f32v(w, (const float[]){0, -1, 0}, 3);
+            put_f32v(w, uv[v], 2);
         }
         put_u32(w, 5); /* terminator: vertex count + 1 */
     }
@@ -210,26 +150,26 @@ static void cmf(wbuf *w, uint32_t version, int colors)
 static void crf(wbuf *w, uint32_t version)
 {
     int types = version >= 911 && version <= 919;
-    put(w, "CRF\0", 4);
+    put_bytes(w, "CRF\0", 4);
     put_u32(w, version);
-    put(w, (const uint8_t[]){40, 40, 40, 255, 200, 180, 160, 255, 255, 255, 255, 0}, 12);
+    put_bytes(w, (const uint8_t[]){40, 40, 40, 255, 200, 180, 160, 255, 255, 255, 255, 0}, 12);
     put_f32(w, 12.5f);
     put_u32(w, 2);
-    put_str(w, "skin.tga");
+    put_string(w, "skin.tga");
     if (types)
-        put_str(w, "Diffuse Color");
-    put_str(w, "bump.tga");
+        put_string(w, "Diffuse Color");
+    put_string(w, "bump.tga");
     if (types)
-        put_str(w, "Bump");
+        put_string(w, "Bump");
 }
 
 static void cpf(wbuf *w)
 {
-    put(w, "CPF\0", 4);
+    put_bytes(w, "CPF\0", 4);
     put_u32(w, 919);
     put_f32(w, 1.0f);
     put_u32(w, 1);
-    put_str(w, "raise");
+    put_string(w, "raise");
     put_u32(w, 2);
     put_f32(w, 0.0f); put_f32(w, 0.0f);
     put_f32(w, 1.0f); put_f32(w, 1.0f);

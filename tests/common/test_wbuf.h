@@ -1,0 +1,74 @@
+/* A growing little-endian byte buffer for the tests that write files field by field (the Cal3D
+ * test writer, the fuzz seeds): a failed allocation sets failed and later puts do nothing. */
+#ifndef OSSA_TEST_WBUF_H
+#define OSSA_TEST_WBUF_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct wbuf {
+    uint8_t *data;
+    size_t size, cap;
+    int failed;
+} wbuf;
+
+static inline void put_bytes(wbuf *w, const void *p, size_t n)
+{
+    if (w->failed)
+        return;
+    if (w->size + n > w->cap) {
+        size_t cap = w->cap ? w->cap : 256;
+        while (cap < w->size + n)
+            cap *= 2;
+        uint8_t *grown = realloc(w->data, cap);
+        if (!grown) {
+            w->failed = 1;
+            return;
+        }
+        w->data = grown;
+        w->cap = cap;
+    }
+    memcpy(w->data + w->size, p, n);
+    w->size += n;
+}
+
+static inline void put_u8(wbuf *w, uint8_t v) { put_bytes(w, &v, 1); }
+
+static inline void put_u16(wbuf *w, uint16_t v)
+{
+    uint8_t b[2] = {(uint8_t)v, (uint8_t)(v >> 8)};
+    put_bytes(w, b, 2);
+}
+
+static inline void put_u32(wbuf *w, uint32_t v)
+{
+    uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+    put_bytes(w, b, 4);
+}
+
+static inline void put_i32(wbuf *w, int32_t v) { put_u32(w, (uint32_t)v); }
+
+static inline void put_f32(wbuf *w, float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    put_u32(w, u);
+}
+
+static inline void put_f32v(wbuf *w, const float *f, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        put_f32(w, f[i]);
+}
+
+/* A Cal3D string (A.2): length including the NUL, then the bytes and the NUL. */
+static inline void put_string(wbuf *w, const char *s)
+{
+    size_t n = strlen(s);
+    put_u32(w, (uint32_t)(n + 1));
+    put_bytes(w, s, n + 1);
+}
+
+#endif
