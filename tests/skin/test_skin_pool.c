@@ -3,7 +3,8 @@
  * the spin window), with 2 to 4 participants and odd alignments; an idle pool sleeps: its
  * workers use (next to) no CPU while nothing is dispatched; and a worker that stalls (as one
  * preempted on a busy core) holds only the one small chunk it runs, the caller taking the rest;
- * the workers' CPU clock counts what they ran. */
+ * the workers' CPU clock counts what they ran; each participant runs its home (an even run of the
+ * chunks, the caller's first) from the front and steals from the back of the others'. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <sched.h>
@@ -141,6 +142,51 @@ static void check_worker_cpu(void)
     ossa_skin_pool_destroy(pool);
 }
 
+#define HOME_CHUNKS 16u
+#define HOME_ALIGN 64u
+
+typedef struct home_ctx {
+    pthread_t caller;
+    atomic_int by[HOME_CHUNKS]; /* 1: the caller ran the chunk, 2: the worker */
+} home_ctx;
+
+static void home_range(void *p, uint32_t begin, uint32_t end)
+{
+    home_ctx *h = p;
+    for (uint32_t i = begin; i < end; i += HOME_ALIGN)
+        atomic_store(&h->by[i / HOME_ALIGN], pthread_equal(pthread_self(), h->caller) ? 1 : 2);
+    sleep_us(20); /* long enough for both to take part */
+}
+
+/* Whoever runs which chunk depends on timing; the order does not: in the caller's home (chunks
+ * 0-7 of 16 on 2 threads) its chunks come before any the worker stole, and in the worker's home
+ * (8-15) the worker's come before any the caller stole. */
+static void check_homes(void)
+{
+    static home_ctx h;
+    ossa_skin_pool *pool = NULL;
+    CHECK(ossa_skin_pool_create(2, &pool, NULL) == OSSA_OK);
+    if (!pool)
+        return;
+    h.caller = pthread_self();
+    uint32_t bad = 0;
+    for (int d = 0; d < 50; d++) {
+        for (uint32_t i = 0; i < HOME_CHUNKS; i++)
+            atomic_store(&h.by[i], 0);
+        ossa_skin_pool_for(pool, 0, HOME_CHUNKS * HOME_ALIGN, HOME_ALIGN, home_range, &h);
+        for (uint32_t home = 0; home < 2; home++) {
+            int owner = home == 0 ? 1 : 2, stolen = 0;
+            for (uint32_t i = home * HOME_CHUNKS / 2; i < (home + 1) * HOME_CHUNKS / 2; i++) {
+                int by = atomic_load(&h.by[i]);
+                bad += by == 0 || (stolen && by == owner);
+                stolen |= by != owner;
+            }
+        }
+    }
+    CHECKF(bad == 0, "homes: %u chunks not run, or run by their owner after a stolen one", bad);
+    ossa_skin_pool_destroy(pool);
+}
+
 int main(void)
 {
     static count_ctx c;
@@ -176,6 +222,7 @@ int main(void)
     }
     check_stalled_worker();
     check_worker_cpu();
+    check_homes();
     /* one participant runs on the caller; an empty range runs nothing */
     ossa_skin_pool *one = NULL;
     CHECK(ossa_skin_pool_create(1, &one, NULL) == OSSA_OK);

@@ -1,13 +1,16 @@
 /* Persistent pthread pool: workers are created once. A dispatch cuts its range into small chunks
- * (about 8 per participant, bounds on multiples of the caller's alignment), publishes them in one
- * atomic word (dispatch number, chunk count, next chunk) and bumps a generation counter; the
- * caller and every worker then claim chunks from that word until none is left, and the caller
- * waits until every chunk is done. So a worker that the OS preempts holds at most the one chunk
- * it is running: the others take the rest (a fixed half per thread made the whole dispatch wait
- * for the slowest core). A worker that arrives late finds the word at another dispatch, or
- * exhausted, and goes back to waiting without touching the dispatch's fields; those fields only
- * change after every chunk of their dispatch is done, and a claimed chunk is not done until its
- * claimer finishes it.
+ * (about 8 per participant, bounds on multiples of the caller's alignment) and gives each
+ * participant (the caller is 0) an even run of them, its home, published in an atomic word of its
+ * own (dispatch number, end, next); then it bumps a generation counter. Each participant claims
+ * its home's chunks from the front, then steals from the back of the others' until none is left,
+ * and the caller waits until every chunk is done. So on a quiet machine a participant runs the
+ * same elements every dispatch (a crowd's characters stay in one core's caches: chunks taken
+ * first come first served moved them from core to core every frame), and a worker that the OS
+ * preempts holds at most the one chunk it is running: the others take the rest (a fixed half per
+ * thread made the whole dispatch wait for the slowest core). A worker that arrives late finds the
+ * words at another dispatch, or exhausted, and goes back to waiting without touching the
+ * dispatch's fields; those fields only change after every chunk of their dispatch is done, and a
+ * claimed chunk is not done until its claimer finishes it.
  *
  * Waiting is spin-then-block on both sides: a worker that has just finished spins for at most
  * POOL_SPIN_NS waiting for the next dispatch (frames and benchmarks dispatch back to back, and a
@@ -29,6 +32,10 @@
 #define POOL_SPIN_NS 20000 /* tens of microseconds, and only right after a dispatch */
 #endif
 
+typedef struct pool_home {
+    _Alignas(64) atomic_uint_fast64_t claim;
+} pool_home;
+
 typedef struct pool_worker {
     struct ossa_skin_pool *pool;
     uint32_t index;   /* 1..threads-1; the caller is slice 0 */
@@ -40,8 +47,8 @@ struct ossa_skin_pool {
     pthread_mutex_t lock;
     pthread_cond_t wake, done_cond;
     atomic_uint_fast64_t generation; /* bumped by every dispatch: wakes the workers */
-    /* Claims: dispatch number << 32 | chunk count << 16 | next chunk. */
-    atomic_uint_fast64_t claim;
+    /* Each participant's home: dispatch number << 32 | end << 16 | next chunk, a line each. */
+    pool_home *homes;
     atomic_uint done;          /* chunks of the current dispatch finished */
     atomic_uint sleepers;      /* workers blocked (or about to block) on `wake` */
     atomic_int caller_waiting; /* the caller blocked (or about to block) on `done` */
@@ -50,6 +57,7 @@ struct ossa_skin_pool {
     ossa_skin_range_fn fn;
     void *ctx;
     uint32_t begin, end, align, chunk; /* chunk: elements a chunk, a multiple of align */
+    uint32_t count;                    /* chunks of the current dispatch */
     uint32_t dispatch;                 /* number of the current dispatch (wraps) */
     uint32_t started; /* workers successfully created */
     pool_worker *workers;
@@ -116,29 +124,44 @@ static void chunk_bounds(const struct ossa_skin_pool *p, uint32_t i, uint32_t *b
     *e = (uint32_t)(hi < lo ? lo : hi);
 }
 
-/* Takes the next chunk of whatever dispatch the claim word holds; 0 when none is left. Returns
- * the chunk count of that dispatch in *count. */
-static int claim_chunk(struct ossa_skin_pool *p, uint32_t *chunk, uint32_t *count)
+/* Takes a chunk of home `h` of whatever dispatch its word holds, from the front (the owner) or
+ * the back (a thief); 0 when none is left there. */
+static int claim_from(struct ossa_skin_pool *p, uint32_t h, int front, uint32_t *chunk)
 {
-    uint_fast64_t v = atomic_load_explicit(&p->claim, memory_order_acquire);
+    atomic_uint_fast64_t *word = &p->homes[h].claim;
+    uint_fast64_t v = atomic_load_explicit(word, memory_order_acquire);
     for (;;) {
-        uint32_t next = (uint32_t)(v & 0xffffu), n = (uint32_t)((v >> 16) & 0xffffu);
-        if (next >= n)
+        uint32_t next = (uint32_t)(v & 0xffffu), end = (uint32_t)((v >> 16) & 0xffffu);
+        if (next >= end)
             return 0;
-        if (atomic_compare_exchange_weak_explicit(&p->claim, &v, v + 1, memory_order_acq_rel,
+        uint_fast64_t taken = front ? v + 1 : v - ((uint_fast64_t)1 << 16);
+        if (atomic_compare_exchange_weak_explicit(word, &v, taken, memory_order_acq_rel,
                                                   memory_order_acquire)) {
-            *chunk = next;
-            *count = n;
+            *chunk = front ? next : end - 1;
             return 1;
         }
     }
 }
 
+/* Takes the next chunk for participant `self`: its home's, else another's. Returns the chunk
+ * count of that chunk's dispatch in *count (its fields were published before its words). */
+static int claim_chunk(struct ossa_skin_pool *p, uint32_t self, uint32_t *chunk, uint32_t *count)
+{
+    for (uint32_t k = 0; k < p->threads; k++) {
+        uint32_t h = self + k < p->threads ? self + k : self + k - p->threads;
+        if (claim_from(p, h, k == 0, chunk)) {
+            *count = p->count;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Runs chunks until none is left; wakes the caller when it finished the dispatch's last one. */
-static void run_chunks(struct ossa_skin_pool *p)
+static void run_chunks(struct ossa_skin_pool *p, uint32_t self)
 {
     uint32_t i, count;
-    while (claim_chunk(p, &i, &count)) {
+    while (claim_chunk(p, self, &i, &count)) {
         uint32_t b, e;
         chunk_bounds(p, i, &b, &e);
         if (b < e)
@@ -169,7 +192,7 @@ static void *worker_main(void *arg)
         if (atomic_load(&p->quit))
             break;
         seen = atomic_load_explicit(&p->generation, memory_order_acquire);
-        run_chunks(p);
+        run_chunks(p, w->index);
         spin = 1;
     }
     return NULL;
@@ -185,6 +208,13 @@ static void pool_stop(struct ossa_skin_pool *p)
         pthread_join(p->workers[i].thread, NULL);
 }
 
+static void pool_free(struct ossa_skin_pool *p)
+{
+    free(p->homes);
+    free(p->workers);
+    free(p);
+}
+
 static ossa_status pool_create(uint32_t threads, ossa_skin_pool **out)
 {
     if (!out)
@@ -197,26 +227,26 @@ static ossa_status pool_create(uint32_t threads, ossa_skin_pool **out)
         return OSSA_ERR_NOMEM;
     p->threads = threads;
     p->workers = calloc(threads, sizeof *p->workers);
-    if (!p->workers) {
-        free(p);
+    p->homes = aligned_alloc(_Alignof(pool_home), threads * sizeof *p->homes);
+    if (!p->workers || !p->homes) {
+        pool_free(p);
         return OSSA_ERR_NOMEM;
     }
+    for (uint32_t t = 0; t < threads; t++)
+        atomic_init(&p->homes[t].claim, 0);
     if (pthread_mutex_init(&p->lock, NULL) != 0) {
-        free(p->workers);
-        free(p);
+        pool_free(p);
         return OSSA_ERR_NOMEM;
     }
     if (pthread_cond_init(&p->wake, NULL) != 0) {
         pthread_mutex_destroy(&p->lock);
-        free(p->workers);
-        free(p);
+        pool_free(p);
         return OSSA_ERR_NOMEM;
     }
     if (pthread_cond_init(&p->done_cond, NULL) != 0) {
         pthread_cond_destroy(&p->wake);
         pthread_mutex_destroy(&p->lock);
-        free(p->workers);
-        free(p);
+        pool_free(p);
         return OSSA_ERR_NOMEM;
     }
     for (uint32_t i = 0; i + 1 < threads; i++) {
@@ -245,8 +275,7 @@ void ossa_skin_pool_destroy(ossa_skin_pool *p)
     pthread_cond_destroy(&p->done_cond);
     pthread_cond_destroy(&p->wake);
     pthread_mutex_destroy(&p->lock);
-    free(p->workers);
-    free(p);
+    pool_free(p);
 }
 
 uint32_t ossa_skin_pool_threads(const ossa_skin_pool *p)
@@ -301,10 +330,14 @@ void ossa_skin_pool_for(ossa_skin_pool *p, uint32_t begin, uint32_t end, uint32_
     p->chunk = (uint32_t)(blocks_per_chunk * align > UINT32_MAX ? UINT32_MAX
                                                                 : blocks_per_chunk * align);
     p->dispatch++;
+    p->count = (uint32_t)count;
     atomic_store(&p->done, 0);
     /* publishes the fields above to whoever claims a chunk */
-    atomic_store_explicit(&p->claim, (uint_fast64_t)p->dispatch << 32 | count << 16,
-                          memory_order_release);
+    for (uint32_t t = 0; t < p->threads; t++) {
+        uint64_t lo = count * t / p->threads, hi = count * (t + 1) / p->threads;
+        atomic_store_explicit(&p->homes[t].claim, (uint_fast64_t)p->dispatch << 32 | hi << 16 | lo,
+                              memory_order_release);
+    }
     atomic_fetch_add(&p->generation, 1);
     if (atomic_load(&p->sleepers)) {
         /* No more sleepers woken than there are chunks beside the caller's: a few characters on
@@ -320,7 +353,7 @@ void ossa_skin_pool_for(ossa_skin_pool *p, uint32_t begin, uint32_t end, uint32_
         pthread_mutex_unlock(&p->lock);
     }
 
-    run_chunks(p);
+    run_chunks(p, 0);
 
     if (!spin_for_done(p, (uint32_t)count)) {
         pthread_mutex_lock(&p->lock);
