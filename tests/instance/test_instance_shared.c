@@ -2,7 +2,8 @@
  * borrowed clips (ossa_mixer_create_shared): a shared instance writes exactly the bytes an
  * instance of its own writes, through play, fades, updates, seeks and cloth, also after its
  * prototype is gone; the direct kernel path (prepared wide palette) equals a skin job with the
- * same kernel bit for bit, and so do its streaming stores; ossa_instance_update_many (cloth in
+ * same kernel bit for bit, and so do its streaming stores and parts skinned in any grouping
+ * (the skin list, one part a call, a pool for the larger parts); ossa_instance_update_many (cloth in
  * SIMD lanes) writes what ossa_instance_update writes; a pose set after a cloth step moves the
  * cloth part's rigid vertices; bad arguments are refused. On the demo mannequin and, when the
  * shared assets are there, cally (17 small parts and a ponytail with springs). */
@@ -185,6 +186,87 @@ static void check_direct_equals_job(const char *name, const ossa_model *m)
         ossa_instance_destroy(inst);
     }
     printf("%s: instance skin equals skin jobs bit for bit on %u kernels\n", name, kernels);
+}
+
+/* Parts skinned in any grouping write what one call over every part writes: a call from part 1
+ * with every other span NULL (those buffers stay untouched), one call a part, and a call whose
+ * larger parts (64 outputs and more) go to a pool while the rest share the skin list. */
+static void check_part_subsets(const char *name, const ossa_model *m)
+{
+    for (int k = OSSA_SKIN_KERNEL_SCALAR; k < OSSA_SKIN_KERNEL_COUNT; k++) {
+        if (!ossa_skin_kernel_available((ossa_skin_kernel)k))
+            continue;
+        ossa_instance_desc desc = {.kernel = (ossa_skin_kernel)k, .parallel_min_vertices = 64};
+        ossa_instance *inst = NULL;
+        ossa_skin_pool *pool = NULL;
+        CHECK(ossa_instance_create(m, &desc, &inst, NULL) == OSSA_OK);
+        CHECK(ossa_skin_pool_create(2, &pool, NULL) == OSSA_OK);
+        frame_out all = {0}, sub = {0}, one = {0}, split = {0};
+        if (!inst || !pool || !out_make(&all, inst) || !out_make(&sub, inst) ||
+            !out_make(&one, inst) || !out_make(&split, inst)) {
+            CHECK(0);
+        } else {
+            CHECK(ossa_instance_play(inst, m->clip_count > 1 ? 1 : 0, 0.0f, NULL) == OSSA_OK);
+            ossa_instance_update(inst, 0.37f);
+            CHECK(ossa_instance_skin(inst, 0, all.parts, all.spans, NULL) == OSSA_OK);
+            /* the reference moves out; no later call may write the spans of an earlier one */
+            float *ref = malloc(2 * all.floats * sizeof(float));
+            CHECK(ref != NULL);
+            if (!ref)
+                ref = all.data;
+            else
+                memcpy(ref, all.data, 2 * all.floats * sizeof(float));
+            const float fill = -7.5f;
+            for (size_t i = 0; ref != all.data && i < 2 * all.floats; i++)
+                all.data[i] = fill;
+            for (size_t i = 0; i < 2 * sub.floats; i++)
+                sub.data[i] = fill;
+            for (uint32_t p = 2; p < sub.parts; p += 2)
+                sub.spans[p].positions = NULL;
+            if (sub.parts > 1)
+                CHECK(ossa_instance_skin(inst, 1, sub.parts - 1, sub.spans + 1, NULL) == OSSA_OK);
+            for (uint32_t p = 0; p < one.parts; p++)
+                CHECK(ossa_instance_skin(inst, p, 1, &one.spans[p], NULL) == OSSA_OK);
+            ossa_instance_set_pool(inst, pool);
+            CHECK(ossa_instance_skin(inst, 0, split.parts, split.spans, NULL) == OSSA_OK);
+            ossa_instance_set_pool(inst, NULL);
+            size_t bad = 0;
+            for (uint32_t p = 0; p < all.parts; p++) {
+                ossa_instance_part info;
+                ossa_instance_part_info(inst, p, &info);
+                size_t n = 3 * (size_t)info.output_count, at = (size_t)(all.spans[p].positions -
+                                                                        all.data);
+                bool skipped = p == 0 || p % 2 == 0;
+                for (size_t i = 0; i < n; i++)
+                    for (int half = 0; half < 2; half++) {
+                        size_t j = at + i + (half ? all.floats : 0);
+                        bad += skipped ? sub.data[j] != fill
+                                       : memcmp(&sub.data[j], &ref[j], sizeof(float)) != 0;
+                    }
+            }
+            CHECKF(bad == 0, "%s %s: %zu floats of a part subset wrong", name,
+                   ossa_skin_kernel_name((ossa_skin_kernel)k), bad);
+            size_t stale = 0;
+            for (size_t i = 0; ref != all.data && i < 2 * all.floats; i++)
+                stale += all.data[i] != fill;
+            CHECKF(stale == 0, "%s %s: %zu floats written into an earlier call's spans", name,
+                   ossa_skin_kernel_name((ossa_skin_kernel)k), stale);
+            CHECKF(!memcmp(one.data, ref, 2 * all.floats * sizeof(float)),
+                   "%s %s: parts skinned one a call differ", name,
+                   ossa_skin_kernel_name((ossa_skin_kernel)k));
+            CHECKF(!memcmp(split.data, ref, 2 * all.floats * sizeof(float)),
+                   "%s %s: parts split between a pool and the list differ", name,
+                   ossa_skin_kernel_name((ossa_skin_kernel)k));
+            if (ref != all.data)
+                free(ref);
+        }
+        out_free(&all);
+        out_free(&sub);
+        out_free(&one);
+        out_free(&split);
+        ossa_skin_pool_destroy(pool);
+        ossa_instance_destroy(inst);
+    }
 }
 
 /* Non-temporal stores (desc.store, ossa_instance_set_store) write the bytes ordinary stores
@@ -421,6 +503,7 @@ int main(void)
     if (demo) {
         check_shared_equal("demo", demo);
         check_direct_equals_job("demo", demo);
+        check_part_subsets("demo", demo);
         check_store("demo", demo);
         check_mixer_shared(demo);
         check_bad_arguments(demo);
@@ -447,6 +530,7 @@ int main(void)
         if (cally) {
             check_shared_equal("cally", cally);
             check_direct_equals_job("cally", cally);
+            check_part_subsets("cally", cally);
             check_store("cally", cally);
             check_update_many("cally", cally);
             check_cloth_after_pose(cally);

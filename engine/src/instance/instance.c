@@ -26,6 +26,7 @@ static void shared_release(inst_shared *sh)
         return;
     for (uint32_t i = 0; sh->skins && i < sh->part_count; i++)
         ossa_skin_mesh_destroy(sh->skins[i]);
+    ossa_skin_list_destroy(sh->list);
     free(sh->skins);
     free(sh->skin_status);
     if (sh->clips)
@@ -77,6 +78,8 @@ static ossa_status shared_create(const ossa_model *m, inst_shared **out, ossa_er
                 sh->skins[part] = NULL;
             sh->skin_status[part] = skin;
         }
+    if (st == OSSA_OK) /* NULL (no part listed, or no memory for it) skins part by part */
+        sh->list = ossa_skin_list_create((const ossa_skin_mesh *const *)sh->skins, sh->part_count);
     if (st != OSSA_OK) {
         shared_release(sh);
         return st;
@@ -239,8 +242,11 @@ static ossa_status build_scratch(ossa_instance *inst)
     inst->file_uvs = calloc(2 * uvs, sizeof(float));
     inst->out_positions = ossa_skin_buffer_alloc(3 * out * sizeof(float));
     inst->out_normals = ossa_skin_buffer_alloc(3 * out * sizeof(float));
+    size_t parts = inst->part_count ? inst->part_count : 1;
+    inst->list_pos = calloc(parts, sizeof *inst->list_pos);
+    inst->list_nrm = calloc(parts, sizeof *inst->list_nrm);
     return inst->file_positions && inst->file_normals && inst->file_uvs && inst->out_positions &&
-                   inst->out_normals
+                   inst->out_normals && inst->list_pos && inst->list_nrm
                ? OSSA_OK
                : OSSA_ERR_NOMEM;
 }
@@ -370,6 +376,8 @@ void ossa_instance_destroy(ossa_instance *inst)
     free(inst->file_uvs);
     ossa_skin_buffer_free(inst->out_positions);
     ossa_skin_buffer_free(inst->out_normals);
+    free(inst->list_pos);
+    free(inst->list_nrm);
     /* Spring states refer to the shared skin meshes: the shared data goes last. */
     shared_release(inst->shared);
     free(inst);

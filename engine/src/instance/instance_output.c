@@ -220,6 +220,20 @@ static bool write_part(ossa_instance *inst, uint32_t part, float *pos, float *nr
     return streamed;
 }
 
+/* Whether the skin list writes part into sp this time, the bits write_part would: a listed part
+ * (skinned, no morphs, no cloth) with no vertex track playing, not split over the pool, and with
+ * the store write_part would take (streaming only into 64-byte aligned spans). */
+static bool list_takes(const ossa_instance *inst, uint32_t part, const ossa_instance_span *sp,
+                       bool stream)
+{
+    const inst_part *p = &inst->parts[part];
+    if (!ossa_skin_list_has(inst->shared->list, part) || ossa_instance_part_vertex_track(inst, part))
+        return false;
+    if (inst->desc.pool && p->info.output_count >= inst->desc.parallel_min_vertices)
+        return false;
+    return !stream || (((uintptr_t)sp->positions | (uintptr_t)sp->normals) & 63u) == 0;
+}
+
 ossa_status ossa_instance_skin(ossa_instance *inst, uint32_t first_part, uint32_t count,
                                const ossa_instance_span *spans, ossa_error *err)
 {
@@ -243,11 +257,32 @@ ossa_status ossa_instance_skin(ossa_instance *inst, uint32_t first_part, uint32_
         }
         return OSSA_ERR_INVALID_ARGUMENT;
     }
+    /* The parts the skin list takes this time go through it together, the rest one by one. */
+    const ossa_skin_list *list = inst->shared->list;
+    bool listing = list && inst->wide_palette && ossa_skin_list_runs_on(inst->kernel);
+    bool list_stream = inst->desc.store == OSSA_SKIN_STORE_STREAM, listed = false;
+    if (listing)
+        for (uint32_t i = 0; i < inst->part_count; i++)
+            inst->list_pos[i] = inst->list_nrm[i] = NULL;
     bool streamed = false;
-    for (uint32_t i = 0; i < count; i++)
-        if (spans[i].positions)
-            streamed |= write_part(inst, first_part + i, spans[i].positions, spans[i].normals,
-                                   true);
+    for (uint32_t i = 0; i < count; i++) {
+        const ossa_instance_span *sp = &spans[i];
+        uint32_t part = first_part + i;
+        if (!sp->positions)
+            continue;
+        if (listing && list_takes(inst, part, sp, list_stream)) {
+            inst->list_pos[part] = sp->positions;
+            inst->list_nrm[part] = sp->normals;
+            listed = true;
+            continue;
+        }
+        streamed |= write_part(inst, part, sp->positions, sp->normals, true);
+    }
+    if (listed) {
+        ossa_skin_list_run(list, inst->kernel, inst->wide_palette, inst->list_pos,
+                           inst->list_nrm, list_stream);
+        streamed |= list_stream;
+    }
     if (streamed) /* one fence for every part (skin_direct.h) */
         ossa_skin_store_fence();
     return OSSA_OK;

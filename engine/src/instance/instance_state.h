@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include "core/prefetch.h"
 #include "ossa/instance.h"
+#include "skin/skin_direct.h"
 
 /* What every instance of one model shares: built once by ossa_instance_create, only read
  * afterwards, and freed with the last instance that holds it (ossa_instance_create_shared). */
@@ -19,6 +20,7 @@ typedef struct inst_shared {
     uint32_t part_count;
     ossa_skin_mesh **skins;         /* per part; NULL: not skinned (skin_status says why) */
     ossa_status *skin_status;
+    ossa_skin_list *list;           /* the parts the list kernels skin together; NULL: none */
 } inst_shared;
 
 /* Room for the blocks of an instance's own state an update touches (mixer, poses, palettes,
@@ -67,6 +69,8 @@ struct ossa_instance {
      * (build_scratch in instance.c). */
     float *file_positions, *file_normals, *file_uvs;
     float *out_positions, *out_normals;
+    /* Per part, the spans ossa_instance_skin hands to the skin list (NULL: not this time). */
+    float **list_pos, **list_nrm;
 
     /* Mount shapes: file_positions holds part shape_part's shape (bind or not) as of pose
      * generation shape_generation; every change of pose, morphs, springs or vertex clip

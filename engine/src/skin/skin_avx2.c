@@ -225,6 +225,34 @@ AI void copy8(const float *rows, uint32_t l, float *op, float *on, int stream)
 }
 
 /* Skins output vertices [r->lo, r->hi) of a group with K >= 1 influences. */
+/* A whole block of 16 vertices into op / on. Streaming stages it, then writes 3 full lines per
+ * output, one output at a time (interleaving half-filled lines of two outputs defeats write
+ * combining); else both halves with constant lane offsets, so every weight, bone and row address
+ * is a displacement from the block (a variable half made the compiler spill 16 computed
+ * addresses a half). */
+AI void block16(const float *rows, const float *w, const uint16_t *b, uint32_t k_count,
+                const float *pal, uint32_t stride, uint32_t runs, float *op, float *on, int stream)
+{
+    __m256 m[12];
+    if (stream) {
+        float tp[3 * SKIN_B] __attribute__((aligned(64)));
+        float tn[3 * SKIN_B] __attribute__((aligned(64)));
+        for (uint32_t l = 0; l < SKIN_B; l += 8) {
+            blend8_any(w, b, k_count, l, pal, stride, runs, m);
+            transform8(rows, m, l, tp + 3 * l, tn + 3 * l, 0);
+        }
+        for (uint32_t i = 0; i < 3 * SKIN_B; i += 8)
+            _mm256_stream_ps(op + i, _mm256_load_ps(tp + i));
+        for (uint32_t i = 0; i < 3 * SKIN_B; i += 8)
+            _mm256_stream_ps(on + i, _mm256_load_ps(tn + i));
+        return;
+    }
+    blend8_any(w, b, k_count, 0, pal, stride, runs, m);
+    transform8(rows, m, 0, op, on, 0);
+    blend8_any(w, b, k_count, 8, pal, stride, runs, m);
+    transform8(rows, m, 8, op + 24, on + 24, 0);
+}
+
 AI void run_k(const skin_range *r, uint32_t k_count, const float *pal, uint32_t stride, int stream)
 {
     const skin_group_data *g = &r->mesh->groups[r->group];
@@ -247,34 +275,9 @@ AI void run_k(const skin_range *r, uint32_t k_count, const float *pal, uint32_t 
         const float *w = block + SKIN_ROWS;
         const uint16_t *b = (const uint16_t *)(const void *)(w + k_count * SKIN_B);
         uint32_t runs = r->mesh->runs[o / SKIN_B];
-        if (stream && o % SKIN_B == 0 && stop - o == SKIN_B) {
-            /* a whole block: stage it, then stream 3 full lines per output, one stream at a
-             * time (interleaving half-filled lines of two streams defeats write combining) */
-            float tp[3 * SKIN_B] __attribute__((aligned(64)));
-            float tn[3 * SKIN_B] __attribute__((aligned(64)));
-            for (uint32_t l = 0; l < SKIN_B; l += 8) {
-                __m256 m[12];
-                blend8_any(w, b, k_count, l, pal, stride, runs, m);
-                transform8(rows, m, l, tp + 3 * l, tn + 3 * l, 0);
-            }
-            float *op = r->out_pos + 3 * (size_t)o, *on = r->out_nrm + 3 * (size_t)o;
-            for (uint32_t i = 0; i < 3 * SKIN_B; i += 8)
-                _mm256_stream_ps(op + i, _mm256_load_ps(tp + i));
-            for (uint32_t i = 0; i < 3 * SKIN_B; i += 8)
-                _mm256_stream_ps(on + i, _mm256_load_ps(tn + i));
-            o = stop;
-            continue;
-        }
         if (o % SKIN_B == 0 && stop - o == SKIN_B) {
-            /* a whole block: both halves with constant lane offsets, so every weight, bone and
-             * row address is a displacement from the block (a variable half made the compiler
-             * spill 16 computed addresses a half) */
-            float *op = r->out_pos + 3 * (size_t)o, *on = r->out_nrm + 3 * (size_t)o;
-            __m256 m[12];
-            blend8_any(w, b, k_count, 0, pal, stride, runs, m);
-            transform8(rows, m, 0, op, on, stream);
-            blend8_any(w, b, k_count, 8, pal, stride, runs, m);
-            transform8(rows, m, 8, op + 24, on + 24, stream);
+            block16(rows, w, b, k_count, pal, stride, runs, r->out_pos + 3 * (size_t)o,
+                    r->out_nrm + 3 * (size_t)o, stream);
             o = stop;
             continue;
         }
@@ -366,6 +369,35 @@ void ossa_skin_kernel_avx2(const skin_range *r)
  * of a bone times [d | d] and the paired rows 2 times [d_v | d_v+4] (d's fourth component is 0,
  * so the translation column drops out) are summed horizontally at the end: three FMAs per two
  * vertices and influence, on the palette rows blend8 loads anyway. */
+/* A list's blocks of k_count influences (skin_list.c): block16 on each, from the wide palette,
+ * the outputs of the block SKIN_OUT_PREFETCH_BLOCKS further on asked for as run_k asks. */
+AI void list_k(const skin_list_range *r, uint32_t k_count, int stream)
+{
+    for (uint32_t i = 0; i < r->count; i++) {
+        const skin_block_ref *e = &r->refs[i];
+        float *op = r->pos[e->part], *on = r->nrm[e->part];
+        if (!op)
+            continue;
+        if (!stream && i + SKIN_OUT_PREFETCH_BLOCKS < r->count)
+            skin_list_prefetch_outputs(r, &r->refs[i + SKIN_OUT_PREFETCH_BLOCKS]);
+        const float *w = e->block + SKIN_ROWS;
+        const uint16_t *b = (const uint16_t *)(const void *)(w + k_count * SKIN_B);
+        block16(e->block, w, b, k_count, r->wide, SKIN_PAL_WIDE, e->runs,
+                op + 3 * (size_t)e->out, on + 3 * (size_t)e->out, stream);
+    }
+}
+
+#define LIST_K(K)                                                                                  \
+    case K: r->stream ? list_k(r, K, 1) : list_k(r, K, 0); break;
+
+void ossa_skin_list_avx2(const skin_list_range *r)
+{
+    switch (r->k) {
+    LIST_K(1) LIST_K(2) LIST_K(3) LIST_K(4) LIST_K(5) LIST_K(6) LIST_K(7) LIST_K(8)
+    default: break; /* lists hold 1..8 influences only */
+    }
+}
+
 AI void blend8_exact(const float *w, const uint16_t *b, const float *d, uint32_t k_count,
                      uint32_t l, const float *pal, uint32_t stride, __m256 m[12], __m256 g[3])
 {

@@ -264,6 +264,37 @@ void ossa_skin_kernel_avx512(const skin_range *r)
     default: ossa_skin_kernel_scalar(r); break;
     }
 }
+/* A list's blocks of k_count influences (skin_list.c): skin16 on each, the outputs of the block
+ * SKIN_OUT_PREFETCH_BLOCKS further on asked for as run_k asks. */
+AI void list_k(const skin_list_range *r, uint32_t k_count, int stream)
+{
+    aos_index ix;
+    aos_index_init(&ix);
+    for (uint32_t i = 0; i < r->count; i++) {
+        const skin_block_ref *e = &r->refs[i];
+        float *op = r->pos[e->part], *on = r->nrm[e->part];
+        if (!op)
+            continue;
+        if (!stream && i + SKIN_OUT_PREFETCH_BLOCKS < r->count)
+            skin_list_prefetch_outputs(r, &r->refs[i + SKIN_OUT_PREFETCH_BLOCKS]);
+        const float *w = e->block + SKIN_ROWS;
+        const uint16_t *b = (const uint16_t *)(const void *)(w + k_count * SKIN_B);
+        skin16(e->block, w, b, k_count, r->wide, 1, e->runs, op + 3 * (size_t)e->out,
+               on + 3 * (size_t)e->out, &ix, stream);
+    }
+}
+
+#define LIST_K(K)                                                                                  \
+    case K: r->stream ? list_k(r, K, 1) : list_k(r, K, 0); break;
+
+void ossa_skin_list_avx512(const skin_list_range *r)
+{
+    switch (r->k) {
+    LIST_K(1) LIST_K(2) LIST_K(3) LIST_K(4) LIST_K(5) LIST_K(6) LIST_K(7) LIST_K(8)
+    default: break; /* lists hold 1..8 influences only */
+    }
+}
+
 AI void blend16_exact(const float *w, const uint16_t *b, const float *d, uint32_t k_count,
                       const float *pal, int wide, __m512 r[16], __m512 e[16])
 {

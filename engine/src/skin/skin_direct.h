@@ -6,6 +6,7 @@
 #ifndef OSSA_SKIN_DIRECT_H
 #define OSSA_SKIN_DIRECT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "ossa/cloth.h"
@@ -27,6 +28,23 @@ void ossa_skin_wide_fill(const float *palette, uint32_t bones, float *wide);
 int ossa_skin_mesh_run(const ossa_skin_mesh *mesh, ossa_skin_kernel k, const float *palette,
                        const float *wide, const float *morph_weights, float *out_positions,
                        float *out_normals, int stream);
+/* A character's parts as one skin list (skin_list.c): the blocks of every part the list
+ * kernels take, grouped by influence count. meshes: one per part, NULL for parts not skinned;
+ * at most 65536 parts. NULL when no part is listed, or out of memory (both: skin part by part). */
+typedef struct ossa_skin_list ossa_skin_list;
+ossa_skin_list *ossa_skin_list_create(const ossa_skin_mesh *const *meshes, uint32_t count);
+void ossa_skin_list_destroy(ossa_skin_list *l);
+/* Whether part's blocks are in l. */
+bool ossa_skin_list_has(const ossa_skin_list *l, uint32_t part);
+/* Whether kernel k (concrete) has a list kernel: AVX2 and AVX-512. */
+bool ossa_skin_list_runs_on(ossa_skin_kernel k);
+/* Every listed part p whose pos[p] is not NULL into pos[p] / nrm[p] (its output_count
+ * vertices), with kernel k (ossa_skin_list_runs_on, available) from the wide palette (not NULL:
+ * ossa_skin_wide_fill's), the bits its ossa_skin_mesh_run writes. Nothing is checked. stream:
+ * non-temporal stores, only with every such output 64-byte aligned; the caller then owes one
+ * ossa_skin_store_fence. */
+void ossa_skin_list_run(const ossa_skin_list *l, ossa_skin_kernel k, const float *wide,
+                        float *const *pos, float *const *nrm, int stream);
 /* Whether a store policy streams `vertices` outputs (OSSA_SKIN_STORE_AUTO: by size, as a job). */
 int ossa_skin_store_streams(ossa_skin_store store, uint32_t vertices);
 /* Orders the non-temporal stores made so far before every later store (sfence): what another

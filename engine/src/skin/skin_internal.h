@@ -105,6 +105,25 @@ typedef struct skin_range {
 
 typedef void (*skin_kernel_fn)(const skin_range *r);
 
+/* A skin list (skin_list.c): the blocks of several meshes (a character's parts) grouped by
+ * influence count, so that a kernel runs all of a count's blocks in one loop. One block: of mesh
+ * `part`, written at output vertex `out` of that mesh's buffers. */
+typedef struct skin_block_ref {
+    const float *block;
+    uint32_t out;
+    uint16_t part;
+    uint16_t runs;                  /* the block's runs of lanes (ossa_skin_mesh.runs) */
+} skin_block_ref;
+
+/* The blocks of one influence count (1..8) of a list, for a list kernel. */
+typedef struct skin_list_range {
+    const skin_block_ref *refs;
+    uint32_t count, k;
+    const float *wide;              /* the wide palette (skin_direct.h) */
+    float *const *pos, *const *nrm; /* per part: its outputs; NULL: the part is skipped */
+    int stream;                     /* non-temporal stores (every output 64-byte aligned) */
+} skin_list_range;
+
 /* Shared by the AVX2 and AVX-512 kernels. */
 #define AI static inline __attribute__((always_inline))
 /* AVX-512 blocks of at most this many runs of lanes on the same bones are blended run by run
@@ -171,6 +190,20 @@ static inline const float *ossa_skin_block_rows(const skin_range *r, const float
 {
     return r->morph_weights ? ossa_skin_block_rows_morphed(r, block, out_block, scratch) : block;
 }
+/* skin_prefetch_outputs for a list: the output lines of a block further on. */
+AI void skin_list_prefetch_outputs(const skin_list_range *r, const skin_block_ref *ahead)
+{
+    const float *p = r->pos[ahead->part], *n = r->nrm[ahead->part];
+    if (!p)
+        return;
+    p += 3 * (size_t)ahead->out;
+    n += 3 * (size_t)ahead->out;
+    for (size_t i = 0; i < 3u * SKIN_B; i += 64 / sizeof(float)) {
+        __builtin_prefetch(p + i, 1, 3);
+        __builtin_prefetch(n + i, 1, 3);
+    }
+}
+
 /* One vertex (lane of a block), scalar, blended-matrix form; used by the scalar kernel and the
  * heads/tails of the SIMD ones. */
 void ossa_skin_vertex_scalar(const float *rows, const float *weights, const uint16_t *bones,
@@ -191,6 +224,10 @@ void ossa_skin_kernel_exact_avx512(const skin_range *r);
 void ossa_skin_kernel_sse2(const skin_range *r);
 void ossa_skin_kernel_avx2(const skin_range *r);
 void ossa_skin_kernel_avx512(const skin_range *r);
+
+/* The same blocks with the same bits as the part's own kernel call, without a call a group. */
+void ossa_skin_list_avx2(const skin_list_range *r);
+void ossa_skin_list_avx512(const skin_list_range *r);
 
 /* Vertex-frame lerp kernels: n floats, out = a + t (b - a). */
 void ossa_lerp_floats_scalar(const float *a, const float *b, float t, size_t n, float *out);
