@@ -186,7 +186,10 @@ static bool run_size(const bench_crowd_opts *o, const ossa_model *m, uint32_t n,
                      ossa_skin_pool *pool, void *cal, uint64_t vertices, crowd_result *r,
                      bench_load *load)
 {
-    crowd c = {.m = m, .n = 0, .clip_count = m->clip_count};
+    /* the memory probe's characters keep outputs of their own; the rest share one slab each
+     * side, made once the crowd is known to fit */
+    uint32_t probe = n < 8 ? n : 8;
+    crowd c = {.m = m, .n = 0, .clip_count = m->clip_count, .capacity = n, .own_first = probe};
 #ifdef OSSA_BENCH_CAL3D
     c.cal = cal;
 #else
@@ -202,7 +205,6 @@ static bool run_size(const bench_crowd_opts *o, const ossa_model *m, uint32_t n,
     }
     /* Memory of the Ossa side (instances and their output buffers): the first character, which
      * builds the runtime data the others share, then the next ones each; libcal3d's after. */
-    uint32_t probe = n < 8 ? n : 8;
     char msg[256];
     bool ok = true;
     double before = heap_bytes(), after_first = before;

@@ -158,14 +158,41 @@ void crowd_use_store(crowd *c, ossa_skin_store store)
         ossa_instance_set_store(c->members[i].inst, store);
 }
 
+/* Room for `floats` floats of one of `capacity` characters: a place in the slab (made at the
+ * first call), or an allocation of its own (*own) when there is no slab or no room left. */
+static float *slab_take(crowd_slab *s, size_t floats, uint32_t capacity, bool *own)
+{
+    if (!s->block && capacity > 1 && floats) {
+        size_t stride = (floats + 15) / 16 * 16;
+        if (stride <= SIZE_MAX / sizeof(float) / capacity) {
+            s->block = ossa_skin_buffer_alloc(stride * capacity * sizeof(float));
+            s->stride = stride;
+            s->capacity = s->block ? capacity : 0;
+        }
+    }
+    if (s->block && s->used < s->capacity && floats <= s->stride) {
+        *own = false;
+        return s->block + s->stride * s->used++;
+    }
+    *own = true;
+    return ossa_skin_buffer_alloc((floats ? floats : 1) * sizeof(float));
+}
+
+size_t crowd_slab_bytes(const crowd_slab *s)
+{
+    return s->block ? s->stride * s->capacity * sizeof(float) : 0;
+}
+
 void crowd_member_release(crowd_member *mb)
 {
     ossa_instance_destroy(mb->inst);
     free(mb->spans);
-    ossa_skin_buffer_free(mb->out);
+    if (mb->own_out)
+        ossa_skin_buffer_free(mb->out);
 #ifdef OSSA_BENCH_CAL3D
     bench_cal3d_actor_free(mb->actor);
-    free(mb->cal_out);
+    if (mb->own_cal_out)
+        ossa_skin_buffer_free(mb->cal_out);
 #endif
 }
 
@@ -175,6 +202,12 @@ void crowd_release(crowd *c)
         crowd_member_release(&c->members[i]);
     free(c->members);
     c->members = NULL;
+    ossa_skin_buffer_free(c->out.block);
+    c->out = (crowd_slab){0};
+#ifdef OSSA_BENCH_CAL3D
+    ossa_skin_buffer_free(c->cal_out.block);
+    c->cal_out = (crowd_slab){0};
+#endif
 }
 
 /* Character i: its instance (sharing character 0's runtime data), buffers and script. */
@@ -191,7 +224,12 @@ bool crowd_member_init_ossa(crowd *c, uint32_t i, char *msg, size_t size)
     c->parts = ossa_instance_part_count(mb->inst);
     uint64_t floats = output_floats(mb->inst, c->parts);
     mb->spans = calloc(c->parts ? c->parts : 1, sizeof *mb->spans);
-    mb->out = ossa_skin_buffer_alloc(2 * floats * sizeof(float) + 64);
+    if (i < c->own_first) {
+        mb->out = ossa_skin_buffer_alloc(2 * floats * sizeof(float) + 64);
+        mb->own_out = true;
+    } else {
+        mb->out = slab_take(&c->out, 2 * floats, c->capacity - c->own_first, &mb->own_out);
+    }
     if (!mb->spans || !mb->out) {
         snprintf(msg, size, "instance %u: out of memory", i);
         return false;
@@ -226,7 +264,14 @@ bool crowd_member_init_cal(crowd *c, uint32_t i, uint64_t vertices, char *msg, s
     crowd_member *mb = &c->members[i];
     if (c->cal) {
         mb->actor = bench_cal3d_actor_new(c->cal);
-        mb->cal_out = malloc(6 * sizeof(float) * (vertices ? vertices : 1));
+        size_t floats = 6 * (size_t)(vertices ? vertices : 1);
+        if (i < c->own_first) {
+            mb->cal_out = ossa_skin_buffer_alloc(floats * sizeof(float));
+            mb->own_cal_out = true;
+        } else {
+            mb->cal_out = slab_take(&c->cal_out, floats, c->capacity - c->own_first,
+                                    &mb->own_cal_out);
+        }
         mb->cal_clip = mb->clip;
         if (!mb->actor || !mb->cal_out ||
             !bench_cal3d_actor_play(mb->actor, (int)mb->clip, 0.0f)) {

@@ -22,6 +22,7 @@ typedef struct crowd_member {
     ossa_instance *inst;
     ossa_instance_span *spans;
     float *out; /* positions then normals of every part */
+    bool own_out; /* out is its own allocation, not a place in the crowd's slab */
     uint32_t clip;
     bool switches;
     bool failed;
@@ -29,19 +30,34 @@ typedef struct crowd_member {
 #ifdef OSSA_BENCH_CAL3D
     bench_cal3d_actor *actor;
     float *cal_out;    /* 6 floats a file vertex */
+    bool own_cal_out;
     uint32_t cal_clip; /* the clip the CalModel plays (its frames are counted apart) */
 #endif
 } crowd_member;
 
+/* Outputs of many characters in one allocation, one stride apart, as a renderer keeps a crowd's
+ * vertices in one buffer (large: on huge pages, ossa_skin_buffer_alloc): characters on 4 KB
+ * pages of their own each cost their own TLB entries (docs/BENCHMARKS.md, 2026-11-26 16:30). */
+typedef struct crowd_slab {
+    float *block;
+    size_t stride;           /* floats a character, a multiple of 16 */
+    uint32_t capacity, used; /* characters */
+} crowd_slab;
+
 typedef struct crowd {
     const ossa_model *m;
     uint32_t n, parts, clip_count;
+    uint32_t capacity;        /* characters the crowd will have */
+    uint32_t own_first;       /* the first characters, whose outputs are their own (the memory
+                                 probe's, before the crowd is known to fit) */
+    crowd_slab out;           /* the other Ossa characters' outputs */
     crowd_member *members;
     ossa_skin_pool *pool; /* NULL: 1 thread */
     uint32_t frame;       /* of the subject being timed */
 #ifdef OSSA_BENCH_CAL3D
     bench_cal3d *cal;
     uint32_t cal_frame;
+    crowd_slab cal_out;       /* the other CalModels' outputs */
 #endif
 } crowd;
 
@@ -52,6 +68,8 @@ bool crowd_member_init_cal(crowd *c, uint32_t i, uint64_t vertices, char *msg, s
 bool crowd_member_init(crowd *c, uint32_t i, uint64_t vertices, char *msg, size_t size);
 void crowd_member_release(crowd_member *mb);
 void crowd_release(crowd *c);
+/* Bytes a slab holds (0: none made). */
+size_t crowd_slab_bytes(const crowd_slab *s);
 /* Whose threads a frame uses: the pool's across characters or within their parts (never both). */
 uint32_t crowd_busy_threads(const crowd *c, uint32_t threads);
 void crowd_use_pool(crowd *c, ossa_skin_pool *pool);
