@@ -3,9 +3,9 @@
  * instance of its own writes, through play, fades, updates, seeks and cloth, also after its
  * prototype is gone; the direct kernel path (prepared wide palette) equals a skin job with the
  * same kernel bit for bit, and so do its streaming stores and parts skinned in any grouping
- * (the skin list, one part a call, a pool for the larger parts); ossa_instance_update_many (cloth in
- * SIMD lanes) writes what ossa_instance_update writes; a pose set after a cloth step moves the
- * cloth part's rigid vertices; bad arguments are refused. On the demo mannequin and, when the
+ * (the skin list, one part a call, a pool for the larger parts); ossa_instance_update_many
+ * (cloth in SIMD lanes) writes what ossa_instance_update writes; a pose set after a cloth step
+ * moves the cloth part's rigid vertices; bad arguments are refused. On the demo mannequin and, when the
  * shared assets are there, cally (17 small parts and a ponytail with springs). */
 #include <math.h>
 #include <stdio.h>

@@ -227,7 +227,8 @@ static bool list_takes(const ossa_instance *inst, uint32_t part, const ossa_inst
                        bool stream)
 {
     const inst_part *p = &inst->parts[part];
-    if (!ossa_skin_list_has(inst->shared->list, part) || ossa_instance_part_vertex_track(inst, part))
+    if (!ossa_skin_list_has(inst->shared->list, part) ||
+        ossa_instance_part_vertex_track(inst, part))
         return false;
     if (inst->desc.pool && p->info.output_count >= inst->desc.parallel_min_vertices)
         return false;
