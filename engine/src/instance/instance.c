@@ -422,6 +422,8 @@ size_t ossa_instance_state_bytes(const ossa_instance *inst)
     if (!inst)
         return 0;
     size_t bytes = sizeof *inst + inst->part_count * sizeof *inst->parts;
+    if (inst->shared->list) /* the spans handed to the skin list (ossa_instance_skin) */
+        bytes += 2 * (size_t)inst->part_count * sizeof *inst->list_pos;
     for (uint32_t r = 0; r < inst->state_count; r++)
         bytes += inst->state[r].bytes;
     return bytes;
