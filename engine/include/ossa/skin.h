@@ -71,11 +71,17 @@ typedef enum ossa_skin_store {
     OSSA_SKIN_STORE_STREAM     /* non-temporal stores */
 } ossa_skin_store;
 
+/* The most of the last-level cache ossa_skin_crowd_store counts on. A server's L3 is shared by
+ * the whole socket (480 MB on the Xeon VM of 2026-11-26), and one core's crowd keeps far less of
+ * it: there 1000 cally characters (80 MB) took 9 ms a frame with cached stores, 5 streaming. */
+#define OSSA_SKIN_CROWD_CACHE_MAX ((uint64_t)64 << 20)
+
 /* The store policy for a crowd whose characters take `bytes` in all (their own state, as
  * ossa_instance_state_bytes gives it, and their outputs): STREAM once that outgrows half the
- * last-level cache, so the caches keep the characters' state rather than outputs nobody reads
- * before the next frame; CACHED below (ossa_instance_desc.store). On the Zen 5 VM of 2026-11-26
- * 500 cally characters took 3.6 us each streaming against 5.2 cached (docs/BENCHMARKS.md). */
+ * last-level cache (at most OSSA_SKIN_CROWD_CACHE_MAX), so the caches keep the characters' state
+ * rather than outputs nobody reads before the next frame; CACHED below (ossa_instance_desc.store).
+ * On the Zen 5 VM of 2026-11-26 500 cally characters took 3.6 us each streaming against 5.2
+ * cached (docs/BENCHMARKS.md). */
 OSSA_API ossa_skin_store ossa_skin_crowd_store(uint64_t bytes);
 /* Bytes of the largest cache this CPU reports to one core through CPUID (the last-level cache it
  * shares with its neighbours: 32 MB on a Zen 5 CCD), or 8 MB where it reports none. */

@@ -325,7 +325,10 @@ uint64_t ossa_skin_cache_bytes(void)
 
 ossa_skin_store ossa_skin_crowd_store(uint64_t bytes)
 {
-    return bytes > ossa_skin_cache_bytes() / 2 ? OSSA_SKIN_STORE_STREAM : OSSA_SKIN_STORE_CACHED;
+    uint64_t cache = ossa_skin_cache_bytes();
+    if (cache > OSSA_SKIN_CROWD_CACHE_MAX)
+        cache = OSSA_SKIN_CROWD_CACHE_MAX;
+    return bytes > cache / 2 ? OSSA_SKIN_STORE_STREAM : OSSA_SKIN_STORE_CACHED;
 }
 
 int ossa_skin_store_streams(ossa_skin_store store, uint32_t vertices)
