@@ -81,7 +81,9 @@ typedef enum ossa_skin_store {
  * last-level cache (at most OSSA_SKIN_CROWD_CACHE_MAX), so the caches keep the characters' state
  * rather than outputs nobody reads before the next frame; CACHED below (ossa_instance_desc.store).
  * On the Zen 5 VM of 2026-11-26 500 cally characters took 3.6 us each streaming against 5.2
- * cached (docs/BENCHMARKS.md). */
+ * cached (docs/BENCHMARKS.md). A caller that reads the outputs right away (an upload) may
+ * rather keep them cached while half of ossa_skin_cache_bytes holds the crowd, as ossa-view
+ * does. */
 OSSA_API ossa_skin_store ossa_skin_crowd_store(uint64_t bytes);
 /* Bytes of the largest cache this CPU reports to one core through CPUID (the last-level cache it
  * shares with its neighbours: 32 MB on a Zen 5 CCD), or 8 MB where it reports none. */
