@@ -257,6 +257,12 @@ static void list_state(ossa_instance *inst)
     ossa_mem_range *r = inst->state;
     uint32_t *n = &inst->state_count, max = INST_STATE_RANGES;
     uint32_t bones = inst->model->bone_count;
+    /* ossa_instance_skin reads every part's record and the skin list's span arrays */
+    ossa_mem_range_add(r, n, max, inst->parts, inst->part_count * sizeof *inst->parts);
+    if (inst->shared->list) {
+        ossa_mem_range_add(r, n, max, inst->list_pos, inst->part_count * sizeof *inst->list_pos);
+        ossa_mem_range_add(r, n, max, inst->list_nrm, inst->part_count * sizeof *inst->list_nrm);
+    }
     ossa_mixer_state_ranges(inst->mixer, r, n, max);
     ossa_mem_range_add(r, n, max, inst->local.block, 10 * sizeof(float) * inst->local.capacity);
     ossa_mem_range_add(r, n, max, inst->model_pose.block,
@@ -421,9 +427,7 @@ size_t ossa_instance_state_bytes(const ossa_instance *inst)
 {
     if (!inst)
         return 0;
-    size_t bytes = sizeof *inst + inst->part_count * sizeof *inst->parts;
-    if (inst->shared->list) /* the spans handed to the skin list (ossa_instance_skin) */
-        bytes += 2 * (size_t)inst->part_count * sizeof *inst->list_pos;
+    size_t bytes = sizeof *inst; /* the parts and the skin list's spans are in the list */
     for (uint32_t r = 0; r < inst->state_count; r++)
         bytes += inst->state[r].bytes;
     return bytes;
