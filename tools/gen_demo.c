@@ -209,12 +209,12 @@ static ossa_status write_one(const ossa_model *m, int format, const char *dir, o
             snprintf(err->message, sizeof err->message, "out of memory for the textured copy");
             return OSSA_ERR_NOMEM;
         }
-        ossa_status st = ossa_write_skm(&textured.model, dir, GEN_BASE, 0.0f, err);
+        ossa_status st = ossa_write_skm(&textured.model, dir, GEN_BASE, NULL, err);
         textured_free(&textured);
         return st;
     }
     case 3: {
-        ossa_c3s_write_options opt = {false, 0.0f};
+        ossa_c3s_write_options opt = {.vertex_frames = false, .frame_rate = 0.0f};
         textured_model textured;
         if (!textured_copy(m, &textured)) {
             err->status = OSSA_ERR_NOMEM;
@@ -238,7 +238,7 @@ static ossa_status write_one(const ossa_model *m, int format, const char *dir, o
     }
     default:
         snprintf(path, sizeof path, "%s/%s.cff", dir, GEN_BASE);
-        return ossa_write_cff(m, path, 0.0f, err);
+        return ossa_write_cff(m, path, NULL, err);
     }
 }
 

@@ -12,7 +12,8 @@
 static ossa_status write_cff(const ossa_model *m, const char *path, const void *ctx,
                              ossa_error *err)
 {
-    return ossa_write_cff(m, path, *(const float *)ctx, err);
+    return ossa_write_cff(m, path, &(ossa_cff_write_options){.frame_rate = *(const float *)ctx},
+                          err);
 }
 
 bool fuzz_seeds_cff(fuzz_seed *out)

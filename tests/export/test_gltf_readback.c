@@ -287,7 +287,8 @@ static bool write_exact_skm(const char *dir)
                                         0.05f * sinf(1.7f * (float)(k + 3 * c) + (float)v));
             sm->influence_points = u;
         }
-    ok = ok && ossa_write_skm(m, dir, "exact", 30.0f, &err) == OSSA_OK;
+    ok = ok && ossa_write_skm(m, dir, "exact",
+                              &(ossa_skm_write_options){.frame_rate = 30.0f}, &err) == OSSA_OK;
     for (uint32_t k = 0; k < made; k++)
         free(points[k]);
     ossa_model_destroy(m);

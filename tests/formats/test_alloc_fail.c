@@ -174,14 +174,14 @@ static ossa_status write_skm(const void *arg, ossa_model **out, ossa_error *err)
 {
     (void)arg;
     *out = NULL;
-    return ossa_write_skm(demo, scratch, "demo", 0.0f, err);
+    return ossa_write_skm(demo, scratch, "demo", NULL, err);
 }
 
 static ossa_status write_c3s(const void *arg, ossa_model **out, ossa_error *err)
 {
     char p[600];
     snprintf(p, sizeof p, "%s/demo.c3s", scratch);
-    ossa_c3s_write_options opt = {*(const bool *)arg, 0.0f};
+    ossa_c3s_write_options opt = {.vertex_frames = *(const bool *)arg, .frame_rate = 0.0f};
     *out = NULL;
     return ossa_write_c3s(demo, p, &opt, err);
 }
@@ -206,7 +206,7 @@ static ossa_status write_cff(const void *arg, ossa_model **out, ossa_error *err)
     (void)arg;
     snprintf(p, sizeof p, "%s/demo.cff", scratch);
     *out = NULL;
-    return ossa_write_cff(demo, p, 0.0f, err);
+    return ossa_write_cff(demo, p, NULL, err);
 }
 
 int main(void)

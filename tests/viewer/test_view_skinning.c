@@ -168,7 +168,8 @@ static bool write_exact_model(const char *dir)
                 }
             sm->influence_points = u;
         }
-    ok = ok && points && ossa_write_skm(m, dir, "exact", 30.0f, &err) == OSSA_OK;
+    ok = ok && points && ossa_write_skm(m, dir, "exact",
+                                        &(ossa_skm_write_options){.frame_rate = 30.0f}, &err) == OSSA_OK;
     CHECKF(ok, "exact model: %s", err.message);
     for (uint32_t k = 0; k < made; k++)
         free(points[k]);

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "ossa/model.h"
+#include "ossa/write.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -36,11 +37,15 @@ typedef struct ossa_export_options {
     bool embed;                      /* .gltf: buffer and images as data: URIs, not files beside */
     ossa_export_warning_fn warning;  /* each warning, one line of text; NULL: not reported */
     void *warning_user;
+    ossa_write_guard guard;          /* asked about every file written (.glb; .gltf, .bin and
+                                        textures beside it) before any is */
 } ossa_export_options;
 
 /* Writes the model to path: .glb (one binary file) or .gltf (JSON, with path's base name +
- * ".bin" and the textures beside it unless opt->embed). opt may be NULL. Returns OSSA_OK, or a
- * status with err naming the file; nothing is left behind on failure. */
+ * ".bin" and the textures beside it unless opt->embed; a texture already there with the same
+ * bytes is left as it is). opt may be NULL. Returns OSSA_OK, or a status with err naming the
+ * file. Outputs are atomic as the writers' are (write.h): on failure every existing file is as
+ * it was and nothing is left behind. */
 OSSA_API ossa_status ossa_export_gltf(const ossa_model *m, const char *path,
                                       const ossa_export_options *opt, ossa_error *err);
 

@@ -283,6 +283,12 @@ typedef struct ossa_model {
 
     uint32_t mount_count;    /* surface mounts (C3S SMNT) */
     const ossa_mount *mounts;
+
+    /* Every file the model was read from, as the loader opened it (a .cfg, each file it names,
+     * an .skp beside its .skm, ...): a program that writes can keep these safe. 0 for a model
+     * read from memory. */
+    uint32_t file_count;
+    const char *const *files;
 } ossa_model;
 
 OSSA_API void ossa_model_destroy(ossa_model *model);

@@ -2,6 +2,8 @@
 #ifndef OSSA_STATUS_H
 #define OSSA_STATUS_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -27,7 +29,8 @@ typedef enum ossa_status {
     OSSA_ERR_VALUE,            /* NaN/Inf or otherwise invalid number */
     OSSA_ERR_MISMATCH,         /* files of one model disagree (bones, counts) */
     OSSA_ERR_NOMEM,
-    OSSA_ERR_UNSUPPORTED
+    OSSA_ERR_UNSUPPORTED,
+    OSSA_ERR_REFUSED           /* an output the caller's guard (write.h) or the writer refused */
 } ossa_status;
 
 /* Filled on failure. offset is a byte offset (-1 when not applicable); line is an XML line
@@ -56,6 +59,17 @@ typedef struct ossa_log_options {
     ossa_log_fn fn;
     void *user;
 } ossa_log_options;
+
+/* Asked once for every file a write (write.h, export.h) would create or replace, before any is
+ * written: return false (with a reason in why, one line) to refuse it; the write then fails
+ * with OSSA_ERR_REFUSED, naming the path and the reason, and changes nothing. A program keeps
+ * its inputs safe here (ossa convert refuses an output that is one of its inputs or that
+ * another output of the same run wrote). All zero: every path is allowed. */
+typedef bool (*ossa_write_check_fn)(void *user, const char *path, char *why, size_t why_size);
+typedef struct ossa_write_guard {
+    ossa_write_check_fn check;
+    void *user;
+} ossa_write_guard;
 
 #ifdef __cplusplus
 }

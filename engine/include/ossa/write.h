@@ -1,7 +1,10 @@
-/* Writing models in the formats Ossa reads. Every writer takes a validated model, writes whole
- * files (never a partial one: a failed write removes what it created) and returns a status with
- * a message in err naming the file. Reading a written file back gives the same model, within the
- * precision the format stores. */
+/* Writing models in the formats Ossa reads. Every writer takes a validated model and returns a
+ * status with a message in err naming the file. Outputs are atomic: each file is written whole
+ * to a temporary beside its target (created exclusively, never through a link) and renamed over
+ * the target only when every file of the write is complete, so a failure leaves every existing
+ * file as it was and nothing behind. Before anything is written, each output path is put to the
+ * caller's guard (ossa_write_guard), which may refuse it. Reading a written file back gives the
+ * same model, within the precision the format stores. */
 #ifndef OSSA_WRITE_H
 #define OSSA_WRITE_H
 
@@ -12,6 +15,7 @@
 extern "C" {
 #endif
 
+
 /* How ossa_write_cal3d writes a set; all zero (or a NULL pointer) means binary files at 1100. */
 typedef struct ossa_cal3d_write_options {
     bool xml;          /* the XML forms (XSF, XMF, XAF, XPF, XRF) instead of the binary ones */
@@ -20,6 +24,7 @@ typedef struct ossa_cal3d_write_options {
      * lights or scene ambient colour in the CSF, no vertex colours in the CMF; the CAF, CPF and
      * CRF are the same in both lineages. false: the upstream layout. */
     bool mp3butcher;
+    ossa_write_guard guard; /* asked about every file of the set */
 } ossa_cal3d_write_options;
 
 /* Cal3D set: dir/base.csf (or .xsf), one mesh file per mesh, one animation file per clip, one
@@ -30,26 +35,39 @@ typedef struct ossa_cal3d_write_options {
 OSSA_API ossa_status ossa_write_cal3d(const ossa_model *m, const char *dir, const char *base,
                                       const ossa_cal3d_write_options *opt, ossa_error *err);
 
+/* How ossa_write_skm writes; all zero (or a NULL pointer) is the default. */
+typedef struct ossa_skm_write_options {
+    float frame_rate;       /* frames per second of the .skp's frames; 0: 10 */
+    ossa_write_guard guard; /* asked about every file written */
+} ossa_skm_write_options;
+
 /* SKM/SKP type 2: dir/base.skm (dir/base_lodN.skm for meshes with lod N > 0) and dir/base.skp
- * holding every clip's frames (clip "walk" as frames walk_1, walk_2, ... at frame_rate, 0: 10). */
+ * holding every clip's frames (clip "walk" as frames walk_1, walk_2, ... at the frame rate). */
 OSSA_API ossa_status ossa_write_skm(const ossa_model *m, const char *dir, const char *base,
-                                    float frame_rate, ossa_error *err);
+                                    const ossa_skm_write_options *opt, ossa_error *err);
 
 typedef struct ossa_c3s_write_options {
     /* false: bone-weighted vertices with ASEQ bone keys; true: every clip baked into vertex
      * frames (VFRM) sampled at frame_rate, with no bones in the file. */
     bool vertex_frames;
     float frame_rate; /* ASEQ playRate, frames per second; 0: 30 */
+    ossa_write_guard guard; /* asked about the file before it is written */
 } ossa_c3s_write_options;
 
 /* One C3S scene (RIFF "C3SB") holding the model; opt may be NULL for the defaults. */
 OSSA_API ossa_status ossa_write_c3s(const ossa_model *m, const char *path,
                                     const ossa_c3s_write_options *opt, ossa_error *err);
 
+/* How ossa_write_cff writes; all zero (or a NULL pointer) is the default. */
+typedef struct ossa_cff_write_options {
+    float frame_rate;       /* frames per second of the rigid frames; 0: 25 */
+    ossa_write_guard guard; /* asked about the file before it is written */
+} ossa_cff_write_options;
+
 /* CFF (Corsairs): every mesh is one rigid part bound to one bone; a clip is written as rigid
- * frames at frame_rate (0: 25). Skinned meshes are split by each triangle's dominant bone. */
-OSSA_API ossa_status ossa_write_cff(const ossa_model *m, const char *path, float frame_rate,
-                                    ossa_error *err);
+ * frames at the frame rate. Skinned meshes are split by each triangle's dominant bone. */
+OSSA_API ossa_status ossa_write_cff(const ossa_model *m, const char *path,
+                                    const ossa_cff_write_options *opt, ossa_error *err);
 
 #ifdef __cplusplus
 }

@@ -60,6 +60,19 @@ ossa_status ossa_build_finish(ossa_build *b, ossa_status status, ossa_model **ou
     free(b->marks);
     b->marks = NULL;
     b->mark_count = b->mark_cap = 0;
+    if (status == OSSA_OK && b->read_count) {
+        const char **files = ossa_arena_array(b->model->arena, b->read_count, sizeof *files);
+        if (files) {
+            memcpy(files, b->reads, b->read_count * sizeof *files);
+            b->model->files = files;
+            b->model->file_count = b->read_count;
+        } else {
+            status = ossa_fail(b, OSSA_ERR_NOMEM, -1, "out of memory");
+        }
+    }
+    free(b->reads);
+    b->reads = NULL;
+    b->read_count = b->read_cap = 0;
     if (status != OSSA_OK) {
         ossa_model_destroy(b->model);
         b->model = NULL;
@@ -67,6 +80,25 @@ ossa_status ossa_build_finish(ossa_build *b, ossa_status status, ossa_model **ou
     }
     *out = b->model;
     b->model = NULL;
+    return OSSA_OK;
+}
+
+ossa_status ossa_build_note_read(ossa_build *b, const char *path)
+{
+    for (uint32_t i = 0; i < b->read_count; i++)
+        if (!strcmp(b->reads[i], path))
+            return OSSA_OK;
+    if (b->read_count == b->read_cap) {
+        uint32_t cap = b->read_cap ? 2 * b->read_cap : 8;
+        const char **grown = cap > b->read_cap ? realloc(b->reads, cap * sizeof *grown) : NULL;
+        if (!grown)
+            return ossa_fail(b, OSSA_ERR_NOMEM, -1, "out of memory");
+        b->reads = grown;
+        b->read_cap = cap;
+    }
+    const char *copy;
+    OSSA_TRY(ossa_build_strndup(b, &copy, path, strlen(path)));
+    b->reads[b->read_count++] = copy;
     return OSSA_OK;
 }
 

@@ -57,12 +57,19 @@ typedef struct ossa_build {
      * the file that brought the failing part in (malloc'ed; freed by ossa_build_finish). */
     ossa_build_mark *marks;
     uint32_t mark_count, mark_cap;
+    /* Every file read whole so far (strings in the arena; the list malloc'ed, handed to the
+     * model as model->files by ossa_build_finish). */
+    const char **reads;
+    uint32_t read_count, read_cap;
 } ossa_build;
 
 /* Starts a build with a fresh model; false when out of memory. */
 bool ossa_build_init(ossa_build *b, ossa_error *err, const ossa_read_options *opt);
 /* Validates and hands the model over (*out), or frees it on any earlier failure. */
 ossa_status ossa_build_finish(ossa_build *b, ossa_status status, ossa_model **out);
+/* Records a file the model was read from (model->files); a path already listed is not added
+ * again. */
+ossa_status ossa_build_note_read(ossa_build *b, const char *path);
 /* Sets file, dir and stem from a path (copied into the arena). */
 ossa_status ossa_build_set_file(ossa_build *b, const char *path);
 

@@ -18,6 +18,7 @@ const char *ossa_status_name(ossa_status s)
     case OSSA_ERR_MISMATCH: return "files do not match";
     case OSSA_ERR_NOMEM: return "out of memory";
     case OSSA_ERR_UNSUPPORTED: return "unsupported";
+    case OSSA_ERR_REFUSED: return "refused";
     }
     return "unknown status";
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gltf_internal.h"
+#include "io/out_file.h"
 
 void ossa_gltf_warn(gltf_ctx *c, const char *fmt, ...)
 {
@@ -300,22 +301,6 @@ char *ossa_gltf_base64_uri(const char *mime, const void *data, size_t size)
     return out;
 }
 
-/* Writes one whole file; on failure removes it. */
-static ossa_status write_file(gltf_ctx *c, const char *path, const void *a, size_t na,
-                              const void *b, size_t nb)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return ossa_write_fail(c->err, OSSA_ERR_IO, path, "cannot create: %s", strerror(errno));
-    bool ok = fwrite(a, 1, na, f) == na && (!nb || fwrite(b, 1, nb, f) == nb);
-    ok = (fclose(f) == 0) && ok;
-    if (!ok) {
-        remove(path);
-        return ossa_write_fail(c->err, OSSA_ERR_IO, path, "write failed: %s", strerror(errno));
-    }
-    return OSSA_OK;
-}
-
 /* The folder of path with a trailing '/', or "" (caller frees). */
 static char *folder_of(const char *path)
 {
@@ -365,8 +350,14 @@ static ossa_status write_glb(gltf_ctx *c, const char *json, size_t json_size)
                      (!c->bin.size || c->sink(c->sink_user, c->bin.data, c->bin.size))
                  ? OSSA_OK
                  : ossa_write_fail(c->err, OSSA_ERR_IO, c->path, "the stream's writer stopped");
-    else
-        st = write_file(c, c->path, head, n, c->bin.data, c->bin.size);
+    else {
+        ossa_out_set out;
+        ossa_out_init(&out, &c->opt.guard, c->err);
+        st = ossa_out_add(&out, c->path, head, n, c->bin.data, c->bin.size);
+        if (st == OSSA_OK)
+            st = ossa_out_commit(&out);
+        ossa_out_free(&out);
+    }
     free(head);
     return st;
 }
@@ -388,11 +379,13 @@ ossa_status ossa_gltf_write_files(gltf_ctx *c)
         free(json);
         return st;
     }
+    /* the .bin, the textures and the .gltf replace their targets together, or none does */
     char *dir = folder_of(c->path);
-    size_t written = 0;
+    ossa_out_set out;
+    ossa_out_init(&out, &c->opt.guard, c->err);
     st = dir ? OSSA_OK : ossa_write_fail(c->err, OSSA_ERR_NOMEM, c->path, "out of memory");
-    for (; st == OSSA_OK && written < c->side_count; written++) {
-        const gltf_side_file *f = &c->side[written];
+    for (size_t i = 0; st == OSSA_OK && i < c->side_count; i++) {
+        const gltf_side_file *f = &c->side[i];
         size_t n = strlen(dir) + strlen(f->name) + 1;
         char *p = malloc(n);
         if (!p) {
@@ -400,23 +393,16 @@ ossa_status ossa_gltf_write_files(gltf_ctx *c)
             break;
         }
         snprintf(p, n, "%s%s", dir, f->name);
-        st = write_file(c, p, f->data, f->size, NULL, 0);
+        /* a texture exported beside its own source (or a second time) is already in place */
+        if (!ossa_out_same_bytes(p, f->data, f->size))
+            st = ossa_out_add(&out, p, f->data, f->size, NULL, 0);
         free(p);
-        if (st != OSSA_OK)
-            break;
     }
     if (st == OSSA_OK)
-        st = write_file(c, c->path, json, strlen(json), NULL, 0);
-    if (st != OSSA_OK && dir) /* nothing left behind */
-        for (size_t i = 0; i < written; i++) {
-            size_t n = strlen(dir) + strlen(c->side[i].name) + 1;
-            char *p = malloc(n);
-            if (p) {
-                snprintf(p, n, "%s%s", dir, c->side[i].name);
-                remove(p);
-                free(p);
-            }
-        }
+        st = ossa_out_add(&out, c->path, json, strlen(json), NULL, 0);
+    if (st == OSSA_OK)
+        st = ossa_out_commit(&out);
+    ossa_out_free(&out);
     free(dir);
     free(json);
     return st;

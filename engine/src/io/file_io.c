@@ -92,6 +92,11 @@ ossa_status ossa_file_read_whole(ossa_build *b, const char *path, uint8_t **out,
         return ossa_fail(b, OSSA_ERR_IO, -1, "read %zu of %zu bytes", got, n);
     }
     buf[n] = 0;
+    ossa_status noted = ossa_build_note_read(b, path);
+    if (noted != OSSA_OK) {
+        free(buf);
+        return noted;
+    }
     *out = buf;
     *size = n;
     return OSSA_OK;

@@ -45,7 +45,7 @@ static char *run(const char *cli, const char *args)
 
 static bool save(const ossa_model *m, bool frames, const char *path)
 {
-    ossa_c3s_write_options opt = {frames, 0.0f};
+    ossa_c3s_write_options opt = {.vertex_frames = frames, .frame_rate = 0.0f};
     ossa_error err;
     return ossa_write_c3s(m, path, &opt, &err) == OSSA_OK;
 }

@@ -95,7 +95,7 @@ static void check_form(const ossa_model *demo, bool frames)
     const char *label = frames ? "vertex frames" : "bone weighted";
     char path[512];
     CHECK(ct_temp_path(path, sizeof path, "demo.c3s"));
-    ossa_c3s_write_options opt = {frames, 0.0f};
+    ossa_c3s_write_options opt = {.vertex_frames = frames, .frame_rate = 0.0f};
     ossa_error err;
     ossa_status st = ossa_write_c3s(demo, path, &opt, &err);
     CHECKF(st == OSSA_OK, "%s: %s", label, ossa_error_format(&err, text, sizeof text));
@@ -204,7 +204,7 @@ static void bad_arguments(const ossa_model *demo)
     ossa_error err;
     CHECK(ossa_write_c3s(NULL, "/tmp/x.c3s", NULL, &err) == OSSA_ERR_INVALID_ARGUMENT);
     CHECK(ossa_write_c3s(demo, NULL, NULL, &err) == OSSA_ERR_INVALID_ARGUMENT);
-    ossa_c3s_write_options bad = {false, -1.0f};
+    ossa_c3s_write_options bad = {.vertex_frames = false, .frame_rate = -1.0f};
     CHECK(ossa_write_c3s(demo, "/tmp/x.c3s", &bad, &err) == OSSA_ERR_INVALID_ARGUMENT);
     const char *nowhere = "/nonexistent-dir-ossa/x.c3s";
     CHECK(ossa_write_c3s(demo, nowhere, NULL, &err) == OSSA_ERR_IO);

@@ -300,7 +300,7 @@ static void round_trips(const ossa_model *m, const fixture *f, const char *what,
     char path[512], label[200];
     ossa_error err;
     CHECK(ct_temp_path(path, sizeof path, "copy.c3s"));
-    ossa_c3s_write_options opt = {false, RATE};
+    ossa_c3s_write_options opt = {.vertex_frames = false, .frame_rate = RATE};
     CHECKF(ossa_write_c3s(m, path, &opt, &err) == OSSA_OK, "%s: %s", what, err.message);
     ossa_model *back = NULL;
     CHECKF(ossa_load_file(path, NULL, &back, &err) == OSSA_OK, "%s: %s", what, err.message);
@@ -314,7 +314,7 @@ static void round_trips(const ossa_model *m, const fixture *f, const char *what,
     char dir[400];
     CHECK(ct_temp_path(dir, sizeof dir, "skm"));
     CHECK(mkdir(dir, 0700) == 0);
-    CHECKF(ossa_write_skm(m, dir, "copy", 10.0f, &err) == OSSA_OK, "%s: %s", what, err.message);
+    CHECKF(ossa_write_skm(m, dir, "copy", &(ossa_skm_write_options){.frame_rate = 10.0f}, &err) == OSSA_OK, "%s: %s", what, err.message);
     snprintf(path, sizeof path, "%s/copy.skm", dir);
     back = NULL;
     CHECKF(ossa_load_file(path, NULL, &back, &err) == OSSA_OK, "%s: %s", what, err.message);

@@ -260,7 +260,7 @@ static bool written(const ossa_model *m, bool frames, input *out, const char *la
     char path[512];
     if (!ct_temp_path(path, sizeof path, "m.c3s"))
         return false;
-    ossa_c3s_write_options opt = {frames, 0.0f};
+    ossa_c3s_write_options opt = {.vertex_frames = frames, .frame_rate = 0.0f};
     ossa_error err;
     bool ok = ossa_write_c3s(m, path, &opt, &err) == OSSA_OK;
     out->data = ok ? test_read_file(path, &out->size) : NULL;

@@ -129,7 +129,7 @@ static void round_trip(const char *label, void (*scene)(ct_buf *), bool frames)
     ct_free(&buf);
     char path[512];
     CHECK(ct_temp_path(path, sizeof path, "scene.c3s"));
-    ossa_c3s_write_options opt = {frames, 0.0f};
+    ossa_c3s_write_options opt = {.vertex_frames = frames, .frame_rate = 0.0f};
     if (a) {
         /* Each clip keeps its own rate: write at the rate of the first one. */
         opt.frame_rate = a->clip_count ? a->clips[0].frame_rate : 0.0f;

@@ -158,8 +158,8 @@ static void refusals(const ossa_model *m)
     CHECK(ossa_write_cal3d(m, missing, "demo", NULL, &err) == OSSA_ERR_IO);
     CHECK(strstr(err.file, "demo.csf") != NULL);
 
-    /* A write that fails half-way (walk.caf cannot be created: a folder has its name) removes
-     * every file it already wrote. */
+    /* A write that cannot complete (walk.caf cannot be created: a folder has its name) writes
+     * no file of the set. */
     char blocker[512];
     snprintf(blocker, sizeof blocker, "%s/walk.caf", dir);
     CHECK(mkdir(blocker, 0777) == 0);

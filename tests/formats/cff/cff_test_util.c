@@ -47,7 +47,8 @@ uint8_t *cff_write_demo(const char *dir, const char *name, float frame_rate, cha
         return NULL;
     }
     snprintf(path_out, path_size, "%s/%s", dir, name);
-    ossa_status st = ossa_write_cff(demo, path_out, frame_rate, &err);
+    ossa_status st = ossa_write_cff(demo, path_out,
+                                    &(ossa_cff_write_options){.frame_rate = frame_rate}, &err);
     ossa_model_destroy(demo);
     if (st != OSSA_OK) {
         char text[1024];

@@ -271,7 +271,8 @@ int main(void)
     char path3[4096];
     snprintf(path3, sizeof path3, "%s/twice.cff", dir);
     ossa_model *rd2 = NULL;
-    CHECK(ossa_write_cff(rd, path3, 25.0f, &err) == OSSA_OK);
+    CHECK(ossa_write_cff(rd, path3,
+                         &(ossa_cff_write_options){.frame_rate = 25.0f}, &err) == OSSA_OK);
     CHECKF(ossa_load_file(path3, NULL, &rd2, &err) == OSSA_OK, "%s", err.message);
     if (rd2) {
         CHECK(rd2->bone_count == rd->bone_count && rd2->clip_count == 1);
@@ -311,13 +312,13 @@ int main(void)
             still->bones = bones;
             char refused[4096];
             snprintf(refused, sizeof refused, "%s/nameless.cff", dir);
-            CHECK(ossa_write_cff(still, refused, 0.0f, &err) != OSSA_OK && err.message[0]);
+            CHECK(ossa_write_cff(still, refused, NULL, &err) != OSSA_OK && err.message[0]);
             bones[1].name = "";
         }
         char path4[4096];
         snprintf(path4, sizeof path4, "%s/still.cff", dir);
         ossa_model *rd3 = NULL;
-        CHECK(ossa_write_cff(still, path4, 0.0f, &err) == OSSA_OK);
+        CHECK(ossa_write_cff(still, path4, NULL, &err) == OSSA_OK);
         CHECKF(ossa_load_file(path4, NULL, &rd3, &err) == OSSA_OK, "%s", err.message);
         if (rd3) {
             CHECK(rd3->clip_count == 1 && rd3->clips[0].tracks[0].key_count == 1);
@@ -338,12 +339,12 @@ int main(void)
     /* Bad arguments fail cleanly and create nothing. */
     char path5[4096];
     snprintf(path5, sizeof path5, "%s/bad.cff", dir);
-    CHECK(ossa_write_cff(demo, path5, -1.0f, &err) == OSSA_ERR_INVALID_ARGUMENT);
+    CHECK(ossa_write_cff(demo, path5, &(ossa_cff_write_options){.frame_rate = -1.0f}, &err) == OSSA_ERR_INVALID_ARGUMENT);
     CHECK(err.message[0] != '\0');
     CHECK(test_read_file(path5, &size2) == NULL);
-    CHECK(ossa_write_cff(NULL, path5, 0.0f, &err) == OSSA_ERR_INVALID_ARGUMENT);
+    CHECK(ossa_write_cff(NULL, path5, NULL, &err) == OSSA_ERR_INVALID_ARGUMENT);
     snprintf(path5, sizeof path5, "%s/no/such/dir.cff", dir);
-    CHECK(ossa_write_cff(demo, path5, 0.0f, &err) == OSSA_ERR_IO);
+    CHECK(ossa_write_cff(demo, path5, NULL, &err) == OSSA_ERR_IO);
 
     ossa_model_destroy(demo);
     ossa_model_destroy(rd);

@@ -86,7 +86,7 @@ static void compare_models(const ossa_model *a, const ossa_model *b)
 static void test_open_cfg(const ossa_model *demo, const char *dir)
 {
     ossa_error err;
-    CHECK(ossa_write_skm(demo, dir, "posed", 0.0f, &err) == OSSA_OK);
+    CHECK(ossa_write_skm(demo, dir, "posed", NULL, &err) == OSSA_OK);
     char from[4096], to[4096];
     CHECK(rename(test_path(from, sizeof from, dir, "posed.skm"),
                  test_path(to, sizeof to, dir, "body.skm")) == 0);

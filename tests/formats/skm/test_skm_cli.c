@@ -164,7 +164,7 @@ int main(int argc, char **argv)
     char dir[4096];
     if (ossa_demo_model(&demo, &err) != OSSA_OK || !skt_make_dir(dir, sizeof dir))
         return 1;
-    CHECK(ossa_write_skm(demo, dir, "demo", 0.0f, &err) == OSSA_OK);
+    CHECK(ossa_write_skm(demo, dir, "demo", NULL, &err) == OSSA_OK);
     skt_bytes skp, skm;
     skm_hand_layout layout;
     skm_hand_build(&skp, &skm, &layout);

@@ -258,7 +258,7 @@ static void round_trips(const ossa_model *m, const fixture *fx, const char *what
         return;
     }
     ossa_error err;
-    CHECKF(ossa_write_skm(m, dir, "copy", 10.0f, &err) == OSSA_OK, "%s: %s", what, err.message);
+    CHECKF(ossa_write_skm(m, dir, "copy", &(ossa_skm_write_options){.frame_rate = 10.0f}, &err) == OSSA_OK, "%s: %s", what, err.message);
     ossa_model *back = NULL;
     CHECKF(ossa_load_file(test_path(path, sizeof path, dir, "copy.skm"), NULL, &back, &err) ==
            OSSA_OK, "%s: %s", what, err.message);
@@ -267,7 +267,7 @@ static void round_trips(const ossa_model *m, const fixture *fx, const char *what
         verify_copy(back, fx, label, !fx->agree);
     ossa_model_destroy(back);
     if (fx->agree) {
-        ossa_c3s_write_options opt = {false, 10.0f};
+        ossa_c3s_write_options opt = {.vertex_frames = false, .frame_rate = 10.0f};
         test_path(path, sizeof path, dir, "copy.c3s");
         CHECKF(ossa_write_c3s(m, path, &opt, &err) == OSSA_OK, "%s: %s", what, err.message);
         back = NULL;

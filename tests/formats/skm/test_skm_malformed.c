@@ -313,7 +313,7 @@ static bool demo_inputs(mf_input *skp, mf_input *skm)
     ossa_error err;
     if (ossa_demo_model(&demo, &err) != OSSA_OK)
         return false;
-    bool ok = ossa_write_skm(demo, tmp_dir, "demo", 0.0f, &err) == OSSA_OK;
+    bool ok = ossa_write_skm(demo, tmp_dir, "demo", NULL, &err) == OSSA_OK;
     ossa_model_destroy(demo);
     char path[4200];
     snprintf(path, sizeof path, "%s/demo.skp", tmp_dir);

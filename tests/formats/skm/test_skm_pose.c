@@ -43,7 +43,7 @@ static ossa_model *write_and_load(const ossa_model *demo, const char *dir, const
                                   float rate)
 {
     ossa_error err;
-    CHECKF(ossa_write_skm(demo, dir, base, rate, &err) == OSSA_OK, "%s", err.message);
+    CHECKF(ossa_write_skm(demo, dir, base, &(ossa_skm_write_options){.frame_rate = rate}, &err) == OSSA_OK, "%s", err.message);
     char path[4096], name[256];
     snprintf(name, sizeof name, "%s.skm", base);
     ossa_model *m = NULL;

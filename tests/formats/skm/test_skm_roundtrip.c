@@ -131,7 +131,7 @@ static void compare_clips(const ossa_model *a, const ossa_model *b, float rate)
 static void test_demo_round_trip(const ossa_model *demo, const char *dir)
 {
     ossa_error err;
-    CHECKF(ossa_write_skm(demo, dir, "demo", 0.0f, &err) == OSSA_OK, "%s", err.message);
+    CHECKF(ossa_write_skm(demo, dir, "demo", NULL, &err) == OSSA_OK, "%s", err.message);
     ossa_model *back = load(dir, "demo.skm", &err);
     if (!back)
         return;
@@ -153,8 +153,8 @@ static void test_demo_round_trip(const ossa_model *demo, const char *dir)
 static void test_lod_sibling(const ossa_model *demo, const char *dir)
 {
     ossa_error err;
-    CHECK(ossa_write_skm(demo, dir, "lodded", 0.0f, &err) == OSSA_OK);
-    CHECK(ossa_write_skm(demo, dir, "lodded_lod1", 0.0f, &err) == OSSA_OK);
+    CHECK(ossa_write_skm(demo, dir, "lodded", NULL, &err) == OSSA_OK);
+    CHECK(ossa_write_skm(demo, dir, "lodded_lod1", NULL, &err) == OSSA_OK);
     char path[4096];
     CHECK(remove(test_path(path, sizeof path, dir, "lodded_lod1.skp")) == 0);
     ossa_model *m = load(dir, "lodded.skm", &err);
@@ -180,7 +180,7 @@ static void test_lod_sibling(const ossa_model *demo, const char *dir)
 static void test_cfg_import(const ossa_model *demo, const char *dir)
 {
     ossa_error err;
-    CHECK(ossa_write_skm(demo, dir, "posed", 0.0f, &err) == OSSA_OK);
+    CHECK(ossa_write_skm(demo, dir, "posed", NULL, &err) == OSSA_OK);
     char from[4096], to[4096];
     test_path(from, sizeof from, dir, "posed.skm");
     test_path(to, sizeof to, dir, "body.skm");
@@ -209,11 +209,12 @@ static void test_cfg_import(const ossa_model *demo, const char *dir)
 static void test_writer_refusals(const ossa_model *demo, const char *dir)
 {
     ossa_error err;
-    CHECK(ossa_write_skm(NULL, dir, "x", 0.0f, &err) == OSSA_ERR_INVALID_ARGUMENT);
-    CHECK(ossa_write_skm(demo, dir, "", 0.0f, &err) == OSSA_ERR_INVALID_ARGUMENT);
-    CHECK(ossa_write_skm(demo, dir, "x", -1.0f, &err) == OSSA_ERR_INVALID_ARGUMENT);
-    CHECK(ossa_write_skm(demo, dir, "x", 1e9f, &err) == OSSA_ERR_INVALID_ARGUMENT);
-    CHECK(ossa_write_skm(demo, "/nonexistent-folder/for/ossa", "x", 0.0f, &err) == OSSA_ERR_IO);
+    CHECK(ossa_write_skm(NULL, dir, "x", NULL, &err) == OSSA_ERR_INVALID_ARGUMENT);
+    CHECK(ossa_write_skm(demo, dir, "", NULL, &err) == OSSA_ERR_INVALID_ARGUMENT);
+    CHECK(ossa_write_skm(demo, dir, "x",
+                         &(ossa_skm_write_options){.frame_rate = -1.0f}, &err) == OSSA_ERR_INVALID_ARGUMENT);
+    CHECK(ossa_write_skm(demo, dir, "x", &(ossa_skm_write_options){.frame_rate = 1e9f}, &err) == OSSA_ERR_INVALID_ARGUMENT);
+    CHECK(ossa_write_skm(demo, "/nonexistent-folder/for/ossa", "x", NULL, &err) == OSSA_ERR_IO);
     CHECK(err.message[0] && strstr(err.file, "x.sk") != NULL);
 }
 

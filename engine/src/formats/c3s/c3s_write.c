@@ -34,6 +34,7 @@
 #include "formats/c3s/c3s_write.h"
 #include "ossa/write.h"
 #include "core/quat.h"
+#include "io/out_file.h"
 #include "io/write_buf.h"
 
 /* ---- the plan: where every element lands ---- */
@@ -342,17 +343,15 @@ ossa_status ossa_write_c3s(const ossa_model *m, const char *path,
     w.path = path;
     w.err = err;
     st = build_file(&w);
+    if (st == OSSA_OK && w.o.failed)
+        st = ossa_write_fail(err, OSSA_ERR_NOMEM, path, "out of memory");
     if (st == OSSA_OK) {
-        FILE *f = fopen(path, "wb");
-        bool ok = f && fwrite(w.o.data, 1, w.o.size, f) == w.o.size;
-        int e = errno;
-        if (f && fclose(f) != 0)
-            ok = false;
-        if (!ok) {
-            if (f)
-                remove(path);
-            st = ossa_write_fail(err, OSSA_ERR_IO, path, "cannot write: %s", strerror(e));
-        }
+        ossa_out_set out;
+        ossa_out_init(&out, opt ? &opt->guard : NULL, err);
+        st = ossa_out_add(&out, path, w.o.data, w.o.size, NULL, 0);
+        if (st == OSSA_OK)
+            st = ossa_out_commit(&out);
+        ossa_out_free(&out);
     }
     free(w.o.data);
     free(w.vertex_base);

@@ -22,6 +22,7 @@
 #include "core/build.h"
 #include "core/checked.h"
 #include "formats/cal3d/cal3d_write_common.h"
+#include "io/out_file.h"
 #include "ossa/write.h"
 
 #define CW_DEFAULT_BINARY 1100u
@@ -235,8 +236,7 @@ typedef struct cw_writer {
     ossa_cw_layout layout;
     cw_file *files;      /* planned files, in cfg order */
     size_t file_count;
-    char **created;      /* paths written so far, removed on failure */
-    size_t created_count;
+    ossa_out_set out;    /* every file, renamed into place only when all are complete */
 } cw_writer;
 
 /* Fills the caller's error (the first failure wins) and returns s. */
@@ -318,20 +318,7 @@ static ossa_status write_file(cw_writer *w, const char *path, const ossa_wbuf *b
 {
     if (b->failed)
         return cw_fail(w, OSSA_ERR_NOMEM, path, "out of memory while serialising");
-    char *copy = strdup(path);
-    if (!copy)
-        return cw_fail(w, OSSA_ERR_NOMEM, path, "out of memory");
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        free(copy);
-        return cw_fail(w, OSSA_ERR_IO, path, "cannot create: %s", strerror(errno));
-    }
-    w->created[w->created_count++] = copy; /* from here on it is removed on failure */
-    size_t put = b->size ? fwrite(b->data, 1, b->size, f) : 0;
-    int failed = ferror(f);
-    if (fclose(f) != 0 || failed || put != b->size)
-        return cw_fail(w, OSSA_ERR_IO, path, "write failed after %zu of %zu bytes", put, b->size);
-    return OSSA_OK;
+    return ossa_out_add(&w->out, path, b->data, b->size, NULL, 0);
 }
 
 /* The .cfg: one key=file line per file, relative to the .cfg's folder. Data is already scaled,
@@ -445,7 +432,7 @@ static ossa_status plan_all(cw_writer *w, const char *base)
 ossa_status ossa_write_cal3d(const ossa_model *m, const char *dir, const char *base,
                              const ossa_cal3d_write_options *opt, ossa_error *err)
 {
-    static const ossa_cal3d_write_options defaults = {false, 0, false};
+    static const ossa_cal3d_write_options defaults = {0};
     if (!opt)
         opt = &defaults;
     const bool xml = opt->xml;
@@ -480,13 +467,15 @@ ossa_status ossa_write_cal3d(const ossa_model *m, const char *dir, const char *b
         !ossa_add_size(total, m->material_count, &total))
         return cw_fail(&w, OSSA_ERR_RANGE, NULL, "too many files");
     w.files = calloc(total, sizeof *w.files);
-    w.created = calloc(total, sizeof *w.created);
     uint32_t *ids = calloc(ids_count, sizeof *ids);
     ossa_wbuf b = {NULL, 0, 0, false};
-    ossa_status st = w.files && w.created && ids ? OSSA_OK
-                                                  : cw_fail(&w, OSSA_ERR_NOMEM, NULL, "out of memory");
+    ossa_out_init(&w.out, &opt->guard, err);
+    ossa_status st = w.files && ids ? OSSA_OK : cw_fail(&w, OSSA_ERR_NOMEM, NULL, "out of memory");
     if (st == OSSA_OK)
         st = plan_all(&w, base);
+    /* every name is put to the guard before any file is serialised */
+    for (size_t f = 0; f < w.file_count && st == OSSA_OK; f++)
+        st = ossa_out_claim(&w.out, w.files[f].path);
 
     size_t next_mesh = 0, next_clip = 0, next_morph = 0, next_mat = 0;
     for (size_t f = 0; f < w.file_count && st == OSSA_OK; f++) {
@@ -495,16 +484,13 @@ ossa_status ossa_write_cal3d(const ossa_model *m, const char *dir, const char *b
         if (st == OSSA_OK)
             st = write_file(&w, w.files[f].path, &b);
     }
-    /* No partial sets: a failure removes every file this call created. */
-    for (size_t i = 0; i < w.created_count; i++) {
-        if (st != OSSA_OK)
-            unlink(w.created[i]);
-        free(w.created[i]);
-    }
+    /* No partial sets: the files replace their targets only once all are written. */
+    if (st == OSSA_OK)
+        st = ossa_out_commit(&w.out);
+    ossa_out_free(&w.out);
     for (size_t f = 0; f < w.file_count; f++)
         free(w.files[f].path);
     free(w.files);
-    free(w.created);
     free(ids);
     free(b.data);
     return st;

@@ -36,6 +36,7 @@
 #include "ossa/reference.h"
 #include "ossa/sample.h"
 #include "ossa/write.h"
+#include "io/out_file.h"
 #include "io/write_buf.h"
 
 #define PART_MAX_VERTICES 65536u
@@ -416,9 +417,13 @@ static ossa_status write_all(cff_writer *w, ossa_wbuf *o)
     return OSSA_OK;
 }
 
-ossa_status ossa_write_cff(const ossa_model *m, const char *path, float frame_rate,
-                           ossa_error *err)
+ossa_status ossa_write_cff(const ossa_model *m, const char *path,
+                           const ossa_cff_write_options *opt, ossa_error *err)
 {
+    static const ossa_cff_write_options defaults = {0};
+    if (!opt)
+        opt = &defaults;
+    const float frame_rate = opt->frame_rate;
     ossa_error_clear(err);
     if (!m || !path)
         return ossa_write_fail(err, OSSA_ERR_INVALID_ARGUMENT, path, "no model or no path");
@@ -440,18 +445,15 @@ ossa_status ossa_write_cff(const ossa_model *m, const char *path, float frame_ra
     w.fps = fps;
     ossa_wbuf o = {0};
     st = write_all(&w, &o);
+    if (st == OSSA_OK && o.failed)
+        st = ossa_write_fail(err, OSSA_ERR_NOMEM, path, "out of memory");
     if (st == OSSA_OK) {
-        FILE *f = fopen(path, "wb");
-        if (!f) {
-            st = ossa_write_fail(err, OSSA_ERR_IO, path, "cannot create the file");
-        } else {
-            bool ok = fwrite(o.data, 1, o.size, f) == o.size;
-            ok = fclose(f) == 0 && ok;
-            if (!ok) {
-                remove(path);
-                st = ossa_write_fail(err, OSSA_ERR_IO, path, "cannot write the file");
-            }
-        }
+        ossa_out_set out;
+        ossa_out_init(&out, &opt->guard, err);
+        st = ossa_out_add(&out, path, o.data, o.size, NULL, 0);
+        if (st == OSSA_OK)
+            st = ossa_out_commit(&out);
+        ossa_out_free(&out);
     }
     free(o.data);
     free(w.frame_t);

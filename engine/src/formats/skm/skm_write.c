@@ -32,6 +32,7 @@
 #include "ossa/write.h"
 #include "core/build.h"
 #include "core/quat.h"
+#include "io/out_file.h"
 #include "io/write_buf.h"
 
 #define SKM_NAME_MAX (SKM_NAME_BYTES - 1u)
@@ -352,18 +353,6 @@ static ossa_status collect_parts(const ossa_model *m, uint32_t lod, skm_part *pa
     return OSSA_OK;
 }
 
-static bool write_file(const char *path, const ossa_wbuf *o)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return false;
-    bool ok = fwrite(o->data, 1, o->size, f) == o->size;
-    ok = fclose(f) == 0 && ok;
-    if (!ok)
-        remove(path);
-    return ok;
-}
-
 typedef struct skm_files {
     char path[SKM_MAX_LODS + 2][4096];
     ossa_wbuf data[SKM_MAX_LODS + 2];
@@ -371,8 +360,8 @@ typedef struct skm_files {
 } skm_files;
 
 static ossa_status write_all(const ossa_model *m, const char *dir, const char *base, float rate,
-                             skm_files *fs, float *work, bool *used, uint32_t *clip_frames,
-                             ossa_error *err)
+                             const ossa_write_guard *guard, skm_files *fs, float *work,
+                             bool *used, uint32_t *clip_frames, ossa_error *err)
 {
     const char *sep = dir[0] && dir[strlen(dir) - 1] != '/' ? "/" : "";
     char *skp_path = fs->path[fs->count];
@@ -407,20 +396,27 @@ static ossa_status write_all(const ossa_model *m, const char *dir, const char *b
         fs->count++;
     }
 
-    for (uint32_t i = 0; i < fs->count; i++) {
-        if (write_file(fs->path[i], &fs->data[i]))
-            continue;
-        int e = errno;
-        for (uint32_t k = 0; k < i; k++)
-            remove(fs->path[k]);
-        return ossa_write_fail(err, OSSA_ERR_IO, fs->path[i], "cannot write: %s", strerror(e));
-    }
-    return OSSA_OK;
+    /* the .skp and every .skm replace their targets together, or none does */
+    ossa_out_set out;
+    ossa_out_init(&out, guard, err);
+    ossa_status st = OSSA_OK;
+    for (uint32_t i = 0; i < fs->count && st == OSSA_OK; i++)
+        st = fs->data[i].failed
+                 ? ossa_write_fail(err, OSSA_ERR_NOMEM, fs->path[i], "out of memory")
+                 : ossa_out_add(&out, fs->path[i], fs->data[i].data, fs->data[i].size, NULL, 0);
+    if (st == OSSA_OK)
+        st = ossa_out_commit(&out);
+    ossa_out_free(&out);
+    return st;
 }
 
 ossa_status ossa_write_skm(const ossa_model *m, const char *dir, const char *base,
-                           float frame_rate, ossa_error *err)
+                           const ossa_skm_write_options *opt, ossa_error *err)
 {
+    static const ossa_skm_write_options defaults = {0};
+    if (!opt)
+        opt = &defaults;
+    const float frame_rate = opt->frame_rate;
     ossa_error_clear(err);
     if (!m || !dir || !base || !base[0])
         return ossa_write_fail(err, OSSA_ERR_INVALID_ARGUMENT, base, "no model, folder or base name");
@@ -437,7 +433,7 @@ ossa_status ossa_write_skm(const ossa_model *m, const char *dir, const char *bas
     if (!work || !used || !clip_frames || !fs)
         st = ossa_write_fail(err, OSSA_ERR_NOMEM, base, "out of memory");
     else
-        st = write_all(m, dir, base, rate, fs, work, used, clip_frames, err);
+        st = write_all(m, dir, base, rate, &opt->guard, fs, work, used, clip_frames, err);
     if (fs)
         for (uint32_t i = 0; i < SKM_MAX_LODS + 2; i++)
             free(fs->data[i].data);
