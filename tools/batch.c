@@ -15,11 +15,34 @@ bool ossa_batch_is_dir(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* A folder met while walking: links to folders are not followed (no loops). */
-static bool is_real_dir(const char *path)
+typedef enum entry_kind { ENTRY_SKIP, ENTRY_DIR, ENTRY_FILE } entry_kind;
+
+/* What an entry met while walking is. Links to folders are not followed (no loops); a link to a
+ * file is taken only when the file lies inside the folder the walk was given (b->root), so a
+ * batch never reads outside what the user named. An entry that cannot be examined (a path
+ * too long for the system, say) is reported and counted as a failure of the run. */
+static entry_kind entry_of(ossa_batch *b, const char *path)
 {
     struct stat st;
-    return lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
+    if (lstat(path, &st) != 0) {
+        fprintf(stderr, "ossa: %s: cannot examine: %s\n", path, strerror(errno));
+        b->unreadable++;
+        return ENTRY_SKIP;
+    }
+    if (S_ISDIR(st.st_mode))
+        return ENTRY_DIR;
+    if (!S_ISLNK(st.st_mode))
+        return ENTRY_FILE;
+    char *target = realpath(path, NULL);
+    size_t n = b->root ? strlen(b->root) : 0;
+    bool inside = target && b->root && !strncmp(target, b->root, n) && target[n] == '/';
+    struct stat to;
+    bool dir = target && stat(target, &to) == 0 && S_ISDIR(to.st_mode);
+    if (!inside && !dir)
+        fprintf(stderr, "ossa: %s: skipped: a link to %s, outside %s\n", path,
+                target ? target : "nothing", b->root ? b->root : "the folder given");
+    free(target);
+    return inside && !dir ? ENTRY_FILE : ENTRY_SKIP;
 }
 
 int ossa_batch_mkdirs(const char *path)
@@ -143,8 +166,39 @@ static void free_list(char **names, size_t n)
     free(names);
 }
 
+/* The output path for an attempt: rel/<stem>.<ext>, then rel/<stem>_<source ext>.<ext>, then
+ * rel/<stem>_<n>.<ext> (malloc'ed, never cut short: a path too long for the system is refused
+ * when it is written, naming it). */
+static char *output_name(const char *outdir, const char *rel, const char *stem,
+                         const char *src_ext, const char *ext, size_t attempt)
+{
+    size_t n = strlen(rel) + strlen(stem) + strlen(src_ext) + strlen(ext) + 32;
+    char *leaf = malloc(n);
+    if (!leaf)
+        return NULL;
+    const char *sep = *rel ? "/" : "";
+    if (attempt == 0)
+        snprintf(leaf, n, "%s%s%s.%s", rel, sep, stem, ext);
+    else if (attempt == 1)
+        snprintf(leaf, n, "%s%s%s_%s.%s", rel, sep, stem, src_ext, ext);
+    else
+        snprintf(leaf, n, "%s%s%s_%zu.%s", rel, sep, stem, attempt, ext);
+    char *out = join(outdir, leaf);
+    free(leaf);
+    return out;
+}
+
+static bool name_taken(const ossa_batch *b, const char *out)
+{
+    for (size_t i = 0; i < b->count; i++)
+        if (!strcasecmp(b->models[i].out, out)) /* as file systems that ignore case would */
+            return true;
+    return false;
+}
+
 /* Adds a model; its output name is rel/<name>.<ext>, or rel/<name>_<source ext>.<ext> when an
- * earlier model of the batch took that name. */
+ * earlier model of the batch took that name, or rel/<name>_<n>.<ext> with the first n free:
+ * every output of a batch has a name of its own, whatever the count. */
 static int add_model(ossa_batch *b, char **files, size_t count, const char *label,
                      const char *outdir, const char *rel, const char *name, const char *src_ext,
                      const char *ext)
@@ -157,28 +211,21 @@ static int add_model(ossa_batch *b, char **files, size_t count, const char *labe
         b->models = grown;
         b->cap = cap;
     }
-    char stem[512];
-    snprintf(stem, sizeof stem, "%s", name);
+    char *stem = strdup(name);
+    if (!stem)
+        return 1;
     char *dot = strrchr(stem, '.');
     if (dot && dot != stem)
         *dot = '\0';
     char *out = NULL;
-    for (int attempt = 0; attempt < 100; attempt++) {
-        char leaf[700];
-        if (attempt == 0)
-            snprintf(leaf, sizeof leaf, "%s%s%s.%s", rel, *rel ? "/" : "", stem, ext);
-        else if (attempt == 1)
-            snprintf(leaf, sizeof leaf, "%s%s%s_%s.%s", rel, *rel ? "/" : "", stem, src_ext, ext);
-        else
-            snprintf(leaf, sizeof leaf, "%s%s%s_%d.%s", rel, *rel ? "/" : "", stem, attempt, ext);
+    /* at most b->count names are taken, so a free one is found within b->count + 3 tries */
+    for (size_t attempt = 0; attempt < b->count + 3; attempt++) {
         free(out);
-        out = join(outdir, leaf);
-        bool taken = false;
-        for (size_t i = 0; out && i < b->count && !taken; i++)
-            taken = !strcmp(b->models[i].out, out);
-        if (!taken)
+        out = output_name(outdir, rel, stem, src_ext, ext, attempt);
+        if (!out || !name_taken(b, out))
             break;
     }
+    free(stem);
     ossa_batch_model *m = &b->models[b->count];
     m->files = files;
     m->file_count = count;
@@ -213,7 +260,7 @@ static int add_single(ossa_batch *b, const char *path, const char *outdir, const
 }
 
 /* Every Cal3D file under dir, appended to *files. */
-static int gather_cal3d(const char *dir, char ***files, size_t *n, size_t *cap)
+static int gather_cal3d(ossa_batch *b, const char *dir, char ***files, size_t *n, size_t *cap)
 {
     size_t count;
     char **names = list_dir(dir, &count);
@@ -222,11 +269,12 @@ static int gather_cal3d(const char *dir, char ***files, size_t *n, size_t *cap)
     int rc = 0;
     for (size_t i = 0; i < count && !rc; i++) {
         char *path = join(dir, names[i]);
+        entry_kind kind = path ? entry_of(b, path) : ENTRY_SKIP;
         if (!path) {
             rc = 1;
-        } else if (is_real_dir(path)) {
-            rc = gather_cal3d(path, files, n, cap);
-        } else if (is_cal3d(names[i])) {
+        } else if (kind == ENTRY_DIR) {
+            rc = gather_cal3d(b, path, files, n, cap);
+        } else if (kind == ENTRY_FILE && is_cal3d(names[i])) {
             if (*n == *cap) {
                 char **grown = realloc(*files, 2 * *cap * sizeof *grown);
                 if (!grown) {
@@ -265,7 +313,7 @@ static int walk(ossa_batch *b, const char *dir, const char *rel, const char *out
     if (one_set) { /* a folder holding one Cal3D character: one model of every Cal3D file */
         size_t n = 0, cap = 16;
         char **files = malloc(cap * sizeof *files);
-        rc = !files || gather_cal3d(dir, &files, &n, &cap);
+        rc = !files || gather_cal3d(b, dir, &files, &n, &cap);
         const char *leaf = strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir;
         if (!rc && !*leaf) /* dir ends in '/' */
             leaf = "model";
@@ -283,14 +331,16 @@ static int walk(ossa_batch *b, const char *dir, const char *rel, const char *out
             rc = 1;
             break;
         }
-        if (is_real_dir(path)) {
+        entry_kind kind = entry_of(b, path);
+        if (kind == ENTRY_DIR) {
             if (!one_set) {
                 char *sub = join(rel, names[i]);
                 rc = !sub || walk(b, path, sub, outdir, ext);
                 free(sub);
             }
-        } else if (!strcasecmp(extension(names[i]), "cfg") || is_loose_model(names[i]) ||
-                   (!cfgs && !one_set && is_cal3d(names[i]))) {
+        } else if (kind == ENTRY_FILE &&
+                   (!strcasecmp(extension(names[i]), "cfg") || is_loose_model(names[i]) ||
+                    (!cfgs && !one_set && is_cal3d(names[i])))) {
             rc = add_single(b, path, outdir, rel, names[i], ext);
         }
         free(path);
@@ -304,8 +354,15 @@ int ossa_batch_collect(ossa_batch *b, const char *const *inputs, size_t count, c
 {
     for (size_t i = 0; i < count; i++) {
         const char *leaf = strrchr(inputs[i], '/') ? strrchr(inputs[i], '/') + 1 : inputs[i];
-        int rc = ossa_batch_is_dir(inputs[i]) ? walk(b, inputs[i], "", outdir, ext)
-                                              : add_single(b, inputs[i], outdir, "", leaf, ext);
+        int rc;
+        if (ossa_batch_is_dir(inputs[i])) {
+            b->root = realpath(inputs[i], NULL);
+            rc = !b->root || walk(b, inputs[i], "", outdir, ext);
+            free(b->root);
+            b->root = NULL;
+        } else {
+            rc = add_single(b, inputs[i], outdir, "", leaf, ext);
+        }
         if (rc) {
             fprintf(stderr, "ossa: %s: cannot collect its models\n", inputs[i]);
             return 1;

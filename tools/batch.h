@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "ossa/ossa.h"
+#include "out_guard.h"
 
 /* One model of a batch: its files (loaded together) and where its output goes. */
 typedef struct ossa_batch_model {
@@ -18,6 +19,8 @@ typedef struct ossa_batch_model {
 typedef struct ossa_batch {
     ossa_batch_model *models;
     size_t count, cap;
+    size_t unreadable; /* entries the walk could not examine: the run fails */
+    char *root;        /* while walking: the real path of the folder given */
 } ossa_batch;
 
 /* Collects the models of inputs (files are models of their own; folders are walked: every .cfg,
@@ -49,8 +52,9 @@ typedef int (*ossa_cli_batch_fn)(const ossa_batch_model *bm, void *user, ossa_cl
 
 /* Runs fn over every model with a progress line each on stderr ("[i/n] LABEL -> OUT: ok, N
  * warnings" or "FAILED: why"; verbose lists the warnings), going on past failures, then a
- * summary line. Returns 1 when any failed, else 0. */
+ * summary line counting the models written and the files they wrote (what fn's writes claimed
+ * from guard). Returns 1 when any failed, else 0. */
 int ossa_cli_run_batch(const char *cmd, ossa_batch *b, ossa_cli_batch_fn fn, void *user,
-                       bool verbose);
+                       bool verbose, const ossa_cli_guard *guard);
 
 #endif

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "batch.h"
 #include "cli.h"
+#include "out_guard.h"
 
 #define CONVERT_USAGE                                                                          \
     "ossa convert MODEL... -o OUT.{cfg|csf|cmf|caf|crf|cpf|xsf|xmf|xaf|xrf|xpf|skm|c3s|cff|glb|" \
@@ -30,6 +31,7 @@ typedef struct convert_opts {
     bool mp3butcher;         /* binary 1300/1301 in the mp3butcher lineage's layout */
     float fps;               /* frame rate written (SKM, C3S, CFF) and glTF resampling */
     bool vertex_frames;      /* C3S */
+    ossa_cli_guard guard;    /* the run's inputs and outputs: what may not be written over */
 } convert_opts;
 
 static const char *ext_of(const char *path)
@@ -197,10 +199,12 @@ static void remove_flat_dir(const char *dir)
 }
 
 /* A single Cal3D file: the set is written into a scratch folder beside OUT, and its one file of
- * OUT's kind is moved to OUT (a model with several files of that kind is refused). */
+ * OUT's kind is renamed over OUT, when the guard allows it (a model with several files of that
+ * kind is refused). The scratch set is written whole and synced, so the rename is the same
+ * atomic step the writers take. */
 static ossa_status write_cal3d_file(const ossa_model *m, const char *out,
-                                    const ossa_cal3d_write_options *cw, char *why,
-                                    size_t why_size)
+                                    const ossa_cal3d_write_options *cw, ossa_cli_guard *guard,
+                                    char *why, size_t why_size)
 {
     char *dir = dir_of(out);
     char scratch[4096];
@@ -234,10 +238,14 @@ static ossa_status write_cal3d_file(const ossa_model *m, const char *out,
         }
         if (cfg)
             fclose(cfg);
+        char refusal[400] = "";
         if (matches != 1) {
             snprintf(why, why_size, "%s: the model makes %d .%s files; write a .cfg set instead",
                      out, matches, ext_of(out));
             st = OSSA_ERR_UNSUPPORTED;
+        } else if (!ossa_cli_guard_check(guard, out, refusal, sizeof refusal)) {
+            snprintf(why, why_size, "%s: refused: %s", out, refusal);
+            st = OSSA_ERR_REFUSED;
         } else if (rename(found, out) != 0) {
             snprintf(why, why_size, "%s: %s", out, strerror(errno));
             st = OSSA_ERR_IO;
@@ -264,11 +272,18 @@ static int convert_one(const char *const *files, size_t count, const char *out,
         ossa_error_format(&err, why, (unsigned)why_size);
         return 1;
     }
+    if (ossa_cli_guard_add_model(&o->guard, m) != 0) {
+        ossa_model_destroy(m);
+        snprintf(why, why_size, "out of memory");
+        return 1;
+    }
+    const ossa_write_guard guard = ossa_cli_write_guard(&o->guard);
     dropped(m, t, t == T_CAL3D_FILE ? file_xml : o->xml, w);
     ossa_status st = OSSA_OK;
     why[0] = '\0';
     ossa_cal3d_write_options cw = {.xml = t == T_CAL3D_FILE ? file_xml : o->xml,
-                                   .version = o->version, .mp3butcher = o->mp3butcher};
+                                   .version = o->version, .mp3butcher = o->mp3butcher,
+                                   .guard = guard};
     char *dir = dir_of(out), *stem = stem_of(out);
     if (!dir || !stem) {
         st = OSSA_ERR_NOMEM;
@@ -281,21 +296,30 @@ static int convert_one(const char *const *files, size_t count, const char *out,
             st = OSSA_ERR_IO;
         }
         sub[strlen(sub) - 1] = '\0';
+        char own_cfg[1024];
+        snprintf(own_cfg, sizeof own_cfg, "%s.cfg", stem);
+        o->guard.own_cfg = own_cfg; /* this set may replace what its own earlier .cfg lists */
         if (st == OSSA_OK)
             st = ossa_write_cal3d(m, batch_set ? sub : dir, stem, &cw, &err);
+        o->guard.own_cfg = NULL;
     } else if (t == T_CAL3D_FILE) {
-        st = write_cal3d_file(m, out, &cw, why, why_size);
+        cw.guard = (ossa_write_guard){0}; /* a fresh scratch folder; the rename is guarded */
+        st = write_cal3d_file(m, out, &cw, &o->guard, why, why_size);
     } else if (t == T_SKM) {
-        st = ossa_write_skm(m, dir, stem, o->fps, &err);
+        ossa_skm_write_options so = {.frame_rate = o->fps, .guard = guard};
+        st = ossa_write_skm(m, dir, stem, &so, &err);
     } else if (t == T_C3S) {
-        ossa_c3s_write_options c3 = {.vertex_frames = o->vertex_frames, .frame_rate = o->fps};
+        ossa_c3s_write_options c3 = {.vertex_frames = o->vertex_frames, .frame_rate = o->fps,
+                                     .guard = guard};
         st = ossa_write_c3s(m, out, &c3, &err);
     } else if (t == T_CFF) {
-        st = ossa_write_cff(m, out, o->fps, &err);
+        ossa_cff_write_options co = {.frame_rate = o->fps, .guard = guard};
+        st = ossa_write_cff(m, out, &co, &err);
     } else {
         o->gltf.fps = o->fps;
         o->gltf.warning = ossa_cli_warning_add;
         o->gltf.warning_user = w;
+        o->gltf.guard = guard;
         st = ossa_export_gltf(m, out, &o->gltf, &err);
     }
     if (st != OSSA_OK && !why[0])
@@ -368,6 +392,8 @@ int ossa_cmd_convert(int argc, char **argv)
             o.fps = (float)v;
         } else if (!strcmp(argv[i], "--vertex-frames")) {
             o.vertex_frames = true;
+        } else if (!strcmp(argv[i], "--overwrite")) {
+            o.guard.overwrite = true;
         } else if (!strcmp(argv[i], "--up") && i + 1 < argc) {
             i++;
             if (!strcasecmp(argv[i], "y") || !strcasecmp(argv[i], "z"))
@@ -398,7 +424,10 @@ int ossa_cmd_convert(int argc, char **argv)
     /* -o a file: the inputs are one model (a folder: the model ossa_load_files finds in it) */
     bool single = !to && target_of(out, &xml_file) != T_NONE;
     int rc;
-    if (single) {
+    if (ossa_cli_guard_add_args(&o.guard, files, count) != 0) {
+        fprintf(stderr, "ossa convert: out of memory\n");
+        rc = 1;
+    } else if (single) {
         ossa_cli_warnings w = {0};
         char why[1024];
         rc = convert_one(files, count, out, &o, false, &w, why, sizeof why);
@@ -423,10 +452,11 @@ int ossa_cmd_convert(int argc, char **argv)
         rc = ossa_batch_collect(&b, files, count, out, k == 1 ? "cfg" : kinds[k]);
         if (!rc) {
             convert_batch_ctx x = {&o};
-            rc = ossa_cli_run_batch("convert", &b, convert_batch_one, &x, verbose);
+            rc = ossa_cli_run_batch("convert", &b, convert_batch_one, &x, verbose, &o.guard);
         }
         ossa_batch_free(&b);
     }
+    ossa_cli_guard_free(&o.guard);
     free(files);
     return rc;
 usage:

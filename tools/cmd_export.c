@@ -6,10 +6,11 @@
 #include <strings.h>
 #include "batch.h"
 #include "cli.h"
+#include "out_guard.h"
 
 #define EXPORT_USAGE                                                                          \
-    "ossa export MODEL... -o OUT.glb|OUT.gltf [--fps N] [--up y|z] [--embed] [--verbose] "   \
-    OSSA_CLI_LOAD_USAGE "\n       ossa export (MODEL|FOLDER)... -o OUTDIR [--gltf] [options]"
+    "ossa export MODEL... -o OUT.glb|OUT.gltf [--fps N] [--up y|z] [--embed] [--overwrite] "  \
+    "[--verbose] " OSSA_CLI_LOAD_USAGE "\n       ossa export (MODEL|FOLDER)... -o OUTDIR [--gltf] [options]"
 
 static bool ends_with(const char *s, const char *suffix)
 {
@@ -17,10 +18,11 @@ static bool ends_with(const char *s, const char *suffix)
     return n >= k && !strcasecmp(s + n - k, suffix);
 }
 
-/* Loads and exports one model; returns 0 written, 1 failed. Warnings are collected in w. */
+/* Loads and exports one model; returns 0 written, 1 failed. Warnings are collected in w. The
+ * model's own files join the guard's inputs before anything is written. */
 static int export_one(const char *const *files, size_t count, const ossa_load_options *lopt,
-                      const char *out, ossa_export_options *xopt, ossa_cli_warnings *w,
-                      char *why, size_t why_size)
+                      const char *out, ossa_export_options *xopt, ossa_cli_guard *guard,
+                      ossa_cli_warnings *w, char *why, size_t why_size)
 {
     ossa_model *m = NULL;
     ossa_error err;
@@ -28,6 +30,12 @@ static int export_one(const char *const *files, size_t count, const ossa_load_op
         ossa_error_format(&err, why, (unsigned)why_size);
         return 1;
     }
+    if (ossa_cli_guard_add_model(guard, m) != 0) {
+        ossa_model_destroy(m);
+        snprintf(why, why_size, "out of memory");
+        return 1;
+    }
+    xopt->guard = ossa_cli_write_guard(guard);
     xopt->warning = ossa_cli_warning_add;
     xopt->warning_user = w;
     ossa_status st = ossa_export_gltf(m, out, xopt, &err);
@@ -40,13 +48,14 @@ static int export_one(const char *const *files, size_t count, const ossa_load_op
 }
 
 int ossa_cli_run_batch(const char *cmd, ossa_batch *b, ossa_cli_batch_fn fn, void *user,
-                       bool verbose)
+                       bool verbose, const ossa_cli_guard *guard)
 {
-    size_t done = 0, warned = 0, failed = 0;
+    size_t done = 0, warned = 0, failed = 0, files = 0;
     for (size_t i = 0; i < b->count; i++) {
         const ossa_batch_model *bm = &b->models[i];
         ossa_cli_warnings w = {0};
         char why[1024] = "";
+        size_t claimed = guard->claimed_count;
         int rc = ossa_batch_mkdirs(bm->out) ? (snprintf(why, sizeof why, "cannot create the "
                                                         "folders of %s", bm->out), 1)
                                             : fn(bm, user, &w, why, sizeof why);
@@ -56,6 +65,7 @@ int ossa_cli_run_batch(const char *cmd, ossa_batch *b, ossa_cli_batch_fn fn, voi
                     bm->label, why);
         } else {
             done++;
+            files += guard->claimed_count - claimed; /* a write is whole: every claim landed */
             warned += w.count > 0;
             fprintf(stderr, "ossa %s: [%zu/%zu] %s -> %s: ok", cmd, i + 1, b->count, bm->label,
                     bm->out);
@@ -68,14 +78,20 @@ int ossa_cli_run_batch(const char *cmd, ossa_batch *b, ossa_cli_batch_fn fn, voi
         }
         ossa_cli_warnings_clear(&w);
     }
-    fprintf(stderr, "ossa %s: %zu written (%zu with warnings), %zu failed, of %zu\n", cmd, done,
-            warned, failed, b->count);
-    return failed ? 1 : 0;
+    if (b->unreadable)
+        fprintf(stderr, "ossa %s: %zu entr%s could not be examined (above)\n", cmd,
+                b->unreadable, b->unreadable == 1 ? "y" : "ies");
+    fprintf(stderr, "ossa %s: %zu written (%zu file%s, %zu with warnings), %zu failed, of %zu\n",
+            cmd, done, files, files == 1 ? "" : "s", warned, failed, b->count);
+    if (!b->count && !b->unreadable)
+        fprintf(stderr, "ossa %s: no model found in what was given\n", cmd);
+    return failed || b->unreadable || !b->count ? 1 : 0;
 }
 
 typedef struct export_batch_ctx {
     const ossa_load_options *lopt;
     ossa_export_options *xopt;
+    ossa_cli_guard *guard;
 } export_batch_ctx;
 
 static int export_batch_one(const ossa_batch_model *bm, void *user, ossa_cli_warnings *w,
@@ -83,13 +99,14 @@ static int export_batch_one(const ossa_batch_model *bm, void *user, ossa_cli_war
 {
     export_batch_ctx *x = user;
     return export_one((const char *const *)bm->files, bm->file_count, x->lopt, bm->out, x->xopt,
-                      w, why, why_size);
+                      x->guard, w, why, why_size);
 }
 
 int ossa_cmd_export(int argc, char **argv)
 {
     ossa_load_options lopt = {0};
     ossa_export_options xopt = {0};
+    ossa_cli_guard guard = {0};
     const char *out = NULL;
     bool verbose = false, gltf = false;
     int taken;
@@ -124,6 +141,8 @@ int ossa_cmd_export(int argc, char **argv)
             xopt.embed = true;
         } else if (!strcmp(argv[i], "--gltf")) {
             gltf = true;
+        } else if (!strcmp(argv[i], "--overwrite")) {
+            guard.overwrite = true;
         } else if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v")) {
             verbose = true;
         } else if (ossa_cli_take_file("export", argv[i], files, &count)) {
@@ -137,10 +156,13 @@ int ossa_cmd_export(int argc, char **argv)
     /* -o a file: the inputs are one model (a folder: the model ossa_load_files finds in it) */
     bool single = ends_with(out, ".glb") || ends_with(out, ".gltf");
     int rc;
-    if (single) {
+    if (ossa_cli_guard_add_args(&guard, files, count) != 0) {
+        fprintf(stderr, "ossa export: out of memory\n");
+        rc = 1;
+    } else if (single) {
         ossa_cli_warnings w = {0};
         char why[1024];
-        rc = export_one(files, count, &lopt, out, &xopt, &w, why, sizeof why);
+        rc = export_one(files, count, &lopt, out, &xopt, &guard, &w, why, sizeof why);
         for (size_t k = 0; k < w.count; k++)
             fprintf(stderr, "ossa export: warning: %s\n", w.lines[k]);
         if (rc)
@@ -150,11 +172,12 @@ int ossa_cmd_export(int argc, char **argv)
         ossa_batch b = {0};
         rc = ossa_batch_collect(&b, files, count, out, gltf ? "gltf" : "glb");
         if (!rc) {
-            export_batch_ctx x = {&lopt, &xopt};
-            rc = ossa_cli_run_batch("export", &b, export_batch_one, &x, verbose);
+            export_batch_ctx x = {&lopt, &xopt, &guard};
+            rc = ossa_cli_run_batch("export", &b, export_batch_one, &x, verbose, &guard);
         }
         ossa_batch_free(&b);
     }
+    ossa_cli_guard_free(&guard);
     free(files);
     return rc;
 usage:

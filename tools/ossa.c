@@ -1,5 +1,6 @@
 /* ossa: command-line front end of the engine. Each command has one entry in the table below:
  * its synopsis and description are what `ossa --help` lists and `ossa COMMAND --help` prints. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
@@ -40,7 +41,8 @@ static const command commands[] = {
      "--bones: bone,name,tx,ty,tz,qx,qy,qz,qw in model space instead of the mesh.\n"
      "--frame-rate FPS: frames per second of SKP and CFF frame lists (default 10, 25).\n"},
     {"export", ossa_cmd_export,
-     "export MODEL... -o OUT.glb|OUT.gltf [--fps N] [--up y|z] [--embed] [--frame-rate FPS]\n"
+     "export MODEL... -o OUT.glb|OUT.gltf [--fps N] [--up y|z] [--embed] [--overwrite]\n"
+     "       [--frame-rate FPS]\n"
      "export (MODEL|FOLDER)... -o OUTDIR [--gltf] [--verbose] [the options above]\n",
      "glTF 2.0: bones as nodes with a skin and inverse binds, one mesh per mesh with one\n"
      "primitive per submesh (normals, UV sets, vertex colours, morph targets), every clip\n"
@@ -53,9 +55,15 @@ static const command commands[] = {
      "-o OUT.gltf: JSON, with OUT.bin and the textures written beside it.\n"
      "-o OUTDIR: a batch: every MODEL on its own, every FOLDER walked (every .cfg, else a\n"
      "folder with one Cal3D skeleton as one model, else each loose model file), each\n"
-     "written to OUTDIR/<path>/<name>.glb with one progress line on stderr and a summary\n"
-     "(written, with warnings, failed); it goes on past a model that fails and exits 1\n"
-     "if any failed.\n"
+     "written to OUTDIR/<path>/<name>.glb (<name>_2.glb, ... when names meet) with one\n"
+     "progress line on stderr and a summary (models and files written, with warnings,\n"
+     "failed); it goes on past a model that fails and exits 1 if any failed or none was\n"
+     "found. Links out of a FOLDER are skipped.\n"
+     "Every file is written to a temporary beside it and renamed into place when complete:\n"
+     "a failed write leaves the old file as it was. An output that is one of the inputs\n"
+     "(or a file beneath an input folder, or a file a model was read from), that another\n"
+     "output of the run wrote, or that another Cal3D .cfg beside it lists is refused.\n"
+     "--overwrite: replace such outputs anyway (still through a temporary).\n"
      "--fps N: rate of the stretches resampled because glTF holds where Cal3D\n"
      "extrapolates (before a track's first key, after its last) (default 30).\n"
      "--up y|z: the source's up axis (default: from the format, as ossa-view: Y for the\n"
@@ -66,7 +74,8 @@ static const command commands[] = {
      "--frame-rate FPS: frames per second of SKP and CFF frame lists (default 10, 25).\n"},
     {"convert", ossa_cmd_convert,
      "convert MODEL... -o OUT [--version N] [--lineage upstream|mp3butcher] [--xml]\n"
-     "        [--fps N] [--vertex-frames] [--up y|z] [--embed] [--frame-rate FPS]\n"
+     "        [--fps N] [--vertex-frames] [--up y|z] [--embed] [--overwrite]\n"
+     "        [--frame-rate FPS]\n"
      "convert (MODEL|FOLDER)... -o OUTDIR --to cfg|xml|skm|c3s|cff|glb|gltf [--verbose]\n"
      "        [the options above]\n",
      "Writes the model in the format of OUT's extension. What the target cannot hold is\n"
@@ -88,6 +97,9 @@ static const command commands[] = {
      "25), and of glTF's resampled stretches (30).\n"
      "--vertex-frames: C3S with every clip baked into vertex frames, no bones.\n"
      "--up y|z, --embed: as ossa export, for glTF.\n"
+     "--overwrite: as ossa export: outputs are refused where they would replace an\n"
+     "input (a set converted into its own folder keeps its meshes' and clips' names),\n"
+     "another output of the run, or a file another .cfg beside them lists.\n"
      "--verbose: a batch lists each model's warnings.\n"
      "--frame-rate FPS: frames per second of SKP and CFF frame lists read (default 10, 25).\n"},
     {"bench", ossa_cmd_bench,
@@ -158,6 +170,9 @@ static void command_usage(FILE *out, const command *c)
 
 int main(int argc, char **argv)
 {
+    /* Past a file-size limit a write then fails with EFBIG, and the writer removes its
+     * temporary and leaves the target as it was, instead of the process dying mid-file. */
+    signal(SIGXFSZ, SIG_IGN);
     if (argc < 2) {
         usage(stderr);
         return 2;
