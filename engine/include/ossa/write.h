@@ -1,7 +1,10 @@
-/* Writing models in the formats Ossa reads. Every writer takes a validated model, writes whole
- * files (never a partial one: a failed write removes what it created) and returns a status with
- * a message in err naming the file. Reading a written file back gives the same model, within the
- * precision the format stores. */
+/* Writing models in the formats Ossa reads. Every writer validates the model it is handed
+ * (ossa_model_validate; a model that fails is refused), writes whole files (never a partial one:
+ * a failed write removes what it created) and returns a status with a message in err naming the
+ * file. Reading a written file back gives the same model, within the precision the format
+ * stores. Parts loaded without their skeleton keep their file's bone ids: Cal3D writes them as
+ * they are, the formats that place keys and weights on bones (SKM, C3S) refuse them, and CFF,
+ * which has no bones then, writes the meshes unanimated. */
 #ifndef OSSA_WRITE_H
 #define OSSA_WRITE_H
 
