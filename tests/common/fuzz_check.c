@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "ossa/limits.h"
 #include "fuzz_seeds.h"
+#include "fuzz_write_check.h"
 #include <jansson.h>
 #include "ossa/export.h"
 #include "ossa/instance.h"
@@ -518,6 +519,10 @@ int fuzz_check_harness(const uint8_t *data, size_t size, fuzz_harness h, ossa_st
         bad = check_model(m, why, why_size);
         if (!bad && (h.checks & FUZZ_CHECK_EXPORT))
             bad = check_export(m, why, why_size);
+        if (!bad && (h.checks & FUZZ_CHECK_WRITE))
+            bad = fuzz_check_writers(m, why, why_size);
+        if (!bad && (h.checks & FUZZ_CHECK_EXPORT_FILE))
+            bad = fuzz_check_export_file(m, why, why_size);
         ossa_model_destroy(m);
     }
     free(copy);

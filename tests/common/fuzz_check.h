@@ -32,9 +32,15 @@ enum {
  * forced, only the kind of seed that must load. Each harness file defines fuzz_harness_info. */
 /* Checks beyond the load's (fuzz_harness.checks). */
 enum {
-    FUZZ_CHECK_EXPORT = 1u /* a model that loads is also exported as a .glb stream to memory
+    FUZZ_CHECK_EXPORT = 1u, /* a model that loads is also exported as a .glb stream to memory
                               (ossa_export_glb_stream): the stream is one well-formed GLB whose
                               JSON chunk parses and says glTF 2.0 */
+    FUZZ_CHECK_WRITE = 2u, /* every writer of write.h (Cal3D binary and XML, SKM, C3S with bones
+                              and with vertex frames, CFF) into a scratch folder: a refusal keeps
+                              the error contract and leaves no file, an OK loads back
+                              (fuzz_write_check.h) */
+    FUZZ_CHECK_EXPORT_FILE = 4u /* the .glb stream and a .gltf with its .bin beside: both parse,
+                                   agree, and every view and accessor lies inside its buffer */
 };
 
 typedef struct fuzz_harness {

@@ -29,4 +29,14 @@
 /* Largest magnitude of an influence or morph weight (validation; morph extrapolation). */
 #define OSSA_MAX_WEIGHT      1e6f
 
+/* glTF export: where Cal3D extrapolates and glTF would hold (before a track's first key, after
+ * its last), the stretch is resampled at the export's fps; a track gets at most this many such
+ * samples (half for the stretch before its first key), and a stretch that would take more is
+ * sampled evenly at that many instead (docs/FORMATS.md, glTF export). Springs step a clip at
+ * most this many times when the export measures their cloth. */
+#define OSSA_EXPORT_MAX_TRACK_SAMPLES 4096u
+/* glTF export: resampled keys of all tracks together, and cloth steps of all springs; past it a
+ * stretch gets its end points only (keys at 1e9 s would otherwise take 3e10 samples). */
+#define OSSA_EXPORT_MAX_SAMPLES (1u << 20)
+
 #endif

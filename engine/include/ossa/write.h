@@ -1,10 +1,13 @@
-/* Writing models in the formats Ossa reads. Every writer takes a validated model and returns a
- * status with a message in err naming the file. Outputs are atomic: each file is written whole
- * to a temporary beside its target (created exclusively, never through a link) and renamed over
- * the target only when every file of the write is complete, so a failure leaves every existing
- * file as it was and nothing behind. Before anything is written, each output path is put to the
- * caller's guard (ossa_write_guard), which may refuse it. Reading a written file back gives the
- * same model, within the precision the format stores. */
+/* Writing models in the formats Ossa reads. Every writer validates the model it is handed
+ * (ossa_model_validate; a model that fails is refused) and returns a status with a message in
+ * err naming the file. Outputs are atomic: each file is written whole to a temporary beside its
+ * target (created exclusively, never through a link) and renamed over the target only when every
+ * file of the write is complete, so a failure leaves every existing file as it was and nothing
+ * behind. Before anything is written, each output path is put to the caller's guard
+ * (ossa_write_guard, status.h), which may refuse it. Reading a written file back gives the same
+ * model, within the precision the format stores. Parts loaded without their skeleton keep their
+ * file's bone ids: Cal3D writes them as they are, the formats that place keys and weights on
+ * bones (SKM, C3S) refuse them, and CFF, which has no bones then, writes the meshes unanimated. */
 #ifndef OSSA_WRITE_H
 #define OSSA_WRITE_H
 

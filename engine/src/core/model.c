@@ -165,6 +165,19 @@ static ossa_status validate_chains(const ossa_model *m, ossa_error *err)
     return st;
 }
 
+/* Bone ids must name a bone of the skeleton. A mesh or clip loaded without one keeps its file's
+ * ids (what a lone CMF or CAF holds, written back as it was): those must still be ids some
+ * skeleton could have. Writers that place them on bones refuse such a model themselves. */
+static uint32_t bone_limit(const ossa_model *m)
+{
+    return m->bone_count ? m->bone_count : OSSA_MAX_BONES;
+}
+
+static const char *bone_limit_text(const ossa_model *m)
+{
+    return m->bone_count ? "the skeleton has" : "no skeleton loaded, and a skeleton has at most";
+}
+
 static int all_finite(const float *v, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -207,9 +220,9 @@ static ossa_status validate_submesh(const ossa_model *m, const ossa_mesh *mesh, 
             max_inf = e - a;
         for (uint32_t k = a; k < e; k++) {
             const ossa_influence *in = &s->influences[k];
-            if (m->bone_count && in->bone >= m->bone_count)
-                return invalid(err, "mesh '%s' submesh %u: vertex %zu uses bone %u of %u", mn, si,
-                               v, in->bone, m->bone_count);
+            if (in->bone >= bone_limit(m))
+                return invalid(err, "mesh '%s' submesh %u: vertex %zu uses bone %u, %s %u", mn,
+                               si, v, in->bone, bone_limit_text(m), bone_limit(m));
             if (!(fabsf(in->weight) <= MAX_WEIGHT))
                 return invalid(err, "mesh '%s' submesh %u: vertex %zu has weight %g", mn, si, v,
                                (double)in->weight);
@@ -358,9 +371,9 @@ static ossa_status validate_clip(const ossa_model *m, const ossa_clip *c, ossa_e
         return extras;
     for (uint32_t t = 0; t < c->track_count; t++) {
         const ossa_track *tr = &c->tracks[t];
-        if (m->bone_count && tr->bone >= m->bone_count)
-            return invalid(err, "clip '%s': track %u animates bone %u, the skeleton has %u", cn, t,
-                           tr->bone, m->bone_count);
+        if (tr->bone >= bone_limit(m))
+            return invalid(err, "clip '%s': track %u animates bone %u, %s %u", cn, t, tr->bone,
+                           bone_limit_text(m), bone_limit(m));
         if (tr->key_count == 0)
             return invalid(err, "clip '%s': track %u has no keys", cn, t);
         for (uint32_t k = 0; k < tr->key_count; k++) {

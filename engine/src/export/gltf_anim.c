@@ -4,13 +4,16 @@
  *   - after the last key, the loop key (the first key again at t = duration) is one more key;
  *   - before a track's first key Cal3D extrapolates along the first pair, and after the last key
  *     (when the clip gets no loop key) along the last pair; glTF holds instead, so those
- *     stretches are resampled at opt.fps (with a warning);
+ *     stretches are resampled at opt.fps (with a warning), within OSSA_EXPORT_MAX_TRACK_SAMPLES
+ *     a track and OSSA_EXPORT_MAX_SAMPLES an export (past them evenly and more coarsely, so
+ *     a clip with keys at 1e9 s ends, and the stretch's ends stay exact);
  *   - keys at the same time (a step in Cal3D) are moved one float step apart (glTF needs
  *     increasing times). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "gltf_internal.h"
+#include "ossa/limits.h"
 #include "ossa/reference.h"
 #include "ossa/sample.h"
 
@@ -59,8 +62,9 @@ static void keys_add(key_list *k, float time, const float *t, const float *r, co
     k->n++;
 }
 
-/* One track's value at a time as Cal3D's sampler gives it outside the loop tail (pose arrays
- * of bone_count entries, scratch). */
+/* One track's value at a time as Cal3D's sampler gives it outside the loop tail. The pose
+ * arrays (bone_count entries, scratch) hold the rest pose, set once per track: sampling the
+ * track alone rewrites only its bone (the scale only when the track has scales). */
 typedef struct track_eval {
     const ossa_model *m;
     ossa_clip one;           /* a clip of this track alone */
@@ -70,7 +74,6 @@ typedef struct track_eval {
 static void eval_at(track_eval *e, float time, float *t, float *r, float *s)
 {
     uint32_t b = e->one.tracks[0].bone;
-    ossa_pose_rest(e->m, e->t, e->r, e->s, e->m->bone_count, NULL);
     ossa_sample_clip(e->m, &e->one, time, OSSA_WRAP_EXTRAPOLATE, e->t, e->r, e->s,
                      e->m->bone_count, NULL);
     memcpy(t, e->t + 3 * b, 3 * sizeof(float));
@@ -84,33 +87,85 @@ static void add_key(key_list *k, const ossa_track *tr, uint32_t i, const float *
              tr->scales ? tr->scales + 3 * i : rest_s);
 }
 
-static void add_eval(key_list *k, track_eval *e, float time)
+/* A sample at time; skipped where float times no longer tell it from the key before. */
+static void add_eval(key_list *k, track_eval *e, double time)
 {
-    float t[3], r[4], s[3];
-    eval_at(e, time, t, r, s);
-    keys_add(k, time, t, r, s);
+    float x = (float)time, t[3], r[4], s[3];
+    if (k->n && !(x > k->time[k->n - 1]))
+        return;
+    eval_at(e, x, t, r, s);
+    keys_add(k, x, t, r, s);
 }
 
-/* Fills k with the track's keys over [0, duration] as glTF must hold them. Returns how many
- * stretches were resampled; *bumped counts keys moved apart. */
-static int track_keys(const gltf_ctx *c, track_eval *e, const ossa_clip *clip, bool loop_key,
-                      key_list *k, uint32_t *bumped)
+/* How the stretches of one clip were sampled (for its warnings). */
+typedef struct stretch_count {
+    uint32_t resampled, coarse;
+} stretch_count;
+
+/* Samples the open stretch (lo, hi) (from lo itself when with_lo) on the export's grid i / fps,
+ * from integer frame numbers (no float running sum: x += 1/30 stops moving past 2^19 s). A
+ * stretch that needs more than budget samples gets budget evenly spaced ones instead. Returns
+ * how many it took. */
+static size_t sample_stretch(const gltf_ctx *c, track_eval *e, key_list *k, double lo, double hi,
+                             bool with_lo, size_t budget, stretch_count *count)
+{
+    double fps = c->opt.fps, end = hi - 1e-6;
+    /* Grid frames i with lo < i / fps < end (lo <= i / fps with with_lo). */
+    double first = with_lo ? ceil(lo * fps) : floor(lo * fps) + 1.0;
+    double frames = ceil(end * fps) - first; /* i / fps < end for i < ceil(end * fps) */
+    if (!(frames > 0.0))
+        return 0;
+    count->resampled++;
+    /* Samples that float times put on hi itself would move the key there. */
+    float below = (float)hi;
+    if (frames <= (double)budget) {
+        for (size_t i = 0; i < (size_t)frames; i++)
+            if ((float)((first + (double)i) / fps) < below)
+                add_eval(k, e, (first + (double)i) / fps);
+        return (size_t)frames;
+    }
+    count->coarse++;
+    size_t n = budget;
+    for (size_t i = 0; i < n; i++) { /* from lo itself, or n evenly inside (lo, hi) */
+        double x = with_lo ? lo + (hi - lo) * (double)i / (double)n
+                           : lo + (hi - lo) * (double)(i + 1) / (double)(n + 1);
+        if ((float)x < below)
+            add_eval(k, e, x);
+    }
+    return n;
+}
+
+/* What is left of the export's budget, at most want. */
+static size_t export_budget(const gltf_ctx *c, size_t want)
+{
+    size_t left = c->resampled < OSSA_EXPORT_MAX_SAMPLES ? OSSA_EXPORT_MAX_SAMPLES - c->resampled
+                                                         : 0;
+    return want < left ? want : left;
+}
+
+/* Fills k with the track's keys over [0, duration] as glTF must hold them; *bumped counts keys
+ * moved apart. The stretches Cal3D extrapolates share the track's sample budget, half of it
+ * before the first key; once the export's budget is spent they get their end points only (the
+ * value at 0 before the first key, at the duration after the last). */
+static void track_keys(gltf_ctx *c, track_eval *e, const ossa_clip *clip, bool loop_key,
+                       key_list *k, uint32_t *bumped, stretch_count *count)
 {
     const ossa_track *tr = e->one.tracks;
     const float *rest_s = c->m->bones[tr->bone].rest_s;
-    float d = clip->duration, step = 1.0f / c->opt.fps;
+    float d = clip->duration;
     uint32_t n = tr->key_count;
-    int resampled = 0;
     if (n == 1) { /* constant in every mode */
         add_key(k, tr, 0, rest_s);
-        k->time[0] = 0.0f;
-        return 0;
+        if (k->n)
+            k->time[0] = 0.0f;
+        return;
     }
+    size_t used = 0;
     float t0 = tr->times[0];
     if (t0 > 0.0f) { /* Cal3D extrapolates before the first key */
-        for (uint32_t i = 0; (float)i * step < t0 - 1e-6f && (float)i * step < d; i++)
-            add_eval(k, e, (float)i * step);
-        resampled++;
+        size_t budget = export_budget(c, OSSA_EXPORT_MAX_TRACK_SAMPLES / 2);
+        used = sample_stretch(c, e, k, 0.0, fmin(t0, d), true, budget ? budget : 1, count);
+        c->resampled += used;
     }
     for (uint32_t i = 0; i < n; i++) {
         float ti = tr->times[i];
@@ -122,7 +177,7 @@ static int track_keys(const gltf_ctx *c, track_eval *e, const ossa_clip *clip, b
             break;
         }
         if (k->n == 0 && ti > 0.0f && t0 < 0.0f)
-            add_eval(k, e, 0.0f);
+            add_eval(k, e, 0.0);
         add_key(k, tr, i, rest_s);
         if (k->n >= 2 && !(k->time[k->n - 1] > k->time[k->n - 2])) {
             k->time[k->n - 1] = nextafterf(k->time[k->n - 2], INFINITY);
@@ -133,17 +188,20 @@ static int track_keys(const gltf_ctx *c, track_eval *e, const ossa_clip *clip, b
     if (last < d) {
         if (loop_key) {
             add_key(k, tr, 0, rest_s);
-            k->time[k->n - 1] = d;
+            if (k->n)
+                k->time[k->n - 1] = d;
         } else { /* Cal3D extrapolates after the last key */
-            for (float x = (floorf(last / step) + 1.0f) * step; x < d - 1e-6f; x += step)
-                add_eval(k, e, x);
-            add_eval(k, e, d);
-            resampled++;
+            size_t budget = export_budget(c, OSSA_EXPORT_MAX_TRACK_SAMPLES - used);
+            c->resampled += sample_stretch(c, e, k, last, d, false, budget, count);
+            if (!k->n || k->time[k->n - 1] < d) {
+                float t[3], r[4], s[3];
+                eval_at(e, d, t, r, s);
+                keys_add(k, d, t, r, s);
+            }
         }
         if (k->n >= 2 && !(k->time[k->n - 1] > k->time[k->n - 2]))
             k->time[k->n - 1] = nextafterf(k->time[k->n - 2], INFINITY);
     }
-    return resampled;
 }
 
 /* Root bones take the axis change; rotations unit and on the shorter arc from key to key. */
@@ -203,7 +261,8 @@ static void clip_animation(gltf_ctx *c, const ossa_clip *clip, track_eval *e)
     /* Cal3D decides on the loop key from the first track alone (ossa_sample_clip). */
     bool loop_key = clip->track_count &&
                     clip->tracks[0].times[clip->tracks[0].key_count - 1] < clip->duration;
-    uint32_t resampled = 0, bumped = 0, non_unit = 0, skipped = 0;
+    uint32_t bumped = 0, non_unit = 0, skipped = 0;
+    stretch_count stretches = {0, 0};
     for (uint32_t i = 0; i < clip->track_count && !c->failed; i++) {
         const ossa_track *tr = &clip->tracks[i];
         if (tr->bone >= m->bone_count) {
@@ -212,8 +271,9 @@ static void clip_animation(gltf_ctx *c, const ossa_clip *clip, track_eval *e)
         }
         e->one.tracks = tr;
         e->one.duration = clip->duration;
+        ossa_pose_rest(m, e->t, e->r, e->s, m->bone_count, NULL);
         key_list k = {0};
-        resampled += (uint32_t)track_keys(c, e, clip, loop_key, &k, &bumped);
+        track_keys(c, e, clip, loop_key, &k, &bumped, &stretches);
         if (k.failed) {
             keys_free(&k);
             c->failed = true;
@@ -234,10 +294,15 @@ static void clip_animation(gltf_ctx *c, const ossa_clip *clip, track_eval *e)
     if (skipped)
         ossa_gltf_warn(c, "clip %s: %u tracks name bones the model does not have (no skeleton "
                   "loaded?): not exported", name, skipped);
-    if (resampled)
+    if (stretches.resampled)
         ossa_gltf_warn(c, "clip %s: %u track stretches before a first key or after a last key (where "
                   "Cal3D extrapolates and glTF would hold) resampled at %g frames per second",
-                  name, resampled, (double)c->opt.fps);
+                  name, stretches.resampled, (double)c->opt.fps);
+    if (stretches.coarse)
+        ossa_gltf_warn(c, "clip %s: %u of those stretches sampled more coarsely, evenly over the "
+                  "stretch: a track takes at most %u samples (OSSA_EXPORT_MAX_TRACK_SAMPLES), "
+                  "an export %u (OSSA_EXPORT_MAX_SAMPLES)", name, stretches.coarse,
+                  OSSA_EXPORT_MAX_TRACK_SAMPLES, OSSA_EXPORT_MAX_SAMPLES);
     if (bumped)
         ossa_gltf_warn(c, "clip %s: %u keys at the same time as the key before moved one float step "
                   "later (glTF needs increasing times)", name, bumped);

@@ -131,6 +131,12 @@ static ossa_status export_model(const ossa_model *m, const char *path, bool glb,
                                 ossa_export_write_fn sink, void *sink_user,
                                 const ossa_export_options *opt, ossa_error *err)
 {
+    /* Every index the export follows is trusted only after validation. */
+    ossa_error verr;
+    ossa_error_clear(&verr);
+    ossa_status valid = ossa_model_validate(m, &verr);
+    if (valid != OSSA_OK)
+        return ossa_write_fail(err, valid, path, "the model is not valid: %s", verr.message);
     gltf_ctx c = {.m = m, .err = err, .path = path, .sink = sink, .sink_user = sink_user,
                   .glb = glb, .skin = -1, .extra_joint = -1};
     if (opt)

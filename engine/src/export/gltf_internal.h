@@ -62,6 +62,7 @@ typedef struct gltf_ctx {
     int32_t *material_index; /* 2 per material (one-sided, two-sided): glTF index, -1 not yet */
     int32_t default_material[2];
     float model_size;        /* bind-pose bounding box diagonal (for relative figures) */
+    size_t resampled;        /* resampled keys so far, of OSSA_EXPORT_MAX_SAMPLES */
 } gltf_ctx;
 
 void ossa_gltf_warn(gltf_ctx *c, const char *fmt, ...) OSSA_PRINTF(2, 3);

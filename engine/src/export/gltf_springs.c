@@ -2,11 +2,13 @@
  * submesh with springs is skinned and its cloth stepped through two seconds of the rest pose and
  * then through every clip played once as a cycle at the export's fps (starting at rest where the
  * skin puts it, as Cal3D's resetPositions); the largest distance between a cloth vertex and its
- * skinned (linear blend) position is the figure the warning reports. */
+ * skinned (linear blend) position is the figure the warning reports. A run steps at most
+ * OSSA_EXPORT_MAX_TRACK_SAMPLES times and the export OSSA_EXPORT_MAX_SAMPLES in all. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "gltf_internal.h"
+#include "ossa/limits.h"
 #include "ossa/reference.h"
 #include "ossa/sample.h"
 #include "ossa/skin.h"
@@ -15,6 +17,7 @@
 typedef struct spring_run {
     const ossa_model *m;
     float *lt, *lr, *ls, *mt, *mr, *ms, *pal;
+    uint32_t steps;          /* cloth steps so far, of OSSA_EXPORT_MAX_SAMPLES */
 } spring_run;
 
 static void palette_at(spring_run *r, const ossa_clip *clip, float time)
@@ -41,9 +44,16 @@ static double simulate(spring_run *r, ossa_skin_mesh *mesh, ossa_spring_state *s
         return 0.0;
     ossa_spring_state_reset_to(state, pos);
     double worst = 0.0;
-    uint32_t steps = (uint32_t)ceilf(seconds * fps);
-    for (uint32_t i = 1; i <= steps && i <= 100000; i++) {
-        palette_at(r, clip, (float)i / fps);
+    /* Steps counted in double (1e9 s at 30 fps overflows a uint32) and capped per run and per
+     * export: past them the figure covers the first steps of a clip only. */
+    double want = ceil((double)seconds * (double)fps);
+    uint32_t steps = want < OSSA_EXPORT_MAX_TRACK_SAMPLES ? (uint32_t)want
+                                                          : OSSA_EXPORT_MAX_TRACK_SAMPLES;
+    if (steps > OSSA_EXPORT_MAX_SAMPLES - r->steps)
+        steps = OSSA_EXPORT_MAX_SAMPLES - r->steps;
+    r->steps += steps;
+    for (uint32_t i = 1; i <= steps; i++) {
+        palette_at(r, clip, (float)((double)i / fps));
         if (ossa_skin_job_run(&job, NULL) != OSSA_OK)
             break;
         memcpy(lbs, pos, 3 * sizeof(float) * n);

@@ -24,7 +24,11 @@
  * whose first frame is its UVs; a clip with uv tracks also gets one frame per group per key.
  * Triggers, linked clips, sequence groups and surface mounts are written as they are. All
  * meshes become one SMDL (reading back gives one mesh, plus one for hidden faces). The file is
- * built in memory; a failed write leaves no file. */
+ * built in memory; a failed write leaves no file.
+ *
+ * Parts loaded without their skeleton keep file bone ids: keys or weights on bones the model
+ * lacks are refused (the frame form writes such a mesh at its bind pose, as nothing poses it); a
+ * material index the model has no material for (a lone CMF's) is written as none. */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -80,8 +84,9 @@ static ossa_status plan(c3s_writer *w)
                 for (uint32_t k = 0; k < sm->influence_start[sm->vertex_count]; k++)
                     if (sm->influences[k].bone >= m->bone_count)
                         return ossa_write_fail(w->err, OSSA_ERR_UNSUPPORTED, w->path,
-                                    "mesh '%s' uses bone %u but the model has %u bones",
-                                    m->meshes[i].name, sm->influences[k].bone, m->bone_count);
+                                    "mesh '%s' uses bone %u but the model has %u bones (load "
+                                    "the skeleton with it)", m->meshes[i].name,
+                                    sm->influences[k].bone, m->bone_count);
         }
     if (vertices > 0x0FFFFFFFu || faces > 0x0FFFFFFFu / 3)
         return ossa_write_fail(w->err, OSSA_ERR_UNSUPPORTED, w->path, "too many vertices or faces for C3S");
@@ -123,6 +128,12 @@ static ossa_status plan(c3s_writer *w)
             return ossa_write_fail(w->err, OSSA_ERR_UNSUPPORTED, w->path,
                         "clip '%s' would need %.0f key frames", clip->name, keys);
         w->keys[c] = (uint32_t)keys;
+        /* A clip loaded without its skeleton keeps its file's bone ids: C3S keys name bones. */
+        for (uint32_t t = 0; t < clip->track_count; t++)
+            if (clip->tracks[t].bone >= m->bone_count)
+                return ossa_write_fail(w->err, OSSA_ERR_UNSUPPORTED, w->path,
+                            "clip '%s' animates bone %u but the model has %u bones (load the "
+                            "skeleton with it)", clip->name, clip->tracks[t].bone, m->bone_count);
         if (!w->frames && clip->vertex_track_count)
             return ossa_write_fail(w->err, OSSA_ERR_UNSUPPORTED, w->path,
                         "clip '%s' plays vertex frames: write it with vertex_frames", clip->name);
@@ -245,7 +256,9 @@ static void put_faces(c3s_writer *w)
                 uint32_t edge = 3 * (w->face_base[s] + f);
                 size_t c = begin_sub(o, "TRIF", "", flags);
                 ossa_wbuf_f32(o, 0.0f);
-                put_cdw(o, sm->material >= 0 ? (uint32_t)sm->material + 1 : 0);
+                /* A mesh loaded without its materials keeps their indices: none here. */
+                bool has = sm->material >= 0 && (uint32_t)sm->material < m->material_count;
+                put_cdw(o, has ? (uint32_t)sm->material + 1 : 0);
                 for (uint32_t e = 0; e < 3; e++)
                     put_cdw(o, edge + e + 1);
                 for (int e = 0; e < 3; e++)
@@ -332,9 +345,11 @@ ossa_status ossa_write_c3s(const ossa_model *m, const char *path,
         return ossa_write_fail(err, OSSA_ERR_INVALID_ARGUMENT, path,
                     "frame rate %g is not in 0..1000 (0: 30 per second)",
                     (double)opt->frame_rate);
-    ossa_status st = ossa_model_validate(m, err);
+    ossa_error verr;
+    ossa_error_clear(&verr);
+    ossa_status st = ossa_model_validate(m, &verr);
     if (st != OSSA_OK)
-        return st;
+        return ossa_write_fail(err, st, path, "the model is not valid: %s", verr.message);
     c3s_writer w;
     memset(&w, 0, sizeof w);
     w.m = m;

@@ -77,6 +77,10 @@ static ossa_status pose_submesh(c3s_writer *w, const ossa_clip *clip, float time
     if (ossa_clip_vertex_track(clip, mesh, submesh))
         return ossa_vertex_clip_eval(m, clip, mesh, submesh, time, OSSA_WRAP_LOOP, w->positions,
                                      NULL, sm->vertex_count, NULL);
+    if (!m->bone_count) { /* nothing moves it; its influences name bones the palette lacks */
+        memcpy(w->positions, sm->positions, 3 * (size_t)sm->vertex_count * sizeof(float));
+        return OSSA_OK;
+    }
     ossa_skin_submesh_scalar(sm, w->palette, w->positions, w->normals, sm->vertex_count, NULL);
     return OSSA_OK;
 }
@@ -260,7 +264,7 @@ ossa_status ossa_c3s_put_sequences(c3s_writer *w)
         memset(animated, 0, (m->bone_count ? m->bone_count : 1) * sizeof *animated);
         uint32_t animated_count = 0;
         for (uint32_t t = 0; t < clip->track_count && !w->frames; t++)
-            if (!animated[clip->tracks[t].bone]) {
+            if (clip->tracks[t].bone < m->bone_count && !animated[clip->tracks[t].bone]) {
                 animated[clip->tracks[t].bone] = true;
                 animated_count++;
             }

@@ -431,12 +431,11 @@ ossa_status ossa_write_cff(const ossa_model *m, const char *path,
     if (!(fps > 0.0f) || fps > 1000.0f)
         return ossa_write_fail(err, OSSA_ERR_INVALID_ARGUMENT, path,
                     "frame rate %g is not in (0, 1000] frames per second", (double)frame_rate);
-    ossa_status st = ossa_model_validate(m, err);
-    if (st != OSSA_OK) {
-        if (err)
-            snprintf(err->file, sizeof err->file, "%s", path);
-        return st;
-    }
+    ossa_error verr;
+    ossa_error_clear(&verr);
+    ossa_status st = ossa_model_validate(m, &verr);
+    if (st != OSSA_OK)
+        return ossa_write_fail(err, st, path, "the model is not valid: %s", verr.message);
     cff_writer w;
     memset(&w, 0, sizeof w);
     w.m = m;

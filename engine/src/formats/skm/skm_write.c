@@ -424,6 +424,12 @@ ossa_status ossa_write_skm(const ossa_model *m, const char *dir, const char *bas
         return ossa_write_fail(err, OSSA_ERR_INVALID_ARGUMENT, base,
                     "frame rate %g is not in 0..1000 (0: 10 per second)", (double)frame_rate);
     float rate = frame_rate > 0.0f ? frame_rate : SKP_DEFAULT_FRAME_RATE;
+    /* Every index below is trusted only after validation. */
+    ossa_error verr;
+    ossa_error_clear(&verr);
+    ossa_status valid = ossa_model_validate(m, &verr);
+    if (valid != OSSA_OK)
+        return ossa_write_fail(err, valid, base, "the model is not valid: %s", verr.message);
     size_t nb = m->bone_count ? m->bone_count : 1;
     float *work = malloc(nb * 17 * sizeof *work); /* local t r s, bind t r */
     bool *used = malloc(nb * sizeof *used);
