@@ -28,5 +28,9 @@
 #define OSSA_MAX_ROTATION_NORM2 4.0
 /* Largest magnitude of an influence or morph weight (validation; morph extrapolation). */
 #define OSSA_MAX_WEIGHT      1e6f
+/* Most pixels a texture image may declare in its header (8192 x 8192): checked before it is
+ * decoded or embedded, since a small RLE or deflated file can declare gigabytes of pixels
+ * (docs/FORMATS.md, "Texture files"). */
+#define OSSA_MAX_TEXTURE_PIXELS (8192u * 8192u)
 
 #endif
