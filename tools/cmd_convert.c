@@ -264,6 +264,7 @@ static int convert_one(const char *const *files, size_t count, const char *out,
         ossa_error_format(&err, why, (unsigned)why_size);
         return 1;
     }
+    ossa_cli_load_warnings(m, w);
     dropped(m, t, t == T_CAL3D_FILE ? file_xml : o->xml, w);
     ossa_status st = OSSA_OK;
     why[0] = '\0';

@@ -28,6 +28,7 @@ static int export_one(const char *const *files, size_t count, const ossa_load_op
         ossa_error_format(&err, why, (unsigned)why_size);
         return 1;
     }
+    ossa_cli_load_warnings(m, w);
     xopt->warning = ossa_cli_warning_add;
     xopt->warning_user = w;
     ossa_status st = ossa_export_gltf(m, out, xopt, &err);
