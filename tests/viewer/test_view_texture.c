@@ -52,12 +52,13 @@ static bool write_huge_tga(const harness *h, const char *name)
     return write_bytes(h, name, tga, sizeof tga);
 }
 
-/* A PNG signature and IHDR declaring 100000 x 100000 pixels. */
+/* A PNG signature and IHDR (with its CRC, so libpng takes it) declaring 100000 x 100000
+ * pixels. */
 static bool write_huge_png(const harness *h, const char *name)
 {
     static const uint8_t png[33] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13,
                                     'I', 'H', 'D', 'R', 0, 1, 0x86, 0xA0, 0, 1, 0x86, 0xA0,
-                                    8, 6, 0, 0, 0, 0, 0, 0, 0};
+                                    8, 6, 0, 0, 0, 0xA8, 0x52, 0x0B, 0xC8};
     return write_bytes(h, name, png, sizeof png);
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 bool harness_begin(harness *h, const char *viewer)
@@ -93,12 +94,14 @@ int harness_run(harness *h, const char *const *args, char *err, size_t err_size)
     int status = 0;
     if (h->time_limit_s > 0) {
         /* poll: a viewer blocked on a file must fail the test, not hang it */
-        long waited_ms = 0;
+        struct timespec start, t;
+        clock_gettime(CLOCK_MONOTONIC, &start);
         pid_t done;
-        while ((done = waitpid(pid, &status, WNOHANG)) == 0 &&
-               waited_ms < 1000L * h->time_limit_s) {
+        while ((done = waitpid(pid, &status, WNOHANG)) == 0) {
+            clock_gettime(CLOCK_MONOTONIC, &t);
+            if (t.tv_sec - start.tv_sec >= h->time_limit_s)
+                break;
             usleep(20000);
-            waited_ms += 20;
         }
         if (done == 0) {
             kill(-pid, SIGKILL);
