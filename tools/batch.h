@@ -45,6 +45,9 @@ typedef struct ossa_cli_warnings {
 
 void ossa_cli_warning_add(void *user, const char *message); /* an ossa_export_warning_fn */
 void ossa_cli_warnings_clear(ossa_cli_warnings *w);
+/* The warnings of a model's load (a texture left out, keys sorted, ...), added to w: export
+ * and convert say what the load changed as well as what the target drops. */
+void ossa_cli_load_warnings(const ossa_model *m, ossa_cli_warnings *w);
 
 /* Writes one model of a batch: 0 written (warnings in w), 1 failed (why says why). */
 typedef int (*ossa_cli_batch_fn)(const ossa_batch_model *bm, void *user, ossa_cli_warnings *w,

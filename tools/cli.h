@@ -37,10 +37,16 @@ void ossa_cli_write_text(FILE *out, const char *text, size_t size);
  * anything else that starts with '-' is reported. Returns 0, or the exit status 2. */
 int ossa_cli_take_file(const char *cmd, const char *arg, const char **files, size_t *count);
 
-/* Load options every command shares (--frame-rate FPS) at argv[*i]: returns 1 when taken (*i
- * moved past its value), 0 when argv[*i] is not one, 2 (the exit status) for a bad value. */
+/* Load options every command shares (--frame-rate FPS, --allow-outside) at argv[*i]: returns 1
+ * when taken (*i moved past its value), 0 when argv[*i] is not one, 2 (the exit status) for a
+ * bad value. */
 int ossa_cli_load_option(const char *cmd, int argc, char **argv, int *i, ossa_load_options *opt);
-#define OSSA_CLI_LOAD_USAGE "[--frame-rate FPS]"
+#define OSSA_CLI_LOAD_USAGE "[--frame-rate FPS] [--allow-outside]"
+/* What --allow-outside does, for every command's help. */
+#define OSSA_CLI_ALLOW_OUTSIDE_HELP                                                           \
+    "--allow-outside: follow material texture paths that lead outside the model's\n"        \
+    "folders (the .cfg's or model file's, path=, the material's; '..', absolute names\n"     \
+    "and links out are otherwise left out with a warning).\n"
 
 /* Loads files as one model for a command (usage printed when none are given). Returns the model,
  * or NULL with *status set to the exit status (2 usage, 1 load error). Frees files. */

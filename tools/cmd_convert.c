@@ -278,6 +278,7 @@ static int convert_one(const char *const *files, size_t count, const char *out,
         return 1;
     }
     const ossa_write_guard guard = ossa_cli_write_guard(&o->guard);
+    ossa_cli_load_warnings(m, w);
     dropped(m, t, t == T_CAL3D_FILE ? file_xml : o->xml, w);
     ossa_status st = OSSA_OK;
     why[0] = '\0';

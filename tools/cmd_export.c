@@ -36,6 +36,7 @@ static int export_one(const char *const *files, size_t count, const ossa_load_op
         return 1;
     }
     xopt->guard = ossa_cli_write_guard(guard);
+    ossa_cli_load_warnings(m, w);
     xopt->warning = ossa_cli_warning_add;
     xopt->warning_user = w;
     ossa_status st = ossa_export_gltf(m, out, xopt, &err);

@@ -30,6 +30,10 @@ int ossa_cli_take_file(const char *cmd, const char *arg, const char **files, siz
 
 int ossa_cli_load_option(const char *cmd, int argc, char **argv, int *i, ossa_load_options *opt)
 {
+    if (strcmp(argv[*i], "--allow-outside") == 0) {
+        opt->allow_outside = true;
+        return 1;
+    }
     if (strcmp(argv[*i], "--frame-rate") != 0)
         return 0;
     char *end = NULL;
@@ -108,32 +112,24 @@ static void print_frame_values(FILE *out, const ossa_model *m, const ossa_clip *
 /* --cff-half: a CFF file's vertex positions under both readings of FORMAT-NOTES Decision 8. */
 static int print_cff_half(FILE *out, const char *path)
 {
-    FILE *f = fopen(path, "rb");
+    /* The library's reading, as the loaders': a regular file only, at most 1 GiB. */
     uint8_t *data = NULL;
     size_t size = 0;
-    if (f) {
-        for (;;) {
-            uint8_t *grown = realloc(data, size + 65536);
-            if (!grown)
-                break;
-            data = grown;
-            size_t got = fread(data + size, 1, 65536, f);
-            size += got;
-            if (got < 65536)
-                break;
-        }
-        fclose(f);
+    ossa_error read_err;
+    if (ossa_file_read(path, 0, &data, &size, &read_err) != OSSA_OK) {
+        char text[1024];
+        fprintf(stderr, "ossa: %s\n", ossa_error_format(&read_err, text, sizeof text));
+        return 1;
     }
     ossa_cff_position_reading as_int, as_half;
     ossa_error err;
-    if (!data || ossa_cff_position_readings(data, size, path, &as_int, &as_half, &err)) {
+    if (ossa_cff_position_readings(data, size, path, &as_int, &as_half, &err)) {
         char text[1024];
-        fprintf(stderr, "ossa: %s\n", data ? ossa_error_format(&err, text, sizeof text)
-                                            : "cannot read the file");
-        free(data);
+        fprintf(stderr, "ossa: %s\n", ossa_error_format(&err, text, sizeof text));
+        ossa_file_free(data);
         return 1;
     }
-    free(data);
+    ossa_file_free(data);
     const ossa_cff_position_reading *r[2] = {&as_int, &as_half};
     const char *how[2] = {"16-bit integers x scale + origin (used)", "half floats (not used)"};
     fprintf(out, "cff positions of %s, mesh-local:\n", path);

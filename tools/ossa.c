@@ -18,7 +18,7 @@ typedef struct command {
 
 static const command commands[] = {
     {"info", ossa_cmd_info,
-     "info MODEL... [--json] [--cff-half] [--frame-rate FPS]\n",
+     "info MODEL... [--json] [--cff-half] [--frame-rate FPS] [--allow-outside]\n",
      "Format, version, bones, meshes (vertices, faces and maximum influences of each\n"
      "submesh; a C3S scene model's own counts as in the file), clips (duration, tracks,\n"
      "keys), morph clips, materials, warnings. Several files form one model; a .cfg names\n"
@@ -26,10 +26,11 @@ static const command commands[] = {
      "the .skm of its name.\n"
      "--json: the same as one JSON document.\n"
      "--cff-half: also shows CFF positions read as half floats (docs/FORMATS.md, CFF).\n"
-     "--frame-rate FPS: frames per second of SKP and CFF frame lists (default 10, 25).\n"},
+     "--frame-rate FPS: frames per second of SKP and CFF frame lists (default 10, 25).\n"
+     OSSA_CLI_ALLOW_OUTSIDE_HELP},
     {"sample", ossa_cmd_sample,
      "sample MODEL... [--clip NAME|INDEX [--time SECONDS] [--clamp | --extrapolate]]\n"
-     "       [--bones] [--frame-rate FPS]\n",
+     "       [--bones] [--frame-rate FPS] [--allow-outside]\n",
      "CSV of the posed and skinned mesh, every vertex in file order:\n"
      "mesh,submesh,vertex,px,py,pz,nx,ny,nz. Without --clip, the bind pose.\n"
      "--clip: the clip by name or index, played as a Cal3D cycle: a time past its\n"
@@ -39,10 +40,11 @@ static const command commands[] = {
      "--extrapolate: the time as given, continuing along the first/last key pair\n"
      "outside them (Cal3D's sampler without the loop key).\n"
      "--bones: bone,name,tx,ty,tz,qx,qy,qz,qw in model space instead of the mesh.\n"
-     "--frame-rate FPS: frames per second of SKP and CFF frame lists (default 10, 25).\n"},
+     "--frame-rate FPS: frames per second of SKP and CFF frame lists (default 10, 25).\n"
+     OSSA_CLI_ALLOW_OUTSIDE_HELP},
     {"export", ossa_cmd_export,
      "export MODEL... -o OUT.glb|OUT.gltf [--fps N] [--up y|z] [--embed] [--overwrite]\n"
-     "       [--frame-rate FPS]\n"
+     "       [--frame-rate FPS] [--allow-outside]\n"
      "export (MODEL|FOLDER)... -o OUTDIR [--gltf] [--verbose] [the options above]\n",
      "glTF 2.0: bones as nodes with a skin and inverse binds, one mesh per mesh with one\n"
      "primitive per submesh (normals, UV sets, vertex colours, morph targets), every clip\n"
@@ -50,7 +52,10 @@ static const command commands[] = {
      "animations, materials as a PBR reading of the colours, textures (TGA and BMP\n"
      "become PNG). What glTF cannot say as the source does is changed as little as it\n"
      "can be, with a warning on stderr saying what and how far (docs/FORMATS.md, glTF\n"
-     "export). Several files form one model, as for info.\n"
+     "export). Several files form one model, as for info. A texture is read only from\n"
+     "inside the model's folders (see --allow-outside), only when it is a regular file\n"
+     "and its header declares at most 8192 x 8192 pixels; else it is left out with a\n"
+     "warning (docs/FORMATS.md, Texture files). The load's warnings are shown too.\n"
      "-o OUT.glb: one binary file, textures inside.\n"
      "-o OUT.gltf: JSON, with OUT.bin and the textures written beside it.\n"
      "-o OUTDIR: a batch: every MODEL on its own, every FOLDER walked (every .cfg, else a\n"
@@ -71,11 +76,12 @@ static const command commands[] = {
      "--embed: a .gltf with its buffer and textures inside as data: URIs.\n"
      "--gltf: a batch writes .gltf files (default .glb).\n"
      "--verbose: a batch lists each model's warnings under its progress line.\n"
-     "--frame-rate FPS: frames per second of SKP and CFF frame lists (default 10, 25).\n"},
+     "--frame-rate FPS: frames per second of SKP and CFF frame lists (default 10, 25).\n"
+     OSSA_CLI_ALLOW_OUTSIDE_HELP},
     {"convert", ossa_cmd_convert,
      "convert MODEL... -o OUT [--version N] [--lineage upstream|mp3butcher] [--xml]\n"
      "        [--fps N] [--vertex-frames] [--up y|z] [--embed] [--overwrite]\n"
-     "        [--frame-rate FPS]\n"
+     "        [--frame-rate FPS] [--allow-outside]\n"
      "convert (MODEL|FOLDER)... -o OUTDIR --to cfg|xml|skm|c3s|cff|glb|gltf [--verbose]\n"
      "        [the options above]\n",
      "Writes the model in the format of OUT's extension. What the target cannot hold is\n"
@@ -101,7 +107,8 @@ static const command commands[] = {
      "input (a set converted into its own folder keeps its meshes' and clips' names),\n"
      "another output of the run, or a file another .cfg beside them lists.\n"
      "--verbose: a batch lists each model's warnings.\n"
-     "--frame-rate FPS: frames per second of SKP and CFF frame lists read (default 10, 25).\n"},
+     "--frame-rate FPS: frames per second of SKP and CFF frame lists read (default 10, 25).\n"
+     OSSA_CLI_ALLOW_OUTSIDE_HELP},
     {"bench", ossa_cmd_bench,
      "bench [--vertices N] [--influences K] [--bones B] [--threads T] [--runs R]\n"
      "      [--model FILE]... [--store auto|cached|stream] [--json]\n"

@@ -429,8 +429,8 @@ int view_run(view_app *app)
     }
     int status = 0;
     app->ops = &window_ops;
-    if (!view_load_model(app->opt.files, app->opt.file_count, app->opt.fade, false, &app->cur, err,
-                    sizeof err)) {
+    if (!view_load_model(app->opt.files, app->opt.file_count, &app->opt, false, &app->cur, err,
+                         sizeof err)) {
         fprintf(stderr, "ossa-view: %s\n", err);
         status = VIEW_EXIT_INPUT;
     }

@@ -18,13 +18,14 @@ void view_free_model(view_model *vm)
     view_model_release(vm);
 }
 
-bool view_load_model(const char *const *paths, size_t count, float fade, bool gl,
+bool view_load_model(const char *const *paths, size_t count, const view_options *opt, bool gl,
                      view_model *vm, char *err, size_t err_size)
 {
     memset(vm, 0, sizeof *vm);
     ossa_model *model;
     ossa_error e;
-    ossa_status st = count ? ossa_load_files(paths, count, NULL, &model, &e)
+    ossa_load_options lopt = {.allow_outside = opt->allow_outside};
+    ossa_status st = count ? ossa_load_files(paths, count, &lopt, &model, &e)
                            : ossa_demo_model(&model, &e);
     if (st != OSSA_OK) {
         ossa_error_format(&e, err, err_size);
@@ -32,7 +33,7 @@ bool view_load_model(const char *const *paths, size_t count, float fade, bool gl
     }
     for (uint32_t i = 0; i < model->warning_count; i++)
         fprintf(stderr, "ossa-view: warning: %s\n", model->warnings[i]);
-    if (!view_model_init(vm, model, fade, err, err_size))
+    if (!view_model_init(vm, model, opt->fade, err, err_size))
         return false;
     if (gl) {
         if (!view_renderer_init(&vm->renderer, &vm->scene, err, err_size)) {
@@ -93,7 +94,7 @@ void view_open_paths(view_app *app, char *const *paths, size_t count)
     view_model next;
     if (oom)
         snprintf(err, sizeof err, "out of memory opening the dropped files");
-    else if (n && view_load_model((const char *const *)files, n, app->opt.fade, app->gl_ready,
+    else if (n && view_load_model((const char *const *)files, n, &app->opt, app->gl_ready,
                                   &next, err, sizeof err)) {
         view_free_model(&app->cur);
         app->cur = next;

@@ -10,8 +10,9 @@
 #include "app.h"
 
 /* Loads files (or the demo when count is 0) into vm, with a renderer when gl is set; the
- * model's warnings go to stderr. On failure vm holds nothing and err says why. */
-bool view_load_model(const char *const *paths, size_t count, float fade, bool gl,
+ * model's warnings go to stderr. opt gives the cross-fade and --allow-outside. On failure vm
+ * holds nothing and err says why. */
+bool view_load_model(const char *const *paths, size_t count, const view_options *opt, bool gl,
                      view_model *vm, char *err, size_t err_size);
 void view_free_model(view_model *vm);
 /* Clip index from --clip (a number or a name); 0 when absent. An unknown name is listed with

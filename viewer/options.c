@@ -55,6 +55,11 @@ void view_options_usage(FILE *out)
           "  --hud                 draw the HUD into --screenshot too (scripts always do); the\n"
           "                        model is then framed beside its panels, and no frame rate\n"
           "                        is shown (one frame has none)\n"
+          "  --allow-outside       follow material texture paths that lead outside the model's\n"
+          "                        folders ('..', absolute names, links out; otherwise left\n"
+          "                        out with a warning). A texture must be a regular file whose\n"
+          "                        header declares at most 8192 x 8192 pixels (PNG, JPEG,\n"
+          "                        BMP, TGA); others are left out with a warning\n"
           "  --help                this text\n"
           "  --version             the version of ossa-view\n"
           "\n"
@@ -140,6 +145,8 @@ int view_options_parse(int argc, char **argv, view_options *o)
         } else if (strcmp(a, "--version") == 0) {
             printf("ossa-view %s\n", OSSA_VERSION);
             return -1;
+        } else if (strcmp(a, "--allow-outside") == 0) {
+            o->allow_outside = true;
         } else if (strcmp(a, "--bones") == 0) {
             o->bones = true;
         } else if (strcmp(a, "--paused") == 0) {

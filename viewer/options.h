@@ -33,6 +33,7 @@ typedef struct view_options {
     bool paused;
     bool bones;
     bool hud;           /* --screenshot draws the HUD too */
+    bool allow_outside; /* --allow-outside: texture paths may leave the model's folders */
     view_skinning skinning;
     unsigned crowd;     /* --crowd N: N characters (crowd.h); 0: the single model */
 } view_options;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 #include "input.h"
+#include "ossa/files.h"
 
 /* Caps that keep a hostile script from eating memory or time. */
 #define SCRIPT_MAX_BYTES (16u << 20)
@@ -225,29 +226,22 @@ bool view_script_parse(const char *text, const char *name, view_script *s, char 
 bool view_script_load(const char *path, view_script *s, char *err, size_t err_size)
 {
     memset(s, 0, sizeof *s);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, err_size, "%s: cannot open: %s", path, strerror(errno));
+    /* The library's reading: a regular file only (a FIFO would block), at most 16 MiB. */
+    uint8_t *bytes;
+    size_t got;
+    ossa_error why;
+    if (ossa_file_read(path, SCRIPT_MAX_BYTES, &bytes, &got, &why) != OSSA_OK) {
+        snprintf(err, err_size, "%s: %s", path, why.message);
         return false;
     }
-    char *text = malloc(SCRIPT_MAX_BYTES + 1);
-    size_t got = text ? fread(text, 1, SCRIPT_MAX_BYTES + 1, f) : 0;
-    bool read_error = ferror(f) != 0;
-    fclose(f);
-    if (!text || read_error || got > SCRIPT_MAX_BYTES) {
-        snprintf(err, err_size, "%s: %s", path,
-                 !text ? "out of memory" : read_error ? "read error" : "larger than 16 MiB");
-        free(text);
-        return false;
-    }
-    text[got] = '\0';
+    char *text = (char *)bytes;
     if (memchr(text, '\0', got)) {
         snprintf(err, err_size, "%s: not a text file (NUL byte)", path);
-        free(text);
+        ossa_file_free(bytes);
         return false;
     }
     bool ok = view_script_parse(text, path, s, err, err_size);
-    free(text);
+    ossa_file_free(bytes);
     return ok;
 }
 

@@ -3,59 +3,48 @@
 #include <SDL.h>
 #include <SDL_image.h>
 #include <ctype.h>
-#include <errno.h>
 #include <glad/gl.h>
 #include <stdio.h>
 #include <string.h>
 
-/* Whether the file name (after the last slash) has an extension: a dot that is not its first
- * character. */
-static bool has_extension(const char *path)
-{
-    const char *base = path;
-    for (const char *p = path; *p; p++)
-        if (*p == '/' || *p == '\\')
-            base = p + 1;
-    const char *dot = strrchr(base, '.');
-    return dot && dot != base;
-}
+#include "ossa/files.h"
 
-const char *view_texture_resolve(const char *path, char *buf, size_t buf_size, int *err_no)
+/* Decodes a texture read by the library with the loader of the type its header was checked
+ * as, never by sniffing the bytes again: the decoder is the one whose size was checked. */
+static SDL_Surface *decode(const ossa_texture_file *tex)
 {
-    FILE *probe = fopen(path, "rb");
-    if (probe) {
-        fclose(probe);
-        return path;
-    }
-    *err_no = errno;
-    if (*err_no != ENOENT || has_extension(path))
+    if (tex->size > INT32_MAX) {
+        SDL_SetError("larger than 2 GiB");
         return NULL;
-    /* Legacy formats (CFF, C3S) often name a texture without its extension. */
-    static const char *const extensions[] = {".tga", ".png", ".bmp", ".jpg"};
-    for (size_t i = 0; i < sizeof extensions / sizeof extensions[0]; i++) {
-        int n = snprintf(buf, buf_size, "%s%s", path, extensions[i]);
-        if (n < 0 || (size_t)n >= buf_size)
-            return NULL;
-        probe = fopen(buf, "rb");
-        if (probe) {
-            fclose(probe);
-            return buf;
-        }
     }
-    return NULL;
+    SDL_RWops *rw = SDL_RWFromConstMem(tex->data, (int)tex->size);
+    if (!rw)
+        return NULL;
+    SDL_Surface *image = NULL;
+    switch (tex->info.type) {
+    case OSSA_IMAGE_PNG: image = IMG_LoadPNG_RW(rw); break;
+    case OSSA_IMAGE_JPEG: image = IMG_LoadJPG_RW(rw); break;
+    case OSSA_IMAGE_BMP: image = IMG_LoadBMP_RW(rw); break;
+    case OSSA_IMAGE_TGA: image = IMG_LoadTGA_RW(rw); break;
+    default: SDL_SetError("not an image type Ossa reads"); break;
+    }
+    SDL_RWclose(rw);
+    return image;
 }
 
 unsigned view_texture_load(const char *path, char *err, size_t err_size)
 {
-    /* SDL's message for a missing file repeats the path; say why in our own words. */
-    char found[4096];
-    int err_no = 0;
-    const char *file = view_texture_resolve(path, found, sizeof found, &err_no);
-    if (!file) {
-        snprintf(err, err_size, "%s", strerror(err_no));
+    /* The library's reading, as the exporter's: a regular file (a FIFO or a device would block
+     * or never end), its header's size within OSSA_MAX_TEXTURE_PIXELS (docs/FORMATS.md,
+     * "Texture files"). */
+    ossa_texture_file file;
+    ossa_error why;
+    if (ossa_texture_read(path, &file, &why) != OSSA_OK) {
+        snprintf(err, err_size, "%s", why.message);
         return 0;
     }
-    SDL_Surface *image = IMG_Load(file);
+    SDL_Surface *image = decode(&file);
+    ossa_texture_file_free(&file);
     if (!image) {
         snprintf(err, err_size, "%s", IMG_GetError());
         return 0;

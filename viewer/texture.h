@@ -1,5 +1,5 @@
-/* Material textures for ossa-view: image files decoded with SDL2_image into GL textures. Needs a
- * current GL 3.3 context with the glad loader initialised. */
+/* Material textures for ossa-view: image files read by the library and decoded with SDL2_image
+ * into GL textures. Needs a current GL 3.3 context with the glad loader initialised. */
 #ifndef OSSA_VIEW_TEXTURE_H
 #define OSSA_VIEW_TEXTURE_H
 
@@ -7,14 +7,12 @@
 #include <stddef.h>
 #include "ossa/model.h"
 
-/* The file to load for a texture named path: path itself when it can be opened; else, when it
- * does not exist and its name has no extension, the first of path + ".tga", ".png", ".bmp",
- * ".jpg" that can be opened, written into buf. NULL when none, with path's errno in *err_no. */
-const char *view_texture_resolve(const char *path, char *buf, size_t buf_size, int *err_no);
-
-/* Loads an image file (any format SDL2_image reads: PNG, TGA, BMP, JPEG, ...), found by
- * view_texture_resolve, into a new RGBA8 texture with mipmaps and repeat wrapping; rows are
- * uploaded top row first. Returns the texture name, or 0 with the reason in err. */
+/* Loads the texture a map's path names into a new RGBA8 texture with mipmaps and repeat
+ * wrapping, rows uploaded top row first. The file is found and read by ossa_texture_read (as
+ * named, else with .tga, .png, .bmp or .jpg appended when it has no extension; a regular file
+ * whose header declares at most OSSA_MAX_TEXTURE_PIXELS) and decoded from memory by SDL2_image
+ * with the loader of its type (PNG, JPEG, BMP, TGA). Returns the texture name, or 0 with the
+ * reason in err. */
 unsigned view_texture_load(const char *path, char *err, size_t err_size);
 
 /* The map of a material that holds its diffuse colour: the first map whose type is empty or

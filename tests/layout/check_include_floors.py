@@ -5,7 +5,7 @@ Every engine source sits on a floor; it may include headers of its own floor and
 below, never above:
 
     1 core       (and the public status.h, model.h, build.h, limits.h)
-    2 io         (load.h)
+    2 io         (load.h, files.h)
     3 formats    readers, and the model-set loader
     4 anim       (sample.h, pose.h, mixer.h, reference.h: the scalar path, whose skinning
                  skin_scalar.c adds)
@@ -24,7 +24,7 @@ FOLDER_FLOORS = {'core': 1, 'io': 2, 'formats': 3, 'anim': 4, 'skin': 5, 'instan
                  'export': 6}
 PUBLIC_FLOORS = {
     'status.h': 1, 'model.h': 1, 'build.h': 1, 'limits.h': 1, 'ossa.h': 6,
-    'load.h': 2,
+    'load.h': 2, 'files.h': 2,
     'sample.h': 4, 'pose.h': 4, 'mixer.h': 4, 'reference.h': 4,
     'skin.h': 5, 'skin_pool.h': 5, 'cloth.h': 5, 'vertex_anim.h': 5,
     'instance.h': 6, 'export.h': 6, 'write.h': 6,

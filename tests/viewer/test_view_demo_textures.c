@@ -181,8 +181,8 @@ static void check_fallback(harness *h)
     harness_image_free(&img);
     if (shoot(h, nothing, "nothing.png", &img, out, sizeof out)) {
         CHECKF(occurrences(out, "warning: texture") == 1, "%s", out);
-        CHECKF(occurrences(out, "/nothing cannot be loaded (No such file or directory)") == 1,
-               "%s", out);
+        CHECKF(occurrences(out, "/nothing cannot be loaded (cannot open: No such file or "
+                                "directory)") == 1, "%s", out);
     }
     harness_image_free(&img);
     if (shoot(h, with_ext, "with_ext.png", &img, out, sizeof out)) {

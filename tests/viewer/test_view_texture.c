@@ -1,10 +1,17 @@
 /* Textured materials in ossa-view. A tiny Cal3D XML model (one bone, a cube with UVs on every face,
  * so it shows whatever the camera's up axis) is written with a PNG texture, half red and half
  * green, into the scratch folder: its screenshot shows both colours. A second model has two
- * materials naming one missing file: exactly one warning, and the cube in the material's blue. */
+ * materials naming one missing file: exactly one warning, and the cube in the material's blue.
+ * Textures the library's reading refuses (docs/FORMATS.md, "Texture files"): a FIFO (opening it
+ * used to block the viewer forever), /dev/urandom (outside the model's folders; with
+ * --allow-outside, a device) and images whose header declares more than 8192 x 8192 pixels (a
+ * small RLE TGA declaring 16384 x 16384 took 9.9 s and 3.6 GB): each is left out at once with a
+ * warning naming it, and the cube shows its colour. */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include "test_common.h"
 #include "view_harness.h"
@@ -18,6 +25,48 @@ static bool write_text(const harness *h, const char *name, const char *text)
         ok = false;
     CHECKF(ok, "cannot write %s", path);
     return ok;
+}
+
+static bool write_bytes(const harness *h, const char *name, const void *data, size_t size)
+{
+    char path[600];
+    FILE *f = fopen(harness_file(h, name, path, sizeof path), "wb");
+    bool ok = f && fwrite(data, 1, size, f) == size;
+    if (f && fclose(f) != 0)
+        ok = false;
+    CHECKF(ok, "cannot write %s", path);
+    return ok;
+}
+
+/* A run-length TGA (32 bits) declaring 16384 x 16384 pixels in a few kilobytes. */
+static bool write_huge_tga(const harness *h, const char *name)
+{
+    static uint8_t tga[18 + 5 * 2000];
+    memset(tga, 0, sizeof tga);
+    tga[2] = 10;
+    tga[13] = tga[15] = 0x40; /* width and height 0x4000 */
+    tga[16] = 32;
+    tga[17] = 8;
+    for (size_t i = 18; i + 5 <= sizeof tga; i += 5)
+        tga[i] = 0xFF;
+    return write_bytes(h, name, tga, sizeof tga);
+}
+
+/* A PNG signature and IHDR (with its CRC, so libpng takes it) declaring 100000 x 100000
+ * pixels. */
+static bool write_huge_png(const harness *h, const char *name)
+{
+    static const uint8_t png[33] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13,
+                                    'I', 'H', 'D', 'R', 0, 1, 0x86, 0xA0, 0, 1, 0x86, 0xA0,
+                                    8, 6, 0, 0, 0, 0xA8, 0x52, 0x0B, 0xC8};
+    return write_bytes(h, name, png, sizeof png);
+}
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 /* Appends formatted text at *at in buf (size bytes). */
@@ -129,7 +178,9 @@ static bool shoot(harness *h, const char *cfg_name, const char *png_name, harnes
     char cfg[600], png[600];
     harness_file(h, cfg_name, cfg, sizeof cfg);
     harness_file(h, png_name, png, sizeof png);
-    const char *args[] = {"--screenshot", png, "--size", "200x200", cfg, NULL};
+    const char *args[] = {"--screenshot", png, "--size", "200x200", cfg, NULL, NULL};
+    if (strstr(cfg_name, "allow"))
+        args[4] = "--allow-outside", args[5] = cfg;
     int rc = harness_run(h, args, out, out_size);
     CHECKF(rc == 0, "%s: exit %d: %s", cfg_name, rc, out);
     return rc == 0 && harness_read_png(png, img);
@@ -182,6 +233,47 @@ int main(int argc, char **argv)
         CHECK(occurrences(out, "warning: texture") == 1);
     }
     harness_image_free(&img);
+
+    /* Refused textures: at once (the harness kills a viewer that runs 60 s), with a warning
+     * naming the file and why, and the cube in the material's blue. */
+    static const struct {
+        const char *cfg, *texture, *why;
+    } refused[] = {
+        {"fifo.cfg", "pipe.png", "a FIFO"},
+        {"urandom.cfg", "/dev/urandom", "outside the model's folders"},
+        {"urandom_allow.cfg", "/dev/urandom", "a device"},
+        {"huge_tga.cfg", "huge.tga", "16384 x 16384 pixels"},
+        {"huge_png.cfg", "huge.png", "100000 x 100000 pixels"},
+    };
+    char fifo[600];
+    ok = ok && mkfifo(harness_file(&h, "pipe.png", fifo, sizeof fifo), 0600) == 0 &&
+         write_huge_tga(&h, "huge.tga") && write_huge_png(&h, "huge.png");
+    CHECK(ok);
+    h.time_limit_s = 60;
+    for (size_t i = 0; ok && i < sizeof refused / sizeof refused[0]; i++) {
+        char mat[64], cfg[256];
+        snprintf(mat, sizeof mat, "refused_%zu.xrf", i);
+        snprintf(cfg, sizeof cfg, "skeleton=cube.xsf\nmesh=one.xmf\nmaterial=%s\n", mat);
+        if (!write_material(&h, mat, "0 0 255", refused[i].texture) ||
+            !write_text(&h, refused[i].cfg, cfg))
+            break;
+        double t0 = now();
+        bool shot = shoot(&h, refused[i].cfg, "refused.png", &img, out, sizeof out);
+        double took = now() - t0;
+        fprintf(stderr, "%s: %.2f s; output:\n%s", refused[i].cfg, took, out);
+        CHECKF(shot, "%s: no screenshot", refused[i].cfg);
+        CHECKF(strstr(out, refused[i].texture) && strstr(out, refused[i].why), "%s: %s",
+               refused[i].cfg, out);
+        if (strstr(refused[i].cfg, "huge"))
+            CHECKF(strstr(out, "8192 x 8192") != NULL, "%s: the cap is not named: %s",
+                   refused[i].cfg, out);
+        CHECKF(took < 20.0 * test_time_factor(), "%s: %.1f s", refused[i].cfg, took);
+        if (shot) {
+            size_t total = (size_t)img.width * (size_t)img.height;
+            CHECKF(count_hue(&img, HUE_BLUE) > total / 50, "%s: no blue cube", refused[i].cfg);
+        }
+        harness_image_free(&img);
+    }
     harness_end(&h);
     return test_finish("view-texture");
 }

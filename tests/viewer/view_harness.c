@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 bool harness_begin(harness *h, const char *viewer)
@@ -69,6 +70,8 @@ int harness_run(harness *h, const char *const *args, char *err, size_t err_size)
         return 127;
     }
     if (pid == 0) {
+        if (h->time_limit_s > 0)
+            setpgid(0, 0); /* so that a kill past the limit reaches xvfb-run's children too */
         int fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
         if (fd >= 0) {
             dup2(fd, 1);
@@ -89,8 +92,28 @@ int harness_run(harness *h, const char *const *args, char *err, size_t err_size)
         _exit(127);
     }
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0)
-        ;
+    if (h->time_limit_s > 0) {
+        /* poll: a viewer blocked on a file must fail the test, not hang it */
+        struct timespec start, t;
+        clock_gettime(CLOCK_MONOTONIC, &start);
+        pid_t done;
+        while ((done = waitpid(pid, &status, WNOHANG)) == 0) {
+            clock_gettime(CLOCK_MONOTONIC, &t);
+            if (t.tv_sec - start.tv_sec >= h->time_limit_s)
+                break;
+            usleep(20000);
+        }
+        if (done == 0) {
+            kill(-pid, SIGKILL);
+            kill(pid, SIGKILL);
+        }
+        if (done <= 0)
+            while (waitpid(pid, &status, 0) < 0)
+                ;
+    } else {
+        while (waitpid(pid, &status, 0) < 0)
+            ;
+    }
     if (err && err_size) {
         err[0] = '\0';
         FILE *f = fopen(err_path, "rb");

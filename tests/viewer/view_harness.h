@@ -19,6 +19,7 @@ typedef struct harness {
     const char *viewer;  /* path of ossa-view */
     char dir[64];        /* scratch folder, removed by harness_end */
     harness_display display;
+    int time_limit_s;    /* > 0: harness_run kills ossa-view (its process group) after that */
 } harness;
 
 /* Makes the scratch folder; false (message printed) when it cannot. */
@@ -31,7 +32,7 @@ harness_display harness_pick_display(harness *h);
  * scratch folder is removed again) or 1 (no scratch folder), the test's exit status then. */
 int harness_open(harness *h, const char *viewer);
 /* Runs ossa-view with args (NULL-terminated); returns its exit status, or 128 + signal when it
- * was killed. Its output (stdout and stderr) is copied into err (NUL-terminated, truncated). */
+ * was killed (128 + SIGKILL past h->time_limit_s). Its output (stdout and stderr) is copied into err (NUL-terminated, truncated). */
 int harness_run(harness *h, const char *const *args, char *err, size_t err_size);
 /* dir/name into buf. */
 const char *harness_file(const harness *h, const char *name, char *buf, size_t size);

@@ -28,6 +28,10 @@
 #define OSSA_MAX_ROTATION_NORM2 4.0
 /* Largest magnitude of an influence or morph weight (validation; morph extrapolation). */
 #define OSSA_MAX_WEIGHT      1e6f
+/* Most pixels a texture image may declare in its header (8192 x 8192): checked before it is
+ * decoded or embedded, since a small RLE or deflated file can declare gigabytes of pixels
+ * (docs/FORMATS.md, "Texture files"). */
+#define OSSA_MAX_TEXTURE_PIXELS (8192u * 8192u)
 
 /* glTF export: where Cal3D extrapolates and glTF would hold (before a track's first key, after
  * its last), the stretch is resampled at the export's fps; a track gets at most this many such

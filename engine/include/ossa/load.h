@@ -20,6 +20,9 @@ typedef struct ossa_load_options {
     bool skip_missing_files; /* .cfg: warn about a missing file instead of failing */
     float frame_rate;        /* frames per second of frame-list formats (SKP, CFF); 0: each
                               * format's default (SKP 10, CFF 25) */
+    bool allow_outside;      /* keep texture paths that resolve outside the model's folders
+                              * (docs/FORMATS.md, "Texture files"); false: such a map is left
+                              * out with a warning */
 } ossa_load_options;
 
 /* Guesses a format from the first bytes and the file name (extension). A .cfg is decided by

@@ -108,6 +108,7 @@
 #include "ossa/status.h"
 #include "ossa/model.h"
 #include "ossa/load.h"
+#include "ossa/files.h"
 #include "ossa/write.h"
 #include "ossa/build.h"
 #include "ossa/export.h"

@@ -39,6 +39,7 @@ typedef struct ossa_read_options {
     bool invert_v;
     bool skip_missing_files;
     float frame_rate;
+    bool allow_outside;
 } ossa_read_options;
 
 typedef struct ossa_build {
@@ -48,6 +49,10 @@ typedef struct ossa_build {
     const char *file;              /* file being read, for messages */
     const char *dir;               /* its directory ("" for the current one), for texture paths */
     const char *stem;              /* its base name without extension: clip/mesh/material name */
+    /* Folders a texture may resolve into besides dir (a .cfg's folder and its path= folders,
+     * while its files are read; io/texture_path.c). */
+    const char *const *roots;
+    uint32_t root_count;
     /* Cal3D: a skeleton maps its file bone ids onto model indices (parents-first order). */
     const uint32_t *bone_from_file;
     uint32_t bone_from_file_count;

@@ -1,6 +1,6 @@
 /* Materials as a PBR reading of the source colours, and their diffuse textures: PNG and JPEG
- * files as they are, other images (TGA, BMP, ...) read with SDL2_image and written as PNG with
- * libpng. A texture that cannot be found or read leaves the material's colour alone, with a
+ * files as they are, BMP and TGA read with SDL2_image and written as PNG with libpng; every
+ * texture read through ossa_texture_read (regular files, declared size capped). A texture that cannot be found or read leaves the material's colour alone, with a
  * warning. docs/FORMATS.md, "glTF export", explains the mapping. */
 #include <ctype.h>
 #include <errno.h>
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "io/file_io.h"
+#include "ossa/files.h"
 #include "gltf_internal.h"
 
 /* The map a viewer draws as the diffuse texture: the first with no type or a type naming
@@ -32,41 +32,6 @@ static const ossa_texture_map *diffuse_map(const ossa_material *mat)
                 return map;
     }
     return NULL;
-}
-
-static uint8_t *read_all(const char *path, size_t *size)
-{
-    struct stat st;
-    FILE *f = ossa_file_open_regular(path, &st); /* a FIFO named as a texture would block */
-    if (!f)
-        return NULL;
-    uint8_t *data = NULL;
-    long n = -1;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-        (data = malloc((size_t)n + 1)) != NULL && fread(data, 1, (size_t)n, f) != (size_t)n) {
-        free(data);
-        data = NULL;
-    }
-    fclose(f);
-    *size = (size_t)n;
-    return data;
-}
-
-/* The file as named, else (legacy names without an extension) NAME.tga, .png, .bmp, .jpg. */
-static uint8_t *read_texture(const char *path, size_t *size, char *found, size_t found_size)
-{
-    snprintf(found, found_size, "%s", path);
-    uint8_t *d = read_all(path, size);
-    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-    const char *dot = strrchr(base, '.');
-    if (d || (dot && dot != base))
-        return d;
-    static const char *const ext[] = {".tga", ".png", ".bmp", ".jpg"};
-    for (size_t i = 0; i < 4 && !d; i++) {
-        snprintf(found, found_size, "%s%s", path, ext[i]);
-        d = read_all(found, size);
-    }
-    return d;
 }
 
 #if OSSA_HAVE_IMAGE_CONVERT
@@ -102,17 +67,16 @@ static void png_mem_flush(png_structp png)
     (void)png;
 }
 
-/* Any image SDL2_image reads, as PNG bytes in memory (RGBA, 8 bits). NULL with a reason. */
-static uint8_t *to_png(const uint8_t *data, size_t size, const char *name, size_t *out_size,
-                       const char **why)
+/* A BMP or TGA image (its header checked: ossa_image_check) as PNG bytes in memory (RGBA,
+ * 8 bits). Decoded by that type's own loader, never by content sniffing, so the decoder is the
+ * one whose header was checked. NULL with a reason. */
+static uint8_t *to_png(const ossa_texture_file *tex, size_t *out_size, const char **why)
 {
-    /* TGA has no magic number: SDL2_image needs the type, which the extension gives. */
-    char type[8] = "";
-    const char *dot = strrchr(name, '.');
-    for (size_t i = 0; dot && i + 1 < sizeof type && dot[i + 1]; i++)
-        type[i] = (char)toupper((unsigned char)dot[i + 1]);
-    SDL_RWops *rw = size <= INT32_MAX ? SDL_RWFromConstMem(data, (int)size) : NULL;
-    SDL_Surface *img = rw ? IMG_LoadTyped_RW(rw, 1, type) : NULL;
+    SDL_RWops *rw = tex->size <= INT32_MAX ? SDL_RWFromConstMem(tex->data, (int)tex->size) : NULL;
+    SDL_Surface *img = NULL;
+    if (rw)
+        img = tex->info.type == OSSA_IMAGE_BMP ? IMG_LoadBMP_RW(rw) : IMG_LoadTGA_RW(rw);
+    SDL_FreeRW(rw);
     SDL_Surface *rgba = img ? SDL_ConvertSurfaceFormat(img, SDL_PIXELFORMAT_RGBA32, 0) : NULL;
     SDL_FreeSurface(img);
     if (!rgba) {
@@ -150,12 +114,9 @@ static uint8_t *to_png(const uint8_t *data, size_t size, const char *name, size_
     return mem.data;
 }
 #else
-static uint8_t *to_png(const uint8_t *data, size_t size, const char *name, size_t *out_size,
-                       const char **why)
+static uint8_t *to_png(const ossa_texture_file *tex, size_t *out_size, const char **why)
 {
-    (void)data;
-    (void)size;
-    (void)name;
+    (void)tex;
     (void)out_size;
     *why = "Ossa was built without SDL2_image and libpng, which convert it to PNG";
     return NULL;
@@ -222,33 +183,32 @@ static int texture_for(gltf_ctx *c, const ossa_texture_map *map, const char *mat
         json_decref(key);
         return (int)json_integer_value(hit);
     }
-    char found[4096];
-    size_t size = 0;
-    uint8_t *data = read_texture(path, &size, found, sizeof found);
+    ossa_texture_file file;
+    ossa_error why;
     int tex = -1;
-    if (!data) {
-        ossa_gltf_warn(c, "material %s: texture %s not found (%s): the material keeps its colour only",
-                  material, path, strerror(errno));
+    int image = -1;
+    /* One reading for the exporter and ossa-view: a regular file whose header declares a
+     * size within OSSA_MAX_TEXTURE_PIXELS (docs/FORMATS.md, "Texture files"). */
+    if (ossa_texture_read(path, &file, &why) != OSSA_OK) {
+        ossa_gltf_warn(c, "material %s: texture %s cannot be read (%s): the material keeps its "
+                       "colour only", material, why.file[0] ? why.file : path, why.message);
     } else {
-        static const uint8_t png_magic[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-        bool is_png = size >= 8 && !memcmp(data, png_magic, 8);
-        bool is_jpeg = size >= 3 && data[0] == 0xFF && data[1] == 0xD8 && data[2] == 0xFF;
-        int image = -1;
-        if (is_png || is_jpeg) {
-            image = add_image(c, found, data, size, is_jpeg);
+        ossa_image_type type = file.info.type;
+        if (type == OSSA_IMAGE_PNG || type == OSSA_IMAGE_JPEG) {
+            image = add_image(c, file.path, file.data, file.size, type == OSSA_IMAGE_JPEG);
         } else {
             size_t png_size = 0;
-            const char *why = "";
-            uint8_t *png = to_png(data, size, found, &png_size, &why);
+            const char *reason = "";
+            uint8_t *png = to_png(&file, &png_size, &reason);
             if (png) {
-                image = add_image(c, found, png, png_size, false);
+                image = add_image(c, file.path, png, png_size, false);
                 free(png);
             } else {
                 ossa_gltf_warn(c, "material %s: texture %s cannot be read (%s): the material keeps "
-                          "its colour only", material, found, why);
+                          "its colour only", material, file.path, reason);
             }
         }
-        free(data);
+        ossa_texture_file_free(&file);
         if (image >= 0) {
             if (json_array_size(c->samplers) == 0) /* repeat, trilinear: as ossa-view draws */
                 ossa_gltf_push(c, c->samplers, json_pack("{s:i, s:i, s:i, s:i}", "magFilter", 9729,

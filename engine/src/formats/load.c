@@ -189,7 +189,8 @@ static ossa_status begin(ossa_build *b, ossa_model **out, ossa_error *err,
     ossa_read_options read = {0};
     if (opt)
         read = (ossa_read_options){opt->format, opt->scale, opt->flip_winding, opt->invert_v,
-                                   opt->skip_missing_files, opt->frame_rate};
+                                   opt->skip_missing_files, opt->frame_rate,
+                                   opt->allow_outside};
     if (!ossa_build_init(b, err, &read)) {
         if (err) {
             err->status = OSSA_ERR_NOMEM;
@@ -227,6 +228,20 @@ ossa_status ossa_load_memory(const void *data, size_t size, const char *name,
 static const char *const cfg_kinds[OSSA_CFG_KIND_COUNT] = {
     "a skeleton", "a mesh", "an animation", "a morph animation", "a material"};
 
+/* The folders a set's textures may lie in besides their material's: the cfg's and its path=
+ * folders (docs/FORMATS.md, "Texture files"). */
+static ossa_status set_texture_roots(ossa_build *b, const char *base_dir, const ossa_cfg_set *set)
+{
+    const char **roots;
+    OSSA_TRY(ossa_build_array(b, &roots, set->folder_count + 1, sizeof *roots));
+    roots[0] = base_dir;
+    for (size_t i = 0; i < set->folder_count; i++)
+        roots[i + 1] = set->folders[i];
+    b->roots = roots;
+    b->root_count = (uint32_t)set->folder_count + 1;
+    return OSSA_OK;
+}
+
 /* A Cal3D model set; text is the cfg's whole content (NUL-terminated), freed here. */
 static ossa_status load_cfg(ossa_build *b, const char *cfg_path, uint8_t *text)
 {
@@ -245,6 +260,8 @@ static ossa_status load_cfg(ossa_build *b, const char *cfg_path, uint8_t *text)
     ossa_cfg_set set;
     ossa_status st = ossa_cfg_parse(b, base_dir, (char *)text, &set);
     free(text);
+    if (st == OSSA_OK)
+        st = set_texture_roots(b, base_dir, &set);
     /* Stable by kind: the skeleton first, then each kind in file order (the kinds are in
      * load_rank order). */
     for (int rank = 0; rank < OSSA_CFG_KIND_COUNT && st == OSSA_OK; rank++) {
@@ -284,6 +301,8 @@ static ossa_status load_cfg(ossa_build *b, const char *cfg_path, uint8_t *text)
         }
     }
     float scale = set.scale;
+    b->roots = NULL; /* they point into the set */
+    b->root_count = 0;
     ossa_cfg_set_free(&set);
     if (st == OSSA_OK && scale != 1.0f)
         apply_scale(b->model, scale);

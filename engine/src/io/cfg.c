@@ -116,6 +116,30 @@ static char *trim(char *s)
     return s;
 }
 
+/* Records the folder a path= line names, joined to the cfg's folder as its files are. */
+static ossa_status add_folder(ossa_build *b, ossa_cfg_set *set, const char *base_dir,
+                              const char *sub_dir, int line_no)
+{
+    if (set->folder_count >= OSSA_MAX_FILES)
+        return ossa_fail_line(b, OSSA_ERR_RANGE, line_no, "more than %u path= lines",
+                              OSSA_MAX_FILES);
+    if (set->folder_count == set->folder_cap) {
+        size_t ncap = set->folder_cap ? set->folder_cap * 2 : 4;
+        char **grown = realloc(set->folders, ncap * sizeof *grown);
+        if (!grown)
+            return ossa_fail(b, OSSA_ERR_NOMEM, -1, "out of memory");
+        set->folders = grown;
+        set->folder_cap = ncap;
+    }
+    char full[8192];
+    snprintf(full, sizeof full, "%s%s", sub_dir[0] == '/' ? "" : base_dir, sub_dir);
+    set->folders[set->folder_count] = strdup(full);
+    if (!set->folders[set->folder_count])
+        return ossa_fail(b, OSSA_ERR_NOMEM, -1, "out of memory");
+    set->folder_count++;
+    return OSSA_OK;
+}
+
 /* The lines of a Cal3D model set, as CalCoreModel's loader reads them: `#` comments, key=value
  * with the key in any letter case, `scale=` and `path=` applying to what follows. */
 ossa_status ossa_cfg_parse(ossa_build *b, const char *base_dir, char *text, ossa_cfg_set *set)
@@ -161,6 +185,7 @@ ossa_status ossa_cfg_parse(ossa_build *b, const char *base_dir, char *text, ossa
         } else if (strcasecmp(key, "path") == 0) {
             size_t len = strlen(value);
             snprintf(sub_dir, sizeof sub_dir, "%s%s", value, len && value[len - 1] != '/' ? "/" : "");
+            OSSA_TRY(add_folder(b, set, base_dir, sub_dir, line_no));
         } else if (kind >= 0) {
             if (set->count >= OSSA_MAX_FILES)
                 return ossa_fail_line(b, OSSA_ERR_RANGE, line_no, "more than %u files", OSSA_MAX_FILES);
@@ -203,5 +228,8 @@ void ossa_cfg_set_free(ossa_cfg_set *set)
     for (size_t i = 0; i < set->count; i++)
         free(set->entries[i].path);
     free(set->entries);
+    for (size_t i = 0; i < set->folder_count; i++)
+        free(set->folders[i]);
+    free(set->folders);
     memset(set, 0, sizeof *set);
 }

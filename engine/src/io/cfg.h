@@ -43,6 +43,9 @@ typedef struct ossa_cfg_set {
     ossa_cfg_entry *entries; /* malloc'ed, in file order */
     size_t count, cap;
     float scale; /* scale=, 1 when absent */
+    char **folders; /* malloc'ed: the folder of each path= line (joined as files are), where
+                     * the set's textures may also lie (io/texture_path.c) */
+    size_t folder_count, folder_cap;
 } ossa_cfg_set;
 
 /* The lines of a Cal3D model set. text is the cfg's whole content (NUL-terminated; changed in

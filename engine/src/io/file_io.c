@@ -10,9 +10,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ossa/files.h"
 #include "ossa/limits.h"
+#include "io/write_buf.h"
 
-static const char *file_kind(mode_t mode)
+const char *ossa_file_kind(mode_t mode)
 {
     return S_ISDIR(mode) ? "a folder" : S_ISFIFO(mode) ? "a FIFO" : S_ISSOCK(mode) ? "a socket"
            : S_ISCHR(mode) || S_ISBLK(mode) ? "a device" : "not a regular file";
@@ -47,7 +49,7 @@ static ossa_status open_regular(ossa_build *b, const char *path, FILE **out, str
         return OSSA_OK;
     if (errno == EINVAL && st->st_mode && !S_ISREG(st->st_mode))
         return ossa_fail(b, OSSA_ERR_IO, -1, "%s, not a file Ossa can read",
-                         file_kind(st->st_mode));
+                         ossa_file_kind(st->st_mode));
     return ossa_fail(b, errno == ENOMEM ? OSSA_ERR_NOMEM : OSSA_ERR_IO, -1, "cannot open: %s",
                      strerror(errno));
 }
@@ -125,3 +127,52 @@ bool ossa_file_head_fits(ossa_format f, const uint8_t *p, size_t n)
     }
 }
 
+
+ossa_status ossa_file_read(const char *path, size_t cap, uint8_t **out, size_t *size,
+                           ossa_error *err)
+{
+    ossa_error_clear(err);
+    if (!path || !out || !size)
+        return ossa_write_fail(err, OSSA_ERR_INVALID_ARGUMENT, path, "no path or no output");
+    *out = NULL;
+    *size = 0;
+    if (!cap || cap > OSSA_MAX_FILE_SIZE)
+        cap = OSSA_MAX_FILE_SIZE;
+    struct stat st;
+    memset(&st, 0, sizeof st);
+    FILE *f = ossa_file_open_regular(path, &st);
+    if (!f && errno == EINVAL && st.st_mode && !S_ISREG(st.st_mode))
+        return ossa_write_fail(err, OSSA_ERR_IO, path, "%s, not a file Ossa reads",
+                               ossa_file_kind(st.st_mode));
+    if (!f)
+        return ossa_write_fail(err, errno == ENOMEM ? OSSA_ERR_NOMEM : OSSA_ERR_IO, path,
+                               "cannot open: %s", strerror(errno));
+    if ((uint64_t)st.st_size > cap) {
+        fclose(f);
+        return ossa_write_fail(err, OSSA_ERR_RANGE, path,
+                               "file of %lld bytes exceeds the limit of %zu",
+                               (long long)st.st_size, cap);
+    }
+    size_t n = (size_t)st.st_size;
+    uint8_t *buf = malloc(n + 1);
+    if (!buf) {
+        fclose(f);
+        return ossa_write_fail(err, OSSA_ERR_NOMEM, path, "cannot allocate %zu bytes", n);
+    }
+    size_t got = n ? fread(buf, 1, n, f) : 0;
+    int failed = ferror(f);
+    fclose(f);
+    if (got != n || failed) {
+        free(buf);
+        return ossa_write_fail(err, OSSA_ERR_IO, path, "read %zu of %zu bytes", got, n);
+    }
+    buf[n] = 0;
+    *out = buf;
+    *size = n;
+    return OSSA_OK;
+}
+
+void ossa_file_free(void *data)
+{
+    free(data);
+}

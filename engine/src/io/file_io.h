@@ -15,6 +15,10 @@
  * non-blocking (a FIFO with no writer would wait forever in open), and the check is made on
  * what was opened, not on the name. */
 FILE *ossa_file_open_regular(const char *path, struct stat *st);
+/* What a path that is not a regular file is, in words ("a FIFO", "a device", ...). */
+const char *ossa_file_kind(mode_t mode);
+/* The public ossa_file_read (ossa/files.h) is defined in file_io.c too: the loaders' reads and
+ * a user-named file read by the tools or the viewer open files the same way. */
 
 /* Up to cap first bytes of a regular file (a FIFO, device or socket is refused unread). */
 ossa_status ossa_file_read_head(ossa_build *b, const char *path, uint8_t *head, size_t cap,

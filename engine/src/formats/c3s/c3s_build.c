@@ -17,6 +17,7 @@
 #include "ossa/limits.h"
 #include "core/quat.h"
 #include "formats/c3s/c3s_build_state.h"
+#include "io/texture_path.h"
 
 /* ---- skeleton ---- */
 
@@ -209,17 +210,13 @@ static ossa_status build_materials(c3s_scene *sc)
             OSSA_TRY(ossa_build_array(b, &maps, src->texture_count, sizeof *maps));
             for (uint32_t t = 0; t < src->texture_count; t++) {
                 const char *file = md->textures[src->textures[t] - 1].file;
-                char path[8192];
-                snprintf(path, sizeof path, "%s%s", file[0] == '/' ? "" : b->dir, file);
-                for (char *c = path; *c; c++)
-                    if (*c == '\\')
-                        *c = '/';
                 OSSA_TRY(ossa_build_strndup(b, &maps[t].file, file, strlen(file)));
-                OSSA_TRY(ossa_build_strndup(b, &maps[t].path, path, strlen(path)));
+                OSSA_TRY(ossa_texture_path(b, file, strlen(file), &maps[t].path));
                 maps[t].type = "";
             }
             mt->maps = maps;
-            mt->map_count = src->texture_count;
+            /* those outside the model's folders are left out */
+            mt->map_count = ossa_texture_maps_compact(maps, src->texture_count);
         }
     }
     return OSSA_OK;

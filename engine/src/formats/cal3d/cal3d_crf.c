@@ -1,9 +1,11 @@
 /* Cal3D binary material (CRF), FORMAT-NOTES A.6: three RGBA byte colours, a shininess and a
- * list of texture maps whose paths are resolved relative to the material file. */
+ * list of texture maps whose paths are resolved relative to the material file and kept inside
+ * the model's folders (io/texture_path.c). */
 #include <string.h>
 #include "ossa/limits.h"
 #include "core/reader.h"
 #include "formats/formats.h"
+#include "io/texture_path.h"
 
 static ossa_status read_color(ossa_reader *r, float out[4], const char *what)
 {
@@ -11,24 +13,6 @@ static ossa_status read_color(ossa_reader *r, float out[4], const char *what)
     OSSA_TRY(ossa_rd_bytes(r, rgba, 4, what));
     for (int k = 0; k < 4; k++)
         out[k] = (float)rgba[k] / 255.0f;
-    return OSSA_OK;
-}
-
-/* Texture file named by the material, found next to it (absolute names are kept). */
-static ossa_status resolve_map_path(ossa_build *b, ossa_texture_map *map)
-{
-    if (map->file[0] == '/' || !b->dir[0]) {
-        map->path = map->file;
-        return OSSA_OK;
-    }
-    size_t dl = strlen(b->dir), fl = strlen(map->file);
-    if (fl > OSSA_MAX_STRING || dl > OSSA_MAX_STRING)
-        return ossa_fail(b, OSSA_ERR_RANGE, -1, "texture path too long");
-    char *path;
-    OSSA_TRY(ossa_build_array(b, &path, dl + fl + 1, 1));
-    memcpy(path, b->dir, dl);
-    memcpy(path + dl, map->file, fl + 1);
-    map->path = path;
     return OSSA_OK;
 }
 
@@ -64,8 +48,9 @@ ossa_status ossa_read_crf(ossa_build *b, const uint8_t *data, size_t size)
             OSSA_TRY(ossa_rd_cal3d_string(&r, &maps[i].type, "map type"));
         else
             maps[i].type = "";
-        OSSA_TRY(resolve_map_path(b, &maps[i]));
+        OSSA_TRY(ossa_texture_path(b, maps[i].file, strlen(maps[i].file), &maps[i].path));
     }
+    count = ossa_texture_maps_compact(maps, count); /* those outside the model's folders */
     if (ossa_rd_left(&r))
         ossa_warn(b, "%zu bytes after the last map ignored", ossa_rd_left(&r));
 

@@ -12,6 +12,7 @@
 #include "core/checked.h"
 #include "ossa/limits.h"
 #include "formats/cal3d/cal3d_xml_util.h"
+#include "io/texture_path.h"
 
 /* ---- XSF ---- */
 
@@ -322,24 +323,17 @@ static ossa_status read_material(ossa_xml *x, void *ctx, const xmlNode *root, ui
     if (n)
         OSSA_TRY(ossa_build_array(b, &maps, n, sizeof *maps));
     uint32_t i = 0;
-    size_t dir_len = strlen(b->dir);
     for (xmlNode *e = ossa_xml_first(root, "MAP"); e; e = ossa_xml_next(e, "MAP"), i++) {
         size_t len;
         const char *file = trimmed(ossa_xml_text(x, e), &len);
         if (len == 0)
             ossa_warn(b, "line %d: MAP %u names no file", ossa_xml_line(e), i);
         OSSA_TRY(ossa_build_strndup(b, &maps[i].file, file, len));
-        size_t plen;
-        if (!ossa_add_size(dir_len, len, &plen))
-            return ossa_fail(b, OSSA_ERR_RANGE, -1, "texture path too long");
-        char *path;
-        OSSA_TRY(ossa_build_array(b, &path, plen + 1, 1));
-        memcpy(path, b->dir, dir_len);
-        memcpy(path + dir_len, file, len);
-        maps[i].path = path;
+        OSSA_TRY(ossa_texture_path(b, file, len, &maps[i].path));
         const char *type = ossa_xml_attr(x, e, "TYPE");
         OSSA_TRY(ossa_xml_dup_str(b, &maps[i].type, type ? type : ""));
     }
+    n = ossa_texture_maps_compact(maps, n); /* those outside the model's folders */
     ossa_material *mat = ossa_build_push_material(b);
     if (!mat)
         return OSSA_ERR_NOMEM;

@@ -33,6 +33,7 @@
 #include "ossa/limits.h"
 #include "core/quat.h"
 #include "formats/cff/cff_read.h"
+#include "io/texture_path.h"
 
 /* ---- header, textures, materials ---- */
 
@@ -67,19 +68,14 @@ static ossa_status read_header(cff_file *f)
 }
 
 /* Texture file named by the model, found next to it (absolute names are kept). */
-static ossa_status texture_path(ossa_build *b, const char *file, const char **out)
+/* The last part of a path ('/' or '\\' before it). */
+static const char *last_part(const char *path)
 {
-    if (file[0] == '/' || !b->dir[0]) {
-        *out = file;
-        return OSSA_OK;
-    }
-    size_t dl = strlen(b->dir), fl = strlen(file);
-    char *path;
-    OSSA_TRY(ossa_build_array(b, &path, dl + fl + 1, 1));
-    memcpy(path, b->dir, dl);
-    memcpy(path + dl, file, fl + 1);
-    *out = path;
-    return OSSA_OK;
+    const char *base = path;
+    for (const char *p = path; *p; p++)
+        if (*p == '/' || *p == '\\')
+            base = p + 1;
+    return base;
 }
 
 /* Every texture name becomes a material of that name whose one map is the file. */
@@ -96,7 +92,7 @@ static ossa_status read_textures(cff_file *f)
         ossa_texture_map *map;
         OSSA_TRY(ossa_build_array(f->b, &map, 1, sizeof *map));
         OSSA_TRY(ossa_build_strndup(f->b, &map->file, text, n));
-        OSSA_TRY(texture_path(f->b, map->file, &map->path));
+        OSSA_TRY(ossa_texture_path(f->b, map->file, n, &map->path));
         map->type = "";
         ossa_material *mat = ossa_build_push_material(f->b);
         if (!mat)
@@ -104,8 +100,10 @@ static ossa_status read_textures(cff_file *f)
         mat->name = map->file;
         for (int k = 0; k < 4; k++)
             mat->ambient[k] = mat->diffuse[k] = mat->specular[k] = 1.0f;
-        mat->map_count = 1;
+        mat->map_count = map->path ? 1 : 0;
         mat->maps = map;
+        if (!map->path) /* outside the model's folders: the name's last part only, no map */
+            mat->name = last_part(map->file);
         mat->format = OSSA_FORMAT_CFF;
     }
     return OSSA_OK;

@@ -29,6 +29,7 @@
 #include "formats/formats.h"
 #include "formats/skm/skm_format.h"
 #include "formats/skm/skm_read.h"
+#include "io/texture_path.h"
 
 /* Model coordinates beyond this are rejected here, with the vertex's offset, before the
  * validation pass would reject them without one. */
@@ -187,15 +188,15 @@ static ossa_status shader_material(ossa_build *b, const char *shader, int32_t *o
      * the path's last part (the viewer tries the usual image extensions). */
     ossa_texture_map *map;
     OSSA_TRY(ossa_build_array(b, &map, 1, sizeof *map));
-    const char *last = strrchr(shader, '/');
-    last = last ? last + 1 : shader;
-    char path[8192];
-    snprintf(path, sizeof path, "%s%s", b->dir ? b->dir : "", last);
+    const char *last = shader;
+    for (const char *p = shader; *p; p++)
+        if (*p == '/' || *p == '\\')
+            last = p + 1;
     OSSA_TRY(ossa_build_strndup(b, &map->file, shader, strlen(shader)));
-    OSSA_TRY(ossa_build_strndup(b, &map->path, path, strlen(path)));
+    OSSA_TRY(ossa_texture_path(b, last, strlen(last), &map->path));
     map->type = "";
     mat->maps = map;
-    mat->map_count = 1;
+    mat->map_count = map->path ? 1 : 0; /* a link out of the model's folders: no map */
     *out = (int32_t)(m->material_count - 1);
     return OSSA_OK;
 }
