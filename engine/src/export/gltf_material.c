@@ -227,8 +227,9 @@ static int texture_for(gltf_ctx *c, const ossa_texture_map *map, const char *mat
     uint8_t *data = read_texture(path, &size, found, sizeof found);
     int tex = -1;
     if (!data) {
-        ossa_gltf_warn(c, "material %s: texture %s not found (%s): the material keeps its colour only",
-                  material, path, strerror(errno));
+        char why[160];
+        ossa_gltf_warn(c, "material %s: texture %s %s: the material keeps its colour only",
+                  material, path, ossa_file_why_unread(path, errno, why, sizeof why));
     } else {
         static const uint8_t png_magic[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
         bool is_png = size >= 8 && !memcmp(data, png_magic, 8);

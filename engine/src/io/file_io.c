@@ -37,6 +37,18 @@ FILE *ossa_file_open_regular(const char *path, struct stat *st)
     return f;
 }
 
+/* Says why path could not be read (ossa_file_why_unread in file_io.h). */
+const char *ossa_file_why_unread(const char *path, int err, char *buf, size_t size)
+{
+    struct stat st;
+    if (err == EINVAL && stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        snprintf(buf, size, "is %s, not a regular file", file_kind(st.st_mode));
+    else
+        snprintf(buf, size, "%s (%s)", err == ENOENT ? "not found" : "cannot be read",
+                 strerror(err));
+    return buf;
+}
+
 /* ossa_file_open_regular with the build's error filled: what the path was when it is not a
  * regular file, why it could not be opened otherwise. */
 static ossa_status open_regular(ossa_build *b, const char *path, FILE **out, struct stat *st)

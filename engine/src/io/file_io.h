@@ -16,6 +16,11 @@
  * what was opened, not on the name. */
 FILE *ossa_file_open_regular(const char *path, struct stat *st);
 
+/* Why path could not be read, err being errno after ossa_file_open_regular (or a read) failed:
+ * "is a FIFO, not a regular file", "not found (No such file or directory)", "cannot be read
+ * (...)"; written into buf, which is returned. */
+const char *ossa_file_why_unread(const char *path, int err, char *buf, size_t size);
+
 /* Up to cap first bytes of a regular file (a FIFO, device or socket is refused unread). */
 ossa_status ossa_file_read_head(ossa_build *b, const char *path, uint8_t *head, size_t cap,
                                 size_t *got);
