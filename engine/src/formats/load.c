@@ -69,13 +69,13 @@ static ossa_status load_path(ossa_build *b, const char *path)
     uint8_t *data, head[512];
     size_t size, got;
     OSSA_TRY(ossa_build_set_file(b, path));
-    OSSA_TRY(ossa_file_read_head(b, path, head, sizeof head, &got));
+    OSSA_TRY(ossa_file_read_head(b, path, head, sizeof head, &got, NULL));
     ossa_format f = b->opt.format ? b->opt.format : ossa_sniff(head, got, path);
     if (f == OSSA_FORMAT_UNKNOWN || !ossa_file_head_fits(f, head, got))
         return ossa_fail(b, OSSA_ERR_FORMAT, 0, "not a format Ossa reads%s",
                          f == OSSA_FORMAT_UNKNOWN ? "" : ": its first bytes are not the "
                                                          "start of one");
-    OSSA_TRY(ossa_file_read_whole(b, path, &data, &size));
+    OSSA_TRY(ossa_file_read_whole(b, path, OSSA_MAX_FILE_SIZE, &data, &size));
     ossa_status st = read_one(b, path, data, size);
     free(data);
     return st;
@@ -268,7 +268,7 @@ static ossa_status load_cfg(ossa_build *b, const char *cfg_path, uint8_t *text)
             uint8_t head[4096];
             size_t got = 0;
             if (st == OSSA_OK)
-                st = ossa_file_read_head(b, found, head, sizeof head, &got);
+                st = ossa_file_read_head(b, found, head, sizeof head, &got, NULL);
             ossa_format kind = st == OSSA_OK ? ossa_sniff(head, got, found) : OSSA_FORMAT_UNKNOWN;
             if (st == OSSA_OK && !b->opt.format && load_rank(kind) != rank) {
                 b->file = cfg_file;
@@ -377,7 +377,7 @@ static ossa_status load_ranked(ossa_build *b, const char *const *paths, size_t c
         size_t n = 0;
         st = ossa_build_set_file(b, paths[i]);
         if (st == OSSA_OK)
-            st = ossa_file_read_head(b, paths[i], head, sizeof head, &n);
+            st = ossa_file_read_head(b, paths[i], head, sizeof head, &n, NULL);
         if (st != OSSA_OK)
             break;
         ossa_format fmt = ossa_sniff(head, n, paths[i]);
@@ -389,7 +389,7 @@ static ossa_status load_ranked(ossa_build *b, const char *const *paths, size_t c
             size_t size;
             st = ossa_build_set_file(b, paths[i]);
             if (st == OSSA_OK)
-                st = ossa_file_read_whole(b, paths[i], &text, &size);
+                st = ossa_cfg_read_text(b, paths[i], &text, &size);
             if (st != OSSA_OK)
                 break;
             ossa_cfg_scan sc;

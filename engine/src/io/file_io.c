@@ -64,31 +64,48 @@ static ossa_status open_regular(ossa_build *b, const char *path, FILE **out, str
                      strerror(errno));
 }
 
-/* The first bytes of a file (up to cap), for sniffing before anything is read whole. */
+/* The first bytes of a file (up to cap) and its size, for sniffing before anything is read
+ * whole. */
 ossa_status ossa_file_read_head(ossa_build *b, const char *path, uint8_t *head, size_t cap,
-                             size_t *got)
+                                size_t *got, uint64_t *file_size)
 {
     FILE *f;
     struct stat st;
     *got = 0;
+    if (file_size)
+        *file_size = 0;
     OSSA_TRY(open_regular(b, path, &f, &st));
     *got = fread(head, 1, cap, f);
     fclose(f);
+    if (file_size)
+        *file_size = st.st_size > 0 ? (uint64_t)st.st_size : 0;
     return OSSA_OK;
 }
 
-/* Reads a whole file into memory (capped). */
-ossa_status ossa_file_read_whole(ossa_build *b, const char *path, uint8_t **out, size_t *size)
+ossa_status ossa_file_fail_nul(ossa_build *b, const uint8_t *p, size_t at)
+{
+    int line = 1;
+    for (size_t i = 0; i < at; i++)
+        line += p[i] == '\n';
+    return ossa_fail_line(b, OSSA_ERR_FORMAT, line, "a NUL byte at offset %zu: not text (XML and "
+                          ".cfg files never hold one)", at);
+}
+
+/* Reads a whole file into memory, at most max bytes (and never over OSSA_MAX_FILE_SIZE). */
+ossa_status ossa_file_read_whole(ossa_build *b, const char *path, uint64_t max, uint8_t **out,
+                                 size_t *size)
 {
     *out = NULL;
     *size = 0;
     FILE *f;
     struct stat st;
     OSSA_TRY(open_regular(b, path, &f, &st));
-    if ((uint64_t)st.st_size > OSSA_MAX_FILE_SIZE) {
+    if (max > OSSA_MAX_FILE_SIZE)
+        max = OSSA_MAX_FILE_SIZE;
+    if ((uint64_t)st.st_size > max) {
         fclose(f);
-        return ossa_fail(b, OSSA_ERR_RANGE, -1, "file of %lld bytes exceeds the limit of %u",
-                         (long long)st.st_size, OSSA_MAX_FILE_SIZE);
+        return ossa_fail(b, OSSA_ERR_RANGE, -1, "file of %lld bytes exceeds the limit of %llu",
+                         (long long)st.st_size, (unsigned long long)max);
     }
     size_t n = (size_t)st.st_size;
     uint8_t *buf = malloc(n + 1); /* +1: a NUL after the data helps text parsers */

@@ -21,12 +21,16 @@ FILE *ossa_file_open_regular(const char *path, struct stat *st);
  * (...)"; written into buf, which is returned. */
 const char *ossa_file_why_unread(const char *path, int err, char *buf, size_t size);
 
-/* Up to cap first bytes of a regular file (a FIFO, device or socket is refused unread). */
+/* Up to cap first bytes of a regular file (a FIFO, device or socket is refused unread), and
+ * the file's size (file_size may be NULL). */
 ossa_status ossa_file_read_head(ossa_build *b, const char *path, uint8_t *head, size_t cap,
-                                size_t *got);
-/* The whole regular file, capped at OSSA_MAX_FILE_SIZE, with a NUL after the data; the caller
- * frees *out. */
-ossa_status ossa_file_read_whole(ossa_build *b, const char *path, uint8_t **out, size_t *size);
+                                size_t *got, uint64_t *file_size);
+/* The whole regular file, at most max bytes (and never over OSSA_MAX_FILE_SIZE), with a NUL
+ * after the data; the caller frees *out. */
+ossa_status ossa_file_read_whole(ossa_build *b, const char *path, uint64_t max, uint8_t **out,
+                                 size_t *size);
+/* The error for a NUL byte at offset at of text p (the line counted up to it). */
+ossa_status ossa_file_fail_nul(ossa_build *b, const uint8_t *p, size_t at);
 /* Whether the first bytes can begin a file of format f (a binary magic; '<' for XML told by its
  * extension; anything for CFF, which has no magic). */
 bool ossa_file_head_fits(ossa_format f, const uint8_t *p, size_t n);

@@ -1,0 +1,94 @@
+/* Files named .cfg that are not text, found by a hostile-input probe: 1 GiB of NULs named .cfg
+ * was read whole (3.8 s, 1.06 GB) before being refused. A .cfg is refused from its first bytes
+ * or its size, with a message naming the file and the offset or line. The assertions are on
+ * status, message, position and peak memory (a whole read of a 1 GiB sparse file would grow it
+ * by 1 GB), never on time. */
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ossa/ossa.h"
+#include "test_common.h"
+
+static char dir[256];
+
+static const char *in_dir(char *buf, size_t size, const char *name)
+{
+    snprintf(buf, size, "%s/%s", dir, name);
+    return buf;
+}
+
+/* Writes size bytes of data as name, then makes the file total bytes long (a sparse tail of
+ * NULs when total is larger). */
+static void write_file(const char *name, const void *data, size_t size, off_t total)
+{
+    char p[512];
+    FILE *f = fopen(in_dir(p, sizeof p, name), "wb");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    CHECK(fwrite(data, 1, size, f) == size);
+    fflush(f);
+    if (total > (off_t)size)
+        CHECK(ftruncate(fileno(f), total) == 0);
+    fclose(f);
+}
+
+/* Loads name and expects status, a message holding needle, the error's line and offset (-2:
+ * not checked) and the file named. */
+static void expect(const char *name, ossa_status status, int line, int64_t offset,
+                   const char *needle)
+{
+    char p[512];
+    ossa_model *m = (ossa_model *)1;
+    ossa_error err;
+    ossa_status st = ossa_load_file(in_dir(p, sizeof p, name), NULL, &m, &err);
+    CHECKF(st == status && m == NULL, "%s: status %s (%s)", name, ossa_status_name(st),
+           err.message);
+    CHECKF(strstr(err.message, needle) != NULL, "%s: '%s' lacks '%s'", name, err.message, needle);
+    CHECKF(err.line == line, "%s: line %d, expected %d", name, err.line, line);
+    if (offset != -2)
+        CHECKF(err.offset == offset, "%s: offset %lld, expected %lld", name,
+               (long long)err.offset, (long long)offset);
+    CHECKF(strcmp(err.file, p) == 0, "%s: the error names '%s'", name, err.file);
+}
+
+static long peak_kb(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_maxrss;
+}
+
+int main(void)
+{
+    const char *root = getenv("OSSA_SOURCE_ROOT");
+    if (!root)
+        return TEST_SKIP;
+    snprintf(dir, sizeof dir, "/tmp/ossa-text-XXXXXX");
+    if (!mkdtemp(dir))
+        return 1;
+    const off_t gib = (off_t)1 << 30;
+    long before = peak_kb();
+
+    /* .cfg: text, and small. */
+    write_file("zero.cfg", "", 0, gib);
+    expect("zero.cfg", OSSA_ERR_FORMAT, 1, -1, "a NUL byte at offset 0");
+    static const char control[] = "skeleton=a.csf\n\x01\n";
+    write_file("control.cfg", control, sizeof control - 1, 0);
+    expect("control.cfg", OSSA_ERR_FORMAT, 2, -1, "byte 0x01 at offset 15");
+    char text[5000];
+    memset(text, '#', sizeof text);
+    text[sizeof text - 1] = '\n';
+    write_file("long.cfg", text, sizeof text, 2 << 20); /* text, then NULs past the head */
+    expect("long.cfg", OSSA_ERR_RANGE, 0, -1, "more than the 1048576 bytes");
+
+    long grew = peak_kb() - before;
+    CHECKF(grew < 64 * 1024, "peak memory grew by %ld KB", grew);
+
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    CHECK(system(cmd) == 0);
+    return test_finish("hostile-text");
+}
