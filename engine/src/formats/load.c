@@ -71,11 +71,14 @@ static ossa_status load_path(ossa_build *b, const char *path)
     OSSA_TRY(ossa_build_set_file(b, path));
     OSSA_TRY(ossa_file_read_head(b, path, head, sizeof head, &got, NULL));
     ossa_format f = b->opt.format ? b->opt.format : ossa_sniff(head, got, path);
-    if (f == OSSA_FORMAT_UNKNOWN || !ossa_file_head_fits(f, head, got))
-        return ossa_fail(b, OSSA_ERR_FORMAT, 0, "not a format Ossa reads%s",
-                         f == OSSA_FORMAT_UNKNOWN ? "" : ": its first bytes are not the "
-                                                         "start of one");
-    OSSA_TRY(ossa_file_read_whole(b, path, OSSA_MAX_FILE_SIZE, &data, &size));
+    OSSA_TRY(ossa_file_check_head(b, f, head, got));
+    /* XML is checked as it is read: a NUL or a white-space run libxml2 would refuse stops the
+     * read there (1 GiB of NULs after a valid start is not read whole). */
+    bool xml = f == OSSA_FORMAT_XSF || f == OSSA_FORMAT_XAF || f == OSSA_FORMAT_XMF ||
+               f == OSSA_FORMAT_XRF || f == OSSA_FORMAT_XPF;
+    ossa_xml_text_scan scan = {0};
+    OSSA_TRY(ossa_file_read_whole(b, path, OSSA_MAX_FILE_SIZE, xml ? ossa_xml_scan_text : NULL,
+                                  &scan, &data, &size));
     ossa_status st = read_one(b, path, data, size);
     free(data);
     return st;

@@ -109,7 +109,7 @@ ossa_status ossa_cfg_read_text(ossa_build *b, const char *path, uint8_t **text, 
                          OSSA_MAX_CFG_SIZE);
     uint8_t *data;
     size_t n;
-    OSSA_TRY(ossa_file_read_whole(b, path, OSSA_MAX_CFG_SIZE, &data, &n));
+    OSSA_TRY(ossa_file_read_whole(b, path, OSSA_MAX_CFG_SIZE, NULL, NULL, &data, &n));
     ossa_status st = check_text(b, data, n);
     if (st != OSSA_OK) {
         free(data);
