@@ -1,10 +1,10 @@
 /* Files named as text formats that are not text, found by a hostile-input probe: 1 GiB of NULs
- * named .cfg was read whole (3.8 s, 1.06 GB) before being refused, an XSF start followed by
- * 1 GiB of NULs took 17.6 s (a string compare at every byte before libxml2 refused the first
- * NUL). Each is refused from its first bytes, or from the piece of the file that shows what is
- * wrong, with a message naming the file and the offset or line. The assertions are on status,
- * message, position and peak memory (a whole read of a 1 GiB sparse file would grow it by
- * 1 GB), never on time. */
+ * named .cfg was read whole (3.8 s, 1.06 GB) before being refused, an all-zero .cff loaded as an
+ * empty model, an XSF start followed by 1 GiB of NULs took 17.6 s (a string compare at every
+ * byte before libxml2 refused the first NUL). Each is refused from its first bytes, or from the
+ * piece of the file that shows what is wrong, with a message naming the file and the offset or
+ * line. The assertions are on status, message, position and peak memory (a whole read of a
+ * 1 GiB sparse file would grow it by 1 GB), never on time. */
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -87,6 +87,14 @@ int main(void)
     write_file("long.cfg", text, sizeof text, 2 << 20); /* text, then NULs past the head */
     expect("long.cfg", OSSA_ERR_RANGE, 0, -1, "more than the 1048576 bytes");
 
+    /* CFF: the header checked against the file's size before the file is read. */
+    write_file("zero.cff", "", 0, gib);
+    expect("zero.cff", OSSA_ERR_FORMAT, 0, 24, "no textures and no LODs");
+    uint8_t header[44] = {0};
+    header[24] = 0xE8, header[25] = 0x03; /* 1000 textures, one length byte each at least */
+    write_file("lying.cff", header, sizeof header, 100);
+    expect("lying.cff", OSSA_ERR_TRUNCATED, 0, 24, "texture count 1000 needs at least");
+
     /* XML: a NUL in the first bytes, a NUL after them, white space past libxml2's limit. */
     static const char start[] = "<HEADER MAGIC=\"XSF\" VERSION=\"1000\"/>\n"
                                 "<SKELETON NUMBONES=\"0\">";
@@ -120,6 +128,13 @@ int main(void)
     }
     long grew = peak_kb() - before;
     CHECKF(grew < 64 * 1024, "peak memory grew by %ld KB", grew);
+
+    /* A CFF whose one LOD has no meshes passes the head checks and reads as nothing: an empty
+     * model is the loader's error, naming the file. */
+    uint8_t lod0[52] = {0};
+    lod0[32] = 1; /* one LOD: a mesh count of 0 and the reserved word */
+    write_file("lod0.cff", lod0, sizeof lod0, 0);
+    expect("lod0.cff", OSSA_ERR_FORMAT, 0, -1, "nothing to show or export");
 
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

@@ -68,10 +68,14 @@ static ossa_status load_path(ossa_build *b, const char *path)
 {
     uint8_t *data, head[512];
     size_t size, got;
+    uint64_t file_size;
     OSSA_TRY(ossa_build_set_file(b, path));
-    OSSA_TRY(ossa_file_read_head(b, path, head, sizeof head, &got, NULL));
+    OSSA_TRY(ossa_file_read_head(b, path, head, sizeof head, &got, &file_size));
     ossa_format f = b->opt.format ? b->opt.format : ossa_sniff(head, got, path);
     OSSA_TRY(ossa_file_check_head(b, f, head, got));
+    /* CFF has no magic: its header's counts are checked against the file's size instead. */
+    if (f == OSSA_FORMAT_CFF)
+        OSSA_TRY(ossa_cff_check_head(b, head, got, file_size));
     /* XML is checked as it is read: a NUL or a white-space run libxml2 would refuse stops the
      * read there (1 GiB of NULs after a valid start is not read whole). */
     bool xml = f == OSSA_FORMAT_XSF || f == OSSA_FORMAT_XAF || f == OSSA_FORMAT_XMF ||
@@ -161,8 +165,23 @@ static void settle_materials(ossa_build *b)
         }
 }
 
+/* A model with nothing to show or export: no bones, meshes, clips, morph clips or materials
+ * (an all-zero file named .cff read as one). A lone animation or material is not empty. */
+static bool holds_nothing(const ossa_model *m)
+{
+    return !m->bone_count && !m->mesh_count && !m->clip_count && !m->morph_clip_count &&
+           !m->material_count;
+}
+
 static ossa_status finish(ossa_build *b, ossa_status st, ossa_model **out)
 {
+    if (st == OSSA_OK && holds_nothing(b->model)) {
+        /* Name the model's file (a set's .cfg), not the last file read. */
+        st = b->model->source ? ossa_build_set_file(b, b->model->source) : OSSA_OK;
+        if (st == OSSA_OK)
+            st = ossa_fail(b, OSSA_ERR_FORMAT, -1, "nothing to show or export: no bones, meshes, "
+                           "clips, morph clips or materials");
+    }
     if (st == OSSA_OK) {
         settle_materials(b);
         if (b->opt.scale > 0.0f && b->opt.scale != 1.0f)

@@ -174,7 +174,7 @@ ossa_status ossa_file_check_head(ossa_build *b, ossa_format f, const uint8_t *p,
         return nul ? ossa_file_fail_nul(b, p, (size_t)(nul - p)) : OSSA_OK;
     }
     case OSSA_FORMAT_CFF:
-        return OSSA_OK; /* no magic: the reader checks the header against the size */
+        return OSSA_OK; /* no magic: the reader's header checks come next (load.c) */
     default:
         if (f != OSSA_FORMAT_UNKNOWN)
             return OSSA_OK;
