@@ -100,6 +100,8 @@ int main(void)
                                 "<SKELETON NUMBONES=\"0\">";
     write_file("start.xsf", start, sizeof start - 1, gib);
     expect("start.xsf", OSSA_ERR_FORMAT, 2, -1, "a NUL byte at offset 60");
+    write_file("utf32.xsf", "\xFF\xFE\0\0<\0\0\0", 8, 0); /* not UTF-16, as it was called */
+    expect("utf32.xsf", OSSA_ERR_UNSUPPORTED, 1, -1, "UTF-32 Cal3D XML is not supported");
     size_t size = 0;
     uint8_t *xsf = test_read_file(test_path(p, sizeof p, root, "assets/cal3d-xml/mannequin.xsf"),
                                   &size);

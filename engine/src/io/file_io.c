@@ -37,7 +37,6 @@ FILE *ossa_file_open_regular(const char *path, struct stat *st)
     return f;
 }
 
-/* Says why path could not be read (ossa_file_why_unread in file_io.h). */
 const char *ossa_file_why_unread(const char *path, int err, char *buf, size_t size)
 {
     struct stat st;
@@ -153,6 +152,17 @@ ossa_status ossa_file_read_whole(ossa_build *b, const char *path, uint64_t max,
     return st_read;
 }
 
+const char *ossa_text_bom_name(const uint8_t *p, size_t n)
+{
+    /* UTF-32 first: its little-endian mark begins with UTF-16's. */
+    if (n >= 4 && ((p[0] == 0xFF && p[1] == 0xFE && !p[2] && !p[3]) ||
+                   (!p[0] && !p[1] && p[2] == 0xFE && p[3] == 0xFF)))
+        return "UTF-32";
+    if (n >= 2 && ((p[0] == 0xFF && p[1] == 0xFE) || (p[0] == 0xFE && p[1] == 0xFF)))
+        return "UTF-16";
+    return NULL;
+}
+
 /* Whether the first bytes can begin a file of format f: a binary format's magic, or for XML
  * (told by its extension) a '<' as the first character after white space and a byte order
  * mark, and no NUL byte (XML never holds one; docs/FORMATS.md, "Every file is opened as a
@@ -163,9 +173,12 @@ ossa_status ossa_file_check_head(ossa_build *b, ossa_format f, const uint8_t *p,
     switch (f) {
     case OSSA_FORMAT_XSF: case OSSA_FORMAT_XAF: case OSSA_FORMAT_XMF: case OSSA_FORMAT_XRF:
     case OSSA_FORMAT_XPF: {
+        const char *bom = ossa_text_bom_name(p, n);
+        if (bom)
+            return ossa_fail_line(b, OSSA_ERR_UNSUPPORTED, 1, "%s Cal3D XML is not supported "
+                                  "(its byte order mark says so): Cal3D XML is UTF-8, Latin-1 "
+                                  "or ASCII", bom);
         size_t i = n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF ? 3 : 0;
-        if (n >= 2 && ((p[0] == 0xFF && p[1] == 0xFE) || (p[0] == 0xFE && p[1] == 0xFF)))
-            return OSSA_OK; /* UTF-16: the XML reader explains why it refuses it */
         while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
             i++;
         if (i < n && p[i] != '<')

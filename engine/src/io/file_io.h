@@ -35,9 +35,11 @@ ossa_status ossa_file_read_whole(ossa_build *b, const char *path, uint64_t max,
                                  ossa_read_check check, void *ctx, uint8_t **out, size_t *size);
 /* The error for a NUL byte at offset at of text p (the line counted up to it). */
 ossa_status ossa_file_fail_nul(ossa_build *b, const uint8_t *p, size_t at);
+/* "UTF-32" or "UTF-16" when p starts with that encoding's byte order mark, else NULL. */
+const char *ossa_text_bom_name(const uint8_t *p, size_t n);
 /* Whether the first bytes can begin a file of format f (a binary magic; for XML told by its
- * extension a '<' after white space and no NUL byte; anything for CFF). Fails naming what is
- * wrong. */
+ * extension a '<' after white space, no byte order mark of UTF-16 or UTF-32 and no NUL byte;
+ * anything for CFF, whose header the reader checks). Fails naming what is wrong. */
 ossa_status ossa_file_check_head(ossa_build *b, ossa_format f, const uint8_t *p, size_t n);
 
 #endif

@@ -1,6 +1,7 @@
-/* Cal3D XML that is not text, found by a hostile-input probe: a NUL after a valid start (every
- * byte was compared before libxml2 refused it), more than 10 MB of white space ("out of memory:
- * xmlSAX2Characters: huge text node"). Each case checks status, line and message. */
+/* Cal3D XML whose errors were unclear, found by a hostile-input probe: a NUL after a valid start
+ * (every byte was compared before libxml2 refused it), more than 10 MB of white space or text
+ * ("out of memory: xmlSAX2Characters: huge text node"), a UTF-32 byte order mark reported as
+ * UTF-16. Each case checks status, line and message. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +70,14 @@ static void nul_and_white_space(void)
     static const char nul[] = "<HEADER MAGIC=\"XSF\" VERSION=\"1000\"/>\n<SKELETON>\n\0  ";
     expect_fail(nul, sizeof nul - 1, "nul.xsf", OSSA_ERR_FORMAT, 3, "a NUL byte at offset 48");
 
+    /* Byte order marks of encodings Cal3D XML never uses, named as they are. */
+    static const char utf32le[] = "\xFF\xFE\0\0<\0\0\0";
+    static const char utf32be[] = "\0\0\xFE\xFF\0\0\0<";
+    static const char utf16[] = "\xFF\xFE<\0H\0";
+    expect_fail(utf32le, sizeof utf32le - 1, "le.xsf", OSSA_ERR_UNSUPPORTED, 1, "UTF-32 Cal3D");
+    expect_fail(utf32be, sizeof utf32be - 1, "be.xsf", OSSA_ERR_UNSUPPORTED, 1, "UTF-32 Cal3D");
+    expect_fail(utf16, sizeof utf16 - 1, "16.xsf", OSSA_ERR_UNSUPPORTED, 1, "UTF-16 Cal3D");
+
     /* 11 MB of white space after the bone: past libxml2's limit wherever it stands, refused by
      * the scan before libxml2 starts, from the line where the run starts. */
     size_t size;
@@ -87,7 +96,22 @@ static void nul_and_white_space(void)
     ossa_model_destroy(m);
     free(s);
 
-
+    /* 11 MB of text that is not white space: libxml2's own limit, said as what it is (it
+     * raises it as a memory error). */
+    size_t words = 5500000;
+    char *text = malloc(2 * words + 8);
+    CHECK(text != NULL);
+    if (text) {
+        for (size_t i = 0; i < words; i++)
+            memcpy(text + 2 * i, "1 ", 2);
+        text[2 * words] = 0;
+        s = skeleton("root", text, 0, ' ', &size);
+        if (s)
+            expect_fail(s, size, "text.xsf", OSSA_ERR_RANGE, -1,
+                        "a text node grows past libxml2's limit of 10000000 bytes");
+        free(s);
+        free(text);
+    }
 }
 
 int main(void)

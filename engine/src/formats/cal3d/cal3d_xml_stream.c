@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 #include <libxml/parser.h>
+#include <libxml/parserInternals.h>
 #include <libxml/xmlerror.h>
 #include <libxml/xmlreader.h>
 
@@ -195,8 +196,11 @@ static ossa_status prepare(ossa_xml *x, const ossa_xml_kind *root_kind, const ui
         p += 3;
         n -= 3;
     }
-    if (n >= 2 && ((p[0] == 0xFF && p[1] == 0xFE) || (p[0] == 0xFE && p[1] == 0xFF)))
-        return ossa_fail_line(b, OSSA_ERR_UNSUPPORTED, 1, "UTF-16 Cal3D XML is not supported");
+    const char *bom = ossa_text_bom_name(p, n);
+    if (bom)
+        return ossa_fail_line(b, OSSA_ERR_UNSUPPORTED, 1, "%s Cal3D XML is not supported (its "
+                              "byte order mark says so): Cal3D XML is UTF-8, Latin-1 or ASCII",
+                              bom);
     /* XML never holds a NUL (in the encodings above), nor white space past libxml2's limit:
      * refused before the scans below walk the whole (a file read by path was checked as it
      * was read; docs/FORMATS.md, "XML is text"). */
@@ -313,6 +317,12 @@ static ossa_status parse_failure(ossa_xml *x)
     while (m && is_space(fe->message[m - 1]))
         fe->message[--m] = 0;
     reword_wrapper(fe->message, sizeof fe->message);
+    /* libxml2 raises its text limit as a memory error; nothing ran out, a text node grew past
+     * XML_MAX_TEXT_LENGTH without XML_PARSE_HUGE, which Ossa never sets (docs/FORMATS.md, "XML
+     * is text"; runs of white space that long are refused before libxml2 starts). */
+    if (fe->code == XML_ERR_NO_MEMORY && strstr(fe->message, "huge text node"))
+        return ossa_fail_line(x->b, OSSA_ERR_RANGE, fe->line, "XML: a text node grows past "
+                              "libxml2's limit of %d bytes by this line", XML_MAX_TEXT_LENGTH);
     return ossa_fail_line(x->b, fe->code == XML_ERR_NO_MEMORY ? OSSA_ERR_NOMEM : OSSA_ERR_FORMAT,
                           fe->line, "XML: %s", fe->message);
 }
