@@ -1,7 +1,8 @@
-/* Cal3D XML whose errors were unclear, found by a hostile-input probe: a NUL after a valid start
- * (every byte was compared before libxml2 refused it), more than 10 MB of white space or text
- * ("out of memory: xmlSAX2Characters: huge text node"), a UTF-32 byte order mark reported as
- * UTF-16. Each case checks status, line and message. */
+/* Cal3D XML whose errors were unclear or whose reading differed from libcal3d, found by a
+ * hostile-input probe: a NUL after a valid start (every byte was compared before libxml2
+ * refused it), more than 10 MB of white space or text ("out of memory: xmlSAX2Characters: huge
+ * text node"), a UTF-32 byte order mark reported as UTF-16, hexadecimal floats read as 16 and 8
+ * where libcal3d reads 0. Each case checks status, line and message. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,8 +115,43 @@ static void nul_and_white_space(void)
     }
 }
 
+static void hex_floats(void)
+{
+    /* libcal3d's stream extraction stops at the 'x': 0, with a warning naming the line. */
+    size_t size;
+    char *s = skeleton("root", "0x10 -0x1p3 2", 0, ' ', &size);
+    ossa_error err;
+    ossa_model *m = s ? load(s, size, "hex.xsf", &err) : NULL;
+    CHECKF(m && m->bone_count == 1, "hex.xsf: %s", m ? "" : err.message);
+    if (m && m->bone_count == 1) {
+        CHECKF(m->bones[0].rest_t[0] == 0.0f && m->bones[0].rest_t[1] == 0.0f &&
+               m->bones[0].rest_t[2] == 2.0f, "%g %g %g", m->bones[0].rest_t[0],
+               m->bones[0].rest_t[1], m->bones[0].rest_t[2]);
+        CHECK(has_warning(m, "line 4: BONE 'root' TRANSLATION: '0x10' is hexadecimal"));
+    }
+    ossa_model_destroy(m);
+    free(s);
+    /* A hexadecimal float too large for a float is 0 as well, not an overflow. */
+    s = skeleton("root", "1 0x1p999 2", 0, ' ', &size);
+    m = s ? load(s, size, "hexbig.xsf", &err) : NULL;
+    CHECKF(m && m->bone_count == 1 && m->bones[0].rest_t[1] == 0.0f, "hexbig.xsf: %s",
+           m ? "" : err.message);
+    ossa_model_destroy(m);
+    free(s);
+    /* NaN and Inf stay refused. */
+    s = skeleton("root", "1 inf 2", 0, ' ', &size);
+    if (s)
+        expect_fail(s, size, "inf.xsf", OSSA_ERR_VALUE, 4, "'inf' is not a finite number");
+    free(s);
+    s = skeleton("root", "nan 1 2", 0, ' ', &size);
+    if (s)
+        expect_fail(s, size, "nan.xsf", OSSA_ERR_VALUE, 4, "'nan' is not a finite number");
+    free(s);
+}
+
 int main(void)
 {
     nul_and_white_space();
+    hex_floats();
     return test_finish("xml-errors");
 }
