@@ -2,7 +2,8 @@
  * hostile-input probe: a NUL after a valid start (every byte was compared before libxml2
  * refused it), more than 10 MB of white space or text ("out of memory: xmlSAX2Characters: huge
  * text node"), a UTF-32 byte order mark reported as UTF-16, hexadecimal floats read as 16 and 8
- * where libcal3d reads 0. Each case checks status, line and message. */
+ * where libcal3d reads 0, names over 65,536 bytes cut silently. Each case checks status, line
+ * and message. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,9 +150,35 @@ static void hex_floats(void)
     free(s);
 }
 
+static void long_names(void)
+{
+    size_t len = 70000, size;
+    char *name = malloc(len + 1);
+    CHECK(name != NULL);
+    if (!name)
+        return;
+    memset(name, 'n', len);
+    name[len] = 0;
+    char *s = skeleton(name, "1 2 3", 0, ' ', &size);
+    if (s)
+        expect_fail(s, size, "name.xsf", OSSA_ERR_RANGE, 3,
+                    "BONE NAME of 70000 bytes is longer than the limit of 65536 bytes");
+    free(s);
+    name[65536] = 0; /* at the limit: kept whole */
+    s = skeleton(name, "1 2 3", 0, ' ', &size);
+    ossa_error err;
+    ossa_model *m = s ? load(s, size, "limit.xsf", &err) : NULL;
+    CHECKF(m && m->bone_count == 1 && strlen(m->bones[0].name) == 65536, "limit.xsf: %s",
+           m ? "" : err.message);
+    ossa_model_destroy(m);
+    free(s);
+    free(name);
+}
+
 int main(void)
 {
     nul_and_white_space();
     hex_floats();
+    long_names();
     return test_finish("xml-errors");
 }

@@ -269,10 +269,21 @@ ossa_status ossa_xml_attr_float(ossa_xml *x, const xmlNode *n, const char *attr,
     return ossa_xml_parse_attr_floats(x, ossa_xml_line(n), ctx, v, out, 1);
 }
 
-ossa_status ossa_xml_dup_str(ossa_build *b, const char **out, const char *s)
+ossa_status ossa_xml_check_length(ossa_xml *x, int line, const char *what, size_t n)
 {
-    size_t n = strnlen(s, OSSA_MAX_STRING);
-    return ossa_build_strndup(b, out, s, n);
+    /* The cap the binary readers put on every string (docs/FORMATS.md, "XML strings"). */
+    if (n > OSSA_MAX_STRING)
+        return ossa_fail_line(x->b, OSSA_ERR_RANGE, line, "%s of %zu bytes is longer than the "
+                              "limit of %u bytes", what, n, OSSA_MAX_STRING);
+    return OSSA_OK;
+}
+
+ossa_status ossa_xml_dup_str(ossa_xml *x, int line, const char *what, const char **out,
+                             const char *s)
+{
+    size_t n = strnlen(s, (size_t)OSSA_MAX_STRING + 1);
+    OSSA_TRY(ossa_xml_check_length(x, line, what, n > OSSA_MAX_STRING ? strlen(s) : n));
+    return ossa_build_strndup(x->b, out, s, n);
 }
 
 ossa_status ossa_xml_check_hint(ossa_xml *x, const xmlNode *n, const char *attr, uint32_t actual,

@@ -128,8 +128,11 @@ ossa_status ossa_xml_attr_int(ossa_xml *x, const xmlNode *n, const char *attr, b
 ossa_status ossa_xml_attr_float(ossa_xml *x, const xmlNode *n, const char *attr, bool required,
                                 float def, float *out);
 
-/* A copy of s (at most OSSA_MAX_STRING bytes) owned by the build. */
-ossa_status ossa_xml_dup_str(ossa_build *b, const char **out, const char *s);
+/* Refuses a string of n bytes over OSSA_MAX_STRING, naming what, the length and the cap. */
+ossa_status ossa_xml_check_length(ossa_xml *x, int line, const char *what, size_t n);
+/* A copy of s owned by the build; longer than OSSA_MAX_STRING bytes is an error on line. */
+ossa_status ossa_xml_dup_str(ossa_xml *x, int line, const char *what, const char **out,
+                             const char *s);
 /* Warns when an optional count attribute disagrees with the elements present. */
 ossa_status ossa_xml_check_hint(ossa_xml *x, const xmlNode *n, const char *attr, uint32_t actual,
                                 const char *child);
