@@ -36,6 +36,18 @@ static void write_text(const char *name, const char *text)
     }
 }
 
+/* Notes whether an export warning holds needle. */
+typedef struct seen_warning {
+    const char *needle;
+    bool seen;
+} seen_warning;
+
+static void on_warning(void *user, const char *message)
+{
+    seen_warning *w = user;
+    w->seen |= strstr(message, w->needle) != NULL;
+}
+
 static double now(void)
 {
     struct timespec t;
@@ -117,10 +129,14 @@ int main(void)
     ossa_error err;
     CHECK(ossa_load_file(in_dir(p, sizeof p, "mannequin.c3s"), NULL, &scene, &err) == OSSA_OK);
     if (scene) {
+        /* ...and its warning says what the file is (it said "not found (Invalid argument)"). */
+        seen_warning w = {"shirt.tga is a FIFO, not a regular file", false};
+        ossa_export_options opt = {.warning = on_warning, .warning_user = &w};
         double t0 = now();
-        ossa_status st = ossa_export_gltf(scene, in_dir(p, sizeof p, "out.glb"), NULL, &err);
+        ossa_status st = ossa_export_gltf(scene, in_dir(p, sizeof p, "out.glb"), &opt, &err);
         CHECKF(st == OSSA_OK, "export with a FIFO texture: %s", err.message);
         CHECK(now() - t0 < 5.0 * test_time_factor());
+        CHECKF(w.seen, "no warning holds '%s'", w.needle);
         ossa_model_destroy(scene);
     }
 

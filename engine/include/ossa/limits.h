@@ -18,6 +18,9 @@
 #define OSSA_MAX_MAPS        256u
 #define OSSA_MAX_STRING      65536u
 #define OSSA_MAX_FILES       4096u
+/* A .cfg (a Cal3D model set or a Qfusion model config) is a few lines of text: a set naming
+ * OSSA_MAX_FILES files on lines of 256 bytes fits. A larger .cfg is refused unread. */
+#define OSSA_MAX_CFG_SIZE    (1u << 20)
 /* Largest magnitude of a position, translation, normal or texture coordinate (validation): beyond
  * it no one authored the data, and products of such values overflow in the pose and skinning. */
 #define OSSA_MAX_COORD       1e15f

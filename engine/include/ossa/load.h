@@ -1,6 +1,7 @@
 /* Loading models from files or memory. Every function returns a status and, on failure, fills
  * the caller's ossa_error with a message naming the file and the byte offset or XML line. On
- * failure *out is NULL: there is never a partial model. */
+ * failure *out is NULL: there is never a partial model, nor an empty one (a model with no
+ * bones, meshes, clips, morph clips or materials is an OSSA_ERR_FORMAT naming the file). */
 #ifndef OSSA_LOAD_H
 #define OSSA_LOAD_H
 

@@ -24,11 +24,27 @@ ossa_status ossa_read_xmf(ossa_build *b, const uint8_t *data, size_t size);
 ossa_status ossa_read_xrf(ossa_build *b, const uint8_t *data, size_t size);
 ossa_status ossa_read_xpf(ossa_build *b, const uint8_t *data, size_t size);
 
+/* The text rules of Cal3D XML (cal3d_xml_prescan.c; docs/FORMATS.md, "XML is text"), checked
+ * piece by piece as a file is read (an ossa_read_check; scan starts zeroed) and by the reader
+ * on the whole: no NUL byte, and from the first '<' on no run of white space (carriage returns
+ * not counted) longer than libxml2's XML_MAX_TEXT_LENGTH, which libxml2 refuses wherever it
+ * stands. Errors name the line. */
+typedef struct ossa_xml_text_scan {
+    bool started;      /* a '<' was seen */
+    size_t run;        /* white space since run_line's byte, CRs not counted */
+    int line, run_line;
+} ossa_xml_text_scan;
+ossa_status ossa_xml_scan_text(ossa_build *b, void *state, const uint8_t *p, size_t from,
+                               size_t to);
+
 /* SKM/SKP (skm*.c), C3S (c3s*.c), CFF (cff*.c). */
 ossa_status ossa_read_skm(ossa_build *b, const uint8_t *data, size_t size);
 ossa_status ossa_read_skp(ossa_build *b, const uint8_t *data, size_t size);
 ossa_status ossa_read_c3s(ossa_build *b, const uint8_t *data, size_t size);
 ossa_status ossa_read_cff(ossa_build *b, const uint8_t *data, size_t size);
+/* A CFF file's header checked from its first n bytes against the file's size (counts, origin
+ * and scale, something to load), before the file is read whole. */
+ossa_status ossa_cff_check_head(ossa_build *b, const uint8_t *head, size_t n, uint64_t file_size);
 
 /* Cal3D version rules shared by the binary and XML readers (FORMAT-NOTES Decision 1):
  * 699..1301 accepted; 911..919 IMVU, 1200..1299 the v1200 layout, >= 1300 upstream, the rest

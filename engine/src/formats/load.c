@@ -68,14 +68,21 @@ static ossa_status load_path(ossa_build *b, const char *path)
 {
     uint8_t *data, head[512];
     size_t size, got;
+    uint64_t file_size;
     OSSA_TRY(ossa_build_set_file(b, path));
-    OSSA_TRY(ossa_file_read_head(b, path, head, sizeof head, &got));
+    OSSA_TRY(ossa_file_read_head(b, path, head, sizeof head, &got, &file_size));
     ossa_format f = b->opt.format ? b->opt.format : ossa_sniff(head, got, path);
-    if (f == OSSA_FORMAT_UNKNOWN || !ossa_file_head_fits(f, head, got))
-        return ossa_fail(b, OSSA_ERR_FORMAT, 0, "not a format Ossa reads%s",
-                         f == OSSA_FORMAT_UNKNOWN ? "" : ": its first bytes are not the "
-                                                         "start of one");
-    OSSA_TRY(ossa_file_read_whole(b, path, &data, &size));
+    OSSA_TRY(ossa_file_check_head(b, f, head, got));
+    /* CFF has no magic: its header's counts are checked against the file's size instead. */
+    if (f == OSSA_FORMAT_CFF)
+        OSSA_TRY(ossa_cff_check_head(b, head, got, file_size));
+    /* XML is checked as it is read: a NUL or a white-space run libxml2 would refuse stops the
+     * read there (1 GiB of NULs after a valid start is not read whole). */
+    bool xml = f == OSSA_FORMAT_XSF || f == OSSA_FORMAT_XAF || f == OSSA_FORMAT_XMF ||
+               f == OSSA_FORMAT_XRF || f == OSSA_FORMAT_XPF;
+    ossa_xml_text_scan scan = {0};
+    OSSA_TRY(ossa_file_read_whole(b, path, OSSA_MAX_FILE_SIZE, xml ? ossa_xml_scan_text : NULL,
+                                  &scan, &data, &size));
     ossa_status st = read_one(b, path, data, size);
     free(data);
     return st;
@@ -158,8 +165,23 @@ static void settle_materials(ossa_build *b)
         }
 }
 
+/* A model with nothing to show or export: no bones, meshes, clips, morph clips or materials
+ * (an all-zero file named .cff read as one). A lone animation or material is not empty. */
+static bool holds_nothing(const ossa_model *m)
+{
+    return !m->bone_count && !m->mesh_count && !m->clip_count && !m->morph_clip_count &&
+           !m->material_count;
+}
+
 static ossa_status finish(ossa_build *b, ossa_status st, ossa_model **out)
 {
+    if (st == OSSA_OK && holds_nothing(b->model)) {
+        /* Name the model's file (a set's .cfg), not the last file read. */
+        st = b->model->source ? ossa_build_set_file(b, b->model->source) : OSSA_OK;
+        if (st == OSSA_OK)
+            st = ossa_fail(b, OSSA_ERR_FORMAT, -1, "nothing to show or export: no bones, meshes, "
+                           "clips, morph clips or materials");
+    }
     if (st == OSSA_OK) {
         settle_materials(b);
         if (b->opt.scale > 0.0f && b->opt.scale != 1.0f)
@@ -285,7 +307,7 @@ static ossa_status load_cfg(ossa_build *b, const char *cfg_path, uint8_t *text)
             uint8_t head[4096];
             size_t got = 0;
             if (st == OSSA_OK)
-                st = ossa_file_read_head(b, found, head, sizeof head, &got);
+                st = ossa_file_read_head(b, found, head, sizeof head, &got, NULL);
             ossa_format kind = st == OSSA_OK ? ossa_sniff(head, got, found) : OSSA_FORMAT_UNKNOWN;
             if (st == OSSA_OK && !b->opt.format && load_rank(kind) != rank) {
                 b->file = cfg_file;
@@ -396,7 +418,7 @@ static ossa_status load_ranked(ossa_build *b, const char *const *paths, size_t c
         size_t n = 0;
         st = ossa_build_set_file(b, paths[i]);
         if (st == OSSA_OK)
-            st = ossa_file_read_head(b, paths[i], head, sizeof head, &n);
+            st = ossa_file_read_head(b, paths[i], head, sizeof head, &n, NULL);
         if (st != OSSA_OK)
             break;
         ossa_format fmt = ossa_sniff(head, n, paths[i]);
@@ -408,7 +430,7 @@ static ossa_status load_ranked(ossa_build *b, const char *const *paths, size_t c
             size_t size;
             st = ossa_build_set_file(b, paths[i]);
             if (st == OSSA_OK)
-                st = ossa_file_read_whole(b, paths[i], &text, &size);
+                st = ossa_cfg_read_text(b, paths[i], &text, &size);
             if (st != OSSA_OK)
                 break;
             ossa_cfg_scan sc;

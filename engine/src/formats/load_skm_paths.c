@@ -60,7 +60,13 @@ ossa_status ossa_find_skm_pose(ossa_build *b, const char *skm_path, char *out, s
         if (ossa_is_regular_file(cfg)) {
             uint8_t *text;
             size_t size;
-            OSSA_TRY(ossa_file_read_whole(b, cfg, &text, &size));
+            /* A failed read names the cfg; then the .skm is the file again. */
+            ossa_status st = ossa_build_set_file(b, cfg);
+            if (st == OSSA_OK)
+                st = ossa_cfg_read_text(b, cfg, &text, &size);
+            if (st == OSSA_OK && (st = ossa_build_set_file(b, skm_path)) != OSSA_OK)
+                free(text);
+            OSSA_TRY(st);
             ossa_cfg_scan sc;
             ossa_cfg_scan_text(text, size, &sc);
             if (sc.import && !sc.path_len) {

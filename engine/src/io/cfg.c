@@ -10,6 +10,7 @@
 
 #include "ossa/limits.h"
 #include "io/cfg.h"
+#include "io/file_io.h"
 
 /* The next token of a Qfusion .cfg line within [*s, end): a word or "quoted text"; // starts a
  * comment. Returns the token's length (0 at the end of the line) and moves *s past it. */
@@ -73,6 +74,50 @@ void ossa_cfg_scan_text(const void *data, size_t size, ossa_cfg_scan *out)
         }
         s = eol ? eol + 1 : end;
     }
+}
+
+/* A .cfg is text: a control byte other than tab, line feed, vertical tab, form feed and
+ * carriage return means a binary file named .cfg (docs/FORMATS.md, ".cfg files are text"). */
+static ossa_status check_text(ossa_build *b, const uint8_t *p, size_t n)
+{
+    int line = 1;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t c = p[i];
+        if (c == '\n')
+            line++;
+        else if (!c)
+            return ossa_file_fail_nul(b, p, i);
+        else if (c < 0x20 && c != '\t' && c != '\v' && c != '\f' && c != '\r')
+            return ossa_fail_line(b, OSSA_ERR_FORMAT, line, "byte 0x%02X at offset %zu: a .cfg "
+                                  "is text, and this is a control character", c, i);
+    }
+    return OSSA_OK;
+}
+
+ossa_status ossa_cfg_read_text(ossa_build *b, const char *path, uint8_t **text, size_t *size)
+{
+    uint8_t head[OSSA_CFG_HEAD_BYTES];
+    size_t got;
+    uint64_t file_size;
+    *text = NULL;
+    *size = 0;
+    OSSA_TRY(ossa_file_read_head(b, path, head, sizeof head, &got, &file_size));
+    OSSA_TRY(check_text(b, head, got));
+    if (file_size > OSSA_MAX_CFG_SIZE)
+        return ossa_fail(b, OSSA_ERR_RANGE, -1, "a .cfg of %llu bytes: more than the %u bytes "
+                         "of text a model set can need", (unsigned long long)file_size,
+                         OSSA_MAX_CFG_SIZE);
+    uint8_t *data;
+    size_t n;
+    OSSA_TRY(ossa_file_read_whole(b, path, OSSA_MAX_CFG_SIZE, NULL, NULL, &data, &n));
+    ossa_status st = check_text(b, data, n);
+    if (st != OSSA_OK) {
+        free(data);
+        return st;
+    }
+    *text = data;
+    *size = n;
+    return OSSA_OK;
 }
 
 ossa_status ossa_cfg_resolve_case(ossa_build *b, const char *path, char *out, size_t out_size)

@@ -26,6 +26,15 @@ static inline bool ossa_cfg_is_qfusion(const ossa_cfg_scan *sc)
     return sc->import && !sc->key_value;
 }
 
+/* The first bytes of a .cfg checked for binary bytes before its size is looked at. */
+#define OSSA_CFG_HEAD_BYTES 4096
+
+/* A .cfg's whole text (NUL-terminated; the caller frees *text), read only when it is text: its
+ * first OSSA_CFG_HEAD_BYTES bytes hold no NUL or control byte other than white space, its size
+ * is at most OSSA_MAX_CFG_SIZE; then the whole text is checked the same way. Failures name the
+ * offset and line (b->file is the cfg). */
+ossa_status ossa_cfg_read_text(ossa_build *b, const char *path, uint8_t **text, size_t *size);
+
 /* The kinds a Cal3D .cfg names, in the order a model set is read. */
 enum {
     OSSA_CFG_SKELETON, OSSA_CFG_MESH, OSSA_CFG_ANIMATION, OSSA_CFG_MORPH_ANIMATION,

@@ -54,77 +54,144 @@ static ossa_status open_regular(ossa_build *b, const char *path, FILE **out, str
                      strerror(errno));
 }
 
-/* The first bytes of a file (up to cap), for sniffing before anything is read whole. */
+/* The first bytes of a file (up to cap) and its size, for sniffing before anything is read
+ * whole. */
 ossa_status ossa_file_read_head(ossa_build *b, const char *path, uint8_t *head, size_t cap,
-                             size_t *got)
+                                size_t *got, uint64_t *file_size)
 {
     FILE *f;
     struct stat st;
     *got = 0;
+    if (file_size)
+        *file_size = 0;
     OSSA_TRY(open_regular(b, path, &f, &st));
     *got = fread(head, 1, cap, f);
     fclose(f);
+    if (file_size)
+        *file_size = st.st_size > 0 ? (uint64_t)st.st_size : 0;
     return OSSA_OK;
 }
 
-/* Reads a whole file into memory (capped). */
-ossa_status ossa_file_read_whole(ossa_build *b, const char *path, uint8_t **out, size_t *size)
+ossa_status ossa_file_fail_nul(ossa_build *b, const uint8_t *p, size_t at)
+{
+    int line = 1;
+    for (size_t i = 0; i < at; i++)
+        line += p[i] == '\n';
+    return ossa_fail_line(b, OSSA_ERR_FORMAT, line, "a NUL byte at offset %zu: not text (XML and "
+                          ".cfg files never hold one)", at);
+}
+
+/* Reads the n bytes of f into a buffer of n + 1 bytes (*out). With check, in pieces into a
+ * buffer that grows as they pass it, so that a large file refused after its first bad piece
+ * is neither read nor allocated whole (1 GiB of NULs after a valid XML start took 17 s). */
+static ossa_status read_into(ossa_build *b, FILE *f, size_t n, ossa_read_check check, void *ctx,
+                             uint8_t **out)
+{
+    enum { PIECE = 1u << 20 };
+    size_t cap = check && n > PIECE ? PIECE : n, done = 0;
+    uint8_t *buf = malloc(cap + 1); /* +1: a NUL after the data helps text parsers */
+    ossa_status st = buf ? OSSA_OK : ossa_fail(b, OSSA_ERR_NOMEM, -1, "cannot allocate %zu bytes",
+                                               cap + 1);
+    while (st == OSSA_OK && done < n) {
+        size_t want = check && n - done > PIECE ? PIECE : n - done;
+        if (done + want > cap) {
+            size_t grown = cap > n / 2 ? n : 2 * cap;
+            uint8_t *bigger = realloc(buf, grown + 1);
+            if (!bigger) {
+                st = ossa_fail(b, OSSA_ERR_NOMEM, -1, "cannot allocate %zu bytes", grown + 1);
+                break;
+            }
+            buf = bigger;
+            cap = grown;
+        }
+        size_t got = fread(buf + done, 1, want, f);
+        if (check)
+            st = check(b, ctx, buf, done, done + got);
+        done += got;
+        if (st == OSSA_OK && (got != want || ferror(f)))
+            st = ossa_fail(b, OSSA_ERR_IO, -1, "read %zu of %zu bytes", done, n);
+    }
+    if (st != OSSA_OK) {
+        free(buf);
+        return st;
+    }
+    buf[n] = 0;
+    *out = buf;
+    return OSSA_OK;
+}
+
+ossa_status ossa_file_read_whole(ossa_build *b, const char *path, uint64_t max,
+                                 ossa_read_check check, void *ctx, uint8_t **out, size_t *size)
 {
     *out = NULL;
     *size = 0;
     FILE *f;
     struct stat st;
     OSSA_TRY(open_regular(b, path, &f, &st));
-    if ((uint64_t)st.st_size > OSSA_MAX_FILE_SIZE) {
+    if (max > OSSA_MAX_FILE_SIZE)
+        max = OSSA_MAX_FILE_SIZE;
+    if ((uint64_t)st.st_size > max) {
         fclose(f);
-        return ossa_fail(b, OSSA_ERR_RANGE, -1, "file of %lld bytes exceeds the limit of %u",
-                         (long long)st.st_size, OSSA_MAX_FILE_SIZE);
+        return ossa_fail(b, OSSA_ERR_RANGE, -1, "file of %lld bytes exceeds the limit of %llu",
+                         (long long)st.st_size, (unsigned long long)max);
     }
     size_t n = (size_t)st.st_size;
-    uint8_t *buf = malloc(n + 1); /* +1: a NUL after the data helps text parsers */
-    if (!buf) {
-        fclose(f);
-        return ossa_fail(b, OSSA_ERR_NOMEM, -1, "cannot allocate %zu bytes", n);
-    }
-    size_t got = n ? fread(buf, 1, n, f) : 0;
-    int failed = ferror(f);
+    ossa_status st_read = read_into(b, f, n, check, ctx, out);
     fclose(f);
-    if (got != n || failed) {
-        free(buf);
-        return ossa_fail(b, OSSA_ERR_IO, -1, "read %zu of %zu bytes", got, n);
+    if (st_read == OSSA_OK)
+        st_read = ossa_build_note_read(b, path);
+    if (st_read != OSSA_OK) {
+        free(*out);
+        *out = NULL;
+        return st_read;
     }
-    buf[n] = 0;
-    ossa_status noted = ossa_build_note_read(b, path);
-    if (noted != OSSA_OK) {
-        free(buf);
-        return noted;
-    }
-    *out = buf;
     *size = n;
     return OSSA_OK;
 }
 
+const char *ossa_text_bom_name(const uint8_t *p, size_t n)
+{
+    /* UTF-32 first: its little-endian mark begins with UTF-16's. */
+    if (n >= 4 && ((p[0] == 0xFF && p[1] == 0xFE && !p[2] && !p[3]) ||
+                   (!p[0] && !p[1] && p[2] == 0xFE && p[3] == 0xFF)))
+        return "UTF-32";
+    if (n >= 2 && ((p[0] == 0xFF && p[1] == 0xFE) || (p[0] == 0xFE && p[1] == 0xFF)))
+        return "UTF-16";
+    return NULL;
+}
+
 /* Whether the first bytes can begin a file of format f: a binary format's magic, or for XML
  * (told by its extension) a '<' as the first character after white space and a byte order
- * mark. Checked before a file is read whole, so that a large file of something else is refused
- * from its first bytes. */
-bool ossa_file_head_fits(ossa_format f, const uint8_t *p, size_t n)
+ * mark, and no NUL byte (XML never holds one; docs/FORMATS.md, "Every file is opened as a
+ * regular file"). Checked before a file is read whole, so that a large file of something else
+ * is refused from its first bytes. */
+ossa_status ossa_file_check_head(ossa_build *b, ossa_format f, const uint8_t *p, size_t n)
 {
     switch (f) {
     case OSSA_FORMAT_XSF: case OSSA_FORMAT_XAF: case OSSA_FORMAT_XMF: case OSSA_FORMAT_XRF:
     case OSSA_FORMAT_XPF: {
+        const char *bom = ossa_text_bom_name(p, n);
+        if (bom)
+            return ossa_fail_line(b, OSSA_ERR_UNSUPPORTED, 1, "%s Cal3D XML is not supported "
+                                  "(its byte order mark says so): Cal3D XML is UTF-8, Latin-1 "
+                                  "or ASCII", bom);
         size_t i = n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF ? 3 : 0;
-        if (n >= 2 && ((p[0] == 0xFF && p[1] == 0xFE) || (p[0] == 0xFE && p[1] == 0xFF)))
-            return true; /* UTF-16: the XML reader explains why it refuses it */
         while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
             i++;
-        return i == n || p[i] == '<';
+        if (i < n && p[i] != '<')
+            break;
+        const uint8_t *nul = memchr(p, 0, n);
+        return nul ? ossa_file_fail_nul(b, p, (size_t)(nul - p)) : OSSA_OK;
     }
     case OSSA_FORMAT_CFF:
-        return true; /* no magic: the reader checks the header against the size */
+        return OSSA_OK; /* no magic: the reader's header checks come next (load.c) */
     default:
-        return f != OSSA_FORMAT_UNKNOWN;
+        if (f != OSSA_FORMAT_UNKNOWN)
+            return OSSA_OK;
+        break;
     }
+    return ossa_fail(b, OSSA_ERR_FORMAT, 0, "not a format Ossa reads%s",
+                     f == OSSA_FORMAT_UNKNOWN ? "" : ": its first bytes are not the start of one");
 }
 
 

@@ -1,13 +1,14 @@
 /* A Qfusion <model>.cfg opened directly (or among other files) opens <model>.skm with the pose
  * file its import names: the same bones, vertices and poses as opening the .skm. A Cal3D .cfg
  * (key=value lines) stays a Cal3D set, comments mentioning "import" included. Malformed Qfusion
- * cfgs (import without a path, no .skm, binary, no tokens, huge, in memory) fail with a message
- * naming the cfg. */
+ * cfgs (import without a path, no .skm, binary, no tokens, over the size cap, in memory) fail
+ * with a message naming the cfg. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "demo.h"
+#include "ossa/limits.h"
 #include "ossa/load.h"
 #include "ossa/write.h"
 #include "skm_test_util.h"
@@ -164,7 +165,8 @@ static void test_malformed(const ossa_model *demo, const char *dir)
     CHECK(skt_write(dir, "body.cfg", "import nowhere\n", 15));
     expect_failure(dir, "body.cfg", OSSA_ERR_IO, "nowhere");
 
-    /* Binary, with and without an import among the bytes. */
+    /* Binary, with and without an import among the bytes: a .cfg is text, so its first
+     * control byte refuses it, naming the offset (an import in the noise was read before). */
     uint8_t bin[3000];
     uint32_t x = 12345;
     for (size_t i = 0; i < sizeof bin; i++) {
@@ -173,21 +175,22 @@ static void test_malformed(const ossa_model *demo, const char *dir)
         bin[i] = c == 0 || c == '=' ? 0xff : c; /* no NUL or '=' to end or shape the text */
     }
     CHECK(skt_write(dir, "body.cfg", bin, sizeof bin));
-    expect_failure(dir, "body.cfg", OSSA_ERR_FORMAT, "neither a Cal3D model set");
+    expect_failure(dir, "body.cfg", OSSA_ERR_FORMAT, "a .cfg is text");
     memcpy(bin + 1000, "\nimport ", 8);
     CHECK(skt_write(dir, "body.cfg", bin, sizeof bin));
-    expect_failure(dir, "body.cfg", OSSA_ERR_IO, "not found");
-    /* Text ends at a NUL: an import after one is not seen. */
+    expect_failure(dir, "body.cfg", OSSA_ERR_FORMAT, "a .cfg is text");
+    /* A NUL: not text either. */
     CHECK(skt_write(dir, "body.cfg", "\n\0import posed\n", 15));
-    expect_failure(dir, "body.cfg", OSSA_ERR_FORMAT, "neither");
+    expect_failure(dir, "body.cfg", OSSA_ERR_FORMAT, "a NUL byte at offset 1");
     /* No tokens at all. */
     CHECK(skt_write(dir, "body.cfg", "", 0));
     expect_failure(dir, "body.cfg", OSSA_ERR_FORMAT, "neither");
     CHECK(skt_write(dir, "body.cfg", " \n\t\n// only a comment\n", 22));
     expect_failure(dir, "body.cfg", OSSA_ERR_FORMAT, "no import line");
 
-    /* Huge: 4 MiB of tokens, then a missing pose file, then a good one. */
-    size_t big = (size_t)4 << 20;
+    /* Large: just under OSSA_MAX_CFG_SIZE of tokens, then a missing pose file, then a good
+     * one; a byte more than the cap is refused unread, naming the size and the cap. */
+    size_t big = OSSA_MAX_CFG_SIZE - 15;
     char *huge = malloc(big + 32);
     CHECK(huge != NULL);
     if (huge) {
@@ -201,6 +204,10 @@ static void test_malformed(const ossa_model *demo, const char *dir)
         ossa_model *m = load(dir, "body.cfg");
         CHECK(m && m->bone_count == demo->bone_count);
         ossa_model_destroy(m);
+        memcpy(huge + big, "\nimport posed  \n", 16);
+        CHECK(skt_write(dir, "body.cfg", huge, big + 16));
+        expect_failure(dir, "body.cfg", OSSA_ERR_RANGE, "a .cfg of 1048577 bytes: more than the "
+                       "1048576 bytes");
         free(huge);
     }
 

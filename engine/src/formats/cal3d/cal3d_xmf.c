@@ -239,7 +239,7 @@ static ossa_status read_morph(ossa_xml *x, void *ctx, const xmlNode *e, uint32_t
         name = fallback;
         ossa_warn(b, "line %d: MORPH %u has no NAME (called %s)", ossa_xml_line(e), index, name);
     }
-    OSSA_TRY(ossa_xml_dup_str(b, &mt->name, name));
+    OSSA_TRY(ossa_xml_dup_str(x, ossa_xml_line(e), "MORPH NAME", &mt->name, name));
     char what[160];
     snprintf(what, sizeof what, "MORPH '%.100s'", mt->name);
     uint32_t n = counts[0];

@@ -32,7 +32,7 @@ static ossa_status read_bone(ossa_xml *x, void *ctx, const xmlNode *e, uint32_t 
     const char *name = ossa_xml_attr(x, e, "NAME");
     if (!name)
         return ossa_fail_line(b, OSSA_ERR_FORMAT, ossa_xml_line(e), "BONE %u has no NAME", index);
-    OSSA_TRY(ossa_xml_dup_str(b, &bone->name, name));
+    OSSA_TRY(ossa_xml_dup_str(x, ossa_xml_line(e), "BONE NAME", &bone->name, name));
     char what[160];
     snprintf(what, sizeof what, "BONE '%.100s'", bone->name);
 
@@ -296,7 +296,7 @@ static const char *trimmed(const char *s, size_t *len)
 {
     while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
         s++;
-    size_t n = strnlen(s, OSSA_MAX_STRING);
+    size_t n = strlen(s);
     while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
         n--;
     *len = n;
@@ -326,12 +326,14 @@ static ossa_status read_material(ossa_xml *x, void *ctx, const xmlNode *root, ui
     for (xmlNode *e = ossa_xml_first(root, "MAP"); e; e = ossa_xml_next(e, "MAP"), i++) {
         size_t len;
         const char *file = trimmed(ossa_xml_text(x, e), &len);
+        OSSA_TRY(ossa_xml_check_length(x, ossa_xml_line(e), "MAP file name", len));
         if (len == 0)
             ossa_warn(b, "line %d: MAP %u names no file", ossa_xml_line(e), i);
         OSSA_TRY(ossa_build_strndup(b, &maps[i].file, file, len));
         OSSA_TRY(ossa_texture_path(b, file, len, &maps[i].path));
         const char *type = ossa_xml_attr(x, e, "TYPE");
-        OSSA_TRY(ossa_xml_dup_str(b, &maps[i].type, type ? type : ""));
+        OSSA_TRY(ossa_xml_dup_str(x, ossa_xml_line(e), "MAP TYPE", &maps[i].type,
+                                  type ? type : ""));
     }
     n = ossa_texture_maps_compact(maps, n); /* those outside the model's folders */
     ossa_material *mat = ossa_build_push_material(b);
@@ -392,7 +394,7 @@ static ossa_status read_morph_track(ossa_xml *x, void *ctx, const xmlNode *e, ui
         name = ossa_xml_attr(x, e, "MORPHID");
     if (!name)
         return ossa_fail_line(b, OSSA_ERR_FORMAT, line, "TRACK %u has no MORPHNAME", index);
-    OSSA_TRY(ossa_xml_dup_str(b, &t->morph_name, name));
+    OSSA_TRY(ossa_xml_dup_str(x, line, "TRACK MORPHNAME", &t->morph_name, name));
     char what[160];
     snprintf(what, sizeof what, "TRACK '%.100s'", t->morph_name);
     uint32_t nk = counts[0];

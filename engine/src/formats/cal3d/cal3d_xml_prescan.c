@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <libxml/parserInternals.h>
+
+#include "io/file_io.h"
 
 #define XML_MAX_ATTRIBUTES 64u    /* on one element; Cal3D elements have at most 8 */
 #define XML_MAX_DEPTH 256u        /* libxml2's own default limit */
@@ -376,3 +379,35 @@ ossa_status ossa_xml_prescan(ossa_xml *x, const ossa_xml_kind *root_kind, const 
     return st;
 }
 
+/* docs/FORMATS.md, "XML is text". A byte loop, as the file comes in (load.c) or over the whole
+ * before the pre-scan. libxml2 without XML_PARSE_HUGE refuses a text node, comment, CDATA
+ * section, attribute value or tag holding more than XML_MAX_TEXT_LENGTH bytes, so such a run of
+ * white space after the first '<' can never load: refused at the byte that proves it, not after
+ * the whole file was read and scanned (1 GiB took 10 s). White space before the first '<' is the
+ * prolog, which libxml2 skips without a limit; a CR is not counted ("\r\n" is one byte). */
+ossa_status ossa_xml_scan_text(ossa_build *b, void *state, const uint8_t *p, size_t from,
+                               size_t to)
+{
+    ossa_xml_text_scan *s = state;
+    if (!s->line)
+        s->line = 1;
+    const uint8_t *nul = memchr(p + from, 0, to - from);
+    if (nul)
+        return ossa_file_fail_nul(b, p, (size_t)(nul - p));
+    for (size_t i = from; i < to; i++) {
+        uint8_t c = p[i];
+        if (c == ' ' || c == '\t' || c == '\n') {
+            if (s->run++ == 0)
+                s->run_line = s->line;
+            if (s->run > XML_MAX_TEXT_LENGTH && s->started)
+                return ossa_fail_line(b, OSSA_ERR_RANGE, s->run_line, "XML: more than %d bytes "
+                                      "of white space from this line on, past libxml2's limit "
+                                      "for one text node or tag", XML_MAX_TEXT_LENGTH);
+            s->line += c == '\n';
+        } else if (c != '\r') {
+            s->run = 0;
+            s->started |= c == '<';
+        }
+    }
+    return OSSA_OK;
+}

@@ -13,10 +13,12 @@
 #include <string.h>
 #include <strings.h>
 #include <libxml/parser.h>
+#include <libxml/parserInternals.h>
 #include <libxml/xmlerror.h>
 #include <libxml/xmlreader.h>
 
 #include "ossa/limits.h"
+#include "io/file_io.h"
 
 /* Cal3D XML has two top-level elements (HEADER, then the root): the file is read inside this
  * synthetic element, inserted on the first line so that line numbers stay those of the file. */
@@ -43,6 +45,20 @@ static const uint8_t *find_ci(const uint8_t *p, size_t n, const char *needle)
     for (size_t i = 0; i + k <= n; i++)
         if (strncasecmp((const char *)p + i, needle, k) == 0)
             return p + i;
+    return NULL;
+}
+
+/* The first "<!DOCTYPE" or "<!ENTITY" (any case) in p[0..n), in one pass that compares only
+ * at "<!" (a string compare at every byte, twice, took seconds a gigabyte). */
+static const uint8_t *find_dtd(const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i + 8 <= n; i++) {
+        if (p[i] != '<' || p[i + 1] != '!')
+            continue;
+        if ((i + 9 <= n && strncasecmp((const char *)p + i, "<!DOCTYPE", 9) == 0) ||
+            strncasecmp((const char *)p + i, "<!ENTITY", 8) == 0)
+            return p + i;
+    }
     return NULL;
 }
 
@@ -180,12 +196,18 @@ static ossa_status prepare(ossa_xml *x, const ossa_xml_kind *root_kind, const ui
         p += 3;
         n -= 3;
     }
-    if (n >= 2 && ((p[0] == 0xFF && p[1] == 0xFE) || (p[0] == 0xFE && p[1] == 0xFF)))
-        return ossa_fail_line(b, OSSA_ERR_UNSUPPORTED, 1, "UTF-16 Cal3D XML is not supported");
+    const char *bom = ossa_text_bom_name(p, n);
+    if (bom)
+        return ossa_fail_line(b, OSSA_ERR_UNSUPPORTED, 1, "%s Cal3D XML is not supported (its "
+                              "byte order mark says so): Cal3D XML is UTF-8, Latin-1 or ASCII",
+                              bom);
+    /* XML never holds a NUL (in the encodings above), nor white space past libxml2's limit:
+     * refused before the scans below walk the whole (a file read by path was checked as it
+     * was read; docs/FORMATS.md, "XML is text"). */
+    ossa_xml_text_scan text = {0};
+    OSSA_TRY(ossa_xml_scan_text(b, &text, data, 0, size));
     /* Cal3D files never have a DTD; refusing one here keeps entity tricks out entirely. */
-    const uint8_t *dtd = find_ci(p, n, "<!DOCTYPE");
-    if (!dtd)
-        dtd = find_ci(p, n, "<!ENTITY");
+    const uint8_t *dtd = find_dtd(p, n);
     if (dtd)
         return ossa_fail_line(b, OSSA_ERR_FORMAT, line_at(p, (size_t)(dtd - p)),
                               "a DTD or entity declaration is not allowed in Cal3D XML");
@@ -295,6 +317,12 @@ static ossa_status parse_failure(ossa_xml *x)
     while (m && is_space(fe->message[m - 1]))
         fe->message[--m] = 0;
     reword_wrapper(fe->message, sizeof fe->message);
+    /* libxml2 raises its text limit as a memory error; nothing ran out, a text node grew past
+     * XML_MAX_TEXT_LENGTH without XML_PARSE_HUGE, which Ossa never sets (docs/FORMATS.md, "XML
+     * is text"; runs of white space that long are refused before libxml2 starts). */
+    if (fe->code == XML_ERR_NO_MEMORY && strstr(fe->message, "huge text node"))
+        return ossa_fail_line(x->b, OSSA_ERR_RANGE, fe->line, "XML: a text node grows past "
+                              "libxml2's limit of %d bytes by this line", XML_MAX_TEXT_LENGTH);
     return ossa_fail_line(x->b, fe->code == XML_ERR_NO_MEMORY ? OSSA_ERR_NOMEM : OSSA_ERR_FORMAT,
                           fe->line, "XML: %s", fe->message);
 }

@@ -134,8 +134,20 @@ static bool number_ends(ossa_xml *x, int line, const char *what, const char *sta
     return false;
 }
 
-ossa_status ossa_xml_parse_floats(ossa_xml *x, int line, const char *what, const char *s,
-                                  float *out, int count)
+/* Whether the token at p is a C99 hexadecimal float ("0x10", "-0x1p3"): strtod reads it, but
+ * libcal3d reads element text with C++ stream extraction, which stops at the 'x' and gives 0
+ * (docs/FORMATS.md, "XML numbers"). */
+static bool hex_float(const char *p)
+{
+    if (*p == '+' || *p == '-')
+        p++;
+    return p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
+}
+
+/* Exactly count numbers; text: element text, read as libcal3d's stream extraction reads it
+ * (a hexadecimal float is 0, with a warning), else an attribute, read as atof does. */
+static ossa_status parse_floats(ossa_xml *x, int line, const char *what, const char *s,
+                                float *out, int count, bool text)
 {
     const char *p = s ? s : "";
     for (int i = 0; i < count; i++) {
@@ -150,6 +162,13 @@ ossa_status ossa_xml_parse_floats(ossa_xml *x, int line, const char *what, const
         if (e == p || !number_ends(x, line, what, p, &e))
             return ossa_fail_line(x->b, OSSA_ERR_VALUE, line, "%s: '%.*s' is not a number", what,
                                   token_len(p), p);
+        if (text && hex_float(p)) {
+            if (!x->warned_hex)
+                ossa_warn(x->b, "line %d: %s: '%.*s' is hexadecimal, which Cal3D reads as 0: "
+                          "read as 0", line, what, token_len(p), p);
+            x->warned_hex = true;
+            d = *p == '-' ? -0.0 : 0.0;
+        }
         if (!isfinite(d) || fabs(d) > FLT_MAX)
             return ossa_fail_line(x->b, OSSA_ERR_VALUE, line, "%s: '%.*s' is not a finite number",
                                   what, token_len(p), p);
@@ -162,6 +181,18 @@ ossa_status ossa_xml_parse_floats(ossa_xml *x, int line, const char *what, const
         return ossa_fail_line(x->b, OSSA_ERR_VALUE, line, "%s: '%.*s' after the %d number%s",
                               what, token_len(p), p, count, count == 1 ? "" : "s");
     return OSSA_OK;
+}
+
+ossa_status ossa_xml_parse_floats(ossa_xml *x, int line, const char *what, const char *s,
+                                  float *out, int count)
+{
+    return parse_floats(x, line, what, s, out, count, true);
+}
+
+ossa_status ossa_xml_parse_attr_floats(ossa_xml *x, int line, const char *what, const char *s,
+                                       float *out, int count)
+{
+    return parse_floats(x, line, what, s, out, count, false);
 }
 
 ossa_status ossa_xml_parse_ints(ossa_xml *x, int line, const char *what, const char *s,
@@ -235,13 +266,24 @@ ossa_status ossa_xml_attr_float(ossa_xml *x, const xmlNode *n, const char *attr,
     }
     char ctx[120];
     snprintf(ctx, sizeof ctx, "%s %s", (const char *)n->name, attr);
-    return ossa_xml_parse_floats(x, ossa_xml_line(n), ctx, v, out, 1);
+    return ossa_xml_parse_attr_floats(x, ossa_xml_line(n), ctx, v, out, 1);
 }
 
-ossa_status ossa_xml_dup_str(ossa_build *b, const char **out, const char *s)
+ossa_status ossa_xml_check_length(ossa_xml *x, int line, const char *what, size_t n)
 {
-    size_t n = strnlen(s, OSSA_MAX_STRING);
-    return ossa_build_strndup(b, out, s, n);
+    /* The cap the binary readers put on every string (docs/FORMATS.md, "XML strings"). */
+    if (n > OSSA_MAX_STRING)
+        return ossa_fail_line(x->b, OSSA_ERR_RANGE, line, "%s of %zu bytes is longer than the "
+                              "limit of %u bytes", what, n, OSSA_MAX_STRING);
+    return OSSA_OK;
+}
+
+ossa_status ossa_xml_dup_str(ossa_xml *x, int line, const char *what, const char **out,
+                             const char *s)
+{
+    size_t n = strnlen(s, (size_t)OSSA_MAX_STRING + 1);
+    OSSA_TRY(ossa_xml_check_length(x, line, what, n > OSSA_MAX_STRING ? strlen(s) : n));
+    return ossa_build_strndup(x->b, out, s, n);
 }
 
 ossa_status ossa_xml_check_hint(ossa_xml *x, const xmlNode *n, const char *attr, uint32_t actual,

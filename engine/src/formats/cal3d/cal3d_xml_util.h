@@ -61,7 +61,7 @@ struct ossa_xml {
     locale_t c_locale;         /* "C" numbers whatever the process locale is */
     xmlChar **owned;           /* strings libxml2 allocated for us, freed after each record */
     size_t owned_count, owned_cap;
-    bool warned_stray_dot;
+    bool warned_stray_dot, warned_hex;
     ossa_xml_occurrence *occurrences; /* pre-scanned containers in document order */
     uint32_t occurrence_count, next_occurrence;
     ossa_xml_blank *blanks;           /* in file order, merged across white space */
@@ -108,9 +108,13 @@ const char *ossa_xml_text(ossa_xml *x, const xmlNode *n);
 void ossa_xml_release_strings(ossa_xml *x);
 
 /* Exactly count numbers separated by white space in s, nothing else. what names the value in
- * messages ("BONE 'Bip01' TRANSLATION"). Floats must be finite. */
+ * messages ("BONE 'Bip01' TRANSLATION"). Floats must be finite. Element text is read as
+ * libcal3d's stream extraction reads it: a hexadecimal float ("0x10") is 0, with a warning;
+ * attributes as its atof reads them (hexadecimal accepted). */
 ossa_status ossa_xml_parse_floats(ossa_xml *x, int line, const char *what, const char *s,
                                   float *out, int count);
+ossa_status ossa_xml_parse_attr_floats(ossa_xml *x, int line, const char *what, const char *s,
+                                       float *out, int count);
 ossa_status ossa_xml_parse_ints(ossa_xml *x, int line, const char *what, const char *s,
                                 int64_t *out, int count, int64_t lo, int64_t hi);
 
@@ -124,8 +128,11 @@ ossa_status ossa_xml_attr_int(ossa_xml *x, const xmlNode *n, const char *attr, b
 ossa_status ossa_xml_attr_float(ossa_xml *x, const xmlNode *n, const char *attr, bool required,
                                 float def, float *out);
 
-/* A copy of s (at most OSSA_MAX_STRING bytes) owned by the build. */
-ossa_status ossa_xml_dup_str(ossa_build *b, const char **out, const char *s);
+/* Refuses a string of n bytes over OSSA_MAX_STRING, naming what, the length and the cap. */
+ossa_status ossa_xml_check_length(ossa_xml *x, int line, const char *what, size_t n);
+/* A copy of s owned by the build; longer than OSSA_MAX_STRING bytes is an error on line. */
+ossa_status ossa_xml_dup_str(ossa_xml *x, int line, const char *what, const char **out,
+                             const char *s);
 /* Warns when an optional count attribute disagrees with the elements present. */
 ossa_status ossa_xml_check_hint(ossa_xml *x, const xmlNode *n, const char *attr, uint32_t actual,
                                 const char *child);

@@ -250,6 +250,28 @@ static ossa_status read_cff(ossa_build *b, const uint8_t *data, size_t size, cff
     return OSSA_OK;
 }
 
+/* The header's checks on a file's first bytes before it is read whole (the format has no
+ * magic; docs/FORMATS.md, "CFF"): the reader runs over the head as if it held the whole file,
+ * so that every count is checked against the file's real size with the reader's own messages;
+ * the 44 header bytes it reads are in the head. A header with no texture and no LOD holds
+ * nothing to load (an all-zero file of any size has that header). */
+ossa_status ossa_cff_check_head(ossa_build *b, const uint8_t *head, size_t n, uint64_t file_size)
+{
+    cff_file f;
+    memset(&f, 0, sizeof f);
+    f.b = b;
+    size_t size = file_size > SIZE_MAX ? SIZE_MAX : (size_t)file_size;
+    if (n < CFF_HEADER_BYTES && n < size)
+        return ossa_fail(b, OSSA_ERR_IO, -1, "read %zu of the %d header bytes", n,
+                         CFF_HEADER_BYTES);
+    ossa_reader_init(&f.r, b, head, n < CFF_HEADER_BYTES ? n : size);
+    OSSA_TRY(read_header(&f));
+    if (f.texture_count == 0 && f.lod_count == 0)
+        return ossa_fail(b, OSSA_ERR_FORMAT, 24, "the CFF header counts no textures and no LODs: "
+                         "nothing to load");
+    return OSSA_OK;
+}
+
 ossa_status ossa_read_cff(ossa_build *b, const uint8_t *data, size_t size)
 {
     cff_file f;
