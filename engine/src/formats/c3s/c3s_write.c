@@ -30,6 +30,7 @@
  * lacks are refused (the frame form writes such a mesh at its bind pose, as nothing poses it); a
  * material index the model has no material for (a lone CMF's) is written as none. */
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +41,7 @@
 #include "core/quat.h"
 #include "io/out_file.h"
 #include "io/write_buf.h"
+#include "ossa/limits.h"
 
 /* ---- the plan: where every element lands ---- */
 
@@ -49,6 +51,19 @@ static uint32_t sub_index(const c3s_writer *w, uint32_t mesh, uint32_t submesh)
     for (uint32_t i = 0; i < mesh; i++)
         at += w->m->meshes[i].submesh_count;
     return at + submesh;
+}
+
+/* An influence's own point is written as point / weight (C3S sums weight x offset): a weight
+ * near zero under a point away from the origin has no offset a float holds. */
+static bool point_fits(const ossa_submesh *sm, uint32_t k)
+{
+    float weight = sm->influences[k].weight;
+    if (!sm->influence_points || weight == 0.0f)
+        return true;
+    for (int c = 0; c < 3; c++)
+        if (!(fabs((double)sm->influence_points[3 * (size_t)k + c] / weight) <= OSSA_MAX_COORD))
+            return false;
+    return true;
 }
 
 static ossa_status plan(c3s_writer *w)
@@ -81,12 +96,19 @@ static ossa_status plan(c3s_writer *w)
             for (uint32_t v = 0; v < sm->vertex_count && !w->frames; v++)
                 w->unweighted += sm->influence_start[v + 1] == sm->influence_start[v];
             if (!w->frames)
-                for (uint32_t k = 0; k < sm->influence_start[sm->vertex_count]; k++)
+                for (uint32_t k = 0; k < sm->influence_start[sm->vertex_count]; k++) {
                     if (sm->influences[k].bone >= m->bone_count)
                         return ossa_write_fail(w->err, OSSA_ERR_UNSUPPORTED, w->path,
                                     "mesh '%s' uses bone %u but the model has %u bones (load "
                                     "the skeleton with it)", m->meshes[i].name,
                                     sm->influences[k].bone, m->bone_count);
+                    if (!point_fits(sm, k))
+                        return ossa_write_fail(w->err, OSSA_ERR_UNSUPPORTED, w->path,
+                                    "mesh '%s' influence %u: its point over its weight %g goes "
+                                    "beyond %g, which a C3S weight's offset cannot hold",
+                                    m->meshes[i].name, k, (double)sm->influences[k].weight,
+                                    (double)OSSA_MAX_COORD);
+                }
         }
     if (vertices > 0x0FFFFFFFu || faces > 0x0FFFFFFFu / 3)
         return ossa_write_fail(w->err, OSSA_ERR_UNSUPPORTED, w->path, "too many vertices or faces for C3S");

@@ -453,6 +453,12 @@ ossa_status ossa_write_cal3d(const ossa_model *m, const char *dir, const char *b
     if (valid != OSSA_OK)
         return cw_fail(&w, valid == OSSA_ERR_NOMEM ? OSSA_ERR_NOMEM : OSSA_ERR_INVALID_ARGUMENT,
                        NULL, "the model is not valid: %s", verr.message);
+    /* A .cfg listing no file reads as no Cal3D set at all (nor a Qfusion one). */
+    if (!m->bone_count && !m->mesh_count && !m->clip_count && !m->morph_clip_count &&
+        !m->material_count)
+        return cw_fail(&w, OSSA_ERR_UNSUPPORTED, NULL,
+                       "the model holds no bone, mesh, clip or material: a Cal3D set lists at "
+                       "least one file");
     OSSA_TRY(layout_for(&w, opt->version, opt->mp3butcher));
     char why[sizeof err->message];
     if (ossa_cw_check_representable(m, &w.layout, xml, why, sizeof why) != OSSA_OK ||

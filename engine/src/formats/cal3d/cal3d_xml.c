@@ -63,9 +63,14 @@ static ossa_status read_bone(ossa_xml *x, void *ctx, const xmlNode *e, uint32_t 
                               (long long)parent, count - 1);
     bone->parent = (int32_t)parent;
 
+    /* As the binary CSF: an unknown light type is kept, with a warning (a set read from one
+     * form and written to the other reads back either way). */
     int64_t light;
-    OSSA_TRY(ossa_xml_attr_int(x, e, "LIGHTTYPE", false, 0, 0, 4, &light));
+    OSSA_TRY(ossa_xml_attr_int(x, e, "LIGHTTYPE", false, 0, INT32_MIN, INT32_MAX, &light));
     bone->light_type = (int32_t)light;
+    if (light < 0 || light > 4)
+        ossa_warn(b, "line %d: %s: unknown light type %lld", ossa_xml_line(e), what,
+                  (long long)light);
     if (ossa_xml_attr(x, e, "LIGHTCOLOR"))
         OSSA_TRY(ossa_xml_parse_floats(x, ossa_xml_line(e), what, ossa_xml_attr(x, e, "LIGHTCOLOR"),
                                        bone->light_color, 3));
