@@ -130,7 +130,7 @@ int main(void)
     CHECK(ossa_load_file(in_dir(p, sizeof p, "mannequin.c3s"), NULL, &scene, &err) == OSSA_OK);
     if (scene) {
         /* ...and its warning says what the file is (it said "not found (Invalid argument)"). */
-        seen_warning w = {"shirt.tga is a FIFO, not a regular file", false};
+        seen_warning w = {"a FIFO, not a file Ossa reads", false};
         ossa_export_options opt = {.warning = on_warning, .warning_user = &w};
         double t0 = now();
         ossa_status st = ossa_export_gltf(scene, in_dir(p, sizeof p, "out.glb"), &opt, &err);

@@ -11,7 +11,8 @@ Each check builds its own folder from the committed demo assets and runs the com
 - a write that fails (a file-size limit) leaves the target as it was and nothing behind;
 - an output where a link stands replaces the link, never the file it points to;
 - 103 models with one name in a batch give 103 files, and the summary counts them;
-- a batch does not follow a link out of the folder it was given; a folder too deep for the
+- a batch, or a folder opened as one model, does not follow a link out of the folder it was
+  given (unless --allow-outside, for the latter); a folder too deep for the
   system's path limit fails the run instead of exporting "0 of 0";
 - an output path far over 700 characters is written, not cut.
 """
@@ -170,15 +171,23 @@ def main():
         # 7. a batch does not follow a link out of its folder
         linked = os.path.join(tmp, "linked")
         os.makedirs(linked)
-        outside = os.path.join(tmp, "outside.skm")
-        shutil.copy(os.path.join(assets, "skm", "mannequin.skm"), outside)
-        shutil.copy(os.path.join(assets, "skm", "mannequin.skp"), os.path.join(tmp, "outside.skp"))
-        os.symlink(outside, os.path.join(linked, "x.skm"))
+        outside = os.path.join(tmp, "outside.cff")
+        shutil.copy(os.path.join(assets, "cff", "mannequin.cff"), outside)
+        os.symlink(outside, os.path.join(linked, "x.cff"))
         rc, _, err = run(exe, "export", linked, "-o", os.path.join(tmp, "linked-out"))
         if rc == 0 or "outside" not in err or \
                 os.path.exists(os.path.join(tmp, "linked-out", "x.glb")):
             fail("batch followed a link out of its folder: rc %d\n%s" % (rc, err))
         print("a batch skips a link out of its folder, and says so")
+        # ... and neither does a folder opened as one model, unless --allow-outside
+        rc, _, err = run(exe, "export", linked, "-o", os.path.join(tmp, "linked.glb"))
+        if rc == 0 or "outside the folder" not in err:
+            fail("a folder as a model followed a link out of it: rc %d\n%s" % (rc, err))
+        rc, _, err = run(exe, "export", linked, "-o", os.path.join(tmp, "linked.glb"),
+                         "--allow-outside")
+        if rc != 0:
+            fail("--allow-outside did not keep the linked model: rc %d\n%s" % (rc, err))
+        print("a folder opened as one model leaves a link out of it aside, unless --allow-outside")
 
         # 8. a model below the path limit's depth: the run fails, naming it
         deep = os.path.join(tmp, "deep")

@@ -22,7 +22,8 @@ typedef struct ossa_load_options {
     float frame_rate;        /* frames per second of frame-list formats (SKP, CFF); 0: each
                               * format's default (SKP 10, CFF 25) */
     bool allow_outside;      /* keep texture paths that resolve outside the model's folders
-                              * (docs/FORMATS.md, "Texture files"); false: such a map is left
+                              * (docs/FORMATS.md, "Texture files"), and links to files outside
+                              * a folder given as the model; false: such a map or file is left
                               * out with a warning */
 } ossa_load_options;
 

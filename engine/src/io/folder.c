@@ -5,12 +5,14 @@
  * without one, loose files form the model, as a set laid out as Arthur.CSF beside cafc/, cmfc/
  * and tex/ folders does. Files count
  * when ossa_sniff recognises their first bytes and name; only regular files are opened (a FIFO
- * would block), symbolic links to folders are not followed (no loops), and the walk is bounded
- * in depth and entries. */
+ * would block), symbolic links to folders are not followed (no loops), a link to a file outside
+ * the given folder is left out with a warning unless allow_outside (nothing outside what the
+ * user named is read: docs/RELIABILITY.md), and the walk is bounded in depth and entries. */
 #define _GNU_SOURCE /* strdup, DT_* */
 #include "io/folder.h"
 
 #include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,9 +34,11 @@ typedef struct found_file {
 
 typedef struct walk {
     ossa_build *b;
+    const char *root; /* the real path of the folder given, or NULL when it has none */
     found_file *files;
     size_t count, cap;
     size_t entries;
+    size_t links_out; /* links to files outside the folder, left out */
     bool truncated;
 } walk;
 
@@ -79,6 +83,17 @@ static ossa_status add_file(walk *w, char *path, unsigned depth, bool whole)
     return OSSA_OK;
 }
 
+/* Whether a link's file lies inside the given folder (a buffer on the stack: realpath's own
+ * allocation would escape the allocation-failure tests). */
+static bool inside(const walk *w, const char *path)
+{
+    char real[PATH_MAX];
+    if (!w->root || !realpath(path, real))
+        return false;
+    size_t n = strlen(w->root);
+    return !strncmp(real, w->root, n) && (real[n] == '/' || n == 1);
+}
+
 static ossa_status walk_dir(walk *w, const char *dir, unsigned depth)
 {
     DIR *d = opendir(dir);
@@ -113,6 +128,11 @@ static ossa_status walk_dir(walk *w, const char *dir, unsigned depth)
             if (!S_ISLNK(lst.st_mode) && depth < FOLDER_MAX_DEPTH)
                 st = walk_dir(w, path, depth + 1);
             free(path);
+        } else if (S_ISLNK(lst.st_mode) && !w->b->opt.allow_outside && !inside(w, path)) {
+            ossa_warn(w->b, "left out '%s': a link to a file outside the folder "
+                      "(allow_outside keeps it)", path);
+            w->links_out++;
+            free(path);
         } else if (S_ISREG(fst.st_mode) && (format = sniff_path(path)) != OSSA_FORMAT_UNKNOWN) {
             st = add_file(w, path, depth,
                           is_cfg_name(path) || format == OSSA_FORMAT_C3S ||
@@ -138,11 +158,16 @@ static int by_path(const void *a, const void *b)
 
 ossa_status ossa_folder_expand(ossa_build *b, const char *dir, ossa_path_list *out)
 {
-    walk w = {b, NULL, 0, 0, 0, false};
+    char root[PATH_MAX];
+    walk w = {b, realpath(dir, root), NULL, 0, 0, 0, 0, false};
     const char *was = b->file;
     b->file = dir;
     ossa_status st = walk_dir(&w, dir, 0);
-    if (st == OSSA_OK && w.count == 0)
+    if (st == OSSA_OK && w.count == 0 && w.links_out)
+        st = ossa_fail(b, OSSA_ERR_IO, -1, "no file Ossa reads in this folder or its subfolders "
+                       "(%zu link%s to files outside the folder left out; allow_outside keeps "
+                       "them)", w.links_out, w.links_out == 1 ? "" : "s");
+    else if (st == OSSA_OK && w.count == 0)
         st = ossa_fail(b, OSSA_ERR_IO, -1,
                        "no file Ossa reads in this folder or its subfolders");
     if (st == OSSA_OK && w.truncated)

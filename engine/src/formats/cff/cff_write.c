@@ -436,6 +436,16 @@ ossa_status ossa_write_cff(const ossa_model *m, const char *path,
     ossa_status st = ossa_model_validate(m, &verr);
     if (st != OSSA_OK)
         return ossa_write_fail(err, st, path, "the model is not valid: %s", verr.message);
+    /* A CFF without a part reads back as an empty model, which the loader refuses. */
+    bool any_part = false;
+    for (uint32_t i = 0; i < m->mesh_count && !any_part; i++)
+        for (uint32_t k = 0; k < m->meshes[i].submesh_count && !any_part; k++) {
+            const ossa_submesh *sm = &m->meshes[i].submeshes[k];
+            any_part = sm->vertex_count && sm->face_count;
+        }
+    if (!any_part)
+        return ossa_write_fail(err, OSSA_ERR_UNSUPPORTED, path, "the model has no mesh, and a "
+                               "CFF file holds meshes (an animation needs its mesh)");
     cff_writer w;
     memset(&w, 0, sizeof w);
     w.m = m;
