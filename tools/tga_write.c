@@ -1,9 +1,11 @@
 #include "tga_write.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "ossa/ossa.h"
+#include "ossa/files.h"
 
 enum { TGA_HEADER_BYTES = 18, TGA_TRUECOLOUR = 2, TGA_TOP_LEFT = 0x20 };
 
@@ -14,7 +16,7 @@ bool tga_write_rgb(const char *path, int width, int height, const uint8_t *rgb, 
         snprintf(err, err_size, "%s: %dx%d pixels, outside 1..65535 a side", path, width, height);
         return false;
     }
-    /* Built in memory so the file is written in one go and never left half-written. */
+    /* Built in memory and written as every output is: a temporary renamed into place. */
     size_t pixels = (size_t)width * (size_t)height;
     size_t size = TGA_HEADER_BYTES + 3 * pixels;
     uint8_t *buf = malloc(size);
@@ -35,22 +37,10 @@ bool tga_write_rgb(const char *path, int width, int height, const uint8_t *rgb, 
         buf[TGA_HEADER_BYTES + 3 * i + 1] = rgb[3 * i + 1];
         buf[TGA_HEADER_BYTES + 3 * i + 2] = rgb[3 * i];
     }
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        snprintf(err, err_size, "%s: cannot create: %s", path, strerror(errno));
-        free(buf);
-        return false;
-    }
-    bool ok = fwrite(buf, 1, size, f) == size;
-    int saved = errno;
-    if (fclose(f) != 0 && ok) {
-        ok = false;
-        saved = errno;
-    }
+    ossa_error werr;
+    bool ok = ossa_file_write(path, buf, size, NULL, &werr) == OSSA_OK;
     free(buf);
-    if (!ok) {
-        snprintf(err, err_size, "%s: cannot write: %s", path, strerror(saved));
-        remove(path);
-    }
+    if (!ok)
+        ossa_error_format(&werr, err, (unsigned)err_size);
     return ok;
 }

@@ -9,7 +9,7 @@
 
 /* Writes width x height pixels (1..65535 a side), rgb holding 3 bytes a pixel (R G B), rows top
  * to bottom. Returns false with the reason in err (naming path) when it cannot; a failed write
- * removes the partial file. */
+ * leaves path as it was. */
 bool tga_write_rgb(const char *path, int width, int height, const uint8_t *rgb, char *err,
                    size_t err_size);
 

@@ -6,32 +6,58 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ossa/files.h"
+
 /* libpng reports errors by longjmp; everything the jump must see is kept in this struct so no
  * local variable changes between setjmp and the jump. */
 typedef struct png_job {
-    FILE *file;
+    uint8_t *bytes; /* the PNG file, built in memory and written whole by ossa_file_write */
+    size_t size, cap;
+    bool failed;
     png_structp png;
     png_infop info;
     uint8_t *row;
 } png_job;
 
-/* Releases everything; false when closing the file failed (a full disk shows up here). */
-static bool png_job_end(png_job *job)
+static void png_job_end(png_job *job)
 {
     if (job->png)
         png_destroy_write_struct(&job->png, job->info ? &job->info : NULL);
-    bool closed = !job->file || fclose(job->file) == 0;
-    job->file = NULL;
     free(job->row);
     job->row = NULL;
-    return closed;
+}
+
+static void put_bytes(png_structp png, png_bytep data, size_t n)
+{
+    png_job *job = png_get_io_ptr(png);
+    if (job->failed)
+        return;
+    if (n > job->cap - job->size) {
+        size_t cap = job->cap ? job->cap : 65536;
+        while (cap - job->size < n && cap < SIZE_MAX / 2)
+            cap *= 2;
+        uint8_t *grown = cap - job->size >= n ? realloc(job->bytes, cap) : NULL;
+        if (!grown) {
+            job->failed = true;
+            return;
+        }
+        job->bytes = grown;
+        job->cap = cap;
+    }
+    memcpy(job->bytes + job->size, data, n);
+    job->size += n;
+}
+
+static void flush_bytes(png_structp png)
+{
+    (void)png;
 }
 
 static bool write_rows(png_job *job, const uint8_t *rgba, int width, int height, bool bottom_up)
 {
     if (setjmp(png_jmpbuf(job->png)))
         return false;
-    png_init_io(job->png, job->file);
+    png_set_write_fn(job->png, job, put_bytes, flush_bytes);
     png_set_IHDR(job->png, job->info, (png_uint_32)width, (png_uint_32)height, 8,
                  PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
                  PNG_FILTER_TYPE_DEFAULT);
@@ -60,19 +86,22 @@ bool view_write_png(const char *path, const uint8_t *rgba, int width, int height
         snprintf(err, err_size, "%s: out of memory", path);
         return false;
     }
-    job.file = fopen(path, "wb");
-    if (!job.file) {
-        snprintf(err, err_size, "%s: cannot create: %s", path, strerror(errno));
-        png_job_end(&job);
-        return false;
-    }
     job.png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
     job.info = job.png ? png_create_info_struct(job.png) : NULL;
-    bool ok = job.png && job.info && write_rows(&job, rgba, width, height, bottom_up);
-    ok = png_job_end(&job) && ok;
+    bool ok = job.png && job.info && write_rows(&job, rgba, width, height, bottom_up) &&
+              !job.failed;
+    png_job_end(&job);
     if (!ok) {
-        snprintf(err, err_size, "%s: cannot write the PNG", path);
-        remove(path);
+        snprintf(err, err_size, "%s: cannot encode the PNG", path);
+        free(job.bytes);
+        return false;
+    }
+    /* as every output: a temporary renamed into place, never through a link */
+    ossa_error werr;
+    ossa_status st = ossa_file_write(path, job.bytes, job.size, NULL, &werr);
+    free(job.bytes);
+    if (st != OSSA_OK) {
+        ossa_error_format(&werr, err, (unsigned)err_size);
         return false;
     }
     return true;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "demo.h"
+#include "ossa/files.h"
 #include "ossa/ossa.h"
 #include "test_common.h"
 
@@ -108,6 +109,11 @@ static void test_link_replaced(const ossa_model *demo, const char *dir)
     CHECK(lstat(link, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 100);
     CHECK(stat(victim, &st) == 0 && st.st_size == 7);
     CHECK(entries(dir) == 2);
+    /* one file written the same way (ossa_file_write: screenshots, the demo's textures) */
+    CHECK(unlink(link) == 0 && symlink("victim.txt", link) == 0);
+    CHECK(ossa_file_write(link, "new", 3, NULL, &err) == OSSA_OK);
+    CHECK(lstat(link, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 3);
+    CHECK(stat(victim, &st) == 0 && st.st_size == 7 && entries(dir) == 2);
     empty_dir(dir);
 }
 

@@ -1,5 +1,5 @@
 /* Reading the files a user names, the one way for the loaders, the exporter, the tools and the
- * viewer: regular files only (a FIFO, device or socket is refused before anything is read, so
+ * viewer (and writing one file the way the writers do): regular files only (a FIFO, device or socket is refused before anything is read, so
  * nothing blocks), capped in size; and texture images, whose header must declare no more than
  * OSSA_MAX_TEXTURE_PIXELS pixels before anything decodes them (docs/FORMATS.md, "Texture
  * files"). */
@@ -19,6 +19,12 @@ extern "C" {
 OSSA_API ossa_status ossa_file_read(const char *path, size_t cap, uint8_t **out, size_t *size,
                                     ossa_error *err);
 OSSA_API void ossa_file_free(void *data);
+
+/* Writes size bytes to path as the writers write every file (write.h): guard (may be NULL) asked
+ * first, then a temporary beside path created exclusively (never through a link), synced and
+ * renamed over path only when complete; on failure path is as it was and nothing is left. */
+OSSA_API ossa_status ossa_file_write(const char *path, const void *data, size_t size,
+                                     const ossa_write_guard *guard, ossa_error *err);
 
 typedef enum ossa_image_type {
     OSSA_IMAGE_UNKNOWN,

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "io/write_buf.h"
+#include "ossa/files.h"
 
 void ossa_out_init(ossa_out_set *s, const ossa_write_guard *guard, ossa_error *err)
 {
@@ -237,4 +238,19 @@ bool ossa_out_same_bytes(const char *path, const void *data, size_t size)
     }
     close(fd);
     return same;
+}
+
+ossa_status ossa_file_write(const char *path, const void *data, size_t size,
+                            const ossa_write_guard *guard, ossa_error *err)
+{
+    ossa_error_clear(err);
+    if (!path || (size && !data))
+        return ossa_write_fail(err, OSSA_ERR_INVALID_ARGUMENT, path, "no path or no data");
+    ossa_out_set out;
+    ossa_out_init(&out, guard, err);
+    ossa_status st = ossa_out_add(&out, path, data, size, NULL, 0);
+    if (st == OSSA_OK)
+        st = ossa_out_commit(&out);
+    ossa_out_free(&out);
+    return st;
 }
