@@ -9,6 +9,7 @@
 #include "ossa/limits.h"
 #include "fuzz_seeds.h"
 #include "fuzz_write_check.h"
+#include "test_wbuf.h"
 #include <jansson.h>
 #include "ossa/export.h"
 #include "ossa/instance.h"
@@ -413,32 +414,17 @@ static int load_with_companions(const uint8_t *data, size_t size, fuzz_harness h
     return ok;
 }
 
-/* The export's bytes, kept whole (a fuzzed model is small; past the cap the stream stops). */
-typedef struct glb_bytes {
-    uint8_t *data;
-    size_t size, cap;
-} glb_bytes;
-
+/* The export's bytes, kept whole in a test buffer (a fuzzed model is small; past the cap the
+ * stream stops). */
 #define GLB_STREAM_CAP ((size_t)1 << 28)
 
 static bool glb_append(void *user, const void *data, size_t size)
 {
-    glb_bytes *b = user;
+    wbuf *b = user;
     if (size > GLB_STREAM_CAP - b->size)
         return false;
-    if (b->size + size > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap < b->size + size)
-            cap *= 2;
-        uint8_t *grown = realloc(b->data, cap);
-        if (!grown)
-            return false;
-        b->data = grown;
-        b->cap = cap;
-    }
-    memcpy(b->data + b->size, data, size);
-    b->size += size;
-    return true;
+    put_bytes(b, data, size);
+    return !b->failed;
 }
 
 static uint32_t le32(const uint8_t *p)
@@ -449,7 +435,7 @@ static uint32_t le32(const uint8_t *p)
 /* The pipeline's last stage: a loaded model exports to one well-formed .glb in memory. */
 static int check_export(const ossa_model *m, char *why, size_t why_size)
 {
-    glb_bytes b = {0};
+    wbuf b = {0};
     ossa_error err;
     ossa_status st = ossa_export_glb_stream(m, NULL, glb_append, &b, &err);
     int bad = 0;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "test_wbuf.h"
 #include <unistd.h>
 
 #include "ossa/export.h"
@@ -240,31 +241,17 @@ int fuzz_check_writers(const ossa_model *m, char *why, size_t why_size)
 
 /* ---- the export ---- */
 
-typedef struct mem_out {
-    uint8_t *data;
-    size_t size, cap;
-} mem_out;
-
+/* The export's bytes, kept whole in a test buffer (a fuzzed model is small; past the cap the
+ * stream stops). */
 #define EXPORT_CAP ((size_t)1 << 28)
 
 static bool mem_append(void *user, const void *data, size_t size)
 {
-    mem_out *b = user;
+    wbuf *b = user;
     if (size > EXPORT_CAP - b->size)
         return false;
-    if (b->size + size > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap < b->size + size)
-            cap *= 2;
-        uint8_t *grown = realloc(b->data, cap);
-        if (!grown)
-            return false;
-        b->data = grown;
-        b->cap = cap;
-    }
-    memcpy(b->data + b->size, data, size);
-    b->size += size;
-    return true;
+    put_bytes(b, data, size);
+    return !b->failed;
 }
 
 static uint32_t le32(const uint8_t *p)
@@ -273,7 +260,7 @@ static uint32_t le32(const uint8_t *p)
 }
 
 /* The JSON chunk of a well-formed GLB, and the length of its BIN chunk (0 when none). */
-static json_t *glb_json(const mem_out *b, size_t *bin_size, char *why, size_t why_size)
+static json_t *glb_json(const wbuf *b, size_t *bin_size, char *why, size_t why_size)
 {
     if (b->size < 20 || le32(b->data) != 0x46546C67u || le32(b->data + 4) != 2 ||
         le32(b->data + 8) != b->size || le32(b->data + 16) != 0x4E4F534Au ||
@@ -392,7 +379,7 @@ static int check_gltf_file(const json_t *glb, const char *path, const char *bin_
 
 int fuzz_check_export_file(const ossa_model *m, char *why, size_t why_size)
 {
-    mem_out b = {0};
+    wbuf b = {0};
     ossa_error err;
     memset(&err, 0, sizeof err);
     ossa_status st = ossa_export_glb_stream(m, NULL, mem_append, &b, &err);
