@@ -46,7 +46,8 @@ int ossa_cli_load_option(const char *cmd, int argc, char **argv, int *i, ossa_lo
 #define OSSA_CLI_ALLOW_OUTSIDE_HELP                                                           \
     "--allow-outside: follow material texture paths that lead outside the model's\n"        \
     "folders (the .cfg's or model file's, path=, the material's; '..', absolute names\n"     \
-    "and links out are otherwise left out with a warning).\n"
+    "and links out are otherwise left out with a warning), and links to files outside\n"    \
+    "a folder opened as the model.\n"
 
 /* Loads files as one model for a command (usage printed when none are given). Returns the model,
  * or NULL with *status set to the exit status (2 usage, 1 load error). Frees files. */
