@@ -85,10 +85,12 @@ static ossa_status read_bone(ossa_xml *x, void *ctx, const xmlNode *e, uint32_t 
             int64_t v;
             OSSA_TRY(ossa_xml_parse_ints(x, ossa_xml_line(c), what, ossa_xml_text(x, c), &v, 1,
                                          INT32_MIN, INT32_MAX));
-            if (v < 0 || v >= (int64_t)count)
+            /* a bone its own child: refused as the binary reader refuses it (Cal3D's
+             * calculateState would recurse into it forever) */
+            if (v < 0 || v >= (int64_t)count || v == (int64_t)index)
                 return ossa_fail_line(b, OSSA_ERR_RANGE, ossa_xml_line(c),
-                                      "%s: CHILDID %lld not in 0..%u", what, (long long)v,
-                                      count - 1);
+                                      "%s: CHILDID %lld is not another bone of 0..%u", what,
+                                      (long long)v, count - 1);
             kids[k++] = (uint32_t)v;
         }
         bone->children = kids;
