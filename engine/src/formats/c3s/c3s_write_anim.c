@@ -2,6 +2,7 @@
  * "static" group, the frame form's groups and poses), texture vertices and their uv frames,
  * bones with their base OCS, and the sequences with their keys, triggers and links. What each
  * writes is described at the top of c3s_write.c. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "ossa/reference.h"
 #include "ossa/sample.h"
 #include "ossa/vertex_anim.h"
+
 #include "core/quat.h"
 
 static void put_frame(ossa_wbuf *o, uint32_t group, const float *pos, uint32_t count,
@@ -243,6 +245,18 @@ static ossa_status put_bone_key(c3s_writer *w, uint32_t bone)
         sc[k] = s[k] / bn->rest_s[k];
     }
     ossa_quat_mul(inv, r, q);
+    /* The reader refuses an OCS whose rotation has no length or whose numbers are not finite
+     * (c3s_records.c); a pose sampled far past a clip's keys can give either. */
+    double n2 = 0.0;
+    bool finite = true;
+    for (int k = 0; k < 4; k++)
+        n2 += (double)q[k] * q[k];
+    for (int k = 0; k < 3; k++)
+        finite = finite && isfinite(sc[k]) && isfinite(local[k]);
+    if (!(n2 > 1e-12) || !isfinite(n2) || !finite)
+        return ossa_write_fail(w->err, OSSA_ERR_UNSUPPORTED, w->path,
+                    "bone '%s': a pose of this clip has a rotation of no length or a value "
+                    "past float range, which C3S cannot hold", bn->name);
     put_cdw(&w->o, bone + 1);
     put_ocs(&w->o, sc, q, local);
     return OSSA_OK;
