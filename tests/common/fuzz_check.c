@@ -420,16 +420,7 @@ static int load_with_companions(const uint8_t *data, size_t size, fuzz_harness h
 
 static bool glb_append(void *user, const void *data, size_t size)
 {
-    wbuf *b = user;
-    if (size > GLB_STREAM_CAP - b->size)
-        return false;
-    put_bytes(b, data, size);
-    return !b->failed;
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    return put_bytes_capped(user, data, size, GLB_STREAM_CAP);
 }
 
 /* The pipeline's last stage: a loaded model exports to one well-formed .glb in memory. */
@@ -443,12 +434,12 @@ static int check_export(const ossa_model *m, char *why, size_t why_size)
         /* A model that validated exports; only memory may run out (and is not a finding). */
         if (st != OSSA_ERR_NOMEM && !(st == OSSA_ERR_IO && b.size + 1 > GLB_STREAM_CAP / 2))
             bad = fail(why, why_size, "export of a valid model failed: %s", err.message);
-    } else if (b.size < 20 || le32(b.data) != 0x46546C67u || le32(b.data + 4) != 2 ||
-               le32(b.data + 8) != b.size || le32(b.data + 16) != 0x4E4F534Au ||
-               le32(b.data + 12) > b.size - 20 || le32(b.data + 12) % 4) {
+    } else if (b.size < 20 || get_le32(b.data) != 0x46546C67u || get_le32(b.data + 4) != 2 ||
+               get_le32(b.data + 8) != b.size || get_le32(b.data + 16) != 0x4E4F534Au ||
+               get_le32(b.data + 12) > b.size - 20 || get_le32(b.data + 12) % 4) {
         bad = fail(why, why_size, "the export is not one well-formed GLB (%zu bytes)", b.size);
     } else {
-        size_t json_len = le32(b.data + 12), rest = b.size - 20 - json_len;
+        size_t json_len = get_le32(b.data + 12), rest = b.size - 20 - json_len;
         json_error_t jerr;
         json_t *doc = json_loadb((const char *)b.data + 20, json_len, 0, &jerr);
         const char *version = json_string_value(json_object_get(json_object_get(doc, "asset"),
@@ -456,8 +447,8 @@ static int check_export(const ossa_model *m, char *why, size_t why_size)
         if (!doc || !version || strcmp(version, "2.0"))
             bad = fail(why, why_size, "the GLB's JSON chunk does not parse as glTF 2.0: %s",
                        doc ? "no asset.version 2.0" : jerr.text);
-        else if (rest && (rest < 8 || le32(b.data + 20 + json_len) != rest - 8 ||
-                          le32(b.data + 24 + json_len) != 0x004E4942u))
+        else if (rest && (rest < 8 || get_le32(b.data + 20 + json_len) != rest - 8 ||
+                          get_le32(b.data + 24 + json_len) != 0x004E4942u))
             bad = fail(why, why_size, "the GLB's binary chunk does not fill the file");
         json_decref(doc);
     }

@@ -247,32 +247,23 @@ int fuzz_check_writers(const ossa_model *m, char *why, size_t why_size)
 
 static bool mem_append(void *user, const void *data, size_t size)
 {
-    wbuf *b = user;
-    if (size > EXPORT_CAP - b->size)
-        return false;
-    put_bytes(b, data, size);
-    return !b->failed;
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    return put_bytes_capped(user, data, size, EXPORT_CAP);
 }
 
 /* The JSON chunk of a well-formed GLB, and the length of its BIN chunk (0 when none). */
 static json_t *glb_json(const wbuf *b, size_t *bin_size, char *why, size_t why_size)
 {
-    if (b->size < 20 || le32(b->data) != 0x46546C67u || le32(b->data + 4) != 2 ||
-        le32(b->data + 8) != b->size || le32(b->data + 16) != 0x4E4F534Au ||
-        le32(b->data + 12) > b->size - 20 || le32(b->data + 12) % 4) {
+    if (b->size < 20 || get_le32(b->data) != 0x46546C67u || get_le32(b->data + 4) != 2 ||
+        get_le32(b->data + 8) != b->size || get_le32(b->data + 16) != 0x4E4F534Au ||
+        get_le32(b->data + 12) > b->size - 20 || get_le32(b->data + 12) % 4) {
         fail(why, why_size, "the .glb stream is not one well-formed GLB (%zu bytes)", b->size);
         return NULL;
     }
-    size_t json_len = le32(b->data + 12), rest = b->size - 20 - json_len;
+    size_t json_len = get_le32(b->data + 12), rest = b->size - 20 - json_len;
     *bin_size = 0;
     if (rest) {
-        if (rest < 8 || le32(b->data + 20 + json_len) != rest - 8 ||
-            le32(b->data + 24 + json_len) != 0x004E4942u) {
+        if (rest < 8 || get_le32(b->data + 20 + json_len) != rest - 8 ||
+            get_le32(b->data + 24 + json_len) != 0x004E4942u) {
             fail(why, why_size, "the .glb's binary chunk does not fill the file");
             return NULL;
         }

@@ -34,6 +34,21 @@ static inline void put_bytes(wbuf *w, const void *p, size_t n)
     w->size += n;
 }
 
+/* A stream sink's append (the glTF export's bytes): false past cap bytes or when out of memory. */
+static inline int put_bytes_capped(wbuf *w, const void *p, size_t n, size_t cap)
+{
+    if (n > cap - w->size)
+        return 0;
+    put_bytes(w, p, n);
+    return !w->failed;
+}
+
+/* The little-endian 32-bit value at p (reading back what was written). */
+static inline uint32_t get_le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
 static inline void put_u8(wbuf *w, uint8_t v) { put_bytes(w, &v, 1); }
 
 static inline void put_u16(wbuf *w, uint16_t v)
