@@ -87,27 +87,37 @@ build() { # build DIR [TARGET...] [-- meson options...]
 }
 
 # Runs one build's tests; prints meson's report and adds its counts to the totals.
-PASSED=0; FAILED=0; SKIPPED=0
+PASSED=0; FAILED=0; SKIPPED=0; FAILED_NAMES=""
 run_suite() { # run_suite DIR LABEL [LOG [meson test options...]]
     local dir=$1 label=$2 log=${3:-testlog} rc=0
     shift $(($# < 3 ? $# : 3))
     echo "== tests: $label"
     rm -f "$dir/meson-logs/$log.json"
     meson test -C "$dir" --print-errorlogs --num-processes 2 "$@" || rc=$?
-    [ -f "$dir/meson-logs/$log.json" ] || { FAILED=$((FAILED + 1)); echo "no test log"; return 0; }
+    [ -f "$dir/meson-logs/$log.json" ] || {
+        FAILED=$((FAILED + 1)); FAILED_NAMES+="  $label: no test log"$'\n'; return 0; }
     local counts
     counts=$(python3 - "$dir/meson-logs/$log.json" <<'PY'
 import json, sys
 p = f = s = 0
+names = []
 for line in open(sys.argv[1]):
-    r = json.loads(line).get("result")
+    t = json.loads(line)
+    r = t.get("result")
     if r in ("OK", "EXPECTEDFAIL"): p += 1
     elif r == "SKIP": s += 1
-    else: f += 1
+    else:
+        f += 1
+        names.append(f"{t.get('name')} ({r})")
 print(p, f, s)
+for n in names: print(n)
 PY
 )
-    read -r p f s <<<"$counts"
+    local name
+    while IFS= read -r name; do
+        FAILED_NAMES+="  $label: $name"$'\n'
+    done < <(tail -n +2 <<<"$counts")
+    read -r p f s <<<"$(head -n 1 <<<"$counts")"
     PASSED=$((PASSED + p)); FAILED=$((FAILED + f)); SKIPPED=$((SKIPPED + s))
     return 0
 }
@@ -157,6 +167,7 @@ case "$cmd" in
             -Db_lundef=false -Dfuzz_seconds="$FUZZ_SECONDS" -Dviewer=disabled -Dreference=disabled
         run_suite build-fuzz "libFuzzer campaign, $FUZZ_SECONDS s a harness" testlog --no-rebuild \
             --suite fuzz-campaign
+        [ -z "$FAILED_NAMES" ] || printf 'failed:\n%s' "$FAILED_NAMES"
         echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
         [ "$FAILED" -eq 0 ]
         ;;
