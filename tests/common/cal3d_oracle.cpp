@@ -67,6 +67,25 @@ int cal3d_ref_load_anim(cal3d_ref *ref, const char *path, char *msg, size_t msg_
     return ref->core.addCoreAnimation(anim.get());
 }
 
+int cal3d_ref_material_colours(const char *path, unsigned char rgba[12], char *msg,
+                               size_t msg_size)
+{
+    CalCoreMaterialPtr mat = CalLoader::loadCoreMaterial(std::string(path));
+    if (!mat) {
+        last_error(msg, msg_size);
+        return -1;
+    }
+    const CalCoreMaterial::Color c[3] = {mat->getAmbientColor(), mat->getDiffuseColor(),
+                                         mat->getSpecularColor()};
+    for (int i = 0; i < 3; i++) {
+        rgba[4 * i] = c[i].red;
+        rgba[4 * i + 1] = c[i].green;
+        rgba[4 * i + 2] = c[i].blue;
+        rgba[4 * i + 3] = c[i].alpha;
+    }
+    return 0;
+}
+
 void cal3d_ref_scale(cal3d_ref *ref, float factor)
 {
     // CalCoreModel::scale dereferences the skeleton unconditionally.

@@ -20,6 +20,11 @@ int cal3d_ref_load_skeleton(cal3d_ref *ref, const char *path, char *msg, size_t 
 int cal3d_ref_load_mesh(cal3d_ref *ref, const char *path, char *msg, size_t msg_size);
 int cal3d_ref_load_anim(cal3d_ref *ref, const char *path, char *msg, size_t msg_size);
 
+/* A material's ambient, diffuse and specular RGBA as CalLoader::loadCoreMaterial reads them:
+ * 0, or -1 with libcal3d's error text in msg. */
+int cal3d_ref_material_colours(const char *path, unsigned char rgba[12], char *msg,
+                               size_t msg_size);
+
 /* CalCoreModel::scale (skeleton, animations, meshes), then the bind pose is recomputed.
  * Note: 0.11's CalCoreSubmesh::scale throws the springs away (the cloth is then off and every
  * vertex is skinned). */

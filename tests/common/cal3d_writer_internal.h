@@ -21,7 +21,12 @@ static inline int is_upstream(int v) { return v >= 1300; }
 static inline int is_v1200(int v) { return v >= 1200 && v < 1300; }
 static inline int is_mp3butcher(int v) { return (v & CW_MP3BUTCHER) != 0; }
 /* The number the file carries. */
-static inline int file_version(int v) { return v & ~CW_MP3BUTCHER; }
+static inline int file_version(int v) { return v & ~(CW_MP3BUTCHER | CW_MP3BUTCHER_TERMINATED); }
+/* The mp3butcher fork's current morph lists: a blend-vertex count, no sentinel. */
+static inline int counted_morphs(int v)
+{
+    return is_mp3butcher(v) && !(v & CW_MP3BUTCHER_TERMINATED);
+}
 
 static inline void put_magic(wbuf *w, const char *magic, int version)
 {

@@ -60,6 +60,10 @@ typedef struct ossa_cal3d_attempt {
     bool exact;      /* bytes left after the last element fail the read, before anything is
                         added to the model, instead of giving a warning */
     size_t trailing; /* out: set when the read failed only because this many bytes were left */
+    bool terminated_morphs; /* mp3butcher CMF: morph targets as the fork's earlier loader read
+                               them (ids ended by a sentinel) instead of its current one (a
+                               blend-vertex count, no sentinel); docs/FORMATS.md D1b */
+    bool had_morphs; /* out: the reading met morph targets (the other list form may fit) */
 } ossa_cal3d_attempt;
 typedef ossa_status (*ossa_cal3d_layout_reader)(ossa_build *b, const uint8_t *data, size_t size,
                                                 ossa_cal3d_attempt *how);

@@ -24,7 +24,7 @@
 /* The number the files carry (without the mp3butcher flag of the test writer). */
 static uint32_t file_version(int version)
 {
-    return (uint32_t)(version & ~CW_MP3BUTCHER);
+    return (uint32_t)(version & ~(CW_MP3BUTCHER | CW_MP3BUTCHER_TERMINATED));
 }
 
 /* The layout the reader must report for a skeleton or mesh of this case (Decision 1): the
@@ -464,6 +464,8 @@ int main(int argc, char **argv)
             opt.flags = 1;
         else if (*end == 'm' && version >= 1300)
             version |= CW_MP3BUTCHER;
+        else if (*end == 't' && (version & CW_MP3BUTCHER))
+            version |= CW_MP3BUTCHER_TERMINATED;
         else {
             fprintf(stderr, "bad case '%s'\n", argv[1]);
             return 2;

@@ -19,6 +19,8 @@ typedef struct cmf_layout {
     uint32_t uv_sets;
     uint32_t vertex_count;
     bool springs;         /* springCount > 0: each vertex carries a physique weight */
+    bool counted_morphs;  /* mp3butcher's current loader: a blend-vertex count, no sentinel */
+    bool *met_morphs;     /* set once a submesh has morph targets */
     uint32_t dropped_lod; /* out-of-range LOD fields replaced, reported once per submesh */
     size_t first_dropped_at;
 } cmf_layout;
@@ -134,6 +136,28 @@ static ossa_status read_blend_id(ossa_reader *r, int32_t previous, int32_t *id)
     return OSSA_OK;
 }
 
+/* Blend vertex k, for vertex v: absolute in the file, stored as deltas from the base vertex. */
+static ossa_status read_blend_vertex(ossa_reader *r, const cmf_layout *l, const ossa_submesh *sm,
+                                     uint32_t v, uint32_t k, float *dp, float *dn, float *duv)
+{
+    OSSA_TRY(ossa_rd_f32v(r, dp + 3 * (size_t)k, 3, "blend vertex position"));
+    OSSA_TRY(ossa_rd_f32v(r, dn + 3 * (size_t)k, 3, "blend vertex normal"));
+    for (int c = 0; c < 3; c++) {
+        dp[3 * (size_t)k + c] -= sm->positions[3 * (size_t)v + c];
+        dn[3 * (size_t)k + c] -= sm->normals[3 * (size_t)v + c];
+    }
+    for (uint32_t s = 0; s < l->uv_sets; s++) {
+        float *d = duv + 2 * ((size_t)l->uv_sets * k + s);
+        const float *base = sm->uvs + 2 * ((size_t)l->uv_sets * v + s);
+        OSSA_TRY(ossa_rd_f32v(r, d, 2, "blend vertex texture coordinate"));
+        if (r->b->opt.invert_v)
+            d[1] = 1.0f - d[1];
+        d[0] -= base[0];
+        d[1] -= base[1];
+    }
+    return OSSA_OK;
+}
+
 /* One morph target. The file lists absolute blend vertices for an ascending sparse set of
  * vertex ids; they are stored as deltas from the base vertex. */
 static ossa_status read_morph(ossa_reader *r, const cmf_layout *l, const ossa_submesh *sm,
@@ -169,26 +193,113 @@ static ossa_status read_morph(ossa_reader *r, const cmf_layout *l, const ossa_su
     previous = -1;
     OSSA_TRY(read_blend_id(r, previous, &id));
     for (uint32_t k = 0; k < count; k++) {
-        size_t v = (size_t)id;
         vertex[k] = (uint32_t)id;
-        OSSA_TRY(ossa_rd_f32v(r, dp + 3 * k, 3, "blend vertex position"));
-        OSSA_TRY(ossa_rd_f32v(r, dn + 3 * k, 3, "blend vertex normal"));
-        for (int c = 0; c < 3; c++) {
-            dp[3 * k + c] -= sm->positions[3 * v + c];
-            dn[3 * k + c] -= sm->normals[3 * v + c];
-        }
-        for (uint32_t s = 0; s < l->uv_sets; s++) {
-            float *d = duv + 2 * ((size_t)l->uv_sets * k + s);
-            const float *base = sm->uvs + 2 * ((size_t)l->uv_sets * v + s);
-            OSSA_TRY(ossa_rd_f32v(r, d, 2, "blend vertex texture coordinate"));
-            if (b->opt.invert_v)
-                d[1] = 1.0f - d[1];
-            d[0] -= base[0];
-            d[1] -= base[1];
-        }
+        OSSA_TRY(read_blend_vertex(r, l, sm, (uint32_t)id, k, dp, dn, duv));
         previous = id;
         OSSA_TRY(read_blend_id(r, previous, &id));
     }
+    mt->count = count;
+    mt->vertex = vertex;
+    mt->d_position = dp;
+    mt->d_normal = dn;
+    mt->d_uv = duv;
+    return OSSA_OK;
+}
+
+/* The mp3butcher fork's current morph list (docs/FORMATS.md D1b): name, blend-vertex count,
+ * first id, then its loadCoreSubmesh loop: for each vertex index i below the vertex count, i
+ * takes the next blend vertex when i >= id, after which the next id is read while the count
+ * is not used up (no sentinel follows the last). An id at or below an index already passed
+ * therefore gives its blend vertex to the next index, and a list still owed blend vertices
+ * when i reaches the end simply stops, as in the fork. */
+typedef struct blend_walk {
+    int32_t declared; /* the count field */
+    int32_t id;       /* the id read last */
+    uint32_t next;    /* the next vertex index the loop looks at */
+    uint32_t read;    /* blend vertices read */
+    bool out_of_order;
+} blend_walk;
+
+static ossa_status walk_start(ossa_reader *r, blend_walk *w)
+{
+    *w = (blend_walk){0};
+    OSSA_TRY(ossa_rd_i32(r, &w->declared, "blend vertex count"));
+    return ossa_rd_i32(r, &w->id, "blend vertex id");
+}
+
+/* The vertex the next blend vertex belongs to; false once the loop has passed the last one. */
+static bool walk_next(blend_walk *w, uint32_t vcount, uint32_t *vertex)
+{
+    uint32_t v = w->next;
+    if (w->id > 0 && (uint32_t)w->id > v)
+        v = (uint32_t)w->id;
+    if (v >= vcount) {
+        w->next = vcount;
+        return false;
+    }
+    *vertex = v;
+    w->next = v + 1;
+    return true;
+}
+
+static ossa_status walk_advance(ossa_reader *r, blend_walk *w, uint32_t vcount)
+{
+    w->read++;
+    if ((int64_t)w->read >= (int64_t)w->declared) {
+        w->id = (int32_t)vcount; /* the fork's `else blendVertId = vertexCount` */
+        return OSSA_OK;
+    }
+    OSSA_TRY(ossa_rd_i32(r, &w->id, "blend vertex id"));
+    if (w->id < (int32_t)w->next && w->next < vcount)
+        w->out_of_order = true;
+    return OSSA_OK;
+}
+
+static ossa_status read_counted_morph(ossa_reader *r, const cmf_layout *l, const ossa_submesh *sm,
+                                      uint32_t index, ossa_morph_target *mt)
+{
+    ossa_build *b = r->b;
+    size_t blend_bytes = 6 * 4 + (size_t)l->uv_sets * 8;
+    uint32_t vcount = l->vertex_count, v;
+
+    /* First pass: how many blend vertices the loop takes. */
+    ossa_reader scan = *r;
+    uint32_t name_len;
+    OSSA_TRY(ossa_rd_count(&scan, &name_len, OSSA_MAX_STRING, 1, "morph name"));
+    OSSA_TRY(ossa_rd_skip(&scan, name_len, "morph name"));
+    blend_walk w;
+    OSSA_TRY(walk_start(&scan, &w));
+    while (walk_next(&w, vcount, &v)) {
+        OSSA_TRY(ossa_rd_skip(&scan, blend_bytes, "blend vertex"));
+        OSSA_TRY(walk_advance(&scan, &w, vcount));
+    }
+    uint32_t count = w.read, cap = count ? count : 1;
+
+    OSSA_TRY(ossa_rd_cal3d_string(r, &mt->name, "morph name"));
+    uint32_t *vertex;
+    float *dp, *dn, *duv = NULL;
+    OSSA_TRY(ossa_build_array(b, &vertex, cap, sizeof *vertex));
+    OSSA_TRY(ossa_build_array(b, &dp, 3 * (size_t)cap, sizeof *dp));
+    OSSA_TRY(ossa_build_array(b, &dn, 3 * (size_t)cap, sizeof *dn));
+    if (l->uv_sets)
+        OSSA_TRY(ossa_build_array(b, &duv, 2 * (size_t)l->uv_sets * cap, sizeof *duv));
+    OSSA_TRY(walk_start(r, &w));
+    for (uint32_t k = 0; k < count && walk_next(&w, vcount, &v); k++) {
+        vertex[k] = v;
+        OSSA_TRY(read_blend_vertex(r, l, sm, v, k, dp, dn, duv));
+        OSSA_TRY(walk_advance(r, &w, vcount));
+    }
+    if (w.declared <= 0)
+        ossa_warn(b, "morph target %u ('%s'): blend vertex count %d; read as the fork's loader "
+                  "does without its assertion (%u blend vertex)", index, mt->name, w.declared,
+                  count);
+    else if ((int64_t)count < (int64_t)w.declared)
+        ossa_warn(b, "morph target %u ('%s'): the vertices ended after %u of the %d blend "
+                  "vertices its count gives; the rest is read as what follows, as the fork's "
+                  "loader does", index, mt->name, count, w.declared);
+    if (w.out_of_order)
+        ossa_warn(b, "morph target %u ('%s'): blend vertex ids out of order, each given to the "
+                  "next vertex as the fork's loader does", index, mt->name);
     mt->count = count;
     mt->vertex = vertex;
     mt->d_position = dp;
@@ -347,11 +458,14 @@ static ossa_status read_submesh(ossa_reader *r, cmf_layout l, ossa_submesh *sm, 
         OSSA_TRY(ossa_fail_context(b, read_spring(r, &l, (ossa_spring *)&sm->springs[s]),
                                    "spring %u", s));
     if (morphs) {
+        *l.met_morphs = true;
         ossa_morph_target *targets;
         OSSA_TRY(ossa_build_array(b, &targets, morphs, sizeof *targets));
         for (uint32_t t = 0; t < morphs; t++)
-            OSSA_TRY(ossa_fail_context(b, read_morph(r, &l, sm, &targets[t]), "morph target %u",
-                                       t));
+            OSSA_TRY(ossa_fail_context(b, l.counted_morphs
+                                              ? read_counted_morph(r, &l, sm, t, &targets[t])
+                                              : read_morph(r, &l, sm, &targets[t]),
+                                       "morph target %u", t));
         sm->morphs = targets;
     }
     for (uint32_t f = 0; f < fcount; f++)
@@ -384,6 +498,8 @@ static ossa_status read_cmf_layout(ossa_build *b, const uint8_t *data, size_t si
                     lineage == OSSA_CAL3D_MP3BUTCHER;
     layout.colors = lineage == OSSA_CAL3D_IMVU || lineage == OSSA_CAL3D_UPSTREAM;
     layout.auto_flip = lineage != OSSA_CAL3D_IMVU;
+    layout.counted_morphs = lineage == OSSA_CAL3D_MP3BUTCHER && !how->terminated_morphs;
+    layout.met_morphs = &how->had_morphs;
 
     uint32_t count;
     OSSA_TRY(ossa_rd_count(&r, &count, OSSA_MAX_SUBMESHES, layout.morphs ? 28 : 24,

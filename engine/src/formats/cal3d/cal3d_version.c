@@ -93,7 +93,7 @@ static ossa_status neither(ossa_build *b, int32_t version, size_t size, const os
 ossa_status ossa_cal3d_read_lineage(ossa_build *b, const uint8_t *data, size_t size,
                                     const char magic[4], ossa_cal3d_layout_reader read)
 {
-    ossa_cal3d_attempt own = {false, false, 0};
+    ossa_cal3d_attempt own = {false, false, 0, false, false};
     if (size < 8 || memcmp(data, magic, 4) != 0)
         return read(b, data, size, &own); /* the reader reports what is wrong */
     int32_t version = (int32_t)((uint32_t)data[4] | (uint32_t)data[5] << 8 |
@@ -101,8 +101,9 @@ ossa_status ossa_cal3d_read_lineage(ossa_build *b, const uint8_t *data, size_t s
     if (version < 1300 || version > (int32_t)OSSA_CAL3D_LATEST)
         return read(b, data, size, &own); /* one layout per version */
 
-    ossa_error up_err, mp_err;
-    ossa_cal3d_attempt up = {false, true, 0}, mp = {true, true, 0};
+    ossa_error up_err, mp_err, old_err;
+    ossa_cal3d_attempt up = {false, true, 0, false, false};
+    ossa_cal3d_attempt mp = {true, true, 0, false, false};
     ossa_status st = attempt(b, data, size, read, &up, &up_err);
     if (st == OSSA_OK)
         return OSSA_OK;
@@ -113,10 +114,23 @@ ossa_status ossa_cal3d_read_lineage(ossa_build *b, const uint8_t *data, size_t s
         return OSSA_OK;
     if (st == OSSA_ERR_NOMEM)
         return forward(b, &mp_err);
+    if (mp.had_morphs) { /* the fork's earlier morph lists, ended by a sentinel id */
+        ossa_cal3d_attempt old = {true, true, 0, true, false};
+        st = attempt(b, data, size, read, &old, &old_err);
+        if (st == OSSA_OK)
+            return OSSA_OK;
+        if (st == OSSA_ERR_NOMEM)
+            return forward(b, &old_err);
+        if (reached(&old_err, size) > reached(&mp_err, size) ||
+            (!mp.trailing && old.trailing)) {
+            mp_err = old_err;
+            mp = old;
+        }
+    }
     /* Neither ends on the last byte. A layout that read everything but left bytes over is
      * taken as Cal3D's own loader would (it ignores what follows), with a warning. */
     if (up.trailing || mp.trailing) {
-        ossa_cal3d_attempt tolerant = {!up.trailing, false, 0};
+        ossa_cal3d_attempt tolerant = {!up.trailing, false, 0, mp.terminated_morphs, false};
         return read(b, data, size, &tolerant);
     }
     return neither(b, version, size, &up_err, &mp_err);

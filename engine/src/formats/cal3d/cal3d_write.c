@@ -86,10 +86,18 @@ static void bin_skeleton(ossa_wbuf *b, const ossa_model *m, const ossa_cw_layout
     }
 }
 
-/* Absolute blend vertices, ascending ids, ended by vertex_count + 1 as Cal3D's saver does. */
-static void bin_morph(ossa_wbuf *b, const ossa_submesh *sm, const ossa_morph_target *mt)
+/* Absolute blend vertices with ascending ids: ended by vertex_count + 1 as Cal3D's saver does,
+ * or, for the mp3butcher fork, preceded by their count (docs/FORMATS.md D1b; an empty target
+ * gets the first id vertex_count, which the fork's loop never reaches). */
+static void bin_morph(ossa_wbuf *b, const ossa_submesh *sm, const ossa_morph_target *mt,
+                      const ossa_cw_layout *l)
 {
     put_string(b, mt->name);
+    if (l->counted_morphs) {
+        ossa_wbuf_u32(b, mt->count);
+        if (mt->count == 0)
+            ossa_wbuf_u32(b, sm->vertex_count);
+    }
     for (uint32_t k = 0; k < mt->count; k++) {
         size_t v = mt->vertex[k];
         ossa_wbuf_u32(b, (uint32_t)v);
@@ -104,7 +112,8 @@ static void bin_morph(ossa_wbuf *b, const ossa_submesh *sm, const ossa_morph_tar
                 ossa_wbuf_f32(b, base + d);
             }
     }
-    ossa_wbuf_u32(b, sm->vertex_count + 1);
+    if (!l->counted_morphs)
+        ossa_wbuf_u32(b, sm->vertex_count + 1);
 }
 
 static void bin_submesh(ossa_wbuf *b, const ossa_submesh *sm, const ossa_cw_layout *l)
@@ -144,7 +153,7 @@ static void bin_submesh(ossa_wbuf *b, const ossa_submesh *sm, const ossa_cw_layo
     }
     if (l->extras)
         for (uint32_t t = 0; t < sm->morph_count; t++)
-            bin_morph(b, sm, &sm->morphs[t]);
+            bin_morph(b, sm, &sm->morphs[t], l);
     for (size_t f = 0; f < 3 * (size_t)sm->face_count; f++)
         ossa_wbuf_u32(b, sm->indices[f]);
 }
@@ -363,6 +372,7 @@ static ossa_status layout_for(cw_writer *w, uint32_t version, bool mp3butcher)
     l->lights = l->colors = imvu || (v1300 && !mp3butcher);
     l->caf_flag_word = version == 919 || v1300;
     l->caf_flags = version >= 1200;
+    l->counted_morphs = mp3butcher;
     return OSSA_OK;
 }
 

@@ -22,6 +22,7 @@ typedef struct ossa_cw_layout {
     bool colors;        /* IMVU / upstream >= 1300: vertex colours (CMF, required in XMF) */
     bool caf_flag_word; /* IMVU 919 / upstream: compression flag after the version */
     bool caf_flags;     /* 1200..1299 / upstream: flags word after the track count */
+    bool counted_morphs; /* mp3butcher: a blend-vertex count before the ids, no sentinel */
 } ossa_cw_layout;
 
 /* A submesh's colour of vertex v (white when the model has none). */

@@ -285,14 +285,28 @@ ossa_status ossa_read_xaf(ossa_build *b, const uint8_t *data, size_t size)
 }
 /* ---- XRF ---- */
 
-static ossa_status read_color(ossa_xml *x, const xmlNode *root, const char *name, float out[4])
+/* AMBIENT, DIFFUSE and SPECULAR through one stream, as libcal3d 0.11 reads them
+ * (cal3d_xml_colour.c); text in any other form than four integers in 0..255 is warned about
+ * with what it was read as. */
+static ossa_status read_color(ossa_xml *x, const xmlNode *root, const char *name,
+                              ossa_xml_colour_stream *stream, float out[4])
 {
     xmlNode *e = ossa_xml_first(root, name);
     if (!e)
         return ossa_fail_line(x->b, OSSA_ERR_FORMAT, ossa_xml_line(root),
                               "MATERIAL has no <%s> element", name);
-    int64_t v[4];
-    OSSA_TRY(ossa_xml_parse_ints(x, ossa_xml_line(e), name, ossa_xml_text(x, e), v, 4, 0, 255));
+    const char *text = ossa_xml_text(x, e);
+    const char *p = text;
+    while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+        p++;
+    if (!*p) /* 0.11: an element without text fails the load */
+        return ossa_fail_line(x->b, OSSA_ERR_VALUE, ossa_xml_line(e), "%s has no text", name);
+    uint8_t v[4];
+    bool plain = ossa_xml_colour_read(stream, text, v);
+    if (!plain)
+        ossa_warn(x->b, "line %d: %s '%.40s' read as libcal3d 0.11 reads it: %u %u %u %u%s",
+                  ossa_xml_line(e), name, p, v[0], v[1], v[2], v[3],
+                  stream->truncated ? " (text past 1023 characters ignored)" : "");
     for (int i = 0; i < 4; i++)
         out[i] = (float)v[i] / 255.0f;
     return OSSA_OK;
@@ -319,9 +333,10 @@ static ossa_status read_material(ossa_xml *x, void *ctx, const xmlNode *root, ui
     (void)counts;
     ossa_build *b = x->b;
     float ambient[4], diffuse[4], specular[4], shininess;
-    OSSA_TRY(read_color(x, root, "AMBIENT", ambient));
-    OSSA_TRY(read_color(x, root, "DIFFUSE", diffuse));
-    OSSA_TRY(read_color(x, root, "SPECULAR", specular));
+    ossa_xml_colour_stream stream = {0};
+    OSSA_TRY(read_color(x, root, "AMBIENT", &stream, ambient));
+    OSSA_TRY(read_color(x, root, "DIFFUSE", &stream, diffuse));
+    OSSA_TRY(read_color(x, root, "SPECULAR", &stream, specular));
     OSSA_TRY(ossa_xml_child_floats(x, root, "SHININESS", "MATERIAL", &shininess, 1));
     uint32_t n = ossa_xml_count(root, "MAP");
     OSSA_TRY(ossa_xml_check_count(x, root, "MAP", n, OSSA_MAX_MAPS));

@@ -137,4 +137,17 @@ ossa_status ossa_xml_dup_str(ossa_xml *x, int line, const char *what, const char
 ossa_status ossa_xml_check_hint(ossa_xml *x, const xmlNode *n, const char *attr, uint32_t actual,
                                 const char *child);
 
+/* The one text stream libcal3d 0.11 reads a material's three colours from
+ * (cal3d_xml_colour.c). Zero-initialise one per material. */
+typedef struct ossa_xml_colour_stream {
+    char buf[1024]; /* unread text, condensed as TinyXML hands it over */
+    size_t len, pos;
+    bool fail, eof, truncated;
+    int value[4]; /* the ints as last read (0.11 declares them once, uninitialised: 0 here) */
+} ossa_xml_colour_stream;
+
+/* Pushes one colour element's text and reads its four components as 0.11 does. Returns true
+ * when the text is four plain integers in 0..255 read without anything left from before. */
+bool ossa_xml_colour_read(ossa_xml_colour_stream *s, const char *text, uint8_t rgba[4]);
+
 #endif
