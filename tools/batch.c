@@ -15,6 +15,17 @@ bool ossa_batch_is_dir(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+const char *ossa_batch_file_ext(const char *out)
+{
+    size_t n = strlen(out);
+    if (!n || out[n - 1] == '/' || ossa_batch_is_dir(out))
+        return NULL;
+    const char *base = strrchr(out, '/');
+    base = base ? base + 1 : out;
+    const char *dot = strrchr(base, '.');
+    return dot && dot > base && dot[1] ? dot + 1 : NULL;
+}
+
 typedef enum entry_kind { ENTRY_SKIP, ENTRY_DIR, ENTRY_FILE } entry_kind;
 
 /* What an entry met while walking is. Links to folders are not followed (no loops); a link to a

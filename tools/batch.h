@@ -37,6 +37,10 @@ int ossa_batch_mkdirs(const char *path);
 /* Whether path names an existing folder. */
 bool ossa_batch_is_dir(const char *path);
 
+/* The extension of -o's last part when it names a file rather than a folder: a dot after its
+ * first character, no trailing '/', and not an existing folder. NULL when -o is a folder. */
+const char *ossa_batch_file_ext(const char *out);
+
 /* The warnings of one model's write, kept for its progress line. */
 typedef struct ossa_cli_warnings {
     char **lines;

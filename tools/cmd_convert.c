@@ -279,6 +279,11 @@ static int convert_one(const char *const *files, size_t count, const char *out,
     }
     const ossa_write_guard guard = ossa_cli_write_guard(&o->guard);
     ossa_cli_load_warnings(m, w);
+    if (ossa_batch_mkdirs(out) != 0) { /* the folders -o names, once there is something to write */
+        ossa_model_destroy(m);
+        snprintf(why, why_size, "cannot create the folders of %s", out);
+        return 1;
+    }
     dropped(m, t, t == T_CAL3D_FILE ? file_xml : o->xml, w);
     ossa_status st = OSSA_OK;
     why[0] = '\0';
@@ -424,6 +429,13 @@ int ossa_cmd_convert(int argc, char **argv)
     bool xml_file;
     /* -o a file: the inputs are one model (a folder: the model ossa_load_files finds in it) */
     bool single = !to && target_of(out, &xml_file) != T_NONE;
+    const char *ext = ossa_batch_file_ext(out);
+    if (!single && ext) {
+        fprintf(stderr, "ossa convert: no format Ossa writes has the extension '.%s' (-o %s); a "
+                        "folder of outputs is given without an extension or with a trailing '/'\n",
+                ext, out);
+        goto usage;
+    }
     int rc;
     if (ossa_cli_guard_add_args(&o.guard, files, count) != 0) {
         fprintf(stderr, "ossa convert: out of memory\n");

@@ -37,6 +37,11 @@ static int export_one(const char *const *files, size_t count, const ossa_load_op
     }
     xopt->guard = ossa_cli_write_guard(guard);
     ossa_cli_load_warnings(m, w);
+    if (ossa_batch_mkdirs(out) != 0) { /* the folders -o names, once there is something to write */
+        ossa_model_destroy(m);
+        snprintf(why, why_size, "cannot create the folders of %s", out);
+        return 1;
+    }
     xopt->warning = ossa_cli_warning_add;
     xopt->warning_user = w;
     ossa_status st = ossa_export_gltf(m, out, xopt, &err);
@@ -156,6 +161,12 @@ int ossa_cmd_export(int argc, char **argv)
     }
     /* -o a file: the inputs are one model (a folder: the model ossa_load_files finds in it) */
     bool single = ends_with(out, ".glb") || ends_with(out, ".gltf");
+    const char *ext = ossa_batch_file_ext(out);
+    if (!single && ext) {
+        fprintf(stderr, "ossa export: writes .glb or .gltf, not '.%s' (-o %s); a folder of outputs "
+                        "is given without an extension or with a trailing '/'\n", ext, out);
+        goto usage;
+    }
     int rc;
     if (ossa_cli_guard_add_args(&guard, files, count) != 0) {
         fprintf(stderr, "ossa export: out of memory\n");

@@ -10,6 +10,7 @@
 #include "input.h"
 #include "options.h"
 #include "playback.h"
+#include "script.h"
 
 #define MAX_SCREENSHOT_SIDE 8192
 #define MAX_BENCH_FRAMES 1000000L
@@ -166,6 +167,11 @@ int view_options_parse(int argc, char **argv, view_options *o)
             }
         } else if (strcmp(a, "--screenshot") == 0 && has_value) {
             o->screenshot = argv[++i];
+            if (!view_png_path(o->screenshot)) {
+                fprintf(stderr, "ossa-view: --screenshot writes PNG; give a path ending in .png, "
+                                "not '%s'\n", o->screenshot);
+                return VIEW_EXIT_INPUT;
+            }
         } else if (strcmp(a, "--script") == 0 && has_value) {
             o->script = argv[++i];
         } else if (strcmp(a, "--bench-frames") == 0 && has_value) {

@@ -133,6 +133,9 @@ static bool parse_command(char **tok, size_t n, view_script_cmd *c, const char *
         c->op = VIEW_SCRIPT_SCREENSHOT;
         if (n != 2)
             return fail(err, err_size, name, line, "screenshot takes one file name");
+        if (!view_png_path(tok[1]))
+            return fail(err, err_size, name, line, "screenshot writes PNG: the file name must end "
+                                                   "in .png");
         if (!(c->text = join(tok + 1, 1)))
             return fail(err, err_size, name, line, "out of memory");
     } else if (strcasecmp(op, "state") == 0 && n == 1) {
@@ -251,4 +254,10 @@ void view_script_free(view_script *s)
         free(s->cmds[i].text);
     free(s->cmds);
     memset(s, 0, sizeof *s);
+}
+
+bool view_png_path(const char *path)
+{
+    size_t n = strlen(path);
+    return n > 4 && strcasecmp(path + n - 4, ".png") == 0 && path[n - 5] != '/';
 }

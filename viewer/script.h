@@ -68,4 +68,7 @@ bool view_script_parse(const char *text, const char *name, view_script *s, char 
 bool view_script_load(const char *path, view_script *s, char *err, size_t err_size);
 void view_script_free(view_script *s);
 
+/* Whether path names a PNG (ends in .png, any case): screenshots are written as nothing else. */
+bool view_png_path(const char *path);
+
 #endif

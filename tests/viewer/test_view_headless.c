@@ -1,7 +1,9 @@
 /* ossa-view run headless with nothing set up for it (no DISPLAY, WAYLAND_DISPLAY,
  * XDG_RUNTIME_DIR or SDL_VIDEODRIVER), as on a fresh build machine: a --screenshot works and
- * prints nothing, in particular no complaint about XDG_RUNTIME_DIR from a display library. */
+ * prints nothing, in particular no complaint about XDG_RUNTIME_DIR from a display library; a
+ * screenshot named anything but .png is refused (it would have been PNG bytes). */
 #include <string.h>
+#include <unistd.h>
 
 #include "test_common.h"
 #include "view_harness.h"
@@ -34,6 +36,13 @@ int main(int argc, char **argv)
     if (img.rgb)
         CHECK(harness_foreground(&img) > 50);
     harness_image_free(&img);
+    /* A screenshot is PNG: another extension is refused before anything is drawn or written. */
+    char jpg[600];
+    harness_file(&h, "demo.jpg", jpg, sizeof jpg);
+    const char *jargs[] = {"--screenshot", jpg, "--size", "64x48", NULL};
+    rc = harness_run(&h, jargs, out, sizeof out);
+    CHECKF(rc != 0 && strstr(out, ".png"), "--screenshot demo.jpg: exit %d: %s", rc, out);
+    CHECK(access(jpg, F_OK) != 0);
     harness_end(&h);
     return test_finish("view-headless");
 }
