@@ -73,6 +73,16 @@ int ossa_batch_mkdirs(const char *path)
     return 0;
 }
 
+bool ossa_cli_nothing_to_export(const ossa_model *m, char *why, size_t why_size)
+{
+    if (m->bone_count || m->mesh_count)
+        return false;
+    snprintf(why, why_size, "nothing to export (%s)",
+             m->clip_count || m->morph_clip_count ? "an animation without a skeleton"
+                                                  : "no skeleton and no mesh");
+    return true;
+}
+
 void ossa_cli_warning_add(void *user, const char *message)
 {
     ossa_cli_warnings *w = user;

@@ -53,7 +53,14 @@ void ossa_cli_warnings_clear(ossa_cli_warnings *w);
  * and convert say what the load changed as well as what the target drops. */
 void ossa_cli_load_warnings(const ossa_model *m, ossa_cli_warnings *w);
 
-/* Writes one model of a batch: 0 written (warnings in w), 1 failed (why says why). */
+/* A model with neither a skeleton nor a mesh (a lone CAF, XAF or material) has nothing a scene
+ * format can hold: writes why ("nothing to export (an animation without a skeleton)") and
+ * returns true. Batch functions then return OSSA_CLI_SKIPPED. */
+bool ossa_cli_nothing_to_export(const ossa_model *m, char *why, size_t why_size);
+#define OSSA_CLI_SKIPPED 2
+
+/* Writes one model of a batch: 0 written (warnings in w), 1 failed (why says why),
+ * OSSA_CLI_SKIPPED nothing to write (why says why; neither written nor failed). */
 typedef int (*ossa_cli_batch_fn)(const ossa_batch_model *bm, void *user, ossa_cli_warnings *w,
                                  char *why, size_t why_size);
 

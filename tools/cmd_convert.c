@@ -272,6 +272,11 @@ static int convert_one(const char *const *files, size_t count, const char *out,
         ossa_error_format(&err, why, (unsigned)why_size);
         return 1;
     }
+    /* Cal3D files hold a lone animation; the scene formats have nothing to hold it in. */
+    if (t != T_CAL3D_SET && t != T_CAL3D_FILE && ossa_cli_nothing_to_export(m, why, why_size)) {
+        ossa_model_destroy(m);
+        return OSSA_CLI_SKIPPED;
+    }
     if (ossa_cli_guard_add_model(&o->guard, m) != 0) {
         ossa_model_destroy(m);
         snprintf(why, why_size, "out of memory");
@@ -448,6 +453,7 @@ int ossa_cmd_convert(int argc, char **argv)
             fprintf(stderr, "ossa convert: warning: %s\n", w.lines[k]);
         if (rc)
             fprintf(stderr, "ossa convert: %s\n", why);
+        rc = rc ? 1 : 0;
         ossa_cli_warnings_clear(&w);
     } else {
         static const char *const kinds[] = {"cfg", "xml", "skm", "c3s", "cff", "glb", "gltf"};

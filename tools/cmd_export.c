@@ -18,8 +18,9 @@ static bool ends_with(const char *s, const char *suffix)
     return n >= k && !strcasecmp(s + n - k, suffix);
 }
 
-/* Loads and exports one model; returns 0 written, 1 failed. Warnings are collected in w. The
- * model's own files join the guard's inputs before anything is written. */
+/* Loads and exports one model; returns 0 written, 1 failed, OSSA_CLI_SKIPPED for a model with
+ * nothing to export. Warnings are collected in w. The model's own files join the guard's inputs
+ * before anything is written. */
 static int export_one(const char *const *files, size_t count, const ossa_load_options *lopt,
                       const char *out, ossa_export_options *xopt, ossa_cli_guard *guard,
                       ossa_cli_warnings *w, char *why, size_t why_size)
@@ -29,6 +30,10 @@ static int export_one(const char *const *files, size_t count, const ossa_load_op
     if (ossa_load_files(files, count, lopt, &m, &err) != OSSA_OK) {
         ossa_error_format(&err, why, (unsigned)why_size);
         return 1;
+    }
+    if (ossa_cli_nothing_to_export(m, why, why_size)) {
+        ossa_model_destroy(m);
+        return OSSA_CLI_SKIPPED;
     }
     if (ossa_cli_guard_add_model(guard, m) != 0) {
         ossa_model_destroy(m);
@@ -56,7 +61,7 @@ static int export_one(const char *const *files, size_t count, const ossa_load_op
 int ossa_cli_run_batch(const char *cmd, ossa_batch *b, ossa_cli_batch_fn fn, void *user,
                        bool verbose, const ossa_cli_guard *guard)
 {
-    size_t done = 0, warned = 0, failed = 0, files = 0;
+    size_t done = 0, warned = 0, failed = 0, files = 0, skipped = 0;
     for (size_t i = 0; i < b->count; i++) {
         const ossa_batch_model *bm = &b->models[i];
         ossa_cli_warnings w = {0};
@@ -65,7 +70,11 @@ int ossa_cli_run_batch(const char *cmd, ossa_batch *b, ossa_cli_batch_fn fn, voi
         int rc = ossa_batch_mkdirs(bm->out) ? (snprintf(why, sizeof why, "cannot create the "
                                                         "folders of %s", bm->out), 1)
                                             : fn(bm, user, &w, why, sizeof why);
-        if (rc) {
+        if (rc == OSSA_CLI_SKIPPED) {
+            skipped++;
+            fprintf(stderr, "ossa %s: [%zu/%zu] %s: skipped: %s\n", cmd, i + 1, b->count,
+                    bm->label, why);
+        } else if (rc) {
             failed++;
             fprintf(stderr, "ossa %s: [%zu/%zu] %s: FAILED: %s\n", cmd, i + 1, b->count,
                     bm->label, why);
@@ -87,11 +96,16 @@ int ossa_cli_run_batch(const char *cmd, ossa_batch *b, ossa_cli_batch_fn fn, voi
     if (b->unreadable)
         fprintf(stderr, "ossa %s: %zu entr%s could not be examined (above)\n", cmd,
                 b->unreadable, b->unreadable == 1 ? "y" : "ies");
-    fprintf(stderr, "ossa %s: %zu written (%zu file%s, %zu with warnings), %zu failed, of %zu\n",
-            cmd, done, files, files == 1 ? "" : "s", warned, failed, b->count);
+    fprintf(stderr, "ossa %s: %zu written (%zu file%s, %zu with warnings), ", cmd, done, files,
+            files == 1 ? "" : "s", warned);
+    if (skipped)
+        fprintf(stderr, "%zu skipped (nothing to export), ", skipped);
+    fprintf(stderr, "%zu failed, of %zu\n", failed, b->count);
     if (!b->count && !b->unreadable)
         fprintf(stderr, "ossa %s: no model found in what was given\n", cmd);
-    return failed || b->unreadable || !b->count ? 1 : 0;
+    else if (!done && !failed)
+        fprintf(stderr, "ossa %s: nothing was written\n", cmd);
+    return failed || b->unreadable || !done ? 1 : 0;
 }
 
 typedef struct export_batch_ctx {
@@ -179,6 +193,7 @@ int ossa_cmd_export(int argc, char **argv)
             fprintf(stderr, "ossa export: warning: %s\n", w.lines[k]);
         if (rc)
             fprintf(stderr, "ossa export: %s\n", why);
+        rc = rc ? 1 : 0;
         ossa_cli_warnings_clear(&w);
     } else {
         ossa_batch b = {0};

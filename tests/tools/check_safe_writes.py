@@ -14,7 +14,10 @@ Each check builds its own folder from the committed demo assets and runs the com
 - a batch, or a folder opened as one model, does not follow a link out of the folder it was
   given (unless --allow-outside, for the latter); a folder too deep for the
   system's path limit fails the run instead of exporting "0 of 0";
-- an output path far over 700 characters is written, not cut.
+- an output path far over 700 characters is written, not cut;
+- an animation file alone (a CAF) has nothing to export: `export walk.caf` exits 1 saying so,
+  a batch skips it ("skipped (nothing to export)") without counting it written, and a batch of
+  nothing but animations exits 1.
 """
 import hashlib
 import os
@@ -222,6 +225,30 @@ def main():
         if rc != 0 or not os.path.exists(expect):
             fail("an output path of %d characters: rc %d\n%s" % (len(expect), rc, err[-600:]))
         print("an output path of %d characters is written" % len(expect))
+
+        # 10. an animation alone has nothing to export: skipped and said so, never "written"
+        anim = os.path.join(tmp, "anims")
+        os.makedirs(os.path.join(anim, "set"))
+        shutil.copy(os.path.join(assets, "cal3d", "walk.caf"), anim)
+        for name in os.listdir(os.path.join(assets, "cal3d")):
+            shutil.copy(os.path.join(assets, "cal3d", name), os.path.join(anim, "set"))
+        rc, _, err = run(exe, "export", os.path.join(anim, "walk.caf"), "-o",
+                         os.path.join(tmp, "walk.glb"))
+        if rc != 1 or "nothing to export (an animation without a skeleton)" not in err or \
+                os.path.exists(os.path.join(tmp, "walk.glb")):
+            fail("export walk.caf: rc %d\n%s" % (rc, err[-600:]))
+        rc, _, err = run(exe, "export", anim, "-o", os.path.join(tmp, "anims-out"))
+        written = [f for _, _, fs in os.walk(os.path.join(tmp, "anims-out")) for f in fs]
+        if rc != 0 or "1 written" not in err or "1 skipped (nothing to export)" not in err or \
+                written != ["mannequin.glb"]:
+            fail("a batch with a lone CAF: rc %d, wrote %s\n%s" % (rc, written, err[-600:]))
+        only = os.path.join(tmp, "anims-only")
+        os.makedirs(only)
+        shutil.copy(os.path.join(assets, "cal3d", "walk.caf"), only)
+        rc, _, err = run(exe, "convert", only, "-o", os.path.join(tmp, "only-out"), "--to", "glb")
+        if rc != 1 or "nothing was written" not in err:
+            fail("a batch of animations only: rc %d\n%s" % (rc, err[-600:]))
+        print("a lone animation is skipped with 'nothing to export', never counted written")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("safe-writes: %s" % ("all checks passed" if not failures else "%d failures" % failures))
