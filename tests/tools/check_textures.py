@@ -176,6 +176,18 @@ def main():
             if rc != 0 or INSIDE not in data or "outside" in err:
                 fail("%s: a texture inside is not embedded: %d %s" % (cfg, rc, err))
 
+        # named relative to the character's folder, not the material's: an XRF in mats/ naming
+        # textures/ok.png (found beside the .cfg), and one in a path= folder naming tex/...
+        for cfg, where in ((model(tmp, "charrel", "textures/ok.png", material_dir="mats"),
+                            "beside the .cfg"),
+                           (model(tmp, "pathrel", "tex/shared.png", material_dir="mats",
+                                  path_line="../parts"), "in a path= folder")):
+            rc, err, data, _ = export(exe, cfg, os.path.join(tmp, "out", "rel.glb"))
+            if rc != 0 or INSIDE not in data or "not beside its material" not in err or \
+                    where not in err:
+                fail("%s: a texture relative to the set is not found (%s): %d %s"
+                     % (cfg, where, rc, err))
+
         # what is not a file, and images declaring more pixels than the cap: refused at once
         fifo = os.path.join(mdir, "fifo.png")
         os.mkfifo(fifo)

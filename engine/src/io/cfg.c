@@ -185,6 +185,35 @@ static ossa_status add_folder(ossa_build *b, ossa_cfg_set *set, const char *base
     return OSSA_OK;
 }
 
+static bool is_folder(const char *path)
+{
+    struct stat st;
+    return stat(path[0] ? path : ".", &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Classic applications keep their cfg inside a data folder with path= relative to the folder
+ * the program runs from (`path=data/models/hero/` in data/hero.cfg). When a relative path=
+ * names no folder beside the cfg, the nearest ancestor of the cfg's folder where it names one
+ * is taken (docs/FORMATS.md, "Cal3D .cfg"). Writes the absolute folder, '/'-ended, to out. */
+static bool ancestor_folder(const char *base_dir, const char *sub_dir, char *out, size_t cap)
+{
+    char here[4096];
+    if (!realpath(base_dir[0] ? base_dir : ".", here))
+        return false;
+    for (int depth = 0; depth < 64; depth++) {
+        char *slash = strrchr(here, '/');
+        if (!slash)
+            return false;
+        if (slash == here && !here[1])
+            return false; /* the root itself was the last tried */
+        slash[slash == here ? 1 : 0] = '\0';
+        int n = snprintf(out, cap, "%s%s%s", here, here[1] ? "/" : "", sub_dir);
+        if (n > 0 && (size_t)n < cap && is_folder(out))
+            return true;
+    }
+    return false;
+}
+
 /* The lines of a Cal3D model set, as CalCoreModel's loader reads them: `#` comments, key=value
  * with the key in any letter case, `scale=` and `path=` applying to what follows. */
 ossa_status ossa_cfg_parse(ossa_build *b, const char *base_dir, char *text, ossa_cfg_set *set)
@@ -229,7 +258,20 @@ ossa_status ossa_cfg_parse(ossa_build *b, const char *base_dir, char *text, ossa
             set->scale = v;
         } else if (strcasecmp(key, "path") == 0) {
             size_t len = strlen(value);
+            for (char *c = value; *c; c++)
+                if (*c == '\\')
+                    *c = '/'; /* Windows-made sets */
             snprintf(sub_dir, sizeof sub_dir, "%s%s", value, len && value[len - 1] != '/' ? "/" : "");
+            char joined[8192], above[8192];
+            snprintf(joined, sizeof joined, "%s%s", base_dir, sub_dir);
+            if (sub_dir[0] && sub_dir[0] != '/' && !is_folder(joined) &&
+                ancestor_folder(base_dir, sub_dir, above, sizeof above) &&
+                strlen(above) < sizeof sub_dir) {
+                b->file = cfg_file;
+                ossa_warn(b, "line %d: path=%s is no folder beside the .cfg; using %s, the "
+                          "nearest folder above it that has one", line_no, value, above);
+                snprintf(sub_dir, sizeof sub_dir, "%s", above);
+            }
             OSSA_TRY(add_folder(b, set, base_dir, sub_dir, line_no));
         } else if (kind >= 0) {
             if (set->count >= OSSA_MAX_FILES)

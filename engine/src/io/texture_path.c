@@ -141,6 +141,62 @@ static bool confined(const ossa_build *b, const char *path)
     return true;
 }
 
+/* Whether a texture is there: the path, or with an extension appended when it has none (the
+ * names export and the viewer try). */
+static bool texture_exists(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0)
+        return true;
+    if (ossa_texture_has_extension(path))
+        return false;
+    size_t n = strlen(path);
+    char candidate[PATH_MAX];
+    for (unsigned i = 0; i < OSSA_TEXTURE_EXTENSION_COUNT; i++) {
+        const char *ext = ossa_texture_extension(i);
+        if (n + strlen(ext) >= sizeof candidate)
+            return false;
+        memcpy(candidate, path, n);
+        memcpy(candidate + n, ext, strlen(ext) + 1);
+        if (stat(candidate, &st) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* Exporters name textures relative to the character's folder as often as to the material's
+ * (an XRF in materials/ naming materials/skin.png): a relative name that is not beside its
+ * material is looked for beside the .cfg and in its path= folders, in that order, with a
+ * warning naming where it was found (docs/FORMATS.md, "Texture files"). Returns the joined
+ * path in the build, or NULL when it is nowhere there. */
+static ossa_status texture_elsewhere(ossa_build *b, const char *name, size_t len, char **found)
+{
+    *found = NULL;
+    for (uint32_t i = 0; i < b->root_count; i++) {
+        const char *root = b->roots[i];
+        size_t rl = strlen(root);
+        if (rl > OSSA_MAX_STRING || strcmp(root, b->dir) == 0)
+            continue;
+        char *candidate;
+        OSSA_TRY(ossa_build_array(b, &candidate, rl + len + 2, 1));
+        memcpy(candidate, root, rl);
+        if (rl && root[rl - 1] != '/')
+            candidate[rl++] = '/';
+        memcpy(candidate + rl, name, len);
+        candidate[rl + len] = '\0';
+        for (size_t k = rl; k < rl + len; k++)
+            if (candidate[k] == '\\')
+                candidate[k] = '/';
+        if (texture_exists(candidate)) {
+            ossa_warn(b, "texture '%.*s' is not beside its material; found at %s (%s)", (int)len,
+                      name, candidate, i == 0 ? "beside the .cfg" : "in a path= folder");
+            *found = candidate;
+            return OSSA_OK;
+        }
+    }
+    return OSSA_OK;
+}
+
 ossa_status ossa_texture_path(ossa_build *b, const char *name, size_t len, const char **path)
 {
     *path = NULL;
@@ -154,6 +210,12 @@ ossa_status ossa_texture_path(ossa_build *b, const char *name, size_t len, const
     for (size_t i = dir_len; i < dir_len + len; i++)
         if (joined[i] == '\\')
             joined[i] = '/';
+    if (len && name[0] != '/' && name[0] != '\\' && !texture_exists(joined)) {
+        char *found;
+        OSSA_TRY(texture_elsewhere(b, name, len, &found));
+        if (found)
+            joined = found;
+    }
     if (!b->opt.allow_outside && !confined(b, joined)) {
         ossa_warn(b, "texture '%.*s' (%s) resolves outside the model's folders: left out (the "
                   "load option allow_outside, --allow-outside in ossa and ossa-view, keeps it)",
