@@ -46,6 +46,47 @@ def validator_dir():
     return os.path.join(d, "node_modules", "gltf-validator")
 
 
+LOOSE_XSF = """<HEADER MAGIC="XSF" VERSION="910"/>
+<SKELETON NUMBONES="2">
+  <BONE ID="0" NAME="left" NUMCHILD="0">
+    <TRANSLATION>-1 0 0</TRANSLATION><ROTATION>0 0 0 1</ROTATION>
+    <LOCALTRANSLATION>1 0 0</LOCALTRANSLATION><LOCALROTATION>0 0 0 1</LOCALROTATION>
+    <PARENTID>-1</PARENTID>
+  </BONE>
+  <BONE ID="1" NAME="right" NUMCHILD="0">
+    <TRANSLATION>1 0 0</TRANSLATION><ROTATION>0 0 0 1</ROTATION>
+    <LOCALTRANSLATION>-1 0 0</LOCALTRANSLATION><LOCALROTATION>0 0 0 1</LOCALROTATION>
+    <PARENTID>-1</PARENTID>
+  </BONE>
+</SKELETON>
+"""
+
+
+# the same two bones, "right" a child of "left": one root bone, and the stand-in joint
+ONE_ROOT_XSF = (LOOSE_XSF.replace('NAME="left" NUMCHILD="0"', 'NAME="left" NUMCHILD="1"')
+                .replace("<PARENTID>-1</PARENTID>\n  </BONE>\n  <BONE ID=\"1\"",
+                         "<PARENTID>-1</PARENTID>\n    <CHILDID>1</CHILDID>\n  </BONE>\n"
+                         "  <BONE ID=\"1\"")
+                .replace("<LOCALTRANSLATION>-1 0 0</LOCALTRANSLATION><LOCALROTATION>0 0 0 1"
+                         "</LOCALROTATION>\n    <PARENTID>-1</PARENTID>",
+                         "<LOCALTRANSLATION>-1 0 0</LOCALTRANSLATION><LOCALROTATION>0 0 0 1"
+                         "</LOCALROTATION>\n    <PARENTID>0</PARENTID>"))
+
+
+def loose_xmf():
+    """A quad whose last vertex has no influence; the others hang on either root bone."""
+    verts = []
+    corners = [(-1, -1, 0), (1, -1, 0), (1, 1, 0), (-1, 1, 0)]
+    for i, (x, y, z) in enumerate(corners):
+        inf = '<INFLUENCE ID="%d">1</INFLUENCE>' % (i % 2) if i < 3 else ""
+        verts.append('<VERTEX ID="%d" NUMINFLUENCES="%d"><POS>%d %d %d</POS><NORM>0 0 1</NORM>'
+                     '%s</VERTEX>' % (i, 1 if i < 3 else 0, x, y, z, inf))
+    return ('<HEADER MAGIC="XMF" VERSION="910"/>\n<MESH NUMSUBMESH="1">\n'
+            '<SUBMESH NUMVERTICES="4" NUMFACES="2" NUMLODSTEPS="0" NUMSPRINGS="0" '
+            'NUMTEXCOORDS="0" MATERIAL="0">\n' + "\n".join(verts) +
+            '\n<FACE VERTEXID="0 1 2"/><FACE VERTEXID="0 2 3"/>\n</SUBMESH>\n</MESH>\n')
+
+
 def run(cmd):
     r = subprocess.run(cmd, capture_output=True, text=True)
     return r.returncode, r.stdout, r.stderr
@@ -97,6 +138,25 @@ def main():
         pngs = [f for f in os.listdir(os.path.join(tmp, "beside")) if f.startswith("c3s_")]
         if len(pngs) != 3 or not all(f.endswith(".png") for f in pngs):
             failures.append("c3s.gltf: textures beside: %s" % pngs)
+
+        # a vertex without influences (the stand-in joint) and two root bones: the skin's
+        # joints must still share one root (SKIN_NO_COMMON_ROOT otherwise)
+        loose = os.path.join(tmp, "loose-src")
+        os.makedirs(loose)
+        with open(os.path.join(loose, "loose.xsf"), "w") as f:
+            f.write(LOOSE_XSF)
+        with open(os.path.join(loose, "loose.xmf"), "w") as f:
+            f.write(loose_xmf())
+        with open(os.path.join(loose, "one.xsf"), "w") as f:
+            f.write(ONE_ROOT_XSF)
+        os.makedirs(os.path.join(tmp, "loose"))
+        for skel in ("loose", "one"):
+            rc, _, err = run([ossa, "export", os.path.join(loose, skel + ".xsf"),
+                              os.path.join(loose, "loose.xmf"), "-o",
+                              os.path.join(tmp, "loose", skel + ".glb")])
+            if rc != 0:
+                failures.append("unweighted vertices (%s): %s" % (skel, err))
+        shutil.rmtree(loose)
 
         shared = os.environ.get("OSSA_ASSETS", os.path.join(root, "..", "shared", "assets"))
         if os.path.isdir(shared):

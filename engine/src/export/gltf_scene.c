@@ -158,6 +158,46 @@ void ossa_gltf_nodes(gltf_ctx *c)
     }
 }
 
+/* Joints must share one root (the validator's SKIN_NO_COMMON_ROOT): with several root bones or
+ * the stand-in joint, an identity node "ossa_skeleton" takes them as children in the scene's
+ * place and is the skin's skeleton. */
+static void common_root(gltf_ctx *c, json_t *skin, int extra_node)
+{
+    const ossa_model *m = c->m;
+    json_t *kids = json_array();
+    json_t *scene = json_array();
+    if (!kids || !scene) {
+        json_decref(kids);
+        json_decref(scene);
+        c->failed = true;
+        return;
+    }
+    for (uint32_t b = 0; b < m->bone_count; b++)
+        if (m->bones[b].parent < 0)
+            ossa_gltf_push(c, kids, json_integer(b));
+    if (extra_node >= 0)
+        ossa_gltf_push(c, kids, json_integer(extra_node));
+    /* The scene keeps what is not a root bone (mesh nodes) and gets the new root. */
+    size_t i;
+    json_t *v;
+    json_array_foreach(c->scene_nodes, i, v) {
+        json_int_t n = json_integer_value(v);
+        if (n < 0 || n >= (json_int_t)m->bone_count || m->bones[n].parent >= 0)
+            ossa_gltf_push(c, scene, json_integer(n));
+    }
+    int wrap = ossa_gltf_push(c, c->nodes, json_pack("{s:s, s:o}", "name", "ossa_skeleton",
+                                                     "children", kids));
+    if (wrap < 0) {
+        json_decref(scene);
+        return;
+    }
+    ossa_gltf_push(c, scene, json_integer(wrap));
+    json_array_clear(c->scene_nodes);
+    json_array_extend(c->scene_nodes, scene);
+    json_decref(scene);
+    ossa_gltf_set(c, skin, "skeleton", json_integer(wrap));
+}
+
 /* The skin over every bone (and the stand-in joint when some vertex has no weight), created
  * when the first skinned mesh asks for it. Returns the skin index. */
 int ossa_gltf_skin(gltf_ctx *c, bool need_extra_joint)
@@ -178,14 +218,14 @@ int ossa_gltf_skin(gltf_ctx *c, bool need_extra_joint)
         inverse_bind(c, b, ibm + 16 * b);
         ossa_gltf_push(c, list, json_integer(b));
     }
+    int extra_node = -1;
     if (need_extra_joint) {
         /* Vertices without influences keep their bind position (as ossa_skin_submesh_scalar
          * does): a joint at the origin with an identity inverse bind. */
         float *e = ibm + 16 * m->bone_count;
         e[0] = e[5] = e[10] = e[15] = 1.0f;
-        int node = ossa_gltf_push(c, c->nodes, json_pack("{s:s}", "name", "ossa_unweighted"));
-        ossa_gltf_push(c, c->scene_nodes, json_integer(node));
-        ossa_gltf_push(c, list, json_integer(node));
+        extra_node = ossa_gltf_push(c, c->nodes, json_pack("{s:s}", "name", "ossa_unweighted"));
+        ossa_gltf_push(c, list, json_integer(extra_node));
         c->extra_joint = (int32_t)m->bone_count;
     }
     int acc = ossa_gltf_accessor_f32(c, ibm, joints, 16, 0, false);
@@ -200,6 +240,8 @@ int ossa_gltf_skin(gltf_ctx *c, bool need_extra_joint)
         }
     if (skin && roots == 1 && !need_extra_joint)
         ossa_gltf_set(c, skin, "skeleton", json_integer(root));
+    else if (skin && (roots > 1 || need_extra_joint))
+        common_root(c, skin, extra_node);
     c->joint_count = joints;
     c->skin = ossa_gltf_push(c, c->skins, skin);
     return c->skin;
