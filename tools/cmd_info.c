@@ -287,6 +287,9 @@ static void print_text(FILE *out, const ossa_model *m)
                 (double)mt->shininess, mt->map_count);
         for (uint32_t k = 0; k < mt->map_count; k++)
             fprintf(out, "%s%s", k ? ", " : ": ", mt->maps[k].file);
+        for (uint32_t k = 0; k < mt->property_count; k++) /* osgCal's settings */
+            fprintf(out, "%s%s=%s", k ? ", " : "; properties: ", mt->properties[k].key,
+                    mt->properties[k].value);
         fputc('\n', out);
     }
     fprintf(out, "warnings: %u\n", m->warning_count);
@@ -369,6 +372,10 @@ static void print_json(FILE *out, const ossa_model *m)
         json_t *maps = json_array();
         for (uint32_t k = 0; k < mt->map_count; k++)
             json_array_append_new(maps, ossa_cli_json_text(mt->maps[k].file));
+        json_t *props = json_object();
+        for (uint32_t k = 0; k < mt->property_count; k++)
+            json_object_set_new(props, mt->properties[k].key,
+                                ossa_cli_json_text(mt->properties[k].value));
         /* colours to 6 digits, as they always were printed */
         json_array_append_new(materials, json_pack(
             "{s:o, s:s, s:i, s:[f,f,f,f], s:f, s:o}", "name", ossa_cli_json_text(mt->name),
@@ -377,6 +384,8 @@ static void print_json(FILE *out, const ossa_model *m)
             ossa_cli_json_round6(mt->diffuse[0]), ossa_cli_json_round6(mt->diffuse[1]),
             ossa_cli_json_round6(mt->diffuse[2]), ossa_cli_json_round6(mt->diffuse[3]),
             "shininess", (double)mt->shininess, "maps", maps));
+        json_object_set_new(json_array_get(materials, json_array_size(materials) - 1),
+                            "properties", props);
     }
     json_object_set_new(doc, "materials", materials);
     json_t *warnings = json_array();

@@ -10,6 +10,7 @@ device and images whose header declares more than the pixel cap are refused at o
 warning naming the file (and the cap).
 
 usage: check_textures.py OSSA"""
+import json
 import os
 import shutil
 import struct
@@ -187,6 +188,34 @@ def main():
                     where not in err:
                 fail("%s: a texture relative to the set is not found (%s): %d %s"
                      % (cfg, where, rc, err))
+
+        # osgCal's "Key:value" maps: DiffuseMap names the texture, NormalsMap another texture,
+        # Sides/Opacity/Glossiness are settings kept in info and the glTF material's extras,
+        # and a convert to Cal3D writes them back as they were
+        write(os.path.join(mdir, "face.png"), png(INSIDE))
+        osg = os.path.join(mdir, "osg.xrf")
+        write(osg, xrf("Sides:2</MAP>\n<MAP>Opacity:0.5</MAP>\n<MAP>Glossiness:50</MAP>\n"
+                       "<MAP>DiffuseMap:face.png</MAP>\n<MAP>NormalsMap:face_n.png")
+              .replace('NUMMAPS="1"', 'NUMMAPS="5"').replace(' TYPE="Diffuse Color"', ""))
+        write(os.path.join(mdir, "osg.cfg"), "skeleton=cube.xsf\nmesh=cube.xmf\nmaterial=osg.xrf\n")
+        cfg = os.path.join(mdir, "osg.cfg")
+        rc, info, err, _ = ossa(exe, "info", "--json", cfg)
+        mats = json.loads(info)["materials"] if rc == 0 else []
+        want = {"Sides": "2", "Opacity": "0.5", "Glossiness": "50"}
+        if len(mats) != 1 or mats[0].get("properties") != want or \
+                mats[0].get("maps") != ["DiffuseMap:face.png", "NormalsMap:face_n.png"]:
+            fail("osgCal maps in info --json: %s %s" % (mats, err))
+        rc, err, data, _ = export(exe, cfg, os.path.join(tmp, "out", "osg.glb"))
+        if rc != 0 or INSIDE not in data or b'"cal3d_material_properties"' not in data or \
+                b'"Sides":"2"' not in data.replace(b" ", b""):
+            fail("osgCal maps in the glTF: %d %s" % (rc, err))
+        rc, _, err, _ = ossa(exe, "convert", cfg, "-o", os.path.join(tmp, "out", "osg", "o.cfg"),
+                             "--xml")
+        back = os.path.join(tmp, "out", "osg", "osg.xrf")
+        text = open(back).read() if rc == 0 and os.path.exists(back) else ""
+        if "<MAP>Sides:2</MAP>" not in text or "<MAP>DiffuseMap:face.png</MAP>" not in text or \
+                "TYPE=" in text:
+            fail("osgCal maps written back: %d %s\n%s" % (rc, err, text))
 
         # what is not a file, and images declaring more pixels than the cap: refused at once
         fifo = os.path.join(mdir, "fifo.png")

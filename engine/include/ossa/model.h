@@ -221,12 +221,21 @@ typedef struct ossa_texture_map {
     const char *type;        /* map type (IMVU/upstream), "" when absent */
 } ossa_texture_map;
 
+/* A named material setting that is not a texture: osgCal writes them into Cal3D material maps
+ * as "Key:value" (Sides:2, Opacity:0.5, Glossiness:50, ...; docs/FORMATS.md). */
+typedef struct ossa_material_property {
+    const char *key;         /* without the colon */
+    const char *value;       /* the text after the last colon */
+} ossa_material_property;
+
 typedef struct ossa_material {
     const char *name;
     float ambient[4], diffuse[4], specular[4]; /* 0..1 */
     float shininess;
     uint32_t map_count;
     const ossa_texture_map *maps;
+    uint32_t property_count;
+    const ossa_material_property *properties;
     ossa_format format;
     uint32_t version;
 } ossa_material;

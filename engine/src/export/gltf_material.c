@@ -280,6 +280,14 @@ int ossa_gltf_material(gltf_ctx *c, int32_t material, bool two_sided)
         if (tex >= 0)
             ossa_gltf_set(c, pbr, "baseColorTexture", json_pack("{s:i}", "index", tex));
     }
+    /* osgCal's settings (Sides, Opacity, ...) as they were written, for tools that know them. */
+    if (om->property_count) {
+        json_t *props = json_object();
+        for (uint32_t k = 0; props && k < om->property_count; k++)
+            ossa_gltf_set(c, props, om->properties[k].key,
+                          ossa_gltf_text(om->properties[k].value));
+        ossa_gltf_set(c, mat, "extras", json_pack("{s:o}", "cal3d_material_properties", props));
+    }
     *slot = ossa_gltf_push(c, c->materials, mat);
     return *slot;
 }

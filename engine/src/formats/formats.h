@@ -88,4 +88,11 @@ ossa_status ossa_cal3d_read_lineage(ossa_build *b, const uint8_t *data, size_t s
 typedef ossa_status (*ossa_format_reader)(ossa_build *b, const uint8_t *data, size_t size);
 ossa_format_reader ossa_format_reader_for(ossa_format f);
 
+/* A Cal3D material's maps (file and type read) sorted as osgCal reads them (cal3d_osgcal.c):
+ * each texture's path resolved (a "DiffuseMap:", "NormalsMap:" or "BumpMap:" map from its
+ * value, typed by its key when it has no type), osgCal settings ("Sides:2", ...) moved to
+ * mat->properties, maps left out or moved compacted away (*count updated). */
+ossa_status ossa_cal3d_material_maps(ossa_build *b, ossa_texture_map *maps, uint32_t *count,
+                                     ossa_material *mat);
+
 #endif

@@ -48,15 +48,14 @@ ossa_status ossa_read_crf(ossa_build *b, const uint8_t *data, size_t size)
             OSSA_TRY(ossa_rd_cal3d_string(&r, &maps[i].type, "map type"));
         else
             maps[i].type = "";
-        OSSA_TRY(ossa_texture_path(b, maps[i].file, strlen(maps[i].file), &maps[i].path));
     }
-    count = ossa_texture_maps_compact(maps, count); /* those outside the model's folders */
     if (ossa_rd_left(&r))
         ossa_warn(b, "%zu bytes after the last map ignored", ossa_rd_left(&r));
 
     ossa_material *mat = ossa_build_push_material(b);
     if (!mat)
         return OSSA_ERR_NOMEM;
+    OSSA_TRY(ossa_cal3d_material_maps(b, maps, &count, mat));
     mat->name = b->stem;
     memcpy(mat->ambient, ambient, sizeof ambient);
     memcpy(mat->diffuse, diffuse, sizeof diffuse);

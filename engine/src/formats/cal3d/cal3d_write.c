@@ -221,11 +221,21 @@ static void bin_material(ossa_wbuf *b, const ossa_material *mat, const ossa_cw_l
     put_color_bytes(b, mat->diffuse);
     put_color_bytes(b, mat->specular);
     ossa_wbuf_f32(b, mat->shininess);
-    ossa_wbuf_u32(b, mat->map_count);
+    ossa_wbuf_u32(b, mat->property_count + mat->map_count);
+    for (uint32_t i = 0; i < mat->property_count; i++) { /* "Key:value", one string */
+        const ossa_material_property *p = &mat->properties[i];
+        size_t k = strlen(p->key), v = strlen(p->value);
+        ossa_wbuf_u32(b, (uint32_t)(k + v + 2));
+        ossa_wbuf_put(b, p->key, k);
+        ossa_wbuf_put(b, ":", 1);
+        ossa_wbuf_put(b, p->value, v + 1);
+        if (l->extras)
+            put_string(b, "");
+    }
     for (uint32_t i = 0; i < mat->map_count; i++) {
         put_string(b, mat->maps[i].file);
         if (l->extras)
-            put_string(b, mat->maps[i].type ? mat->maps[i].type : "");
+            put_string(b, ossa_cw_map_type(&mat->maps[i]));
     }
 }
 

@@ -144,6 +144,11 @@ ossa_status ossa_cw_check_xml_text(const ossa_model *m, char *msg, size_t cap)
         for (uint32_t k = 0; k < m->materials[i].map_count && !bad; k++)
             if (!xml_safe(m->materials[i].maps[k].file) || !xml_safe(m->materials[i].maps[k].type))
                 bad = m->materials[i].maps[k].file;
+    for (uint32_t i = 0; i < m->material_count && !bad; i++)
+        for (uint32_t k = 0; k < m->materials[i].property_count && !bad; k++)
+            if (!xml_safe(m->materials[i].properties[k].key) ||
+                !xml_safe(m->materials[i].properties[k].value))
+                bad = m->materials[i].properties[k].key;
     if (bad)
         return refuse(msg, cap,
                        "the name '%.60s' holds control characters, which XML cannot carry", bad);

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "io/write_buf.h"
 #include "ossa/model.h"
 
@@ -59,5 +60,17 @@ bool ossa_cw_xml_mesh(ossa_wbuf *b, const ossa_mesh *mesh, const ossa_cw_layout 
 bool ossa_cw_xml_clip(ossa_wbuf *b, const ossa_clip *clip, const ossa_cw_layout *l);
 bool ossa_cw_xml_morph_clip(ossa_wbuf *b, const ossa_morph_clip *clip, const ossa_cw_layout *l);
 bool ossa_cw_xml_material(ossa_wbuf *b, const ossa_material *mat, const ossa_cw_layout *l);
+
+/* The type to write for a map: "" when the reader only derived it from an osgCal key in the
+ * file name ("DiffuseMap:face.dds" read with no type), so that the file is written as it was
+ * read (cal3d_osgcal.c). */
+static inline const char *ossa_cw_map_type(const ossa_texture_map *map)
+{
+    const char *t = map->type ? map->type : "";
+    size_t n = strlen(t);
+    if (n && map->file && strncmp(map->file, t, n) == 0 && map->file[n] == ':')
+        return "";
+    return t;
+}
 
 #endif

@@ -408,17 +408,25 @@ bool ossa_cw_xml_material(ossa_wbuf *b, const ossa_material *mat, const ossa_cw_
     if (!xml_begin(&x, b, "XRF", l->version))
         return false;
     ossa_cw_puts(b, "<MATERIAL");
-    attr_int(&x, "NUMMAPS", mat->map_count);
+    attr_int(&x, "NUMMAPS", mat->property_count + mat->map_count);
     ossa_cw_puts(b, ">\n");
     xml_color(&x, "AMBIENT", mat->ambient);
     xml_color(&x, "DIFFUSE", mat->diffuse);
     xml_color(&x, "SPECULAR", mat->specular);
     element_floats(&x, "    ", "SHININESS", &mat->shininess, 1);
+    for (uint32_t i = 0; i < mat->property_count; i++) { /* "Key:value" */
+        ossa_cw_puts(b, "    <MAP>");
+        put_text(&x, mat->properties[i].key);
+        ossa_cw_puts(b, ":");
+        put_text(&x, mat->properties[i].value);
+        ossa_cw_puts(b, "</MAP>\n");
+    }
     for (uint32_t i = 0; i < mat->map_count; i++) {
         const ossa_texture_map *map = &mat->maps[i];
+        const char *type = ossa_cw_map_type(map);
         ossa_cw_puts(b, "    <MAP");
-        if (map->type && map->type[0])
-            attr_text(&x, "TYPE", map->type);
+        if (type[0])
+            attr_text(&x, "TYPE", type);
         ossa_cw_puts(b, ">");
         put_text(&x, map->file);
         ossa_cw_puts(b, "</MAP>\n");

@@ -352,15 +352,14 @@ static ossa_status read_material(ossa_xml *x, void *ctx, const xmlNode *root, ui
         if (len == 0)
             ossa_warn(b, "line %d: MAP %u names no file", ossa_xml_line(e), i);
         OSSA_TRY(ossa_build_strndup(b, &maps[i].file, file, len));
-        OSSA_TRY(ossa_texture_path(b, file, len, &maps[i].path));
         const char *type = ossa_xml_attr(x, e, "TYPE");
         OSSA_TRY(ossa_xml_dup_str(x, ossa_xml_line(e), "MAP TYPE", &maps[i].type,
                                   type ? type : ""));
     }
-    n = ossa_texture_maps_compact(maps, n); /* those outside the model's folders */
     ossa_material *mat = ossa_build_push_material(b);
     if (!mat)
         return OSSA_ERR_NOMEM;
+    OSSA_TRY(ossa_cal3d_material_maps(b, maps, &n, mat));
     mat->name = b->stem;
     memcpy(mat->ambient, ambient, sizeof ambient);
     memcpy(mat->diffuse, diffuse, sizeof diffuse);
