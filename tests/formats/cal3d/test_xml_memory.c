@@ -91,8 +91,11 @@ static void probe_within(const char *name, bool loads, double factor)
            size / MB, took, wall, peak / MB, limit / MB);
     CHECKF(WIFEXITED(status) && WEXITSTATUS(status) == (loads ? 0 : 1), "%s: status %d", name,
            status);
+    /* Under ASan the allocator's quarantine makes text.xsf's many small strings 13x slower
+     * (4.2 s of CPU on a loaded 2-core CI machine, 0.32 s plain): the bound there only has to
+     * catch a quadratic blow-up, which would take minutes. */
     if (size < 10.0 * MB)
-        CHECKF(took < 1.0 * test_time_factor() * (SANITIZED ? 4.0 : 1.0), "%s took %.2f s of CPU",
+        CHECKF(took < 1.0 * test_time_factor() * (SANITIZED ? 20.0 : 1.0), "%s took %.2f s of CPU",
                name, took);
     if (!SANITIZED)
         CHECKF(peak < limit, "%s: peak %.1f MB over %.1f MB", name, peak / MB, limit / MB);
