@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `meson install` into a temporary root puts ossa, ossa-view (when built), libossa, its headers
 # and ossa.pc in place, and a program outside the project builds against them with nothing but
-# `pkg-config --cflags --libs ossa`, runs, and agrees with `ossa sample` on the demo.
+# `pkg-config --cflags --libs ossa`, runs without LD_LIBRARY_PATH (ossa.pc's rpath), and agrees
+# with `ossa sample` on the demo.
 # usage: check_install.sh BUILD_ROOT SOURCE_ROOT CC SANITIZE VIEWER_BUILT
 set -euo pipefail
 build=$1 src=$2 cc=$3 sanitize=$4 viewer=$5
@@ -23,19 +24,21 @@ for h in ossa.h model.h load.h reference.h; do
     [ -f "$root$prefix/include/ossa/$h" ] || fail "header ossa/$h not installed"
 done
 
-# The staged root stands in for /: pkg-config prefixes its -I and -L paths with it.
-export PKG_CONFIG_PATH=$(dirname "$pc") PKG_CONFIG_SYSROOT_DIR=$root
-flags=$(pkg-config --cflags --libs ossa) || fail "pkg-config --cflags --libs ossa"
+# The staged root stands for the prefix given to ./run.sh install: with prefix set to it, the
+# -I, -L and rpath of ossa.pc name the staged files.
+export PKG_CONFIG_PATH=$(dirname "$pc")
+flags=$(pkg-config --define-variable=prefix="$root$prefix" --cflags --libs ossa) ||
+    fail "pkg-config --cflags --libs ossa"
+case "$flags" in *-rpath*) ;; *) fail "ossa.pc's Libs has no rpath: $flags" ;; esac
 echo "pkg-config --cflags --libs ossa: $flags"
 extra=()
 if [ "$sanitize" != none ]; then extra=(-fsanitize="$sanitize"); fi
 # shellcheck disable=SC2086
 "$cc" -std=c11 -Wall -Wextra -Werror "${extra[@]}" -o "$root/consumer" "$src/tests/install/consumer.c" $flags ||
     fail "the consumer program does not build against the installed Ossa"
-libdir=$(pkg-config --variable=libdir ossa)
-case "$libdir" in "$root"*) ;; *) libdir=$root$libdir ;; esac # pkgconf adds the sysroot
-got=$(LD_LIBRARY_PATH="$libdir" ASAN_OPTIONS=detect_leaks=1 "$root/consumer" "$src/assets/cal3d/mannequin.cfg") ||
-    fail "the consumer program failed"
+# Run as a user would: no LD_LIBRARY_PATH; the rpath finds libossa.
+got=$(env -u LD_LIBRARY_PATH ASAN_OPTIONS=detect_leaks=1 "$root/consumer" "$src/assets/cal3d/mannequin.cfg") ||
+    fail "the consumer program failed (does it find libossa.so.0?)"
 echo "consumer: $got"
 want=$("$root$prefix/bin/ossa" sample "$src/assets/cal3d/mannequin.cfg" --clip 0 --time 0.25 |
        sed -n 2p | awk -F, '{printf "vertex0 %.4f %.4f %.4f", $4, $5, $6}')
