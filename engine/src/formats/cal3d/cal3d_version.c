@@ -68,8 +68,9 @@ static void describe(char *out, size_t cap, const ossa_error *err)
         snprintf(out, cap, "%.180s after the whole file was read", err->message);
 }
 
-/* Neither layout reads the file: name both with where each broke, the closer one first (the
- * one that got further, then the larger offset, then upstream); its status and offset are the
+/* Neither layout reads the file: the cause in the closer one leads (the one that got further,
+ * then the larger offset, then upstream), so that a truncated file or a mesh for another
+ * skeleton says so first; the other layout's failure follows. Its status and offset are the
  * error's. */
 static ossa_status neither(ossa_build *b, int32_t version, size_t size, const ossa_error *up,
                            const ossa_error *mp)
@@ -80,14 +81,13 @@ static ossa_status neither(ossa_build *b, int32_t version, size_t size, const os
     int64_t up_reach = reached(up, size), mp_reach = reached(mp, size);
     bool mp_first = mp_reach > up_reach || (mp_reach == up_reach && mp->offset > up->offset);
     const ossa_error *first = mp_first ? mp : up, *second = mp_first ? up : mp;
-    char a[240], c[240];
-    describe(a, sizeof a, first);
+    char c[240];
     describe(c, sizeof c, second);
     return ossa_fail(b, first->status, first->offset,
-                     "fits neither Cal3D %d layout (closest first): %s %d layout: %s; %s %d "
-                     "layout: %s",
-                     version, mp_first ? "mp3butcher" : "upstream", version, a,
-                     mp_first ? "upstream" : "mp3butcher", version, c);
+                     "%.300s (in the %s %d layout, which read further; in the %s %d layout: %s; "
+                     "the file fits neither Cal3D %d layout)",
+                     first->message, mp_first ? "mp3butcher" : "upstream", version,
+                     mp_first ? "upstream" : "mp3butcher", version, c, version);
 }
 
 ossa_status ossa_cal3d_read_lineage(ossa_build *b, const uint8_t *data, size_t size,
