@@ -42,6 +42,11 @@ int ossa_cli_take_file(const char *cmd, const char *arg, const char **files, siz
  * bad value. */
 int ossa_cli_load_option(const char *cmd, int argc, char **argv, int *i, ossa_load_options *opt);
 #define OSSA_CLI_LOAD_USAGE "[--frame-rate FPS] [--allow-outside]"
+/* --scale F and --units m|cm|mm|in|ft (the source's unit, to metres) for export and convert:
+ * multiplied into opt->scale (applied at load, as a .cfg's scale=). 1 taken, 0 not this
+ * option, 2 bad value (message printed). */
+int ossa_cli_scale_option(const char *cmd, int argc, char **argv, int *i, ossa_load_options *opt);
+#define OSSA_CLI_SCALE_USAGE "[--scale F] [--units m|cm|mm|in|ft]"
 /* What --allow-outside does, for every command's help. */
 #define OSSA_CLI_ALLOW_OUTSIDE_HELP                                                           \
     "--allow-outside: follow material texture paths that lead outside the model's\n"        \

@@ -375,6 +375,9 @@ int ossa_cmd_convert(int argc, char **argv)
         if ((taken = ossa_cli_load_option("convert", argc, argv, &i, &o.load)) != 0) {
             if (taken == 2)
                 goto usage;
+        } else if ((taken = ossa_cli_scale_option("convert", argc, argv, &i, &o.load)) != 0) {
+            if (taken == 2)
+                goto usage;
         } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
             out = argv[++i];
         } else if (!strcmp(argv[i], "--to") && i + 1 < argc) {

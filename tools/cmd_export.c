@@ -10,6 +10,7 @@
 
 #define EXPORT_USAGE                                                                          \
     "ossa export MODEL... -o OUT.glb|OUT.gltf [--fps N] [--up y|z] [--embed] [--overwrite] "  \
+    OSSA_CLI_SCALE_USAGE " "                                                                  \
     "[--verbose] " OSSA_CLI_LOAD_USAGE "\n       ossa export (MODEL|FOLDER)... -o OUTDIR [--gltf] [options]"
 
 static bool ends_with(const char *s, const char *suffix)
@@ -136,6 +137,9 @@ int ossa_cmd_export(int argc, char **argv)
         return 1;
     for (int i = 0; i < argc; i++) {
         if ((taken = ossa_cli_load_option("export", argc, argv, &i, &lopt)) != 0) {
+            if (taken == 2)
+                goto usage;
+        } else if ((taken = ossa_cli_scale_option("export", argc, argv, &i, &lopt)) != 0) {
             if (taken == 2)
                 goto usage;
         } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "ossa/export.h"
 #include "ossa/load.h"
 
 ossa_model *ossa_cli_load(const char *const *files, size_t count, const ossa_load_options *opt)
@@ -47,6 +48,41 @@ int ossa_cli_load_option(const char *cmd, int argc, char **argv, int *i, ossa_lo
     return 1;
 }
 
+int ossa_cli_scale_option(const char *cmd, int argc, char **argv, int *i, ossa_load_options *opt)
+{
+    static const struct { const char *name; double metres; } units[] = {
+        {"m", 1.0}, {"cm", 0.01}, {"mm", 0.001}, {"in", 0.0254}, {"ft", 0.3048}};
+    bool is_scale = strcmp(argv[*i], "--scale") == 0, is_units = strcmp(argv[*i], "--units") == 0;
+    if (!is_scale && !is_units)
+        return 0;
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "ossa %s: %s needs a value\n", cmd, argv[*i]);
+        return 2;
+    }
+    const char *v = argv[++*i];
+    double f = 0.0;
+    if (is_scale) {
+        char *end;
+        f = strtod(v, &end);
+        if (end == v || *end || !(f >= 1e-6 && f <= 1e6)) {
+            fprintf(stderr, "ossa %s: --scale needs a factor in 0.000001..1000000, not '%s'\n",
+                    cmd, v);
+            return 2;
+        }
+    } else {
+        for (size_t k = 0; k < sizeof units / sizeof units[0]; k++)
+            if (strcmp(v, units[k].name) == 0)
+                f = units[k].metres;
+        if (f == 0.0) {
+            fprintf(stderr, "ossa %s: --units takes m, cm, mm, in or ft (the source's unit; "
+                            "the output is in metres), not '%s'\n", cmd, v);
+            return 2;
+        }
+    }
+    opt->scale = (float)((opt->scale > 0.0f ? opt->scale : 1.0) * f);
+    return 1;
+}
+
 ossa_model *ossa_cli_load_args(const char *usage, const char **files, size_t count,
                                const ossa_load_options *opt, int *status)
 {
@@ -60,6 +96,31 @@ ossa_model *ossa_cli_load_args(const char *usage, const char **files, size_t cou
     }
     free(files);
     return m;
+}
+
+/* The bind pose's extent (the meshes as stored) and its height along the up axis export
+ * assumes (ossa_export_source_up): what `--units` or `--scale` should bring to metres. False
+ * when there is no vertex. */
+static bool bind_extent(const ossa_model *m, double extent[3], double *height, char *up)
+{
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (uint32_t i = 0; i < m->mesh_count; i++)
+        for (uint32_t s = 0; s < m->meshes[i].submesh_count; s++) {
+            const ossa_submesh *sm = &m->meshes[i].submeshes[s];
+            for (size_t k = 0; k < 3 * (size_t)sm->vertex_count; k++) {
+                double x = sm->positions[k];
+                lo[k % 3] = x < lo[k % 3] ? x : lo[k % 3];
+                hi[k % 3] = x > hi[k % 3] ? x : hi[k % 3];
+            }
+        }
+    if (!(hi[0] >= lo[0]))
+        return false;
+    for (int k = 0; k < 3; k++)
+        extent[k] = hi[k] - lo[k];
+    bool z = ossa_export_source_up(m, NULL) == OSSA_EXPORT_UP_Z;
+    *height = extent[z ? 2 : 1];
+    *up = z ? 'z' : 'y';
+    return true;
 }
 
 double ossa_cli_json_round6(double v)
@@ -202,6 +263,11 @@ static void print_text(FILE *out, const ossa_model *m)
         fprintf(out, "scene ambient: %g %g %g\n", (double)m->scene_ambient[0],
                 (double)m->scene_ambient[1], (double)m->scene_ambient[2]);
     fprintf(out, "meshes: %u\n", m->mesh_count);
+    double extent[3], height;
+    char up;
+    if (bind_extent(m, extent, &height, &up))
+        fprintf(out, "bind pose: height %.4g along %c (export's up axis), extent %.4g x %.4g x "
+                     "%.4g\n", height, up, extent[0], extent[1], extent[2]);
     for (uint32_t i = 0; i < m->mesh_count; i++) {
         const ossa_mesh *me = &m->meshes[i];
         const char *lineage = lineage_of(me->format, me->version, me->lineage);
@@ -346,6 +412,13 @@ static void print_json(FILE *out, const ossa_model *m)
         json_array_append_new(meshes, mesh);
     }
     json_object_set_new(doc, "meshes", meshes);
+    double extent[3], height;
+    char up[2] = {0, 0};
+    if (bind_extent(m, extent, &height, &up[0]))
+        json_object_set_new(doc, "bind_pose", json_pack("{s:o, s:s, s:[o,o,o]}", "height",
+                            ossa_cli_json_num(height), "up", up, "extent",
+                            ossa_cli_json_num(extent[0]), ossa_cli_json_num(extent[1]),
+                            ossa_cli_json_num(extent[2])));
     json_t *clips = json_array();
     for (uint32_t i = 0; i < m->clip_count; i++) {
         const ossa_clip *c = &m->clips[i];

@@ -44,7 +44,7 @@ static const command commands[] = {
      OSSA_CLI_ALLOW_OUTSIDE_HELP},
     {"export", ossa_cmd_export,
      "export MODEL... -o OUT.glb|OUT.gltf [--fps N] [--up y|z] [--embed] [--overwrite]\n"
-     "       [--frame-rate FPS] [--allow-outside]\n"
+     "       [--scale F] [--units m|cm|mm|in|ft] [--frame-rate FPS] [--allow-outside]\n"
      "export (MODEL|FOLDER)... -o OUTDIR [--gltf] [--verbose] [the options above]\n",
      "glTF 2.0: bones as nodes with a skin and inverse binds, one mesh per mesh with one\n"
      "primitive per submesh (normals, UV sets, vertex colours, morph targets), every clip\n"
@@ -74,6 +74,13 @@ static const command commands[] = {
      "--up y|z: the source's up axis (default: from the format, as ossa-view: Y for the\n"
      "demo and CFF, Z for Cal3D, SKM and C3S unless the model plainly stands along Y).\n"
      "--embed: a .gltf with its buffer and textures inside as data: URIs.\n"
+     "--scale F: multiply every length by F (bones, meshes, clips), as a .cfg's scale=.\n"
+     "--units m|cm|mm|in|ft: the source's unit, brought to metres (glTF's unit): Cal3D\n"
+     "sets are often centimetres or inches (`ossa info` prints the bind pose's height).\n"
+     "-o names folders that do not exist yet: they are created. An extension other than\n"
+     ".glb or .gltf is refused (a folder of outputs: no extension, or a trailing '/').\n"
+     "A model with nothing to export (an animation without its skeleton) is skipped with\n"
+     "\"nothing to export\": exit 1 alone, never counted as written in a batch.\n"
      "--gltf: a batch writes .gltf files (default .glb).\n"
      "--verbose: a batch lists each model's warnings under its progress line.\n"
      "--frame-rate FPS: frames per second of SKP and CFF frame lists (default 10, 25).\n"
@@ -81,7 +88,7 @@ static const command commands[] = {
     {"convert", ossa_cmd_convert,
      "convert MODEL... -o OUT [--version N] [--lineage upstream|mp3butcher] [--xml]\n"
      "        [--fps N] [--vertex-frames] [--up y|z] [--embed] [--overwrite]\n"
-     "        [--frame-rate FPS] [--allow-outside]\n"
+     "        [--scale F] [--units m|cm|mm|in|ft] [--frame-rate FPS] [--allow-outside]\n"
      "convert (MODEL|FOLDER)... -o OUTDIR --to cfg|xml|skm|c3s|cff|glb|gltf [--verbose]\n"
      "        [the options above]\n",
      "Writes the model in the format of OUT's extension. What the target cannot hold is\n"
@@ -103,6 +110,7 @@ static const command commands[] = {
      "25), and of glTF's resampled stretches (30).\n"
      "--vertex-frames: C3S with every clip baked into vertex frames, no bones.\n"
      "--up y|z, --embed: as ossa export, for glTF.\n"
+     "--scale F, --units U: as ossa export: every length scaled before it is written.\n"
      "--overwrite: as ossa export: outputs are refused where they would replace an\n"
      "input (a set converted into its own folder keeps its meshes' and clips' names),\n"
      "another output of the run, or a file another .cfg beside them lists.\n"
