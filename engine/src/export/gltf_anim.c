@@ -247,7 +247,91 @@ static json_t *triggers_extras(gltf_ctx *c, const ossa_clip *clip)
     return json_pack("{s:o}", "triggers", list);
 }
 
-static void clip_animation(gltf_ctx *c, const ossa_clip *clip, track_eval *e)
+/* Which bones any clip scales, or that rest at a scale other than 1: every clip keys their
+ * scale, so that switching clips never keeps another clip's scale. */
+static bool *scaled_bones(const ossa_model *m)
+{
+    bool *scaled = calloc(m->bone_count ? m->bone_count : 1, sizeof *scaled);
+    if (!scaled)
+        return NULL;
+    for (uint32_t b = 0; b < m->bone_count; b++) {
+        const float *s = m->bones[b].rest_s;
+        scaled[b] = s[0] != 1.0f || s[1] != 1.0f || s[2] != 1.0f;
+    }
+    for (uint32_t i = 0; i < m->clip_count; i++)
+        for (uint32_t k = 0; k < m->clips[i].track_count; k++) {
+            const ossa_track *tr = &m->clips[i].tracks[k];
+            if (tr->scales && tr->bone < m->bone_count)
+                scaled[tr->bone] = true;
+        }
+    return scaled;
+}
+
+/* A channel that holds the bone's rest value (translation, rotation or scale) for the whole
+ * clip: two keys at 0 and the duration (one when it has none) on the shared input. Root bones
+ * take the axis change, as their nodes do. */
+static void rest_channel(gltf_ctx *c, json_t *channels, json_t *samplers, int input,
+                         size_t keys, uint32_t bone, const char *path)
+{
+    const ossa_bone *bn = &c->m->bones[bone];
+    float v[8];
+    int comps = path[0] == 'r' ? 4 : 3;
+    if (path[0] == 't') {
+        if (bn->parent < 0)
+            ossa_gltf_axis_vec(c, bn->rest_t, v);
+        else
+            memcpy(v, bn->rest_t, sizeof bn->rest_t);
+    } else if (path[0] == 'r') {
+        if (bn->parent < 0)
+            ossa_gltf_axis_quat(c, bn->rest_r, v);
+        else
+            memcpy(v, bn->rest_r, sizeof bn->rest_r);
+        ossa_gltf_quat_normalize(v);
+    } else {
+        memcpy(v, bn->rest_s, sizeof bn->rest_s);
+    }
+    memcpy(v + comps, v, (size_t)comps * sizeof(float));
+    channel(c, channels, samplers, input, ossa_gltf_accessor_f32(c, v, keys, comps, 0, false),
+            (int)bone, path);
+}
+
+/* glTF consumers keep a node's last animated value when the next animation does not target it
+ * (Blender's actions, three.js's mixer): every clip keys every bone, the ones its tracks do not
+ * move at their rest pose (docs/FORMATS.md, "glTF export"). */
+static void rest_channels(gltf_ctx *c, const ossa_clip *clip, const bool *scaled,
+                          json_t *channels, json_t *samplers)
+{
+    const ossa_model *m = c->m;
+    uint8_t *keyed = calloc(m->bone_count ? m->bone_count : 1, 1); /* 1 moved, 2 scaled too */
+    if (!keyed) {
+        c->failed = true;
+        return;
+    }
+    for (uint32_t i = 0; i < clip->track_count; i++) {
+        const ossa_track *tr = &clip->tracks[i];
+        if (tr->bone < m->bone_count)
+            keyed[tr->bone] |= (uint8_t)(1 | (tr->scales ? 2 : 0));
+    }
+    float times[2] = {0.0f, clip->duration > 0.0f ? clip->duration : 0.0f};
+    size_t keys = times[1] > 0.0f ? 2 : 1;
+    int input = -1;
+    for (uint32_t b = 0; b < m->bone_count && !c->failed; b++) {
+        bool need_s = scaled[b] && !(keyed[b] & 2);
+        if ((keyed[b] & 1) && !need_s)
+            continue;
+        if (input < 0)
+            input = ossa_gltf_accessor_f32(c, times, keys, 1, 0, true);
+        if (!(keyed[b] & 1)) {
+            rest_channel(c, channels, samplers, input, keys, b, "translation");
+            rest_channel(c, channels, samplers, input, keys, b, "rotation");
+        }
+        if (need_s)
+            rest_channel(c, channels, samplers, input, keys, b, "scale");
+    }
+    free(keyed);
+}
+
+static void clip_animation(gltf_ctx *c, const ossa_clip *clip, track_eval *e, const bool *scaled)
 {
     const ossa_model *m = c->m;
     const char *name = clip->name ? clip->name : "";
@@ -290,6 +374,8 @@ static void clip_animation(gltf_ctx *c, const ossa_clip *clip, track_eval *e)
                     (int)tr->bone, "scale");
         keys_free(&k);
     }
+    if (json_array_size(channels) > 0 && !c->failed) /* a clip that moves bones moves them all */
+        rest_channels(c, clip, scaled, channels, samplers);
     ossa_gltf_vertex_frame_channel(c, channels, samplers, clip);
     if (skipped)
         ossa_gltf_warn(c, "clip %s: %u tracks name bones the model does not have (no skeleton "
@@ -334,10 +420,12 @@ void ossa_gltf_animations(gltf_ctx *c)
     e.t = malloc(nb * 3 * sizeof(float));
     e.r = malloc(nb * 4 * sizeof(float));
     e.s = malloc(nb * 3 * sizeof(float));
-    if (!e.t || !e.r || !e.s)
+    bool *scaled = scaled_bones(m);
+    if (!e.t || !e.r || !e.s || !scaled)
         c->failed = true;
     for (uint32_t i = 0; i < m->clip_count && !c->failed; i++)
-        clip_animation(c, &m->clips[i], &e);
+        clip_animation(c, &m->clips[i], &e, scaled);
+    free(scaled);
     free(e.t);
     free(e.r);
     free(e.s);
