@@ -417,6 +417,14 @@ int ossa_cmd_convert(int argc, char **argv)
                 fprintf(stderr, "ossa convert: --up takes y or z\n");
                 goto usage;
             }
+        } else if (!strcmp(argv[i], "--max-influences") && i + 1 < argc) {
+            char *end;
+            long n = strtol(argv[++i], &end, 10);
+            if (*end || end == argv[i] || n < 1 || n > 64) {
+                fprintf(stderr, "ossa convert: --max-influences needs 1..64\n");
+                goto usage;
+            }
+            o.gltf.max_influences = (uint32_t)n;
         } else if (!strcmp(argv[i], "--embed")) {
             o.gltf.embed = true;
         } else if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v")) {

@@ -161,6 +161,14 @@ int ossa_cmd_export(int argc, char **argv)
                 fprintf(stderr, "ossa export: --up takes y or z, not '%s'\n", argv[i]);
                 goto usage;
             }
+        } else if (!strcmp(argv[i], "--max-influences") && i + 1 < argc) {
+            char *end;
+            long n = strtol(argv[++i], &end, 10);
+            if (*end || end == argv[i] || n < 1 || n > 64) {
+                fprintf(stderr, "ossa export: --max-influences needs 1..64\n");
+                goto usage;
+            }
+            xopt.max_influences = (uint32_t)n;
         } else if (!strcmp(argv[i], "--embed")) {
             xopt.embed = true;
         } else if (!strcmp(argv[i], "--gltf")) {

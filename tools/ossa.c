@@ -44,7 +44,8 @@ static const command commands[] = {
      OSSA_CLI_ALLOW_OUTSIDE_HELP},
     {"export", ossa_cmd_export,
      "export MODEL... -o OUT.glb|OUT.gltf [--fps N] [--up y|z] [--embed] [--overwrite]\n"
-     "       [--scale F] [--units m|cm|mm|in|ft] [--frame-rate FPS] [--allow-outside]\n"
+     "       [--max-influences N] [--scale F] [--units m|cm|mm|in|ft] [--frame-rate FPS]\n"
+     "       [--allow-outside]\n"
      "export (MODEL|FOLDER)... -o OUTDIR [--gltf] [--verbose] [the options above]\n",
      "glTF 2.0: bones as nodes with a skin and inverse binds, one mesh per mesh with one\n"
      "primitive per submesh (normals, UV sets, vertex colours, morph targets), every clip\n"
@@ -74,6 +75,9 @@ static const command commands[] = {
      "--up y|z: the source's up axis (default: from the format, as ossa-view: Y for the\n"
      "demo and CFF, Z for Cal3D, SKM and C3S unless the model plainly stands along Y).\n"
      "--embed: a .gltf with its buffer and textures inside as data: URIs.\n"
+     "--max-influences N: joint influences kept per vertex (default 4, what three.js and\n"
+     "most engines read; the smallest are dropped and the rest renormalised, with a\n"
+     "warning giving how far that moves vertices over the clips).\n"
      "--scale F: multiply every length by F (bones, meshes, clips), as a .cfg's scale=.\n"
      "--units m|cm|mm|in|ft: the source's unit, brought to metres (glTF's unit): Cal3D\n"
      "sets are often centimetres or inches (`ossa info` prints the bind pose's height).\n"
@@ -109,7 +113,7 @@ static const command commands[] = {
      "--fps N: frames per second of the SKM, C3S and CFF clips written (defaults 10, 30,\n"
      "25), and of glTF's resampled stretches (30).\n"
      "--vertex-frames: C3S with every clip baked into vertex frames, no bones.\n"
-     "--up y|z, --embed: as ossa export, for glTF.\n"
+     "--up y|z, --embed, --max-influences N: as ossa export, for glTF.\n"
      "--scale F, --units U: as ossa export: every length scaled before it is written.\n"
      "--overwrite: as ossa export: outputs are refused where they would replace an\n"
      "input (a set converted into its own folder keeps its meshes' and clips' names),\n"

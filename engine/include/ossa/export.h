@@ -35,6 +35,9 @@ typedef struct ossa_export_options {
     float fps;                       /* rate of resampled stretches; 0: 30 */
     ossa_export_up up;               /* the source's up axis */
     bool embed;                      /* .gltf: buffer and images as data: URIs, not files beside */
+    uint32_t max_influences;         /* per vertex in JOINTS_n/WEIGHTS_n; 0: 4, what three.js
+                                        and most engines read (the smallest dropped, the rest
+                                        renormalised, with a warning); up to OSSA_MAX_INFLUENCES */
     ossa_export_warning_fn warning;  /* each warning, one line of text; NULL: not reported */
     void *warning_user;
     ossa_write_guard guard;          /* asked about every file written (.glb; .gltf, .bin and

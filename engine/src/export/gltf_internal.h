@@ -105,4 +105,21 @@ int ossa_gltf_material(gltf_ctx *c, int32_t material, bool two_sided); /* gltf_m
  * (rest, and every clip once at opt.fps); -1 when it cannot be run. */
 double ossa_gltf_spring_gap(gltf_ctx *c);
 
+/* Vertices whose influences the export caps (gltf_influences.c). */
+typedef struct ossa_gltf_cut {
+    const ossa_submesh *sm;
+    uint32_t keep;           /* influences kept per vertex */
+    uint32_t *vertices;      /* those that had more */
+    uint32_t count, cap;
+} ossa_gltf_cut;
+/* A vertex's influences as exported: weights merged per bone (zero and negative weights and
+ * bones outside the skeleton dropped), largest first; jb and jw hold OSSA_MAX_INFLUENCES.
+ * Returns how many (0: none). */
+uint32_t ossa_gltf_merge_influences(const gltf_ctx *c, const ossa_submesh *sm, uint32_t v,
+                                    uint32_t *jb, float *jw);
+/* The largest distance capping moves one of cut's vertices, at the bind pose and over every
+ * clip played as a cycle. */
+void ossa_gltf_cut_measure(gltf_ctx *c, const ossa_gltf_cut *cut, double *at_bind,
+                           double *over_clips);
+
 #endif

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gltf_internal.h"
+#include "ossa/limits.h"
 #include "ossa/skin.h"
 
 /* 3x4 row-major transform of a mesh's data into its node's space. */
@@ -65,55 +66,66 @@ static bool exported_submesh(const ossa_submesh *sm)
     return sm->vertex_count > 0 && sm->face_count > 0;
 }
 
-/* Joint and weight sets (4 per set) for a skinned submesh. Weights are merged per bone, sorted
- * (largest first) and normalised; *max_dev gets the largest bind-pose move normalising caused. */
+uint32_t ossa_gltf_merge_influences(const gltf_ctx *c, const ossa_submesh *sm, uint32_t v,
+                                    uint32_t *jb, float *jw)
+{
+    uint32_t n = 0;
+    for (uint32_t i = sm->influence_start[v]; i < sm->influence_start[v + 1]; i++) {
+        const ossa_influence *in = &sm->influences[i];
+        if (!(in->weight > 0.0f) || in->bone >= c->m->bone_count)
+            continue;
+        uint32_t k = 0;
+        while (k < n && jb[k] != in->bone)
+            k++;
+        if (k == n) {
+            if (n == OSSA_MAX_INFLUENCES)
+                continue;
+            jb[n] = in->bone;
+            jw[n++] = 0.0f;
+        }
+        jw[k] += in->weight;
+    }
+    for (uint32_t a = 1; a < n; a++) /* insertion sort, largest weight first */
+        for (uint32_t b = a; b > 0 && jw[b] > jw[b - 1]; b--) {
+            float tw = jw[b];
+            jw[b] = jw[b - 1];
+            jw[b - 1] = tw;
+            uint32_t tb = jb[b];
+            jb[b] = jb[b - 1];
+            jb[b - 1] = tb;
+        }
+    return n;
+}
+
+/* Joint and weight sets (4 per set) for a skinned submesh: each vertex's influences merged per
+ * bone and sorted (ossa_gltf_merge_influences), at most cut->keep of them (the rest recorded in
+ * cut), normalised; *max_dev gets the largest bind-pose move normalising caused. */
 static void skin_attributes(gltf_ctx *c, json_t *attrs, const ossa_submesh *sm, float *max_dev,
-                            uint32_t *off_count)
+                            uint32_t *off_count, ossa_gltf_cut *cut)
 {
     uint32_t vc = sm->vertex_count, most = 1;
     for (uint32_t v = 0; v < vc; v++) {
         uint32_t n = sm->influence_start[v + 1] - sm->influence_start[v];
         most = n > most ? n : most;
     }
+    most = most < cut->keep ? most : cut->keep;
     uint32_t sets = (most + 3) / 4;
     uint16_t *joints = calloc((size_t)sets * 4 * vc, sizeof *joints);
     float *weights = calloc((size_t)sets * 4 * vc, sizeof *weights);
-    uint32_t *jb = malloc(most * sizeof *jb);
-    float *jw = malloc(most * sizeof *jw);
-    if (!joints || !weights || !jb || !jw) {
+    uint32_t jb[OSSA_MAX_INFLUENCES];
+    float jw[OSSA_MAX_INFLUENCES];
+    if (!joints || !weights) {
         c->failed = true;
         goto done;
     }
     uint32_t used_sets = 1;
     for (uint32_t v = 0; v < vc; v++) {
-        uint32_t n = 0;
-        for (uint32_t i = sm->influence_start[v]; i < sm->influence_start[v + 1]; i++) {
-            const ossa_influence *in = &sm->influences[i];
-            if (!(in->weight > 0.0f) || in->bone >= c->m->bone_count)
-                continue;
-            uint32_t k = 0;
-            while (k < n && jb[k] != in->bone)
-                k++;
-            if (k == n) {
-                jb[n] = in->bone;
-                jw[n++] = 0.0f;
-            }
-            jw[k] += in->weight;
-        }
+        uint32_t n = ossa_gltf_merge_influences(c, sm, v, jb, jw);
         if (n == 0) {
             jb[0] = (uint32_t)c->extra_joint;
             jw[0] = 1.0f;
             n = 1;
         }
-        for (uint32_t a = 1; a < n; a++) /* insertion sort, largest weight first */
-            for (uint32_t b = a; b > 0 && jw[b] > jw[b - 1]; b--) {
-                float tw = jw[b];
-                jw[b] = jw[b - 1];
-                jw[b - 1] = tw;
-                uint32_t tb = jb[b];
-                jb[b] = jb[b - 1];
-                jb[b - 1] = tb;
-            }
         double sum = 0.0;
         for (uint32_t k = 0; k < n; k++)
             sum += jw[k];
@@ -123,6 +135,23 @@ static void skin_attributes(gltf_ctx *c, json_t *attrs, const ossa_submesh *sm, 
             float dev = (float)(fabs(sum - 1.0) * len);
             *max_dev = dev > *max_dev ? dev : *max_dev;
             (*off_count)++;
+        }
+        if (n > cut->keep) { /* the smallest dropped, the rest renormalised below */
+            if (cut->count == cut->cap) {
+                uint32_t ncap = cut->cap ? 2 * cut->cap : 64;
+                uint32_t *grown = realloc(cut->vertices, ncap * sizeof *grown);
+                if (!grown) {
+                    c->failed = true;
+                    goto done;
+                }
+                cut->vertices = grown;
+                cut->cap = ncap;
+            }
+            cut->vertices[cut->count++] = v;
+            n = cut->keep;
+            sum = 0.0;
+            for (uint32_t k = 0; k < n; k++)
+                sum += jw[k];
         }
         used_sets = (n + 3) / 4 > used_sets ? (n + 3) / 4 : used_sets;
         for (uint32_t k = 0; k < n; k++) {
@@ -145,8 +174,6 @@ static void skin_attributes(gltf_ctx *c, json_t *attrs, const ossa_submesh *sm, 
 done:
     free(joints);
     free(weights);
-    free(jb);
-    free(jw);
 }
 
 /* The one point glTF skins for a vertex. With per-influence points (C3S, SKM: the vertex is
@@ -383,7 +410,9 @@ static void one_mesh(gltf_ctx *c, uint32_t i, bool need_extra)
     json_t *prims = json_array();
     uint32_t bad_normals = 0, clamped = 0, off = 0, gapped = 0;
     float dev = 0.0f;
-    double gap = 0.0;
+    double gap = 0.0, cut_bind = 0.0, cut_clips = 0.0;
+    uint32_t keep = c->opt.max_influences ? c->opt.max_influences : 4, capped = 0, cut_most = 0;
+    keep = keep < OSSA_MAX_INFLUENCES ? keep : OSSA_MAX_INFLUENCES;
     for (uint32_t s = 0; s < mesh->submesh_count; s++) {
         const ossa_submesh *sm = &mesh->submeshes[s];
         if (!exported_submesh(sm))
@@ -398,7 +427,17 @@ static void one_mesh(gltf_ctx *c, uint32_t i, bool need_extra)
         vertex_attributes(c, attrs, sm, &xf, flip_v, &bad_normals, &clamped, &gap, &gapped);
         if (skinned) {
             ossa_gltf_skin(c, need_extra);
-            skin_attributes(c, attrs, sm, &dev, &off);
+            ossa_gltf_cut cut = {sm, keep, NULL, 0, 0};
+            skin_attributes(c, attrs, sm, &dev, &off, &cut);
+            if (cut.count && !c->failed) {
+                double at_bind, over;
+                ossa_gltf_cut_measure(c, &cut, &at_bind, &over);
+                cut_bind = at_bind > cut_bind ? at_bind : cut_bind;
+                cut_clips = over > cut_clips ? over : cut_clips;
+                capped += cut.count;
+                cut_most = sm->max_influences > cut_most ? sm->max_influences : cut_most;
+            }
+            free(cut.vertices);
         }
         ossa_gltf_set(c, prim, "indices",
                  json_integer(ossa_gltf_accessor_indices(c, sm->indices, 3 * (size_t)sm->face_count,
@@ -421,6 +460,15 @@ static void one_mesh(gltf_ctx *c, uint32_t i, bool need_extra)
                   "(their weighted mean): off by at most %.3g (%.2g%% of the model's size) in "
                   "any pose, 0 at the bind pose", name, gapped, ossa_format_name(mesh->format),
                   gap, c->model_size > 0 ? 100.0 * gap / c->model_size : 0.0);
+    if (cut_bind < 1e-6 * (double)c->model_size) /* float noise: renormalised weights at rest */
+        cut_bind = 0.0;
+    if (capped)
+        ossa_gltf_warn(c, "mesh %s: %u vertices have more than %u influences (up to %u): the "
+                  "smallest dropped and the rest renormalised, as three.js and most engines "
+                  "read only %u (max_influences, --max-influences N keeps more); they move up "
+                  "to %.3g (%.2g%% of the model's size) over the clips, %.3g at the bind pose",
+                  name, capped, keep, cut_most, keep, cut_clips,
+                  c->model_size > 0 ? 100.0 * cut_clips / c->model_size : 0.0, cut_bind);
     if (off)
         ossa_gltf_warn(c, "mesh %s: %u vertices' weights do not sum to 1 (Cal3D uses them as they are, "
                   "glTF needs them normalised): normalised; at the bind pose the vertices move up "
