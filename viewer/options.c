@@ -33,6 +33,7 @@ void view_options_usage(FILE *out)
           "  --bench-frames N      render N frames offscreen, one frame period apart, and print\n"
           "                        frame-time statistics as JSON (min/median/mean/p95/max ms)\n"
           "  --size WxH            offscreen size for the three above (default 800x600)\n"
+          "  --quit-after N        close the window after N frames (for tests and timing)\n"
           "  --clip C              clip to play, by index or name (default 0)\n"
           "  --time T              start T seconds into the clip (default 0)\n"
           "  --frame-rate FPS      frames per second for stepping and frame numbers (default 30)\n"
@@ -90,8 +91,9 @@ void view_options_usage(FILE *out)
           "OSSA_VIEW_FONT=FILE.ttf names one. With none the HUD has no text (a note says so).\n"
           "\n"
           "exit status: 0 success, 1 bad arguments, a file that does not load, a script\n"
-          "that does not parse or a PNG that cannot be written, 3 no display or no OpenGL 3.3\n"
-          "core context.\n",
+          "that does not parse or a PNG that cannot be written, 3 no display (DISPLAY and\n"
+          "WAYLAND_DISPLAY unset, no SDL_VIDEODRIVER named; --screenshot, --script and\n"
+          "--bench-frames need none) or no OpenGL 3.3 core context.\n",
           out);
 }
 
@@ -181,6 +183,16 @@ int view_options_parse(int argc, char **argv, view_options *o)
             if (end == argv[i] || *end || errno || o->bench_frames < 1 ||
                 o->bench_frames > MAX_BENCH_FRAMES) {
                 fprintf(stderr, "ossa-view: --bench-frames '%s' is not a count in 1..%ld\n",
+                        argv[i], MAX_BENCH_FRAMES);
+                return VIEW_EXIT_INPUT;
+            }
+        } else if (strcmp(a, "--quit-after") == 0 && has_value) {
+            char *end;
+            errno = 0;
+            o->quit_after = strtol(argv[++i], &end, 10);
+            if (end == argv[i] || *end || errno || o->quit_after < 1 ||
+                o->quit_after > MAX_BENCH_FRAMES) {
+                fprintf(stderr, "ossa-view: --quit-after '%s' is not a count in 1..%ld\n",
                         argv[i], MAX_BENCH_FRAMES);
                 return VIEW_EXIT_INPUT;
             }

@@ -22,6 +22,7 @@ typedef struct view_options {
     const char *screenshot;
     const char *script;
     long bench_frames;
+    long quit_after;    /* --quit-after N: the interactive loop ends after N frames */
     int width, height;
     const char *clip;   /* index or name, NULL: clip 0 */
     float time;

@@ -36,8 +36,18 @@ int view_window_open(view_app *app)
     /* A hidden window with no display to show it on: go straight to SDL's offscreen driver
      * rather than let SDL probe Wayland, whose library complains about XDG_RUNTIME_DIR on
      * stderr. SDL_VIDEODRIVER in the environment still wins over this hint. */
-    if (app->offscreen && !getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY"))
+    bool no_display = !getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY");
+    if (app->offscreen && no_display)
         SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
+    /* A window with nowhere to show it: say so in one line and stop, rather than let SDL
+     * probe Wayland (whose library complains about XDG_RUNTIME_DIR) and run invisibly. A
+     * driver named in SDL_VIDEODRIVER (kmsdrm on a console, offscreen) is still tried. */
+    if (!app->offscreen && no_display && !getenv("SDL_VIDEODRIVER")) {
+        fputs("ossa-view: no display: DISPLAY and WAYLAND_DISPLAY are unset (run it in a desktop "
+              "session; --screenshot, --script and --bench-frames need no display)\n",
+              stderr);
+        return VIEW_EXIT_DISPLAY;
+    }
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
         fprintf(stderr, "ossa-view: no display: %s\n", SDL_GetError());
         return VIEW_EXIT_DISPLAY;
