@@ -425,6 +425,8 @@ int ossa_cmd_convert(int argc, char **argv)
                 goto usage;
             }
             o.gltf.max_influences = (uint32_t)n;
+        } else if (!strcmp(argv[i], "--skip-bad")) {
+            o.load.skip_bad_files = true;
         } else if (!strcmp(argv[i], "--embed")) {
             o.gltf.embed = true;
         } else if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v")) {

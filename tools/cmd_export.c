@@ -169,6 +169,8 @@ int ossa_cmd_export(int argc, char **argv)
                 goto usage;
             }
             xopt.max_influences = (uint32_t)n;
+        } else if (!strcmp(argv[i], "--skip-bad")) {
+            lopt.skip_bad_files = true;
         } else if (!strcmp(argv[i], "--embed")) {
             xopt.embed = true;
         } else if (!strcmp(argv[i], "--gltf")) {

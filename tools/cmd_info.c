@@ -471,7 +471,8 @@ static void print_json(FILE *out, const ossa_model *m)
 int ossa_cmd_info(int argc, char **argv)
 {
     int json = 0, cff_half = 0, taken;
-    ossa_load_options opt = {0};
+    /* info shows what reads: a damaged file of a set is listed among the warnings. */
+    ossa_load_options opt = {.skip_bad_files = true};
     const char **files = calloc((size_t)argc + 1, sizeof *files);
     size_t count = 0;
     if (!files)

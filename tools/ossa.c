@@ -23,7 +23,10 @@ static const command commands[] = {
      "submesh; a C3S scene model's own counts as in the file), clips (duration, tracks,\n"
      "keys), morph clips, materials, warnings. Several files form one model; a .cfg names\n"
      "a whole Cal3D model (key=value lines), or a Qfusion one (an import line) stands for\n"
-     "the .skm of its name.\n"
+     "the .skm of its name. A file of the model that does not read (missing, damaged,\n"
+     "for another skeleton) is left out and listed among the warnings (\"left out FILE:\n"
+     "why\"); the model fails only when no skeleton or no mesh remains. The bind pose's\n"
+     "height along the up axis export assumes is printed.\n"
      "--json: the same as one JSON document.\n"
      "--cff-half: also shows CFF positions read as half floats (docs/FORMATS.md, CFF).\n"
      "--frame-rate FPS: frames per second of SKP and CFF frame lists (default 10, 25).\n"
@@ -44,8 +47,8 @@ static const command commands[] = {
      OSSA_CLI_ALLOW_OUTSIDE_HELP},
     {"export", ossa_cmd_export,
      "export MODEL... -o OUT.glb|OUT.gltf [--fps N] [--up y|z] [--embed] [--overwrite]\n"
-     "       [--max-influences N] [--scale F] [--units m|cm|mm|in|ft] [--frame-rate FPS]\n"
-     "       [--allow-outside]\n"
+     "       [--max-influences N] [--skip-bad] [--scale F] [--units m|cm|mm|in|ft]\n"
+     "       [--frame-rate FPS] [--allow-outside]\n"
      "export (MODEL|FOLDER)... -o OUTDIR [--gltf] [--verbose] [the options above]\n",
      "glTF 2.0: bones as nodes with a skin and inverse binds, one mesh per mesh with one\n"
      "primitive per submesh (normals, UV sets, vertex colours, morph targets), every clip\n"
@@ -75,6 +78,9 @@ static const command commands[] = {
      "--up y|z: the source's up axis (default: from the format, as ossa-view: Y for the\n"
      "demo and CFF, Z for Cal3D, SKM and C3S unless the model plainly stands along Y).\n"
      "--embed: a .gltf with its buffer and textures inside as data: URIs.\n"
+     "--skip-bad: a file of a model that does not read is left out, named in a warning,\n"
+     "and the rest written (by default the model fails whole); a model left with no\n"
+     "skeleton or no mesh still fails.\n"
      "--max-influences N: joint influences kept per vertex (default 4, what three.js and\n"
      "most engines read; the smallest are dropped and the rest renormalised, with a\n"
      "warning giving how far that moves vertices over the clips).\n"
@@ -92,7 +98,8 @@ static const command commands[] = {
     {"convert", ossa_cmd_convert,
      "convert MODEL... -o OUT [--version N] [--lineage upstream|mp3butcher] [--xml]\n"
      "        [--fps N] [--vertex-frames] [--up y|z] [--embed] [--overwrite]\n"
-     "        [--scale F] [--units m|cm|mm|in|ft] [--frame-rate FPS] [--allow-outside]\n"
+     "        [--skip-bad] [--scale F] [--units m|cm|mm|in|ft] [--frame-rate FPS]\n"
+     "        [--allow-outside]\n"
      "convert (MODEL|FOLDER)... -o OUTDIR --to cfg|xml|skm|c3s|cff|glb|gltf [--verbose]\n"
      "        [the options above]\n",
      "Writes the model in the format of OUT's extension. What the target cannot hold is\n"
@@ -114,6 +121,7 @@ static const command commands[] = {
      "25), and of glTF's resampled stretches (30).\n"
      "--vertex-frames: C3S with every clip baked into vertex frames, no bones.\n"
      "--up y|z, --embed, --max-influences N: as ossa export, for glTF.\n"
+     "--skip-bad: as ossa export.\n"
      "--scale F, --units U: as ossa export: every length scaled before it is written.\n"
      "--overwrite: as ossa export: outputs are refused where they would replace an\n"
      "input (a set converted into its own folder keeps its meshes' and clips' names),\n"

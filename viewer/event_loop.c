@@ -443,13 +443,23 @@ int view_run(view_app *app)
     }
     int status = 0;
     app->ops = &window_ops;
+    bool interactive_run = !app->opt.screenshot && !app->opt.script && !app->opt.bench_frames;
+    char failed[1300] = "";
     if (!view_load_model(app->opt.files, app->opt.file_count, &app->opt, false, &app->cur, err,
                          sizeof err)) {
         fprintf(stderr, "ossa-view: %s\n", err);
         status = VIEW_EXIT_INPUT;
+        /* A window opened by hand stays open on the demo, the error shown in it; a
+         * screenshot, script or bench run fails as it did. */
+        snprintf(failed, sizeof failed, "cannot open: %s (the demo is shown)", err);
+        if (interactive_run && app->opt.file_count &&
+            view_load_model(NULL, 0, &app->opt, false, &app->cur, err, sizeof err))
+            status = 0;
+        else
+            failed[0] = '\0';
     }
     uint32_t clip = 0;
-    if (!status)
+    if (!status && !failed[0]) /* --clip names a clip of the model given, not the demo's */
         status = view_resolve_clip(app->cur.model, app->opt.clip, &clip);
     if (!status) {
         app->display.bones = app->opt.bones;
@@ -458,6 +468,10 @@ int view_run(view_app *app)
         app->offscreen = app->opt.screenshot || app->opt.script || app->opt.bench_frames;
         view_app_start_model(app, clip, app->opt.time);
         status = view_window_open(app);
+        if (failed[0])
+            view_app_message(app, failed);
+        else
+            view_left_out(app);
     }
     if (!status) {
         view_app_update_pose(app, 0.0f);

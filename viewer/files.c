@@ -24,7 +24,8 @@ bool view_load_model(const char *const *paths, size_t count, const view_options 
     memset(vm, 0, sizeof *vm);
     ossa_model *model;
     ossa_error e;
-    ossa_load_options lopt = {.allow_outside = opt->allow_outside};
+    /* Show what reads: a damaged file of a set is left out and named (view_left_out). */
+    ossa_load_options lopt = {.allow_outside = opt->allow_outside, .skip_bad_files = true};
     ossa_status st = count ? ossa_load_files(paths, count, &lopt, &model, &e)
                            : ossa_demo_model(&model, &e);
     if (st != OSSA_OK) {
@@ -43,6 +44,25 @@ bool view_load_model(const char *const *paths, size_t count, const view_options 
         vm->renderer_ready = true;
     }
     return true;
+}
+
+void view_left_out(view_app *app)
+{
+    const ossa_model *m = app->cur.model;
+    char text[512] = "";
+    size_t n = 0, count = 0;
+    for (uint32_t i = 0; m && i < m->warning_count; i++) {
+        const char *w = strstr(m->warnings[i], "left out ");
+        if (!w)
+            continue;
+        count++;
+        if (n < sizeof text - 1) {
+            int k = snprintf(text + n, sizeof text - n, "%s%s", n ? "; " : "", w);
+            n += k > 0 ? (size_t)k : 0;
+        }
+    }
+    if (count)
+        view_app_message(app, text);
 }
 
 int view_resolve_clip(const ossa_model *m, const char *clip, uint32_t *out)
@@ -104,6 +124,7 @@ void view_open_paths(view_app *app, char *const *paths, size_t count)
         snprintf(text, sizeof text, "opened %s", app->cur.name);
         fprintf(stderr, "ossa-view: %s\n", text);
         app->message[0] = '\0';
+        view_left_out(app);
     } else if (!err[0]) {
         snprintf(err, sizeof err, "nothing to open");
     }

@@ -12,6 +12,10 @@
 /* Loads files (or the demo when count is 0) into vm, with a renderer when gl is set; the
  * model's warnings go to stderr. opt gives the cross-fade and --allow-outside. On failure vm
  * holds nothing and err says why. */
+/* Shows the files the current model's load left out ("left out FILE: why") in the window's
+ * message line (they are on stderr with the other warnings already). */
+void view_left_out(view_app *app);
+
 bool view_load_model(const char *const *paths, size_t count, const view_options *opt, bool gl,
                      view_model *vm, char *err, size_t err_size);
 void view_free_model(view_model *vm);

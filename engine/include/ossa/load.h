@@ -19,6 +19,11 @@ typedef struct ossa_load_options {
     bool flip_winding;       /* Cal3D LOADER_FLIP_WINDING: inverts the CMF auto-flip decision */
     bool invert_v;           /* Cal3D LOADER_INVERT_V_COORD: v = 1 - v */
     bool skip_missing_files; /* .cfg: warn about a missing file instead of failing */
+    bool skip_bad_files;     /* a file of the model that does not read (missing, damaged, for
+                              * another skeleton) is left out with a warning "left out FILE:
+                              * why" and the rest loads; the load still fails when files were
+                              * left out and no skeleton or no mesh remains, with the first
+                              * left-out file's error (docs/FORMATS.md, "Partial loads") */
     float frame_rate;        /* frames per second of frame-list formats (SKP, CFF); 0: each
                               * format's default (SKP 10, CFF 25) */
     bool allow_outside;      /* keep texture paths that resolve outside the model's folders

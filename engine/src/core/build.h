@@ -40,6 +40,7 @@ typedef struct ossa_read_options {
     bool skip_missing_files;
     float frame_rate;
     bool allow_outside;
+    bool skip_bad_files;
 } ossa_read_options;
 
 typedef struct ossa_build {
@@ -66,6 +67,9 @@ typedef struct ossa_build {
      * model as model->files by ossa_build_finish). */
     const char **reads;
     uint32_t read_count, read_cap;
+    /* skip_bad_files: how many files were left out, and the first one's error. */
+    uint32_t skipped;
+    ossa_error first_skipped;
 } ossa_build;
 
 /* Starts a build with a fresh model; false when out of memory. */

@@ -88,6 +88,78 @@ static ossa_status load_path(ossa_build *b, const char *path)
     return st;
 }
 
+/* How many parts the model holds: a failed file that added none can be undone. */
+static size_t part_total(const ossa_model *m)
+{
+    return (size_t)m->bone_count + m->mesh_count + m->clip_count + m->morph_clip_count +
+           m->material_count + m->mount_count;
+}
+
+/* "left out FILE: why", why being the file's error as ossa_error_format gives it without the
+ * file name it starts with. */
+static void warn_left_out(ossa_build *b, const char *named_by, const char *path,
+                          const ossa_error *part)
+{
+    char why[1200];
+    ossa_error_format(part, why, sizeof why);
+    size_t n = strlen(part->file);
+    const char *w = n && strncmp(why, part->file, n) == 0 && why[n] == ':' ? why + n + 1 : why;
+    while (*w == ' ')
+        w++;
+    if (ossa_build_set_file(b, named_by) == OSSA_OK)
+        ossa_warn(b, "left out %s: %s", path, w);
+}
+
+/* One file of a model. With skip_bad_files a file that fails is undone and left out with a
+ * warning naming it and why (its error as ossa_error_format gives it); out of memory, and a
+ * failure after parts had joined the model, still fail the load. */
+static ossa_status load_part(ossa_build *b, const char *path, const char *named_by)
+{
+    if (!b->opt.skip_bad_files)
+        return load_path(b, path);
+    ossa_build_savepoint sp;
+    ossa_build_save(b, &sp);
+    size_t parts = part_total(b->model);
+    ossa_error *caller = b->err, part;
+    ossa_error_clear(&part);
+    b->err = &part;
+    ossa_status st = load_path(b, path);
+    b->err = caller;
+    if (st == OSSA_OK)
+        return OSSA_OK;
+    if (st == OSSA_ERR_NOMEM || part_total(b->model) != parts)
+        return ossa_fail(b, part.status, part.offset, "%s", part.message);
+    ossa_build_rollback(b, &sp);
+    if (b->skipped++ == 0)
+        b->first_skipped = part;
+    warn_left_out(b, named_by ? named_by : path, path, &part);
+    return OSSA_OK;
+}
+
+/* After a load that left files out: a model with no skeleton or no mesh is no character. */
+static ossa_status check_skipped(ossa_build *b)
+{
+    if (!b->skipped || (b->model->bone_count && b->model->mesh_count))
+        return OSSA_OK;
+    const ossa_error *e = &b->first_skipped;
+    if (!part_total(b->model)) { /* nothing read at all: the first failure as it was */
+        ossa_status st = ossa_fail(b, e->status, e->offset, "%s", e->message);
+        if (b->err && b->err->status == st) {
+            snprintf(b->err->file, sizeof b->err->file, "%s", e->file);
+            b->err->line = e->line;
+        }
+        return st;
+    }
+    ossa_status st = ossa_fail(b, e->status, e->offset, "%s (%u file%s left out and no %s "
+                               "remains)", e->message, b->skipped, b->skipped == 1 ? "" : "s",
+                               b->model->bone_count ? "mesh" : "skeleton");
+    if (b->err && b->err->status == st) {
+        snprintf(b->err->file, sizeof b->err->file, "%s", e->file);
+        b->err->line = e->line;
+    }
+    return st;
+}
+
 /* Order in which the files of one model are read: the skeleton first (others map bone ids
  * through it), then meshes, animations, morph animations and materials. */
 static int load_rank(ossa_format f)
@@ -175,6 +247,8 @@ static bool holds_nothing(const ossa_model *m)
 
 static ossa_status finish(ossa_build *b, ossa_status st, ossa_model **out)
 {
+    if (st == OSSA_OK)
+        st = check_skipped(b);
     if (st == OSSA_OK && holds_nothing(b->model)) {
         /* Name the model's file (a set's .cfg), not the last file read. */
         st = b->model->source ? ossa_build_set_file(b, b->model->source) : OSSA_OK;
@@ -212,7 +286,7 @@ static ossa_status begin(ossa_build *b, ossa_model **out, ossa_error *err,
     if (opt)
         read = (ossa_read_options){opt->format, opt->scale, opt->flip_winding, opt->invert_v,
                                    opt->skip_missing_files, opt->frame_rate,
-                                   opt->allow_outside};
+                                   opt->allow_outside, opt->skip_bad_files};
     if (!ossa_build_init(b, err, &read)) {
         if (err) {
             err->status = OSSA_ERR_NOMEM;
@@ -319,7 +393,16 @@ static ossa_status load_cfg(ossa_build *b, const char *cfg_path, uint8_t *text)
                                     kind == OSSA_FORMAT_UNKNOWN ? "" : " file", cfg_kinds[rank]);
             }
             if (st == OSSA_OK)
-                st = load_path(b, found);
+                st = load_part(b, found, cfg_file);
+            else if (b->opt.skip_bad_files && st != OSSA_ERR_NOMEM) {
+                /* a line naming a missing file or one of the wrong kind: left out too */
+                ossa_error part = *b->err;
+                ossa_error_clear(b->err);
+                if (b->skipped++ == 0)
+                    b->first_skipped = part;
+                warn_left_out(b, cfg_file, e->path, &part);
+                st = OSSA_OK;
+            }
         }
     }
     float scale = set.scale;
@@ -473,7 +556,7 @@ static ossa_status load_ranked(ossa_build *b, const char *const *paths, size_t c
         for (int rank = 0; rank <= 5 && st == OSSA_OK; rank++)
             for (size_t i = 0; i < used && st == OSSA_OK; i++)
                 if (ranks[i] == rank)
-                    st = load_path(b, use[i]);
+                    st = load_part(b, use[i], NULL);
         if (st == OSSA_OK)
             st = load_skm_lods(b, use, used);
     }

@@ -52,10 +52,13 @@ ossa_status ossa_read_crf(ossa_build *b, const uint8_t *data, size_t size)
     if (ossa_rd_left(&r))
         ossa_warn(b, "%zu bytes after the last map ignored", ossa_rd_left(&r));
 
+    ossa_material sorted = {0}; /* settings out of the maps, before the part joins the model */
+    OSSA_TRY(ossa_cal3d_material_maps(b, maps, &count, &sorted));
     ossa_material *mat = ossa_build_push_material(b);
     if (!mat)
         return OSSA_ERR_NOMEM;
-    OSSA_TRY(ossa_cal3d_material_maps(b, maps, &count, mat));
+    mat->property_count = sorted.property_count;
+    mat->properties = sorted.properties;
     mat->name = b->stem;
     memcpy(mat->ambient, ambient, sizeof ambient);
     memcpy(mat->diffuse, diffuse, sizeof diffuse);

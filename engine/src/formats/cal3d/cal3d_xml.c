@@ -356,10 +356,13 @@ static ossa_status read_material(ossa_xml *x, void *ctx, const xmlNode *root, ui
         OSSA_TRY(ossa_xml_dup_str(x, ossa_xml_line(e), "MAP TYPE", &maps[i].type,
                                   type ? type : ""));
     }
+    ossa_material sorted = {0}; /* settings out of the maps, before the part joins the model */
+    OSSA_TRY(ossa_cal3d_material_maps(b, maps, &n, &sorted));
     ossa_material *mat = ossa_build_push_material(b);
     if (!mat)
         return OSSA_ERR_NOMEM;
-    OSSA_TRY(ossa_cal3d_material_maps(b, maps, &n, mat));
+    mat->property_count = sorted.property_count;
+    mat->properties = sorted.properties;
     mat->name = b->stem;
     memcpy(mat->ambient, ambient, sizeof ambient);
     memcpy(mat->diffuse, diffuse, sizeof diffuse);
