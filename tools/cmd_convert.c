@@ -295,6 +295,14 @@ static int convert_one(const char *const *files, size_t count, const char *out,
     ossa_cal3d_write_options cw = {.xml = t == T_CAL3D_FILE ? file_xml : o->xml,
                                    .version = o->version, .mp3butcher = o->mp3butcher,
                                    .guard = guard};
+    if ((t == T_CAL3D_SET || t == T_CAL3D_FILE) && !cw.version && !cw.xml && !cw.mp3butcher &&
+        ossa_cal3d_default_version(m, &cw) != 1100) {
+        char note[200];
+        snprintf(note, sizeof note, "written as Cal3D %u, the lowest version that holds the "
+                 "model (node lights, vertex colours, morph targets or map types, which 1100 "
+                 "cannot); --version N chooses", ossa_cal3d_default_version(m, &cw));
+        ossa_cli_warning_add(w, note);
+    }
     char *dir = dir_of(out), *stem = stem_of(out);
     if (!dir || !stem) {
         st = OSSA_ERR_NOMEM;

@@ -19,10 +19,11 @@ extern "C" {
 #endif
 
 
-/* How ossa_write_cal3d writes a set; all zero (or a NULL pointer) means binary files at 1100. */
+/* How ossa_write_cal3d writes a set; all zero (or a NULL pointer) means binary files at 1100,
+ * or at 1300 (upstream) for a model that 1100 cannot hold (ossa_cal3d_default_version). */
 typedef struct ossa_cal3d_write_options {
     bool xml;          /* the XML forms (XSF, XMF, XAF, XPF, XRF) instead of the binary ones */
-    uint32_t version;  /* the Cal3D version to write; 0: 1100 binary, 1000 XML, 1301 mp3butcher */
+    uint32_t version;  /* the Cal3D version to write; 0: ossa_cal3d_default_version */
     /* Binary 1300/1301 in the layout of the mp3butcher/Cal3D fork (FORMAT-NOTES A.1): no node
      * lights or scene ambient colour in the CSF, no vertex colours in the CMF; the CAF, CPF and
      * CRF are the same in both lineages. false: the upstream layout. */
@@ -37,6 +38,13 @@ typedef struct ossa_cal3d_write_options {
  * OSSA_ERR_UNSUPPORTED, never dropped. */
 OSSA_API ossa_status ossa_write_cal3d(const ossa_model *m, const char *dir, const char *base,
                                       const ossa_cal3d_write_options *opt, ossa_error *err);
+
+/* The version ossa_write_cal3d writes m at with these options: opt->version when set; else 1000
+ * for XML, 1301 for the mp3butcher lineage, and for binary 1100 (what libcal3d 0.11 reads) or,
+ * when the model has node lights, vertex colours, morph targets or map types, which 1100 cannot
+ * hold, 1300. */
+OSSA_API uint32_t ossa_cal3d_default_version(const ossa_model *m,
+                                             const ossa_cal3d_write_options *opt);
 
 /* How ossa_write_skm writes; all zero (or a NULL pointer) is the default. */
 typedef struct ossa_skm_write_options {

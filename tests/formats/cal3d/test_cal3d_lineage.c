@@ -86,6 +86,24 @@ int main(void)
             CHECK(!plain->has_scene_ambient && plain->meshes[0].submeshes[0].colors == NULL);
             /* Lights and colours: upstream only. */
             round_trip(lit, v, false, &up);
+            /* With no version asked, a model 1100 cannot hold is written at 1300, not refused;
+             * one it can hold at 1100. */
+            CHECK(ossa_cal3d_default_version(lit, NULL) == 1300);
+            CHECK(ossa_cal3d_default_version(plain, NULL) == 1300); /* morph targets, map types */
+            {
+                char ddir[256], dcfg[600];
+                CHECK(wt_make_temp_dir(ddir, sizeof ddir, "ossa-lineage-default"));
+                ossa_error derr;
+                CHECKF(ossa_write_cal3d(lit, ddir, "hero", NULL, &derr) == OSSA_OK, "%s",
+                       derr.message);
+                snprintf(dcfg, sizeof dcfg, "%s/hero.cfg", ddir);
+                ossa_model *back = NULL;
+                CHECKF(ossa_load_file(dcfg, NULL, &back, &derr) == OSSA_OK, "%s", derr.message);
+                if (back)
+                    CHECK(back->skeleton_version == 1300 && back->has_scene_ambient);
+                ossa_model_destroy(back);
+                wt_remove_dir(ddir);
+            }
             char dir[256];
             CHECK(wt_make_temp_dir(dir, sizeof dir, "ossa-lineage-refused"));
             ossa_cal3d_write_options fork = {.version = v, .mp3butcher = true};

@@ -28,6 +28,7 @@
 #define CW_DEFAULT_BINARY 1100u
 #define CW_DEFAULT_XML 1000u
 #define CW_DEFAULT_MP3BUTCHER 1301u /* the fork's LIBRARY_VERSION */
+#define CW_DEFAULT_EXTRAS 1300u     /* the lowest upstream version with colours and morphs */
 #define CW_PATH_MAX 4096
 #define CW_NAME_MAX 100
 
@@ -355,11 +356,26 @@ static void put_cfg(ossa_wbuf *b, const cw_writer *w)
     }
 }
 
+uint32_t ossa_cal3d_default_version(const ossa_model *m, const ossa_cal3d_write_options *opt)
+{
+    if (opt && opt->version)
+        return opt->version;
+    if (opt && opt->mp3butcher)
+        return CW_DEFAULT_MP3BUTCHER;
+    if (opt && opt->xml)
+        return CW_DEFAULT_XML;
+    /* 1100 for libcal3d 0.11 and older tools; the lowest upstream version when the model holds
+     * what 1100 cannot (node lights, vertex colours, morph targets, map types). */
+    return !m || ossa_cw_fits_classic(m) ? CW_DEFAULT_BINARY : CW_DEFAULT_EXTRAS;
+}
+
 static ossa_status layout_for(cw_writer *w, uint32_t version, bool mp3butcher)
 {
     ossa_cw_layout *l = &w->layout;
-    if (version == 0)
-        version = mp3butcher ? CW_DEFAULT_MP3BUTCHER : w->xml ? CW_DEFAULT_XML : CW_DEFAULT_BINARY;
+    if (version == 0) {
+        ossa_cal3d_write_options o = {.xml = w->xml, .mp3butcher = mp3butcher};
+        version = ossa_cal3d_default_version(w->m, &o);
+    }
     if (version < 699 || version > 1301)
         return cw_fail(w, OSSA_ERR_VERSION, NULL,
                        "Cal3D version %u is not in the supported range 699..1301", version);

@@ -154,3 +154,20 @@ ossa_status ossa_cw_check_xml_text(const ossa_model *m, char *msg, size_t cap)
                        "the name '%.60s' holds control characters, which XML cannot carry", bad);
     return OSSA_OK;
 }
+
+/* Whether a classic binary layout (1100) holds what the model has: no node lights, vertex
+ * colours, morph targets or map types. */
+bool ossa_cw_fits_classic(const ossa_model *m)
+{
+    if (has_lights(m))
+        return false;
+    for (uint32_t i = 0; i < m->mesh_count; i++)
+        for (uint32_t s = 0; s < m->meshes[i].submesh_count; s++)
+            if (m->meshes[i].submeshes[s].morph_count || has_colors(&m->meshes[i].submeshes[s]))
+                return false;
+    for (uint32_t i = 0; i < m->material_count; i++)
+        for (uint32_t k = 0; k < m->materials[i].map_count; k++)
+            if (m->materials[i].maps[k].type && m->materials[i].maps[k].type[0])
+                return false;
+    return true;
+}

@@ -53,6 +53,8 @@ ossa_status ossa_cw_check_representable(const ossa_model *m, const ossa_cw_layou
                                    size_t cap);
 /* XML 1.0 cannot carry control characters in names. */
 ossa_status ossa_cw_check_xml_text(const ossa_model *m, char *msg, size_t cap);
+/* Whether binary 1100 holds the model (no node lights, colours, morph targets, map types). */
+bool ossa_cw_fits_classic(const ossa_model *m);
 
 /* XML forms (cal3d_write_xml.c). Each returns false when the C locale cannot be set up. */
 bool ossa_cw_xml_skeleton(ossa_wbuf *b, const ossa_model *m, const ossa_cw_layout *l);
