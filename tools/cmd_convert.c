@@ -73,6 +73,34 @@ static void warnf(ossa_cli_warnings *w, const char *fmt, const char *what, const
     ossa_cli_warning_add(w, line);
 }
 
+/* Frame lists (SKP, CFF) have no times: a clip lasts round(duration x rate) frames at the
+ * reader's rate, so a duration that is no whole number of frames changes. Says by how much,
+ * and which common rate would keep it. */
+static void frame_lengths(const ossa_model *m, target t, float fps, ossa_cli_warnings *w)
+{
+    if (t != T_SKM && t != T_CFF)
+        return;
+    double rate = fps > 0.0f ? fps : t == T_SKM ? 10.0 : 25.0;
+    uint32_t last = t == T_CFF && m->clip_count ? 1 : m->clip_count; /* CFF keeps the first */
+    for (uint32_t i = 0; i < last; i++) {
+        double d = m->clips[i].duration, n = floor(d * rate + 0.5);
+        if (fabs(n / rate - d) <= 5e-4)
+            continue;
+        static const int rates[] = {10, 12, 15, 20, 24, 25, 30, 48, 50, 60, 120};
+        int fits = 0;
+        for (size_t k = 0; k < sizeof rates / sizeof rates[0] && !fits; k++)
+            if (fabs(floor(d * rates[k] + 0.5) / rates[k] - d) <= 5e-4)
+                fits = rates[k];
+        char line[400], hint[64] = "";
+        if (fits)
+            snprintf(hint, sizeof hint, "; --fps %d keeps it", fits);
+        snprintf(line, sizeof line, "clip '%.100s': %.4g s becomes %.4g s (%s frames have no "
+                 "times: %g whole frames at %g per second%s)", m->clips[i].name, d, n / rate,
+                 t == T_SKM ? "SKP" : "CFF", n, rate, hint);
+        ossa_cli_warning_add(w, line);
+    }
+}
+
 static void dropped(const ossa_model *m, target t, bool xml, ossa_cli_warnings *w)
 {
     bool uv2 = false, colors = false, morphs = false, springs = false, blended = false;
@@ -138,8 +166,6 @@ static void dropped(const ossa_model *m, target t, bool xml, ossa_cli_warnings *
             warnf(w, f, "vertex and texture-coordinate frames", name);
         if (triggers || m->mount_count)
             warnf(w, f, "clip triggers, linked clips and mounts", name);
-        ossa_cli_warning_add(w, "SKM: a frame 'bind' holding the bind pose is written first, so "
-                                "the file reads back with one more clip, 'bind'");
     }
     if (t == T_CFF) {
         if (m->clip_count > 1)
@@ -290,6 +316,7 @@ static int convert_one(const char *const *files, size_t count, const char *out,
         return 1;
     }
     dropped(m, t, t == T_CAL3D_FILE ? file_xml : o->xml, w);
+    frame_lengths(m, t, o->fps, w);
     ossa_status st = OSSA_OK;
     why[0] = '\0';
     ossa_cal3d_write_options cw = {.xml = t == T_CAL3D_FILE ? file_xml : o->xml,

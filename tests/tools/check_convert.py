@@ -134,6 +134,28 @@ def main():
             if rc != 1 or "morph targets" not in err and "colours" not in err:
                 fail("mesh1.xmf at 1100 not refused by name: %d %s" % (rc, err))
 
+        # SKM: no false warning about a 'bind' clip (the bind frame reads back as the pose),
+        # the same clips back; a clip of no whole number of frames is named with the length
+        # it becomes and a rate that keeps it
+        demo = os.path.join(root, "assets", "cal3d", "mannequin.cfg")
+        skm = os.path.join(tmp, "skm", "m.skm")
+        rc, _, err = ossa(exe, "convert", demo, "-o", skm)
+        rc2, info, _ = ossa(exe, "info", skm)
+        if rc != 0 or "'bind'" in err or rc2 != 0 or "clips: 3" not in info:
+            fail("demo to SKM: %d %s\n%s" % (rc, err, info))
+        odd = os.path.join(tmp, "odd")
+        shutil.copytree(os.path.join(root, "assets", "cal3d-xml"), odd)
+        for f in os.listdir(odd):
+            if f.endswith(".xaf"):
+                p = os.path.join(odd, f)
+                text = open(p).read()
+                text = re.sub(r'DURATION="[0-9.]+"', 'DURATION="1.3333334"', text, count=1)
+                open(p, "w").write(text)
+        rc, _, err = ossa(exe, "convert", os.path.join(odd, "mannequin.cfg"), "-o",
+                          os.path.join(tmp, "odd-out", "m.skm"))
+        if rc != 0 or "1.333 s becomes 1.3 s" not in err or "--fps 12 keeps it" not in err:
+            fail("a 1.333 s clip to SKM at 10 fps: %d %s" % (rc, err))
+
         # a batch: every demo model into Cal3D XML sets
         rc, _, err = ossa(exe, "convert", os.path.join(root, "assets"), "-o",
                           os.path.join(tmp, "batch"), "--to", "xml")
