@@ -8,12 +8,12 @@ its node's rest values in two keys (0 and the end).
 
 usage: check_clips_key_all.py OSSA SOURCE_ROOT
 """
-import json
 import os
-import struct
 import subprocess
 import sys
 import tempfile
+
+from glb import floats, read_glb
 
 failures = 0
 
@@ -22,24 +22,6 @@ def fail(message):
     global failures
     failures += 1
     print("FAIL:", message)
-
-
-def read_glb(path):
-    data = open(path, "rb").read()
-    jlen = struct.unpack_from("<I", data, 12)[0]
-    doc = json.loads(data[20:20 + jlen])
-    off = 20 + jlen
-    blen = struct.unpack_from("<I", data, off)[0]
-    return doc, data[off + 8:off + 8 + blen]
-
-
-def accessor(doc, binary, index):
-    a = doc["accessors"][index]
-    view = doc["bufferViews"][a["bufferView"]]
-    comps = {"SCALAR": 1, "VEC3": 3, "VEC4": 4}[a["type"]]
-    start = view.get("byteOffset", 0) + a.get("byteOffset", 0)
-    flat = struct.unpack_from("<%df" % (a["count"] * comps), binary, start)
-    return [flat[i * comps:(i + 1) * comps] for i in range(a["count"])]
 
 
 def check(label, path):
@@ -63,7 +45,7 @@ def check(label, path):
             for path, rest in (("translation", node.get("translation", [0, 0, 0])),
                                ("rotation", node.get("rotation", [0, 0, 0, 1]))):
                 sampler = got[path]
-                values = accessor(doc, binary, sampler["output"])
+                values = floats(doc, binary, sampler["output"])
                 if len(values) == 2 and values[0] == values[1] and \
                         max(abs(a - b) for a, b in zip(values[0], rest)) > 1e-5:
                     fail("%s: %s: bone %s %s held at %s, rest %s" % (

@@ -10,13 +10,13 @@ a displacement above 0 over the clips), with --max-influences 8 (two sets, no wa
 
 usage: check_influences.py OSSA
 """
-import json
 import math
 import os
-import struct
 import subprocess
 import sys
 import tempfile
+
+from glb import floats, read_glb
 
 failures = 0
 
@@ -68,22 +68,6 @@ def xaf():
             '</ANIMATION>\n' % (len(tracks), "\n".join(tracks)))
 
 
-def read_glb(path):
-    data = open(path, "rb").read()
-    jlen = struct.unpack_from("<I", data, 12)[0]
-    doc = json.loads(data[20:20 + jlen])
-    off = 20 + jlen
-    blen = struct.unpack_from("<I", data, off)[0]
-    return doc, data[off + 8:off + 8 + blen]
-
-
-def floats(doc, binary, index):
-    a = doc["accessors"][index]
-    view = doc["bufferViews"][a["bufferView"]]
-    start = view.get("byteOffset", 0) + a.get("byteOffset", 0)
-    return struct.unpack_from("<%df" % (a["count"] * 4), binary, start)
-
-
 def export(exe, tmp, name, *extra):
     out = os.path.join(tmp, name + ".glb")
     p = subprocess.run([exe, "export", os.path.join(tmp, "chain.xsf"),
@@ -107,7 +91,7 @@ def main():
             attrs = doc["meshes"][0]["primitives"][0]["attributes"]
             if "JOINTS_1" in attrs or "WEIGHTS_0" not in attrs:
                 fail("default: sets %s" % sorted(attrs))
-            w = floats(doc, binary, attrs["WEIGHTS_0"])
+            w = [x for v in floats(doc, binary, attrs["WEIGHTS_0"]) for x in v]
             for v in range(4):
                 q = w[4 * v:4 * v + 4]
                 if abs(sum(q) - 1.0) > 1e-6 or min(q) <= 0.0:
@@ -123,7 +107,9 @@ def main():
                 fail("--max-influences 8: sets %s, %s" % (sorted(attrs), err))
         doc, binary, err = export(exe, tmp, "two", "--max-influences", "2")
         if doc:
-            w = floats(doc, binary, doc["meshes"][0]["primitives"][0]["attributes"]["WEIGHTS_0"])
+            w = [x for v in floats(doc, binary,
+                                      doc["meshes"][0]["primitives"][0]["attributes"]["WEIGHTS_0"])
+                 for x in v]
             if any(w[4 * v + 2] != 0.0 or w[4 * v + 3] != 0.0 for v in range(4)):
                 fail("--max-influences 2: weights %s" % (w,))
     print("influences: %s" % ("all checks passed" if not failures else "%d failures" % failures))

@@ -117,6 +117,24 @@ static bool inside_model(const ossa_build *b, const char *path)
     return false;
 }
 
+/* For a path without an extension: the first of path + .tga, .png, .bmp, .jpg that exists, in
+ * candidate. 1 found, 0 none, -1 a name too long to try. */
+static int with_extension(const char *path, char candidate[PATH_MAX])
+{
+    size_t n = strlen(path);
+    struct stat st;
+    for (unsigned i = 0; i < OSSA_TEXTURE_EXTENSION_COUNT; i++) {
+        const char *ext = ossa_texture_extension(i);
+        if (n + strlen(ext) >= PATH_MAX)
+            return -1;
+        memcpy(candidate, path, n);
+        memcpy(candidate + n, ext, strlen(ext) + 1);
+        if (stat(candidate, &st) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 /* Inside the model's folders: the path itself, and when it does not exist and has no
  * extension, the first name with an extension appended that exists, which is the file that
  * export and the viewer will open (a link there may point anywhere). */
@@ -127,18 +145,9 @@ static bool confined(const ossa_build *b, const char *path)
     struct stat st;
     if (stat(path, &st) == 0 || errno != ENOENT || ossa_texture_has_extension(path))
         return true;
-    size_t n = strlen(path);
     char candidate[PATH_MAX];
-    for (unsigned i = 0; i < OSSA_TEXTURE_EXTENSION_COUNT; i++) {
-        const char *ext = ossa_texture_extension(i);
-        if (n + strlen(ext) >= sizeof candidate)
-            return false;
-        memcpy(candidate, path, n);
-        memcpy(candidate + n, ext, strlen(ext) + 1);
-        if (stat(candidate, &st) == 0)
-            return inside_model(b, candidate);
-    }
-    return true;
+    int found = with_extension(path, candidate);
+    return found < 0 ? false : found ? inside_model(b, candidate) : true;
 }
 
 /* Whether a texture is there: the path, or with an extension appended when it has none (the
@@ -148,20 +157,8 @@ static bool texture_exists(const char *path)
     struct stat st;
     if (stat(path, &st) == 0)
         return true;
-    if (ossa_texture_has_extension(path))
-        return false;
-    size_t n = strlen(path);
     char candidate[PATH_MAX];
-    for (unsigned i = 0; i < OSSA_TEXTURE_EXTENSION_COUNT; i++) {
-        const char *ext = ossa_texture_extension(i);
-        if (n + strlen(ext) >= sizeof candidate)
-            return false;
-        memcpy(candidate, path, n);
-        memcpy(candidate + n, ext, strlen(ext) + 1);
-        if (stat(candidate, &st) == 0)
-            return true;
-    }
-    return false;
+    return !ossa_texture_has_extension(path) && with_extension(path, candidate) > 0;
 }
 
 /* Exporters name textures relative to the character's folder as often as to the material's

@@ -158,6 +158,34 @@ static ossa_status read_blend_vertex(ossa_reader *r, const cmf_layout *l, const 
     return OSSA_OK;
 }
 
+/* A morph target's arrays for count blend vertices (at least one, so that none is NULL). */
+typedef struct blend_arrays {
+    uint32_t *vertex;
+    float *dp, *dn, *duv;
+} blend_arrays;
+
+static ossa_status alloc_blends(ossa_build *b, const cmf_layout *l, uint32_t count,
+                                blend_arrays *a)
+{
+    size_t cap = count ? count : 1;
+    a->duv = NULL;
+    OSSA_TRY(ossa_build_array(b, &a->vertex, cap, sizeof *a->vertex));
+    OSSA_TRY(ossa_build_array(b, &a->dp, 3 * cap, sizeof *a->dp));
+    OSSA_TRY(ossa_build_array(b, &a->dn, 3 * cap, sizeof *a->dn));
+    if (l->uv_sets)
+        OSSA_TRY(ossa_build_array(b, &a->duv, 2 * (size_t)l->uv_sets * cap, sizeof *a->duv));
+    return OSSA_OK;
+}
+
+static void set_blends(ossa_morph_target *mt, uint32_t count, const blend_arrays *a)
+{
+    mt->count = count;
+    mt->vertex = a->vertex;
+    mt->d_position = a->dp;
+    mt->d_normal = a->dn;
+    mt->d_uv = a->duv;
+}
+
 /* One morph target. The file lists absolute blend vertices for an ascending sparse set of
  * vertex ids; they are stored as deltas from the base vertex. */
 static ossa_status read_morph(ossa_reader *r, const cmf_layout *l, const ossa_submesh *sm,
@@ -182,27 +210,17 @@ static ossa_status read_morph(ossa_reader *r, const cmf_layout *l, const ossa_su
     }
 
     OSSA_TRY(ossa_rd_cal3d_string(r, &mt->name, "morph name"));
-    uint32_t *vertex;
-    float *dp, *dn, *duv = NULL;
-    OSSA_TRY(ossa_build_array(b, &vertex, count ? count : 1, sizeof *vertex));
-    OSSA_TRY(ossa_build_array(b, &dp, 3 * (size_t)(count ? count : 1), sizeof *dp));
-    OSSA_TRY(ossa_build_array(b, &dn, 3 * (size_t)(count ? count : 1), sizeof *dn));
-    if (l->uv_sets)
-        OSSA_TRY(ossa_build_array(b, &duv, 2 * (size_t)l->uv_sets * (count ? count : 1),
-                                  sizeof *duv));
+    blend_arrays a;
+    OSSA_TRY(alloc_blends(b, l, count, &a));
     previous = -1;
     OSSA_TRY(read_blend_id(r, previous, &id));
     for (uint32_t k = 0; k < count; k++) {
-        vertex[k] = (uint32_t)id;
-        OSSA_TRY(read_blend_vertex(r, l, sm, (uint32_t)id, k, dp, dn, duv));
+        a.vertex[k] = (uint32_t)id;
+        OSSA_TRY(read_blend_vertex(r, l, sm, (uint32_t)id, k, a.dp, a.dn, a.duv));
         previous = id;
         OSSA_TRY(read_blend_id(r, previous, &id));
     }
-    mt->count = count;
-    mt->vertex = vertex;
-    mt->d_position = dp;
-    mt->d_normal = dn;
-    mt->d_uv = duv;
+    set_blends(mt, count, &a);
     return OSSA_OK;
 }
 
@@ -273,20 +291,15 @@ static ossa_status read_counted_morph(ossa_reader *r, const cmf_layout *l, const
         OSSA_TRY(ossa_rd_skip(&scan, blend_bytes, "blend vertex"));
         OSSA_TRY(walk_advance(&scan, &w, vcount));
     }
-    uint32_t count = w.read, cap = count ? count : 1;
+    uint32_t count = w.read;
 
     OSSA_TRY(ossa_rd_cal3d_string(r, &mt->name, "morph name"));
-    uint32_t *vertex;
-    float *dp, *dn, *duv = NULL;
-    OSSA_TRY(ossa_build_array(b, &vertex, cap, sizeof *vertex));
-    OSSA_TRY(ossa_build_array(b, &dp, 3 * (size_t)cap, sizeof *dp));
-    OSSA_TRY(ossa_build_array(b, &dn, 3 * (size_t)cap, sizeof *dn));
-    if (l->uv_sets)
-        OSSA_TRY(ossa_build_array(b, &duv, 2 * (size_t)l->uv_sets * cap, sizeof *duv));
+    blend_arrays a;
+    OSSA_TRY(alloc_blends(b, l, count, &a));
     OSSA_TRY(walk_start(r, &w));
     for (uint32_t k = 0; k < count && walk_next(&w, vcount, &v); k++) {
-        vertex[k] = v;
-        OSSA_TRY(read_blend_vertex(r, l, sm, v, k, dp, dn, duv));
+        a.vertex[k] = v;
+        OSSA_TRY(read_blend_vertex(r, l, sm, v, k, a.dp, a.dn, a.duv));
         OSSA_TRY(walk_advance(r, &w, vcount));
     }
     if (w.declared <= 0)
@@ -300,11 +313,7 @@ static ossa_status read_counted_morph(ossa_reader *r, const cmf_layout *l, const
     if (w.out_of_order)
         ossa_warn(b, "morph target %u ('%s'): blend vertex ids out of order, each given to the "
                   "next vertex as the fork's loader does", index, mt->name);
-    mt->count = count;
-    mt->vertex = vertex;
-    mt->d_position = dp;
-    mt->d_normal = dn;
-    mt->d_uv = duv;
+    set_blends(mt, count, &a);
     return OSSA_OK;
 }
 
