@@ -98,8 +98,8 @@ static const command commands[] = {
     {"convert", ossa_cmd_convert,
      "convert MODEL... -o OUT [--version N] [--lineage upstream|mp3butcher] [--xml]\n"
      "        [--fps N] [--vertex-frames] [--up y|z] [--embed] [--overwrite]\n"
-     "        [--skip-bad] [--scale F] [--units m|cm|mm|in|ft] [--frame-rate FPS]\n"
-     "        [--allow-outside]\n"
+     "        [--max-influences N] [--skip-bad] [--scale F] [--units m|cm|mm|in|ft]\n"
+     "        [--frame-rate FPS] [--allow-outside]\n"
      "convert (MODEL|FOLDER)... -o OUTDIR --to cfg|xml|skm|c3s|cff|glb|gltf [--verbose]\n"
      "        [the options above]\n",
      "Writes the model in the format of OUT's extension. What the target cannot hold is\n"
