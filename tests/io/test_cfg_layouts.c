@@ -2,7 +2,8 @@
  * the cfg inside data/ with path= relative to the folder the program runs from, so that
  * `path=data/models/hero/` in app/data/hero.cfg means app/data/models/hero/. The nearest
  * ancestor of the cfg's folder where path= names a folder is used, with a warning naming it;
- * path= beside the cfg still wins; a path= found nowhere fails naming the missing file. Uses
+ * path= beside the cfg still wins; a path= found nowhere fails naming the missing file (and a
+ * file left out with skip_bad_files is named even when the caller takes no error). Uses
  * the committed demo set. */
 #include <stdlib.h>
 #include <string.h>
@@ -107,7 +108,22 @@ int main(void)
     m = NULL;
     CHECK(ossa_load_file(p, NULL, &m, &err) != OSSA_OK && m == NULL);
     CHECKF(strstr(err.message, "not found") && strstr(err.message, "nowhere"), "%s", err.message);
+    /* Left-out files are reported from their errors even when the caller takes none. */
+    ossa_load_options skip = {.skip_bad_files = true};
+    CHECK(ossa_load_file(p, &skip, &m, NULL) == OSSA_ERR_IO && m == NULL);
     unlink(p);
+    snprintf(p, sizeof p, "%s/data/hero.cfg", app);
+    write_cfg(p, "data/models/hero/");
+    FILE *f = fopen(p, "a");
+    CHECK(f != NULL);
+    if (f) {
+        fputs("animation=gone.caf\n", f);
+        fclose(f);
+    }
+    CHECK(ossa_load_file(p, &skip, &m, NULL) == OSSA_OK && m != NULL);
+    if (m)
+        CHECK(warned(m, "left out") && warned(m, "gone.caf") && m->clip_count == 3);
+    ossa_model_destroy(m);
 
     snprintf(p, sizeof p, "%s/data/hero.cfg", app);
     unlink(p);

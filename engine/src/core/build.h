@@ -70,6 +70,7 @@ typedef struct ossa_build {
     /* skip_bad_files: how many files were left out, and the first one's error. */
     uint32_t skipped;
     ossa_error first_skipped;
+    ossa_error scratch_err;        /* err when the caller passed none: errors are always kept */
 } ossa_build;
 
 /* Starts a build with a fresh model; false when out of memory. */

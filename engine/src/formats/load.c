@@ -95,11 +95,13 @@ static size_t part_total(const ossa_model *m)
            m->material_count + m->mount_count;
 }
 
-/* "left out FILE: why", why being the file's error as ossa_error_format gives it without the
- * file name it starts with. */
-static void warn_left_out(ossa_build *b, const char *named_by, const char *path,
-                          const ossa_error *part)
+/* A file left out: counted, the first one's error kept, and a warning "left out FILE: why",
+ * why being its error as ossa_error_format gives it without the file name it starts with. */
+static void left_out(ossa_build *b, const char *named_by, const char *path,
+                     const ossa_error *part)
 {
+    if (b->skipped++ == 0)
+        b->first_skipped = *part;
     char why[1200];
     ossa_error_format(part, why, sizeof why);
     size_t n = strlen(part->file);
@@ -130,9 +132,7 @@ static ossa_status load_part(ossa_build *b, const char *path, const char *named_
     if (st == OSSA_ERR_NOMEM || part_total(b->model) != parts)
         return ossa_fail(b, part.status, part.offset, "%s", part.message);
     ossa_build_rollback(b, &sp);
-    if (b->skipped++ == 0)
-        b->first_skipped = part;
-    warn_left_out(b, named_by ? named_by : path, path, &part);
+    left_out(b, named_by ? named_by : path, path, &part);
     return OSSA_OK;
 }
 
@@ -142,21 +142,15 @@ static ossa_status check_skipped(ossa_build *b)
     if (!b->skipped || (b->model->bone_count && b->model->mesh_count))
         return OSSA_OK;
     const ossa_error *e = &b->first_skipped;
-    if (!part_total(b->model)) { /* nothing read at all: the first failure as it was */
-        ossa_status st = ossa_fail(b, e->status, e->offset, "%s", e->message);
-        if (b->err && b->err->status == st) {
-            snprintf(b->err->file, sizeof b->err->file, "%s", e->file);
-            b->err->line = e->line;
-        }
-        return st;
-    }
-    ossa_status st = ossa_fail(b, e->status, e->offset, "%s (%u file%s left out and no %s "
-                               "remains)", e->message, b->skipped, b->skipped == 1 ? "" : "s",
-                               b->model->bone_count ? "mesh" : "skeleton");
-    if (b->err && b->err->status == st) {
-        snprintf(b->err->file, sizeof b->err->file, "%s", e->file);
-        b->err->line = e->line;
-    }
+    /* Nothing read at all: the first failure as it was; else what is missing is said. */
+    char tail[96] = "";
+    if (part_total(b->model))
+        snprintf(tail, sizeof tail, " (%u file%s left out and no %s remains)", b->skipped,
+                 b->skipped == 1 ? "" : "s", b->model->bone_count ? "mesh" : "skeleton");
+    ossa_error_clear(b->err);
+    ossa_status st = ossa_fail(b, e->status, e->offset, "%s%s", e->message, tail);
+    snprintf(b->err->file, sizeof b->err->file, "%s", e->file);
+    b->err->line = e->line;
     return st;
 }
 
@@ -294,6 +288,10 @@ static ossa_status begin(ossa_build *b, ossa_model **out, ossa_error *err,
         }
         return OSSA_ERR_NOMEM;
     }
+    if (!b->err) { /* a file left out is reported from its error, which is kept here */
+        ossa_error_clear(&b->scratch_err);
+        b->err = &b->scratch_err;
+    }
     return OSSA_OK;
 }
 
@@ -398,9 +396,7 @@ static ossa_status load_cfg(ossa_build *b, const char *cfg_path, uint8_t *text)
                 /* a line naming a missing file or one of the wrong kind: left out too */
                 ossa_error part = *b->err;
                 ossa_error_clear(b->err);
-                if (b->skipped++ == 0)
-                    b->first_skipped = part;
-                warn_left_out(b, cfg_file, e->path, &part);
+                left_out(b, cfg_file, e->path, &part);
                 st = OSSA_OK;
             }
         }
