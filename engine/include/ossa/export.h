@@ -20,16 +20,6 @@
 extern "C" {
 #endif
 
-/* The source's up axis; glTF is Y up, right-handed. */
-typedef enum ossa_export_up {
-    OSSA_EXPORT_UP_AUTO = 0, /* from the format: Y for the demo and CFF; Z for Cal3D, SKM and
-                                C3S unless the bind pose plainly stands along Y (as ossa-view) */
-    OSSA_EXPORT_UP_Y,
-    OSSA_EXPORT_UP_Z
-} ossa_export_up;
-
-typedef void (*ossa_export_warning_fn)(void *user, const char *message);
-
 /* Zero is the default for every field. */
 typedef struct ossa_export_options {
     float fps;                       /* rate of resampled stretches; 0: 30 */

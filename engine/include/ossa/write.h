@@ -19,6 +19,18 @@ extern "C" {
 #endif
 
 
+/* The source's up axis, for targets with an axis of their own: glTF and CFF are Y up,
+ * right-handed; a Z-up source is turned -90 degrees about X, (x, y, z) -> (x, z, -y). */
+typedef enum ossa_export_up {
+    OSSA_EXPORT_UP_AUTO = 0, /* from the format: Y for the demo and CFF; Z for Cal3D, SKM and
+                                C3S unless the bind pose plainly stands along Y (as ossa-view) */
+    OSSA_EXPORT_UP_Y,
+    OSSA_EXPORT_UP_Z
+} ossa_export_up;
+
+/* A warning of a writer or the exporter: one line of text (the library never prints). */
+typedef void (*ossa_export_warning_fn)(void *user, const char *message);
+
 /* How ossa_write_cal3d writes a set; all zero (or a NULL pointer) means binary files at 1100,
  * or at 1300 (upstream) for a model that 1100 cannot hold (ossa_cal3d_default_version). */
 typedef struct ossa_cal3d_write_options {
@@ -72,11 +84,17 @@ OSSA_API ossa_status ossa_write_c3s(const ossa_model *m, const char *path,
 /* How ossa_write_cff writes; all zero (or a NULL pointer) is the default. */
 typedef struct ossa_cff_write_options {
     float frame_rate;       /* frames per second of the rigid frames; 0: 25 */
-    ossa_write_guard guard; /* asked about the file before it is written */
+    ossa_export_up up;      /* the source's up axis; a Z-up model is turned to CFF's Y up */
+    ossa_write_guard guard; /* asked about every file written (the .cff and its textures) */
+    ossa_export_warning_fn warning; /* a texture that could not be copied; NULL: not reported */
+    void *warning_user;
 } ossa_cff_write_options;
 
 /* CFF (Corsairs): every mesh is one rigid part bound to one bone; a clip is written as rigid
- * frames at the frame rate. Skinned meshes are split by each triangle's dominant bone. */
+ * frames at the frame rate. Skinned meshes are split by each triangle's dominant bone. The
+ * file names one texture per material by its last path part, and each texture is copied beside
+ * the .cff under that name (unless the same bytes are already there), so the file's folder
+ * holds everything it names. */
 OSSA_API ossa_status ossa_write_cff(const ossa_model *m, const char *path,
                                     const ossa_cff_write_options *opt, ossa_error *err);
 

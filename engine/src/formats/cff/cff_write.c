@@ -17,8 +17,14 @@
  *  - Positions: origin and scale in the header come from the bounds of every local position, so
  *    the signed 16-bit values span the whole range (error at most scale / 65534 per axis). UVs
  *    (first set) use a power-of-two divisor per part; colours are written as colour x 127.
- *  - One texture per material: its first map's file name, or the material's name. Material
- *    blocks (whose meaning is unknown) are not written, nor is a BSP section.
+ *  - Axes: CFF is Y up. A source that stands along Z (ossa_export_source_up, the guess the
+ *    exporter and ossa-view make) is turned -90 degrees about X, (x, y, z) -> (x, z, -y): the
+ *    frames (model-space bone transforms) and the static parts' positions turn; bone-space
+ *    positions do not.
+ *  - One texture per material: its first map's file, copied beside the .cff and named by its
+ *    last part (io/out_texture.c); a material without a readable texture is named after its map
+ *    or itself, with a warning. Material blocks (whose meaning is unknown) are not written, nor
+ *    is a BSP section.
  * Each part is written as a mesh by cff_write_mesh.c, over the state in cff_write.h.
  * The output depends only on the model, so it is the same on every run. */
 #include <math.h>
@@ -37,6 +43,8 @@
 #include "ossa/sample.h"
 #include "ossa/write.h"
 #include "io/out_file.h"
+#include "io/out_texture.h"
+#include "ossa/export.h"
 #include "io/write_buf.h"
 
 #define PART_MAX_VERTICES 65536u
@@ -233,8 +241,10 @@ static ossa_status local_positions(cff_writer *w)
             vertex_of(w, g, &sm, &v);
             const float *pos = sm->positions + 3 * (size_t)v;
             float *out = w->local + 3 * (pt->first_vertex + i);
-            if (!bone) {
-                memcpy(out, pos, 3 * sizeof *out);
+            if (!bone) { /* model space: turned with the model */
+                out[0] = pos[0];
+                out[1] = w->z_up ? pos[2] : pos[1];
+                out[2] = w->z_up ? -pos[1] : pos[2];
                 continue;
             }
             double pos_d[3] = {pos[0], pos[1], pos[2]}, r[3];
@@ -287,6 +297,22 @@ static void name_parts(cff_writer *w)
 
 /* ---- frames ---- */
 
+/* A model-space transform turned from Z up to Y up: (x, y, z) -> (x, z, -y) on the
+ * translation, and the turn's quaternion (-sqrt(1/2), 0, 0, sqrt(1/2)) times q. */
+static void turn_to_y_up(float t[3], float q[4])
+{
+    const double h = 0.70710678118654752440;
+    float y = t[1];
+    t[1] = t[2];
+    t[2] = -y;
+    double x = q[0], qy = q[1], z = q[2], qw = q[3];
+    /* (a, 0, 0, h) * (x, y, z, w), a = -h: Hamilton product */
+    q[0] = (float)(h * x - h * qw);
+    q[1] = (float)(h * qy + h * z);
+    q[2] = (float)(h * z - h * qy);
+    q[3] = (float)(h * qw + h * x);
+}
+
 static ossa_status sample_frames(cff_writer *w)
 {
     const ossa_model *m = w->m;
@@ -318,8 +344,12 @@ static ossa_status sample_frames(cff_writer *w)
         ossa_local_to_model(m, lt, lr, ls, mt, mr, ms, m->bone_count, NULL);
         for (size_t b = 0; b < nb; b++) {
             float *t = w->frame_t + 3 * ((size_t)k * nb + b);
+            float q[4];
             memcpy(t, mt + 3 * b, 3 * sizeof *t);
-            quat_to_angles(mr + 4 * b, w->frame_a + 3 * ((size_t)k * nb + b));
+            memcpy(q, mr + 4 * b, sizeof q);
+            if (w->z_up) /* C T and qC q, qC = (-sqrt(1/2), 0, 0, sqrt(1/2)) */
+                turn_to_y_up(t, q);
+            quat_to_angles(q, w->frame_a + 3 * ((size_t)k * nb + b));
             for (int c = 0; c < 3; c++)
                 if (!isfinite(t[c]))
                     st = ossa_write_fail(w->err, OSSA_ERR_VALUE, w->path,
@@ -334,6 +364,49 @@ static ossa_status sample_frames(cff_writer *w)
     free(mr);
     free(ms);
     return st;
+}
+
+/* ---- textures ---- */
+
+static void warn(const ossa_cff_write_options *opt, const char *fmt, ...)
+{
+    if (!opt->warning)
+        return;
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    opt->warning(opt->warning_user, line);
+}
+
+/* Each material's texture copied beside the .cff and named by its last part; without a
+ * readable one, the map's name as written (or the material's name), with a warning. */
+static ossa_status name_textures(cff_writer *w, ossa_out_textures *tex,
+                                 const ossa_cff_write_options *opt)
+{
+    const ossa_model *m = w->m;
+    w->texture_names = calloc(m->material_count + 1u, sizeof *w->texture_names);
+    if (!w->texture_names)
+        return no_memory(w);
+    for (uint32_t i = 0; i < m->material_count; i++) {
+        const ossa_material *mat = &m->materials[i];
+        const ossa_texture_map *map = mat->map_count ? &mat->maps[0] : NULL;
+        const char *label = mat->name ? mat->name : "";
+        w->texture_names[i] = map && map->file && map->file[0] ? map->file : label;
+        if (!map)
+            continue;
+        char why[600] = "no file was found";
+        const char *name = NULL;
+        if (map->path)
+            OSSA_TRY(ossa_out_texture(tex, map->path, &name, why, sizeof why));
+        if (name)
+            w->texture_names[i] = name;
+        else
+            warn(opt, "material '%s': texture '%s' is named in the CFF but not copied beside "
+                 "it (%s)", label, w->texture_names[i], why);
+    }
+    return OSSA_OK;
 }
 
 /* ---- output ---- */
@@ -392,13 +465,11 @@ static ossa_status write_all(cff_writer *w, ossa_wbuf *o)
     ossa_wbuf_u32(o, 0); /* no BSP section */
     ossa_wbuf_f32(o, 0.0f);
     for (uint32_t i = 0; i < m->material_count; i++) {
-        const ossa_material *mat = &m->materials[i];
-        const char *name = mat->map_count && mat->maps[0].file && mat->maps[0].file[0]
-                               ? mat->maps[0].file
-                               : mat->name ? mat->name : "";
+        const char *name = w->texture_names[i];
         size_t len = strlen(name);
         if (len > 255)
-            len = 255;
+            return ossa_write_fail(w->err, OSSA_ERR_RANGE, w->path, "material %u's texture "
+                                   "name '%s' is longer than the 255 bytes CFF holds", i, name);
         ossa_wbuf_u8(o, (uint8_t)len);
         ossa_wbuf_put(o, name, len);
     }
@@ -452,18 +523,27 @@ ossa_status ossa_write_cff(const ossa_model *m, const char *path,
     w.path = path;
     w.err = err;
     w.fps = fps;
+    const ossa_export_options up = {.up = opt->up};
+    w.z_up = ossa_export_source_up(m, &up) == OSSA_EXPORT_UP_Z;
     ossa_wbuf o = {0};
-    st = write_all(&w, &o);
+    ossa_out_set out;
+    ossa_out_textures tex;
+    ossa_out_init(&out, &opt->guard, err);
+    st = ossa_out_textures_init(&tex, &out, path);
+    if (st == OSSA_OK)
+        st = ossa_out_claim(&out, path); /* refused before any texture is copied */
+    if (st == OSSA_OK)
+        st = name_textures(&w, &tex, opt);
+    if (st == OSSA_OK)
+        st = write_all(&w, &o);
     if (st == OSSA_OK && o.failed)
         st = ossa_write_fail(err, OSSA_ERR_NOMEM, path, "out of memory");
-    if (st == OSSA_OK) {
-        ossa_out_set out;
-        ossa_out_init(&out, &opt->guard, err);
+    if (st == OSSA_OK)
         st = ossa_out_add(&out, path, o.data, o.size, NULL, 0);
-        if (st == OSSA_OK)
-            st = ossa_out_commit(&out);
-        ossa_out_free(&out);
-    }
+    if (st == OSSA_OK)
+        st = ossa_out_commit(&out);
+    ossa_out_textures_free(&tex);
+    ossa_out_free(&out);
     free(o.data);
     free(w.frame_t);
     free(w.frame_a);
@@ -475,5 +555,6 @@ ossa_status ossa_write_cff(const ossa_model *m, const char *path,
     free(w.face_list);
     free(w.parts);
     free(w.local);
+    free(w.texture_names);
     return st;
 }

@@ -5,6 +5,7 @@
 #ifndef OSSA_CFF_WRITE_H
 #define OSSA_CFF_WRITE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -44,6 +45,8 @@ typedef struct cff_writer {
     part *parts;
     size_t part_count;
     float *local;              /* 3 per vertex_list entry */
+    bool z_up;                 /* the source stands along Z: frames and static parts turn to Y up */
+    const char **texture_names; /* per material: the name written (lives in the output set) */
 } cff_writer;
 
 /* The submesh and vertex a global vertex id stands for. */
