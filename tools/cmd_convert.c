@@ -133,7 +133,8 @@ static void dropped(const ossa_model *m, target t, bool xml, ossa_cli_warnings *
     const char *f = "not written: %s (%s has no place for it)";
     if (t == T_CAL3D_SET || t == T_CAL3D_FILE) {
         if (vframes)
-            warnf(w, f, "vertex-frame shapes and their tracks", name);
+            warnf(w, f, "vertex-frame shapes and their tracks (a clip of them alone is "
+                  "left out)", name);
         if (uvframes)
             warnf(w, f, "texture-coordinate frames", name);
         if (triggers)
@@ -143,6 +144,12 @@ static void dropped(const ossa_model *m, target t, bool xml, ossa_cli_warnings *
         if (lods)
             warnf(w, "%s become ordinary meshes (%s has no level of detail)",
                   "coarser level-of-detail meshes", name);
+        uint32_t empty = 0;
+        for (uint32_t i = 0; i < m->morph_clip_count && !xml; i++)
+            for (uint32_t k = 0; k < m->morph_clips[i].track_count; k++)
+                empty += m->morph_clips[i].tracks[k].key_count == 0;
+        if (empty)
+            warnf(w, f, "morph tracks without keys (each holds the weight at 0)", name);
     }
     if (t == T_SKM || t == T_C3S || t == T_CFF) {
         if (uv2)
@@ -157,9 +164,9 @@ static void dropped(const ossa_model *m, target t, bool xml, ossa_cli_warnings *
             warnf(w, f, t == T_C3S ? "material colours and shininess (only transparency is kept)"
                                    : "material colours and shininess", name);
     }
+    if ((t == T_SKM || t == T_C3S) && colors)
+        warnf(w, f, "vertex colours", name);
     if (t == T_SKM) {
-        if (colors)
-            warnf(w, f, "vertex colours", name);
         if (bone_scale)
             warnf(w, f, "bone scale", name);
         if (vframes || uvframes)
@@ -359,7 +366,8 @@ static int convert_one(const char *const *files, size_t count, const char *out,
                                      .guard = guard};
         st = ossa_write_c3s(m, out, &c3, &err);
     } else if (t == T_CFF) {
-        ossa_cff_write_options co = {.frame_rate = o->fps, .guard = guard};
+        ossa_cff_write_options co = {.frame_rate = o->fps, .up = o->gltf.up, .guard = guard,
+                                     .warning = ossa_cli_warning_add, .warning_user = w};
         st = ossa_write_cff(m, out, &co, &err);
     } else {
         o->gltf.fps = o->fps;

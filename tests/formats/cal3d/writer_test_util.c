@@ -314,9 +314,15 @@ static void compare_clips(wt_cmp *c, const ossa_model *a, const ossa_model *b,
         object_name(c, what, x->name, y->name);
         snprintf(what, sizeof what, "morph clip '%s'", x->name);
         floats(c, what, &x->duration, &y->duration, 1, 1e-7f);
-        counts(c, what, x->track_count, y->track_count);
-        for (uint32_t t = 0; t < x->track_count && x->track_count == y->track_count; t++) {
-            const ossa_morph_track *p = &x->tracks[t], *q = &y->tracks[t];
+        /* The binary form leaves out tracks without keys (a CPF track needs one). */
+        uint32_t kept = 0;
+        for (uint32_t t = 0; t < x->track_count; t++)
+            kept += !opt->binary || x->tracks[t].key_count;
+        counts(c, what, kept, y->track_count);
+        for (uint32_t t = 0, u = 0; t < x->track_count && kept == y->track_count; t++) {
+            if (opt->binary && !x->tracks[t].key_count)
+                continue;
+            const ossa_morph_track *p = &x->tracks[t], *q = &y->tracks[u++];
             snprintf(what, sizeof what, "morph clip '%s' track %u", x->name, t);
             names(c, what, p->morph_name, q->morph_name);
             counts(c, what, p->key_count, q->key_count);

@@ -192,9 +192,14 @@ static void bin_morph_clip(ossa_wbuf *b, const ossa_morph_clip *clip, const ossa
 {
     put_magic(b, "CPF", l);
     ossa_wbuf_f32(b, clip->duration);
-    ossa_wbuf_u32(b, clip->track_count);
+    uint32_t keyed = 0; /* tracks without keys are left out (cal3d_write_check.c) */
+    for (uint32_t t = 0; t < clip->track_count; t++)
+        keyed += clip->tracks[t].key_count != 0;
+    ossa_wbuf_u32(b, keyed);
     for (uint32_t t = 0; t < clip->track_count; t++) {
         const ossa_morph_track *tr = &clip->tracks[t];
+        if (!tr->key_count)
+            continue;
         put_string(b, tr->morph_name);
         ossa_wbuf_u32(b, tr->key_count);
         for (uint32_t k = 0; k < tr->key_count; k++) {
@@ -421,6 +426,8 @@ static ossa_status serialise(cw_writer *w, size_t f, ossa_wbuf *b, uint32_t *ids
         else
             bin_mesh(b, mesh, l);
     } else if (strcmp(key, "animation") == 0) {
+        while (!ossa_cw_clip_written(&m->clips[*next_clip]))
+            (*next_clip)++;
         const ossa_clip *clip = &m->clips[(*next_clip)++];
         if (w->xml)
             ok = ossa_cw_xml_clip(b, clip, l);
@@ -455,7 +462,8 @@ static ossa_status plan_all(cw_writer *w, const char *base)
     for (uint32_t i = 0; i < m->mesh_count; i++)
         OSSA_TRY(plan_file(w, "mesh", m->meshes[i].name, "mesh", i, xml ? "xmf" : "cmf"));
     for (uint32_t i = 0; i < m->clip_count; i++)
-        OSSA_TRY(plan_file(w, "animation", m->clips[i].name, "clip", i, xml ? "xaf" : "caf"));
+        if (ossa_cw_clip_written(&m->clips[i]))
+            OSSA_TRY(plan_file(w, "animation", m->clips[i].name, "clip", i, xml ? "xaf" : "caf"));
     for (uint32_t i = 0; i < m->morph_clip_count; i++)
         OSSA_TRY(plan_file(w, "morphanimation", m->morph_clips[i].name, "morph", i,
                            xml ? "xpf" : "cpf"));

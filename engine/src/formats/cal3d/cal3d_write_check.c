@@ -80,7 +80,7 @@ ossa_status ossa_cw_check_representable(const ossa_model *m, const ossa_cw_layou
         }
     for (uint32_t i = 0; i < m->clip_count; i++) {
         const ossa_clip *c = &m->clips[i];
-        if (!xml && c->track_count == 0)
+        if (!xml && c->track_count == 0 && ossa_cw_clip_written(c))
             return refuse(msg, cap,
                            "clip '%s' has no tracks; a CAF needs at least one", c->name);
         for (uint32_t t = 0; t < c->track_count; t++) {
@@ -97,11 +97,14 @@ ossa_status ossa_cw_check_representable(const ossa_model *m, const ossa_cw_layou
         if (c->track_count == 0)
             return refuse(msg, cap,
                            "morph clip '%s' has no tracks; a CPF needs at least one", c->name);
+        /* A track without keys holds its weight at 0: the binary form leaves it out (a CPF track
+         * needs a key), so only a clip of such tracks alone has nothing to write. */
+        uint32_t keyed = 0;
         for (uint32_t t = 0; t < c->track_count; t++)
-            if (c->tracks[t].key_count == 0)
-                return refuse(msg, cap,
-                               "morph clip '%s' track '%s' has no keys; a CPF track needs one",
-                               c->name, c->tracks[t].morph_name);
+            keyed += c->tracks[t].key_count != 0;
+        if (keyed == 0)
+            return refuse(msg, cap, "morph clip '%s' has no track with keys; a CPF needs one",
+                          c->name);
     }
     for (uint32_t i = 0; i < m->material_count && plain; i++)
         for (uint32_t k = 0; k < m->materials[i].map_count; k++) {

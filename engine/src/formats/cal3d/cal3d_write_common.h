@@ -66,6 +66,13 @@ bool ossa_cw_xml_material(ossa_wbuf *b, const ossa_material *mat, const ossa_cw_
 /* The type to write for a map: "" when the reader only derived it from an osgCal key in the
  * file name ("DiffuseMap:face.dds" read with no type), so that the file is written as it was
  * read (cal3d_osgcal.c). */
+/* A clip of vertex-frame tracks alone (a C3S VFRM animation) has nothing Cal3D holds: no
+ * animation file is written for it (the convert command names the loss). */
+static inline bool ossa_cw_clip_written(const ossa_clip *c)
+{
+    return c->track_count || !c->vertex_track_count;
+}
+
 static inline const char *ossa_cw_map_type(const ossa_texture_map *map)
 {
     const char *t = map->type ? map->type : "";
