@@ -13,6 +13,7 @@
 #include "gltf_read.h"
 #include "ossa/ossa.h"
 #include "demo.h"
+#include "pose_match.h"
 #include "test_common.h"
 
 static char tmpdir[] = "/tmp/ossa-gltf-XXXXXX";
@@ -23,23 +24,6 @@ static void ignore_warning(void *user, const char *message)
 {
     (void)user;
     (void)message;
-}
-
-static float bind_size(const ossa_model *m)
-{
-    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (uint32_t i = 0; i < m->mesh_count; i++)
-        for (uint32_t s = 0; s < m->meshes[i].submesh_count; s++)
-            for (uint32_t v = 0; v < m->meshes[i].submeshes[s].vertex_count; v++)
-                for (int k = 0; k < 3; k++) {
-                    float x = m->meshes[i].submeshes[s].positions[3 * v + k];
-                    lo[k] = fminf(lo[k], x);
-                    hi[k] = fmaxf(hi[k], x);
-                }
-    float d = 0;
-    for (int k = 0; k < 3; k++)
-        d += hi[0] >= lo[0] ? (hi[k] - lo[k]) * (hi[k] - lo[k]) : 0.0f;
-    return sqrtf(d);
 }
 
 /* The positions `ossa sample` prints for one submesh (tools/cmd_sample.c). */
@@ -176,7 +160,7 @@ static void check_file(const char *label, const ossa_model *m, const char *out)
         json_object_get(json_object_get(doc.json, "asset"), "extras"), "ossa_source_up"));
     CHECKF(up != NULL, "%s: asset.extras.ossa_source_up missing", label);
     bool z_up = up && !strcmp(up, "z");
-    float size = bind_size(m);
+    float size = pm_model_size(m);
     double tol = 1e-4 * (size > 0 ? size : 1.0), worst = 0;
     int poses = 0;
     worst = fmax(worst, compare_pose(label, m, &doc, z_up, -1, -1, 0.0f));

@@ -12,27 +12,11 @@
 
 #include "cal3d_oracle.h"
 #include "ossa/ossa.h"
+#include "pose_match.h"
 #include "test_common.h"
 
 static int models_checked, poses_checked;
 static double worst_ratio;
-
-static float bind_size(const ossa_model *m)
-{
-    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (uint32_t i = 0; i < m->mesh_count; i++)
-        for (uint32_t s = 0; s < m->meshes[i].submesh_count; s++)
-            for (uint32_t v = 0; v < m->meshes[i].submeshes[s].vertex_count; v++)
-                for (int k = 0; k < 3; k++) {
-                    float x = m->meshes[i].submeshes[s].positions[3 * v + k];
-                    lo[k] = fminf(lo[k], x);
-                    hi[k] = fmaxf(hi[k], x);
-                }
-    float d = 0;
-    for (int k = 0; k < 3; k++)
-        d += hi[0] >= lo[0] ? (hi[k] - lo[k]) * (hi[k] - lo[k]) : 0.0f;
-    return sqrtf(d);
-}
 
 /* Loads the written set's files into the oracle, as its .cfg lists them. */
 static int load_set(cal3d_ref *ref, const char *dir, const char *cfg, const char *label)
@@ -119,7 +103,7 @@ static void check_model(const char *ossa_cli, const char *src, const char *tmp)
             total += m->meshes[i].submeshes[s].vertex_count;
     float *want = malloc(3 * sizeof(float) * (total + 1)), *phys = malloc(sizeof(float) * (total + 1));
     float *got = malloc(3 * sizeof(float) * (total + 1)), *gotn = malloc(3 * sizeof(float) * (total + 1));
-    float size = bind_size(m);
+    float size = pm_model_size(m);
     double tol = 1e-4 * (size > 0 ? size : 1.0), worst = 0;
     int poses = 0;
     CHECKF(cal3d_ref_anim_count(ref) == (int)m->clip_count, "%s: libcal3d has %d animations, "

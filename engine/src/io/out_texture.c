@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "io/out_texture.h"
+#include "io/texture_path.h"
 #include "io/write_buf.h"
 #include "ossa/files.h"
 
@@ -22,20 +23,11 @@ static char *copy_text(const char *s, size_t n)
     return d;
 }
 
-static const char *last_part(const char *path)
-{
-    const char *base = path;
-    for (const char *p = path; *p; p++)
-        if (*p == '/' || *p == '\\')
-            base = p + 1;
-    return base;
-}
-
 ossa_status ossa_out_textures_init(ossa_out_textures *t, ossa_out_set *set, const char *out_path)
 {
     memset(t, 0, sizeof *t);
     t->set = set;
-    const char *base = last_part(out_path);
+    const char *base = ossa_path_last_part(out_path);
     size_t dir_len = (size_t)(base - out_path);
     t->dir = copy_text(out_path, dir_len);
     const char *dot = strrchr(base, '.');
@@ -52,7 +44,7 @@ static bool name_free(const ossa_out_textures *t, const char *path, const ossa_t
 {
     *same = false;
     for (size_t i = 0; i < t->count; i++)
-        if (!strcmp(t->names[i], last_part(path)))
+        if (!strcmp(t->names[i], ossa_path_last_part(path)))
             return false;
     struct stat st;
     if (lstat(path, &st) != 0)
@@ -77,7 +69,7 @@ ossa_status ossa_out_texture(ossa_out_textures *t, const char *map_path, const c
             *name = t->names[i];
             return OSSA_OK;
         }
-    const char *base = last_part(tex.path);
+    const char *base = ossa_path_last_part(tex.path);
     size_t cap = strlen(t->dir) + strlen(t->stem) + strlen(base) + 32;
     char *path = malloc(cap);
     char **sources = realloc(t->sources, (t->count + 1) * sizeof *sources);
@@ -108,7 +100,7 @@ ossa_status ossa_out_texture(ossa_out_textures *t, const char *map_path, const c
     else if (!same)
         st = ossa_out_add(t->set, path, tex.data, tex.size, NULL, 0);
     char *source = st == OSSA_OK ? copy_text(tex.path, strlen(tex.path)) : NULL;
-    char *kept = st == OSSA_OK ? copy_text(last_part(path), strlen(last_part(path))) : NULL;
+    char *kept = st == OSSA_OK ? copy_text(ossa_path_last_part(path), strlen(ossa_path_last_part(path))) : NULL;
     ossa_texture_file_free(&tex);
     free(path);
     if (st != OSSA_OK)

@@ -26,4 +26,14 @@ const char *ossa_texture_extension(unsigned i);
  * order of the others; returns how many are kept. */
 uint32_t ossa_texture_maps_compact(ossa_texture_map *maps, uint32_t count);
 
+/* The last part of a path as a material names it ('/' or '\\' before it). */
+static inline const char *ossa_path_last_part(const char *path)
+{
+    const char *base = path;
+    for (const char *p = path; *p; p++)
+        if (*p == '/' || *p == '\\')
+            base = p + 1;
+    return base;
+}
+
 #endif

@@ -67,17 +67,6 @@ static ossa_status read_header(cff_file *f)
     return ossa_rd_f32_raw(r, &lod_distance, "LOD switch distance"); /* not used */
 }
 
-/* Texture file named by the model, found next to it (absolute names are kept). */
-/* The last part of a path ('/' or '\\' before it). */
-static const char *last_part(const char *path)
-{
-    const char *base = path;
-    for (const char *p = path; *p; p++)
-        if (*p == '/' || *p == '\\')
-            base = p + 1;
-    return base;
-}
-
 /* Every texture name becomes a material of that name whose one map is the file. */
 static ossa_status read_textures(cff_file *f)
 {
@@ -103,7 +92,7 @@ static ossa_status read_textures(cff_file *f)
         mat->map_count = map->path ? 1 : 0;
         mat->maps = map;
         if (!map->path) /* outside the model's folders: the name's last part only, no map */
-            mat->name = last_part(map->file);
+            mat->name = ossa_path_last_part(map->file);
         mat->format = OSSA_FORMAT_CFF;
     }
     return OSSA_OK;
