@@ -134,12 +134,12 @@ static void start_crowd(view_app *app, uint32_t clip, float time)
 void view_app_start_model(view_app *app, uint32_t clip, float time)
 {
     const ossa_model *m = app->cur.model;
-    view_playback_init(&app->playback, m->clip_count, app->cur.durations);
-    view_playback_set_frame_rate(&app->playback, app->opt.frame_rate);
-    view_playback_set_mode(&app->playback, app->opt.mode);
+    ossa_clock_init(&app->playback, m->clip_count, app->cur.durations);
+    ossa_clock_set_frame_rate(&app->playback, app->opt.frame_rate);
+    ossa_clock_set_mode(&app->playback, app->opt.mode);
     app->playback.speed = app->opt.speed;
-    view_playback_set_clip(&app->playback, clip, app->cur.durations);
-    view_playback_seek(&app->playback, time);
+    ossa_clock_set_clip(&app->playback, clip, app->cur.durations);
+    ossa_clock_seek(&app->playback, time);
     if (app->opt.paused)
         app->playback.playing = false;
     app->morph_clock = time;
@@ -166,7 +166,7 @@ void view_app_start_model(view_app *app, uint32_t clip, float time)
  * the morph clock when the model has no skeletal clip. */
 static void update_morphs(view_app *app)
 {
-    const view_playback *p = &app->playback;
+    const ossa_clock *p = &app->playback;
     view_scene_set_morph_time(&app->cur.scene, p->clip_count ? p->time : app->morph_clock);
 }
 
@@ -174,7 +174,7 @@ static void update_morphs(view_app *app)
  * else from the current clip. dt moves the fade on. */
 void view_app_update_pose(view_app *app, float dt)
 {
-    view_playback *p = &app->playback;
+    ossa_clock *p = &app->playback;
     update_morphs(app);
     const ossa_soa_pose *blend = view_crossfade_update(&app->cur.fade, dt, p->time);
     if (blend) {
@@ -210,14 +210,14 @@ static void time_jump(view_app *app)
 
 void view_app_switch_clip(view_app *app, uint32_t to)
 {
-    view_playback *p = &app->playback;
+    ossa_clock *p = &app->playback;
     if (to >= p->clip_count || to == p->clip)
         return;
     app->fade_from = p->clip;
     app->fade_from_time = p->time;
     app->time_jumped = true;
     view_crossfade_start(&app->cur.fade, p->clip, p->time, to);
-    view_playback_set_clip(p, to, app->cur.durations);
+    ossa_clock_set_clip(p, to, app->cur.durations);
     if (app->cur.crowd_ready) {
         view_crowd_play(&app->cur.crowd, to, app->opt.fade);
         app->clip_switched = true;
@@ -227,27 +227,27 @@ void view_app_switch_clip(view_app *app, uint32_t to)
 
 void view_app_apply(view_app *app, view_action a)
 {
-    view_playback *p = &app->playback;
+    ossa_clock *p = &app->playback;
     view_display *d = &app->display;
     switch (a.kind) {
     case VIEW_ACT_NONE: return;
     case VIEW_ACT_QUIT: app->quit = true; break;
-    case VIEW_ACT_PLAY_PAUSE: view_playback_toggle(p); break;
+    case VIEW_ACT_PLAY_PAUSE: ossa_clock_toggle(p); break;
     case VIEW_ACT_STEP:
-        view_playback_step_frames(p, a.arg);
+        ossa_clock_step_frames(p, a.arg);
         time_jump(app);
         break;
     case VIEW_ACT_FIRST_FRAME:
-        view_playback_first_frame(p);
+        ossa_clock_first_frame(p);
         time_jump(app);
         break;
     case VIEW_ACT_LAST_FRAME:
-        view_playback_last_frame_seek(p);
+        ossa_clock_last_frame_seek(p);
         time_jump(app);
         break;
-    case VIEW_ACT_SPEED: view_playback_speed_step(p, a.arg); break;
-    case VIEW_ACT_REVERSE: view_playback_reverse(p); break;
-    case VIEW_ACT_CYCLE_MODE: view_playback_cycle_mode(p); break;
+    case VIEW_ACT_SPEED: ossa_clock_speed_step(p, a.arg); break;
+    case VIEW_ACT_REVERSE: ossa_clock_reverse(p); break;
+    case VIEW_ACT_CYCLE_MODE: ossa_clock_cycle_mode(p); break;
     case VIEW_ACT_CLIP: view_app_switch_clip(app, (uint32_t)a.arg); break;
     case VIEW_ACT_CLIP_STEP:
         if (p->clip_count > 1)
@@ -290,12 +290,12 @@ void view_app_scrub_to(view_app *app, float x)
 {
     view_timeline tl;
     view_timeline_layout(&tl, app->view_w, app->view_h);
-    view_playback *p = &app->playback;
+    ossa_clock *p = &app->playback;
     float t = view_timeline_time_at(&tl, x, p->duration);
     /* A loop's end is its start: the right end of the bar stays at the end. */
     if (p->mode == OSSA_WRAP_LOOP && p->duration > 0.0f && t >= p->duration)
         t = nextafterf(p->duration, 0.0f);
-    view_playback_seek(p, t);
+    ossa_clock_seek(p, t);
     time_jump(app);
 }
 
@@ -355,7 +355,7 @@ void view_app_motion(view_app *app, float x, float dx, float dy)
  * loop's wrap counted as going on), its fades by dt as the single model's. */
 static void crowd_tick(view_app *app, float before, float dt)
 {
-    view_playback *p = &app->playback;
+    ossa_clock *p = &app->playback;
     view_crowd *c = &app->cur.crowd;
     if (app->time_jumped && !app->clip_switched) {
         view_crowd_seek(c, p->time);
@@ -373,10 +373,10 @@ static void crowd_tick(view_app *app, float before, float dt)
 
 void view_app_tick(view_app *app, float dt)
 {
-    view_playback *p = &app->playback;
+    ossa_clock *p = &app->playback;
     app->clock += dt;
     float before = p->time;
-    view_playback_advance(p, dt);
+    ossa_clock_advance(p, dt);
     if (app->cur.crowd_ready)
         crowd_tick(app, before, dt);
     float played = p->playing && isfinite(dt) && dt > 0.0f ? dt * fabsf(p->speed) : 0.0f;

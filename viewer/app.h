@@ -69,7 +69,7 @@ struct view_app {
     const view_app_ops *ops;        /* NULL: headless */
     view_model cur;
     view_camera camera;
-    view_playback playback;
+    ossa_clock playback;
     view_display display;
     view_ticks ticks;
     bool show_info, show_help;

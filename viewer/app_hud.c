@@ -94,7 +94,7 @@ static void fill_info(view_app *app, int w, int h, view_hud_info *info)
 {
     char *display = app->hud_display;
     const size_t display_size = sizeof app->hud_display;
-    const view_playback *p = &app->playback;
+    const ossa_clock *p = &app->playback;
     const ossa_model *m = app->cur.model;
     const ossa_clip *clip = p->clip_count ? &m->clips[p->clip] : NULL;
     const view_display *d = &app->display;
@@ -123,8 +123,8 @@ static void fill_info(view_app *app, int w, int h, view_hud_info *info)
         .time = p->time,
         .duration = p->duration,
         .speed = p->speed,
-        .frame = view_playback_frame(p),
-        .last_frame = view_playback_last_frame(p),
+        .frame = ossa_clock_frame(p),
+        .last_frame = ossa_clock_last_frame(p),
         .frames_per_second = app->fps,
         .mode = view_wrap_mode_name(p->mode),
         .playing = p->playing,

@@ -39,14 +39,14 @@ static void json_string(FILE *out, const char *s)
 
 static void print_state(view_app *app)
 {
-    const view_playback *p = &app->playback;
+    const ossa_clock *p = &app->playback;
     const ossa_clip *clip = view_app_current_clip(app);
     FILE *out = stdout;
     fprintf(out, "{\"clip\":%u,\"clip_count\":%u,\"clip_name\":", p->clip, p->clip_count);
     json_string(out, clip ? clip->name : NULL);
     fprintf(out, ",\"time\":%.6f,\"frame\":%u,\"last_frame\":%u,\"duration\":%.6f,"
                  "\"speed\":%g,\"playing\":%s,\"mode\":\"%s\",\"fading\":%s,\"skinning\":",
-            (double)p->time, view_playback_frame(p), view_playback_last_frame(p),
+            (double)p->time, ossa_clock_frame(p), ossa_clock_last_frame(p),
             (double)p->duration, (double)p->speed, p->playing ? "true" : "false",
             view_wrap_mode_name(p->mode), app->cur.fade.active ? "true" : "false");
     json_string(out, view_app_skinning_name(app));

@@ -131,7 +131,7 @@ int view_options_parse(int argc, char **argv, view_options *o)
     memset(o, 0, sizeof *o);
     o->width = 800;
     o->height = 600;
-    o->frame_rate = VIEW_FRAME_RATE_DEFAULT;
+    o->frame_rate = OSSA_CLOCK_FRAME_RATE;
     o->speed = 1.0f;
     o->fade = VIEW_CROSSFADE_SECONDS;
     o->mode = OSSA_WRAP_LOOP;
@@ -226,10 +226,10 @@ int view_options_parse(int argc, char **argv, view_options *o)
                 return VIEW_EXIT_INPUT;
             }
         } else if (strcmp(a, "--speed") == 0 && has_value) {
-            if (!parse_float(argv[++i], -VIEW_SPEED_MAX, VIEW_SPEED_MAX, &o->speed) ||
-                fabsf(o->speed) < VIEW_SPEED_MIN) {
+            if (!parse_float(argv[++i], -OSSA_CLOCK_SPEED_MAX, OSSA_CLOCK_SPEED_MAX, &o->speed) ||
+                fabsf(o->speed) < OSSA_CLOCK_SPEED_MIN) {
                 fprintf(stderr, "ossa-view: --speed '%s' is not within +-%g..%g\n", argv[i],
-                        (double)VIEW_SPEED_MIN, (double)VIEW_SPEED_MAX);
+                        (double)OSSA_CLOCK_SPEED_MIN, (double)OSSA_CLOCK_SPEED_MAX);
                 return VIEW_EXIT_INPUT;
             }
         } else if (strcmp(a, "--fade") == 0 && has_value) {

@@ -7,7 +7,7 @@ below, never above:
     1 core       (and the public status.h, model.h, build.h, limits.h)
     2 io         (load.h, files.h)
     3 formats    readers, and the model-set loader
-    4 anim       (sample.h, pose.h, mixer.h, reference.h: the scalar path, whose skinning
+    4 anim       (sample.h, pose.h, mixer.h, reference.h, clock.h: the scalar path, whose skinning
                  skin_scalar.c adds)
     5 skin       (skin.h, skin_pool.h, cloth.h, vertex_anim.h: vertex frames run frame-lerp jobs)
     6 instance, export, and the format writers, which bake clips with the reference path
@@ -25,7 +25,7 @@ FOLDER_FLOORS = {'core': 1, 'io': 2, 'formats': 3, 'anim': 4, 'skin': 5, 'instan
 PUBLIC_FLOORS = {
     'status.h': 1, 'model.h': 1, 'build.h': 1, 'limits.h': 1, 'ossa.h': 6,
     'load.h': 2, 'files.h': 2,
-    'sample.h': 4, 'pose.h': 4, 'mixer.h': 4, 'reference.h': 4,
+    'sample.h': 4, 'pose.h': 4, 'mixer.h': 4, 'reference.h': 4, 'clock.h': 4,
     'skin.h': 5, 'skin_pool.h': 5, 'cloth.h': 5, 'vertex_anim.h': 5,
     'instance.h': 6, 'export.h': 6, 'write.h': 6,
 }

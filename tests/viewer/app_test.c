@@ -101,7 +101,7 @@ int main(void)
     view_app *app = &logged->app;
     hook_log *hooks = &logged->log;
     hooks->clip_under_mouse = -1;
-    app->opt.frame_rate = VIEW_FRAME_RATE_DEFAULT;
+    app->opt.frame_rate = OSSA_CLOCK_FRAME_RATE;
     app->opt.speed = 1.0f;
     app->opt.fade = VIEW_CROSSFADE_SECONDS;
     app->opt.mode = OSSA_WRAP_LOOP;
@@ -178,14 +178,14 @@ int main(void)
     press(app, VIEW_KEY_RIGHT, 0);
     CHECK_NEAR(app->playback.time, 1.0 / 30.0, 1e-6);
     press(app, VIEW_KEY_UP, 0);
-    CHECK(view_playback_frame(&app->playback) == 11);
+    CHECK(ossa_clock_frame(&app->playback) == 11);
     press(app, VIEW_KEY_LEFT, 0);
-    CHECK(view_playback_frame(&app->playback) == 10);
+    CHECK(ossa_clock_frame(&app->playback) == 10);
     press(app, VIEW_KEY_END, 0);
-    CHECK(view_playback_frame(&app->playback) == 29);
+    CHECK(ossa_clock_frame(&app->playback) == 29);
     CHECK_NEAR(app->playback.time, 29.0 / 30.0, 1e-5);
     press(app, VIEW_KEY_RIGHT, 0); /* wraps round the loop's grid */
-    CHECK(view_playback_frame(&app->playback) == 0);
+    CHECK(ossa_clock_frame(&app->playback) == 0);
     press(app, VIEW_KEY_LEFT, VIEW_MOD_SHIFT); /* Shift+Left: first frame */
     CHECK(app->playback.time == 0.0f);
     press(app, ' ', 0);
@@ -195,26 +195,26 @@ int main(void)
     CHECK_NEAR(app->playback.speed, 2.0, 0);
     for (int i = 0; i < 10; i++)
         press(app, ']', 0);
-    CHECK_NEAR(app->playback.speed, VIEW_SPEED_MAX, 0);
+    CHECK_NEAR(app->playback.speed, OSSA_CLOCK_SPEED_MAX, 0);
     for (int i = 0; i < 8; i++)
         press(app, '[', 0);
-    CHECK_NEAR(app->playback.speed, VIEW_SPEED_MIN, 0);
+    CHECK_NEAR(app->playback.speed, OSSA_CLOCK_SPEED_MIN, 0);
     press(app, '-', 0);
-    CHECK_NEAR(app->playback.speed, -VIEW_SPEED_MIN, 0);
+    CHECK_NEAR(app->playback.speed, -OSSA_CLOCK_SPEED_MIN, 0);
     for (int i = 0; i < 20; i++)
         press(app, VIEW_KEY_KP_MINUS, 0);
-    CHECK_NEAR(app->playback.speed, -VIEW_SPEED_MAX, 0);
+    CHECK_NEAR(app->playback.speed, -OSSA_CLOCK_SPEED_MAX, 0);
     for (int i = 0; i < 8; i++)
         press(app, '=', 0);
-    CHECK_NEAR(app->playback.speed, -VIEW_SPEED_MIN, 0);
+    CHECK_NEAR(app->playback.speed, -OSSA_CLOCK_SPEED_MIN, 0);
     press(app, VIEW_KEY_BACKSPACE, 0); /* reverse */
-    CHECK_NEAR(app->playback.speed, VIEW_SPEED_MIN, 0);
+    CHECK_NEAR(app->playback.speed, OSSA_CLOCK_SPEED_MIN, 0);
     for (int i = 0; i < 4; i++)
         press(app, ']', 0);
     CHECK_NEAR(app->playback.speed, 1.0, 0);
     press(app, VIEW_KEY_BACKSPACE, 0);
     CHECK_NEAR(app->playback.speed, -1.0, 0);
-    view_playback_seek(&app->playback, 0.5f);
+    ossa_clock_seek(&app->playback, 0.5f);
     view_app_tick(app, 0.125f); /* backwards */
     CHECK_NEAR(app->playback.time, 0.375, 1e-5);
     press(app, VIEW_KEY_BACKSPACE, 0);
@@ -230,7 +230,7 @@ int main(void)
 
     /* Clips: Tab next, Shift+Tab previous, both wrapping; digits pick one, past the end
      * nothing. Every change fades from where the old clip was. */
-    view_playback_seek(&app->playback, 0.4f);
+    ossa_clock_seek(&app->playback, 0.4f);
     press(app, VIEW_KEY_TAB, 0);
     CHECK(app->playback.clip == 1 && app->playback.time == 0.0f);
     CHECK_NEAR(app->playback.duration, 2.0, 1e-6);

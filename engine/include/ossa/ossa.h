@@ -116,6 +116,7 @@
 #include "ossa/sample.h"
 #include "ossa/pose.h"
 #include "ossa/mixer.h"
+#include "ossa/clock.h"
 #include "ossa/skin.h"
 #include "ossa/skin_pool.h"
 #include "ossa/cloth.h"
