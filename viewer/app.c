@@ -41,7 +41,6 @@ void view_model_release(view_model *vm)
         view_crowd_free(&vm->crowd);
     if (vm->scene_ready)
         view_scene_free(&vm->scene);
-    view_crossfade_free(&vm->fade);
     free(vm->durations);
     free(vm->labels);
     ossa_model_destroy(vm->model);
@@ -63,9 +62,7 @@ bool view_model_init(view_model *vm, ossa_model *model, float fade, char *err, s
     vm->scene_ready = true;
     for (uint32_t i = 0; i < m->clip_count; i++)
         vm->durations[i] = m->clips[i].duration;
-    char fade_err[600];
-    if (!view_crossfade_init(&vm->fade, m, fade, fade_err, sizeof fade_err))
-        fprintf(stderr, "ossa-view: warning: %s\n", fade_err);
+    vm->fade_seconds = fade > 0.0f && isfinite(fade) ? fade : VIEW_CROSSFADE_SECONDS;
     view_scene_bind_bounds(&vm->scene, vm->bind_min, vm->bind_max);
     const char *src = m->source && m->source[0] ? m->source : "model";
     const char *slash = strrchr(src, '/');
@@ -83,7 +80,7 @@ bool view_model_init(view_model *vm, ossa_model *model, float fade, char *err, s
 
 const ossa_clip *view_app_current_clip(const view_app *app)
 {
-    return app->playback.clip_count ? &app->cur.model->clips[app->playback.clip] : NULL;
+    return app->playback->clip_count ? &app->cur.model->clips[app->playback->clip] : NULL;
 }
 
 void view_app_rebuild_ticks(view_app *app)
@@ -102,7 +99,7 @@ void view_app_title(const view_app *app, char *out, size_t size)
     const ossa_clip *clip = view_app_current_clip(app);
     snprintf(out, size, "ossa-view - %s - %s%s", app->cur.name,
              clip ? (clip->name ? clip->name : "(clip)") : "rest pose",
-             app->playback.playing ? "" : " (paused)");
+             app->playback->playing ? "" : " (paused)");
 }
 
 /* What the camera frames: the crowd's grid, else the model's bind pose. */
@@ -134,22 +131,22 @@ static void start_crowd(view_app *app, uint32_t clip, float time)
 void view_app_start_model(view_app *app, uint32_t clip, float time)
 {
     const ossa_model *m = app->cur.model;
-    ossa_clock_init(&app->playback, m->clip_count, app->cur.durations);
-    ossa_clock_set_frame_rate(&app->playback, app->opt.frame_rate);
-    ossa_clock_set_mode(&app->playback, app->opt.mode);
-    app->playback.speed = app->opt.speed;
-    ossa_clock_set_clip(&app->playback, clip, app->cur.durations);
-    ossa_clock_seek(&app->playback, time);
+    ossa_instance *inst = app->cur.scene.instance;
+    app->playback = ossa_instance_clock(inst);
+    ossa_clock_init(app->playback, m->clip_count, app->cur.durations);
+    ossa_clock_set_frame_rate(app->playback, app->opt.frame_rate);
+    ossa_clock_set_mode(app->playback, app->opt.mode);
+    app->playback->speed = app->opt.speed;
+    ossa_instance_seek_clock(inst, clip, time);
     if (app->opt.paused)
-        app->playback.playing = false;
-    app->morph_clock = time;
+        app->playback->playing = false;
     app->time_jumped = true;
     view_camera_init(&app->camera);
     app->camera.up = app->opt.up != VIEW_UP_AUTO
                          ? app->opt.up
                          : view_camera_up_for_model(m->format, app->cur.bind_min,
                                                     app->cur.bind_max);
-    start_crowd(app, app->playback.clip, app->playback.time);
+    start_crowd(app, app->playback->clip, app->playback->time);
     const float *box_min, *box_max;
     framed_box(app, &box_min, &box_max);
     view_camera_reset(&app->camera, box_min, box_max);
@@ -162,41 +159,10 @@ void view_app_start_model(view_app *app, uint32_t clip, float time)
     title_changed(app);
 }
 
-/* Morph clips run on the current clip's clock (so they follow pauses, seeks and reverse), or on
- * the morph clock when the model has no skeletal clip. */
-static void update_morphs(view_app *app)
+void view_app_update_pose(view_app *app)
 {
-    const ossa_clock *p = &app->playback;
-    view_scene_set_morph_time(&app->cur.scene, p->clip_count ? p->time : app->morph_clock);
-}
-
-/* Poses the scene for the current time: from the cross-fade's blended pose while one runs,
- * else from the current clip. dt moves the fade on. */
-void view_app_update_pose(view_app *app, float dt)
-{
-    ossa_clock *p = &app->playback;
-    update_morphs(app);
-    const ossa_soa_pose *blend = view_crossfade_update(&app->cur.fade, dt, p->time);
-    if (blend) {
-        view_scene_pose_local(&app->cur.scene, blend);
-        /* Vertex frames do not blend: the clip with the larger weight shows its shapes. The
-         * clip faded out runs on at its own pace, as the mixer plays it. */
-        const ossa_model *m = app->cur.model;
-        ossa_mixer *mx = app->cur.fade.mixer;
-        app->fade_from_time += isfinite(dt) && dt > 0.0f ? dt : 0.0f;
-        bool old_wins = app->fade_from < m->clip_count &&
-                        ossa_mixer_weight(mx, app->fade_from) >
-                            ossa_mixer_weight(mx, app->cur.fade.target);
-        view_scene_set_vertex_clip(&app->cur.scene,
-                                   old_wins ? &m->clips[app->fade_from] : view_app_current_clip(app),
-                                   old_wins ? app->fade_from_time : p->time);
-        return;
-    }
-    /* The scene wraps times into [0, duration): the end of a clip played once is shown just
-     * before it rather than as its start. */
-    float t = p->duration > 0.0f && p->time >= p->duration ? nextafterf(p->duration, 0.0f)
-                                                             : p->time;
-    view_scene_pose(&app->cur.scene, view_app_current_clip(app), t);
+    ossa_instance_show(app->cur.scene.instance);
+    view_scene_sync(&app->cur.scene);
 }
 
 /* Time jumped (seek, scrub, frame step): the springs go to rest at the next tick, the crowd
@@ -205,19 +171,16 @@ static void time_jump(view_app *app)
 {
     app->time_jumped = true;
     if (app->cur.crowd_ready)
-        view_crowd_seek(&app->cur.crowd, app->playback.time);
+        view_crowd_seek(&app->cur.crowd, app->playback->time);
 }
 
 void view_app_switch_clip(view_app *app, uint32_t to)
 {
-    ossa_clock *p = &app->playback;
+    ossa_clock *p = app->playback;
     if (to >= p->clip_count || to == p->clip)
         return;
-    app->fade_from = p->clip;
-    app->fade_from_time = p->time;
     app->time_jumped = true;
-    view_crossfade_start(&app->cur.fade, p->clip, p->time, to);
-    ossa_clock_set_clip(p, to, app->cur.durations);
+    ossa_instance_switch_clip(app->cur.scene.instance, to, app->cur.fade_seconds, NULL);
     if (app->cur.crowd_ready) {
         view_crowd_play(&app->cur.crowd, to, app->opt.fade);
         app->clip_switched = true;
@@ -227,7 +190,7 @@ void view_app_switch_clip(view_app *app, uint32_t to)
 
 void view_app_apply(view_app *app, view_action a)
 {
-    ossa_clock *p = &app->playback;
+    ossa_clock *p = app->playback;
     view_display *d = &app->display;
     switch (a.kind) {
     case VIEW_ACT_NONE: return;
@@ -290,7 +253,7 @@ void view_app_scrub_to(view_app *app, float x)
 {
     view_timeline tl;
     view_timeline_layout(&tl, app->view_w, app->view_h);
-    ossa_clock *p = &app->playback;
+    ossa_clock *p = app->playback;
     float t = view_timeline_time_at(&tl, x, p->duration);
     /* A loop's end is its start: the right end of the bar stays at the end. */
     if (p->mode == OSSA_WRAP_LOOP && p->duration > 0.0f && t >= p->duration)
@@ -310,12 +273,12 @@ void view_app_button(view_app *app, int button, bool down, float x, float y)
         if (clip >= 0) {
             view_app_switch_clip(app, (uint32_t)clip); /* a row of the clip panel */
             title_changed(app);
-        } else if (button == VIEW_BUTTON_LEFT && app->show_info && app->playback.duration > 0.0f &&
+        } else if (button == VIEW_BUTTON_LEFT && app->show_info && app->playback->duration > 0.0f &&
             view_timeline_hit(&tl, x, y)) {
             /* Scrubbing holds playback and gives it back on release. */
             app->scrubbing = true;
-            app->play_after_scrub = app->playback.playing;
-            app->playback.playing = false;
+            app->play_after_scrub = app->playback->playing;
+            app->playback->playing = false;
             view_app_scrub_to(app, x);
         } else {
             app->drag_button = button;
@@ -328,7 +291,7 @@ void view_app_button(view_app *app, int button, bool down, float x, float y)
             app->ops->pick_joint(app, x, y);
         if (button == VIEW_BUTTON_LEFT && app->scrubbing) {
             app->scrubbing = false;
-            app->playback.playing = app->play_after_scrub;
+            app->playback->playing = app->play_after_scrub;
         }
         if (button == app->drag_button)
             app->drag_button = 0;
@@ -347,15 +310,12 @@ void view_app_motion(view_app *app, float x, float dx, float dy)
         view_camera_pan(&app->camera, dx, dy);
 }
 
-/* One step of simulated time: playback, fade, pose (morphs included) and springs. Springs
- * step by the playback time that passed (dt times |speed|, none while paused), so slow motion
- * slows the cloth too; a jump in time puts it back at rest first. */
 /* The crowd follows the shared clock: a jump seeks every character to its own offset from it,
  * a clip change lets each fade from where it is, a tick moves each by the clock's change (a
  * loop's wrap counted as going on), its fades by dt as the single model's. */
 static void crowd_tick(view_app *app, float before, float dt)
 {
-    ossa_clock *p = &app->playback;
+    ossa_clock *p = app->playback;
     view_crowd *c = &app->cur.crowd;
     if (app->time_jumped && !app->clip_switched) {
         view_crowd_seek(c, p->time);
@@ -373,21 +333,17 @@ static void crowd_tick(view_app *app, float before, float dt)
 
 void view_app_tick(view_app *app, float dt)
 {
-    ossa_clock *p = &app->playback;
+    ossa_instance *inst = app->cur.scene.instance;
     app->clock += dt;
-    float before = p->time;
-    ossa_clock_advance(p, dt);
+    float before = app->playback->time;
+    if (app->time_jumped)
+        ossa_instance_jumped(inst);
+    ossa_instance_tick(inst, dt);
+    view_scene_sync(&app->cur.scene);
     if (app->cur.crowd_ready)
         crowd_tick(app, before, dt);
-    float played = p->playing && isfinite(dt) && dt > 0.0f ? dt * fabsf(p->speed) : 0.0f;
-    if (!p->clip_count && p->playing && isfinite(dt))
-        app->morph_clock += dt * p->speed;
-    view_app_update_pose(app, dt);
-    if (app->time_jumped)
-        view_scene_springs_reset(&app->cur.scene);
     app->time_jumped = false;
     app->clip_switched = false;
-    view_scene_springs_step(&app->cur.scene, played);
 }
 
 void view_app_wheel(view_app *app, float x, float y, float notches)

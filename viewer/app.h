@@ -10,7 +10,6 @@
 #include <stdint.h>
 
 #include "camera.h"
-#include "crossfade.h"
 #include "crowd.h"
 #include "font_ttf.h"
 #include "glyphs.h"
@@ -33,7 +32,7 @@ typedef struct view_model {
     bool scene_ready;
     view_renderer renderer;
     bool renderer_ready;
-    view_crossfade fade;
+    float fade_seconds;          /* a clip change's cross-fade (the instance runs it) */
     float *durations;            /* clip_count entries (at least one) */
     view_joint_label *labels;    /* bone_count entries (at least one) */
     float bind_min[3], bind_max[3];
@@ -69,7 +68,7 @@ struct view_app {
     const view_app_ops *ops;        /* NULL: headless */
     view_model cur;
     view_camera camera;
-    ossa_clock playback;
+    ossa_clock *playback;           /* the current model's instance's clock (ossa_instance_clock) */
     view_display display;
     view_ticks ticks;
     bool show_info, show_help;
@@ -107,13 +106,8 @@ struct view_app {
     double fps_time;
     int fps_frames;
     bool quit;
-    /* The clip a fade leaves and its time, for its vertex tracks (the mixer blends bones only). */
-    uint32_t fade_from;
-    float fade_from_time;
-    /* Morph clips and springs (scene.h): the morph clock of a model without skeletal clips
-     * (else the current clip's time is used), and whether time jumped (seek, frame step, clip
-     * change) since the last tick, which puts the cloth back at rest. */
-    float morph_clock;
+    /* Whether time jumped (seek, frame step, clip change) since the last tick: the instance then
+     * puts the cloth back at rest (ossa_instance_jumped) and the crowd seeks. */
     bool time_jumped;
     bool clip_switched;             /* the jump was a clip change: the crowd fades, not seeks */
     char hud_crowd[160];            /* the HUD's crowd line */
@@ -121,9 +115,9 @@ struct view_app {
 
 /* ---- app.c: what every action does (no GL, no SDL) ---------------------------------------- */
 
-/* Builds the viewer's side of a loaded model into vm (scene, clip lengths, cross-fade, bind
+/* Builds the viewer's side of a loaded model into vm (scene, clip lengths, cross-fade time, bind
  * bounds, the name the HUD shows), taking model over: on failure it is freed, vm holds nothing
- * and err says why. A cross-fade that cannot be set up is a warning on stderr (hard cuts). */
+ * and err says why. */
 bool view_model_init(view_model *vm, ossa_model *model, float fade, char *err, size_t err_size);
 /* Frees what view_model_init built, the model included (free the renderers first). */
 void view_model_release(view_model *vm);
@@ -149,11 +143,12 @@ void view_app_motion(view_app *app, float x, float dx, float dy);
 void view_app_wheel(view_app *app, float x, float y, float notches);
 /* Seeks to the time under x on the timeline. */
 void view_app_scrub_to(view_app *app, float x);
-/* Poses the scene for the current time (a running fade's blend, else the current clip); dt
- * moves the fade on. */
-void view_app_update_pose(view_app *app, float dt);
-/* One step of dt seconds of simulated time: clock, playback, fade, pose, springs, and the
- * crowd's clock (a seek after a jump, else the shared clock's change). */
+/* Shows the current time now (ossa_instance_show: a running fade's blend, else the current
+ * clip), moving nothing. */
+void view_app_update_pose(view_app *app);
+/* One step of dt seconds of simulated time: the instance's tick (clock, fade, pose, morphs,
+ * vertex frames, springs), and the crowd's clock (a seek after a jump, else the shared clock's
+ * change). */
 void view_app_tick(view_app *app, float dt);
 /* The window title: "ossa-view - MODEL - CLIP[ (paused)]". */
 void view_app_title(const view_app *app, char *out, size_t size);

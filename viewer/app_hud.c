@@ -94,7 +94,7 @@ static void fill_info(view_app *app, int w, int h, view_hud_info *info)
 {
     char *display = app->hud_display;
     const size_t display_size = sizeof app->hud_display;
-    const ossa_clock *p = &app->playback;
+    const ossa_clock *p = app->playback;
     const ossa_model *m = app->cur.model;
     const ossa_clip *clip = p->clip_count ? &m->clips[p->clip] : NULL;
     const view_display *d = &app->display;
@@ -128,7 +128,7 @@ static void fill_info(view_app *app, int w, int h, view_hud_info *info)
         .frames_per_second = app->fps,
         .mode = view_wrap_mode_name(p->mode),
         .playing = p->playing,
-        .fading = app->cur.fade.active,
+        .fading = ossa_instance_fading(app->cur.scene.instance, NULL),
         .skinning = view_app_skinning_name(app),
         .crowd = crowd_line(app),
         .display = display,
@@ -147,7 +147,7 @@ void view_app_hud_prepare(view_app *app, int w, int h, bool with_hud)
     if (app->hud_ready && app->glyphs_ready) {
         view_hud_layout(&app->hud, &app->hud_info, &app->layout);
         /* The list follows the clip when it changes; a scroll in between stays. */
-        uint32_t clip = app->playback.clip, count = app->playback.clip_count;
+        uint32_t clip = app->playback->clip, count = app->playback->clip_count;
         bool follow = clip != app->clip_followed;
         app->clip_first = view_clip_first(app->clip_first, follow ? clip : count, count,
                                           app->layout.clip_rows);
@@ -220,20 +220,20 @@ void view_app_hud_build(view_app *app, const float view_proj[16])
 
 int64_t view_app_clip_at(view_app *app, float x, float y)
 {
-    if (!app->show_info || !app->playback.clip_count)
+    if (!app->show_info || !app->playback->clip_count)
         return -1;
     view_app_hud_prepare(app, app->view_w, app->view_h, true);
-    return view_clip_at(&app->layout, app->clip_first, app->playback.clip_count, x, y);
+    return view_clip_at(&app->layout, app->clip_first, app->playback->clip_count, x, y);
 }
 
 bool view_app_clip_wheel(view_app *app, float x, float y, float notches)
 {
-    if (!app->show_info || !app->playback.clip_count)
+    if (!app->show_info || !app->playback->clip_count)
         return false;
     view_app_hud_prepare(app, app->view_w, app->view_h, true);
     if (!view_rect_contains(&app->layout.clips, x, y))
         return false;
-    app->clip_first = view_clip_scroll(app->clip_first, notches, app->playback.clip_count,
+    app->clip_first = view_clip_scroll(app->clip_first, notches, app->playback->clip_count,
                                        app->layout.clip_rows);
     return true;
 }

@@ -39,7 +39,7 @@ static void json_string(FILE *out, const char *s)
 
 static void print_state(view_app *app)
 {
-    const ossa_clock *p = &app->playback;
+    const ossa_clock *p = app->playback;
     const ossa_clip *clip = view_app_current_clip(app);
     FILE *out = stdout;
     fprintf(out, "{\"clip\":%u,\"clip_count\":%u,\"clip_name\":", p->clip, p->clip_count);
@@ -48,7 +48,7 @@ static void print_state(view_app *app)
                  "\"speed\":%g,\"playing\":%s,\"mode\":\"%s\",\"fading\":%s,\"skinning\":",
             (double)p->time, ossa_clock_frame(p), ossa_clock_last_frame(p),
             (double)p->duration, (double)p->speed, p->playing ? "true" : "false",
-            view_wrap_mode_name(p->mode), app->cur.fade.active ? "true" : "false");
+            view_wrap_mode_name(p->mode), ossa_instance_fading(app->cur.scene.instance, NULL) ? "true" : "false");
     json_string(out, view_app_skinning_name(app));
     const view_scene *sc = &app->cur.scene;
     fprintf(out, ",\"morph_parts\":%u,\"morph_time\":%.6f,\"spring_parts\":%u",
@@ -100,7 +100,7 @@ static int run_bench(view_app *app)
     }
     app->view_w = w;
     app->view_h = h;
-    float dt = 1.0f / app->playback.frame_rate;
+    float dt = 1.0f / app->playback->frame_rate;
     Uint64 freq = SDL_GetPerformanceFrequency();
     for (long i = 0; i < n; i++) {
         Uint64 t0 = SDL_GetPerformanceCounter();
@@ -354,7 +354,7 @@ static int script_command(view_app *app, const view_script_cmd *c)
         break;
     }
     case VIEW_SCRIPT_SCREENSHOT:
-        view_app_update_pose(app, 0.0f);
+        view_app_update_pose(app);
         return view_window_screenshot(app, c->text, true);
     case VIEW_SCRIPT_STATE: print_state(app); break;
     case VIEW_SCRIPT_QUIT: app->quit = true; break;
@@ -414,9 +414,9 @@ static int interactive(view_app *app)
             app->fps_time = 0.0;
             app->fps_frames = 0;
         }
-        bool was_playing = app->playback.playing;
+        bool was_playing = app->playback->playing;
         view_app_tick(app, dt > 0.25f ? 0.25f : dt);
-        if (was_playing != app->playback.playing)
+        if (was_playing != app->playback->playing)
             view_window_title(app);
         view_window_draw(app, w, h, true);
         SDL_GL_SwapWindow(app->window);
@@ -474,7 +474,7 @@ int view_run(view_app *app)
             view_left_out(app);
     }
     if (!status) {
-        view_app_update_pose(app, 0.0f);
+        view_app_update_pose(app);
         if (app->opt.screenshot) {
             app->view_w = app->opt.width;
             app->view_h = app->opt.height;

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "crossfade.h"
 #include "crowd.h"
 #include "input.h"
 #include "options.h"

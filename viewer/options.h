@@ -16,6 +16,9 @@
  * (tests tell the two apart). */
 enum { VIEW_EXIT_INPUT = 1, VIEW_EXIT_DISPLAY = 3 };
 
+/* Seconds a clip change cross-fades over unless --fade says otherwise. */
+#define VIEW_CROSSFADE_SECONDS 0.25f
+
 typedef struct view_options {
     const char **files;
     size_t file_count;

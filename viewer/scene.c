@@ -236,6 +236,13 @@ void view_scene_pose(view_scene *s, const ossa_clip *clip, float time)
     update_overlay(s);
 }
 
+void view_scene_sync(view_scene *s)
+{
+    sync_vertex_clip(s);
+    update_overlay(s);
+    s->morph_time = ossa_instance_morph_time(s->instance);
+}
+
 void view_scene_pose_local(view_scene *s, const ossa_soa_pose *local)
 {
     ossa_instance_pose_local(s->instance, local);

@@ -108,6 +108,9 @@ void view_scene_free(view_scene *s);
 /* Poses the model at time (wrapped into the clip, Cal3D loop) of clip, which must be one of the
  * model's clips, or at rest when clip is NULL: the palette, the joints and the bone lines. */
 void view_scene_pose(view_scene *s, const ossa_clip *clip, float time);
+/* What the scene mirrors of its instance (vertex clip, morph time, joints and bone lines), after
+ * the instance moved on by itself (ossa_instance_tick or _show). */
+void view_scene_sync(view_scene *s);
 /* The same from a local pose the caller evaluated (e.g. ossa_mixer_evaluate): local->bone_count
  * must equal the model's bone count (else the rest pose is shown). local may be the instance's
  * (ossa_instance_local_pose). The vertex clip is left as it is. */

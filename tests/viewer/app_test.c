@@ -127,7 +127,7 @@ int main(void)
     CHECK(m->clip_count == 3);
     CHECK(strcmp(app->cur.name, "built-in demo") == 0);
     CHECK(!app->cur.skeleton_only);
-    CHECK(app->cur.fade.mixer != NULL);
+    CHECK(ossa_instance_mixer(app->cur.scene.instance) != NULL);
     CHECK_NEAR(app->cur.durations[0], 1.0, 1e-6);
     CHECK_NEAR(app->cur.durations[1], 2.0, 1e-6);
 
@@ -136,9 +136,9 @@ int main(void)
 
     /* Start: clip 1 ("wave") at 0.5 s, as --clip 1 --time 0.5 would. */
     view_app_start_model(app, 1, 0.5f);
-    CHECK(app->playback.clip == 1 && app->playback.playing);
-    CHECK_NEAR(app->playback.time, 0.5, 1e-6);
-    CHECK_NEAR(app->playback.duration, 2.0, 1e-6);
+    CHECK(app->playback->clip == 1 && app->playback->playing);
+    CHECK_NEAR(app->playback->time, 0.5, 1e-6);
+    CHECK_NEAR(app->playback->duration, 2.0, 1e-6);
     CHECK(app->camera.up == VIEW_UP_Y); /* the demo is Y up */
     CHECK(app->selected_bone == -1 && app->clip_followed == UINT32_MAX);
     CHECK(app->ticks.key_count == key_total(m, 1));
@@ -148,95 +148,94 @@ int main(void)
     view_app_title(app, title, sizeof title);
     CHECK(strcmp(title, "ossa-view - built-in demo - wave") == 0);
     view_app_start_model(app, 0, 0.0f);
-    CHECK(app->playback.clip == 0 && app->playback.time == 0.0f);
+    CHECK(app->playback->clip == 0 && app->playback->time == 0.0f);
     CHECK(app->ticks.key_count == key_total(m, 0));
 
     /* Time: a tick moves playback and clears the jump; the pose is the clip's own. */
     view_app_tick(app, 0.25f);
-    CHECK_NEAR(app->playback.time, 0.25, 1e-6);
+    CHECK_NEAR(app->playback->time, 0.25, 1e-6);
     CHECK_NEAR(app->clock, 0.25, 1e-9);
     CHECK(!app->time_jumped);
     CHECK(pose_gap(app, &probe, 0, 0.25f) < 1e-5f);
     view_app_tick(app, 0.875f); /* loops: 1.125 s into a 1 s clip */
-    CHECK_NEAR(app->playback.time, 0.125, 1e-5);
+    CHECK_NEAR(app->playback->time, 0.125, 1e-5);
 
     /* Space pauses (the title says so) and plays again. */
     int titles = hooks->titles;
     press(app, ' ', 0);
-    CHECK(!app->playback.playing);
+    CHECK(!app->playback->playing);
     CHECK(hooks->titles == titles + 1);
     view_app_title(app, title, sizeof title);
     CHECK(strcmp(title, "ossa-view - built-in demo - walk (paused)") == 0);
     view_app_tick(app, 0.5f);
-    CHECK_NEAR(app->playback.time, 0.125, 1e-5);
+    CHECK_NEAR(app->playback->time, 0.125, 1e-5);
     press(app, ' ', 0);
-    CHECK(app->playback.playing);
+    CHECK(app->playback->playing);
 
     /* Frame steps pause on the 30 fps grid; Home, End (a loop's last frame is before its end). */
     press(app, VIEW_KEY_HOME, 0);
-    CHECK(!app->playback.playing && app->playback.time == 0.0f && app->time_jumped);
+    CHECK(!app->playback->playing && app->playback->time == 0.0f && app->time_jumped);
     press(app, VIEW_KEY_RIGHT, 0);
-    CHECK_NEAR(app->playback.time, 1.0 / 30.0, 1e-6);
+    CHECK_NEAR(app->playback->time, 1.0 / 30.0, 1e-6);
     press(app, VIEW_KEY_UP, 0);
-    CHECK(ossa_clock_frame(&app->playback) == 11);
+    CHECK(ossa_clock_frame(app->playback) == 11);
     press(app, VIEW_KEY_LEFT, 0);
-    CHECK(ossa_clock_frame(&app->playback) == 10);
+    CHECK(ossa_clock_frame(app->playback) == 10);
     press(app, VIEW_KEY_END, 0);
-    CHECK(ossa_clock_frame(&app->playback) == 29);
-    CHECK_NEAR(app->playback.time, 29.0 / 30.0, 1e-5);
+    CHECK(ossa_clock_frame(app->playback) == 29);
+    CHECK_NEAR(app->playback->time, 29.0 / 30.0, 1e-5);
     press(app, VIEW_KEY_RIGHT, 0); /* wraps round the loop's grid */
-    CHECK(ossa_clock_frame(&app->playback) == 0);
+    CHECK(ossa_clock_frame(app->playback) == 0);
     press(app, VIEW_KEY_LEFT, VIEW_MOD_SHIFT); /* Shift+Left: first frame */
-    CHECK(app->playback.time == 0.0f);
+    CHECK(app->playback->time == 0.0f);
     press(app, ' ', 0);
 
     /* Speed: ] doubles up to 16, [ halves down to 1/16 and then turns into reverse. */
     press(app, ']', 0);
-    CHECK_NEAR(app->playback.speed, 2.0, 0);
+    CHECK_NEAR(app->playback->speed, 2.0, 0);
     for (int i = 0; i < 10; i++)
         press(app, ']', 0);
-    CHECK_NEAR(app->playback.speed, OSSA_CLOCK_SPEED_MAX, 0);
+    CHECK_NEAR(app->playback->speed, OSSA_CLOCK_SPEED_MAX, 0);
     for (int i = 0; i < 8; i++)
         press(app, '[', 0);
-    CHECK_NEAR(app->playback.speed, OSSA_CLOCK_SPEED_MIN, 0);
+    CHECK_NEAR(app->playback->speed, OSSA_CLOCK_SPEED_MIN, 0);
     press(app, '-', 0);
-    CHECK_NEAR(app->playback.speed, -OSSA_CLOCK_SPEED_MIN, 0);
+    CHECK_NEAR(app->playback->speed, -OSSA_CLOCK_SPEED_MIN, 0);
     for (int i = 0; i < 20; i++)
         press(app, VIEW_KEY_KP_MINUS, 0);
-    CHECK_NEAR(app->playback.speed, -OSSA_CLOCK_SPEED_MAX, 0);
+    CHECK_NEAR(app->playback->speed, -OSSA_CLOCK_SPEED_MAX, 0);
     for (int i = 0; i < 8; i++)
         press(app, '=', 0);
-    CHECK_NEAR(app->playback.speed, -OSSA_CLOCK_SPEED_MIN, 0);
+    CHECK_NEAR(app->playback->speed, -OSSA_CLOCK_SPEED_MIN, 0);
     press(app, VIEW_KEY_BACKSPACE, 0); /* reverse */
-    CHECK_NEAR(app->playback.speed, OSSA_CLOCK_SPEED_MIN, 0);
+    CHECK_NEAR(app->playback->speed, OSSA_CLOCK_SPEED_MIN, 0);
     for (int i = 0; i < 4; i++)
         press(app, ']', 0);
-    CHECK_NEAR(app->playback.speed, 1.0, 0);
+    CHECK_NEAR(app->playback->speed, 1.0, 0);
     press(app, VIEW_KEY_BACKSPACE, 0);
-    CHECK_NEAR(app->playback.speed, -1.0, 0);
-    ossa_clock_seek(&app->playback, 0.5f);
+    CHECK_NEAR(app->playback->speed, -1.0, 0);
+    ossa_clock_seek(app->playback, 0.5f);
     view_app_tick(app, 0.125f); /* backwards */
-    CHECK_NEAR(app->playback.time, 0.375, 1e-5);
+    CHECK_NEAR(app->playback->time, 0.375, 1e-5);
     press(app, VIEW_KEY_BACKSPACE, 0);
-    CHECK_NEAR(app->playback.speed, 1.0, 0);
+    CHECK_NEAR(app->playback->speed, 1.0, 0);
 
     /* L: loop -> ping-pong -> once -> loop. */
     press(app, 'L', 0);
-    CHECK(app->playback.mode == OSSA_WRAP_PINGPONG);
+    CHECK(app->playback->mode == OSSA_WRAP_PINGPONG);
     press(app, 'L', 0);
-    CHECK(app->playback.mode == OSSA_WRAP_CLAMP);
+    CHECK(app->playback->mode == OSSA_WRAP_CLAMP);
     press(app, 'L', 0);
-    CHECK(app->playback.mode == OSSA_WRAP_LOOP);
+    CHECK(app->playback->mode == OSSA_WRAP_LOOP);
 
     /* Clips: Tab next, Shift+Tab previous, both wrapping; digits pick one, past the end
      * nothing. Every change fades from where the old clip was. */
-    ossa_clock_seek(&app->playback, 0.4f);
+    ossa_clock_seek(app->playback, 0.4f);
     press(app, VIEW_KEY_TAB, 0);
-    CHECK(app->playback.clip == 1 && app->playback.time == 0.0f);
-    CHECK_NEAR(app->playback.duration, 2.0, 1e-6);
-    CHECK(app->cur.fade.active && app->cur.fade.target == 1);
-    CHECK(app->fade_from == 0);
-    CHECK_NEAR(app->fade_from_time, 0.4, 1e-6);
+    CHECK(app->playback->clip == 1 && app->playback->time == 0.0f);
+    CHECK_NEAR(app->playback->duration, 2.0, 1e-6);
+    uint32_t from = OSSA_INSTANCE_NO_CLIP;
+    CHECK(ossa_instance_fading(app->cur.scene.instance, &from) && from == 0);
     CHECK(app->time_jumped);
     CHECK(app->ticks.key_count == key_total(m, 1));
     view_app_title(app, title, sizeof title);
@@ -244,39 +243,41 @@ int main(void)
     /* Mid-fade: the old clip runs on at its own pace and the pose is a blend, not the new
      * clip's alone. */
     view_app_tick(app, 0.1f);
-    CHECK(app->cur.fade.active);
-    CHECK_NEAR(app->fade_from_time, 0.5, 1e-5);
-    CHECK_NEAR(app->playback.time, 0.1, 1e-5);
-    float w_old = ossa_mixer_weight(app->cur.fade.mixer, 0);
-    float w_new = ossa_mixer_weight(app->cur.fade.mixer, 1);
+    CHECK(ossa_instance_fading(app->cur.scene.instance, NULL));
+    CHECK_NEAR(app->playback->time, 0.1, 1e-5);
+    ossa_mixer *fade_mixer = ossa_instance_mixer(app->cur.scene.instance);
+    float w_old = ossa_mixer_weight(fade_mixer, 0);
+    float w_new = ossa_mixer_weight(fade_mixer, 1);
     CHECKF(w_old > 0.0f && w_new > 0.0f && w_new < 1.0f, "weights %g %g", (double)w_old,
            (double)w_new);
     CHECKF(pose_gap(app, &probe, 1, 0.1f) > 1e-4f, "mid-fade pose is the new clip's alone");
     /* Past the fade's 0.25 s the new clip shows alone. */
     for (int i = 0; i < 4; i++)
         view_app_tick(app, 0.05f);
-    CHECK(!app->cur.fade.active);
-    CHECK_NEAR(app->playback.time, 0.3, 1e-5);
-    CHECK(pose_gap(app, &probe, 1, app->playback.time) < 1e-5f);
+    CHECK(!ossa_instance_fading(app->cur.scene.instance, NULL));
+    CHECK_NEAR(app->playback->time, 0.3, 1e-5);
+    CHECK(pose_gap(app, &probe, 1, app->playback->time) < 1e-5f);
 
     press(app, VIEW_KEY_TAB, 0);
-    CHECK(app->playback.clip == 2);
+    CHECK(app->playback->clip == 2);
     press(app, VIEW_KEY_TAB, 0); /* wraps to the first */
-    CHECK(app->playback.clip == 0);
+    CHECK(app->playback->clip == 0);
     press(app, VIEW_KEY_TAB, VIEW_MOD_SHIFT); /* and back to the last */
-    CHECK(app->playback.clip == 2);
+    CHECK(app->playback->clip == 2);
     press(app, '2', 0);
-    CHECK(app->playback.clip == 1 && app->fade_from == 2);
+    CHECK(app->playback->clip == 1 && ossa_instance_fading(app->cur.scene.instance, &from) &&
+          from == 2);
     press(app, '9', 0); /* no clip 9: nothing */
-    CHECK(app->playback.clip == 1 && app->fade_from == 2);
-    app->fade_from_time = -1.0f;
+    CHECK(app->playback->clip == 1 && ossa_instance_fading(app->cur.scene.instance, &from) &&
+          from == 2);
     view_app_switch_clip(app, 1); /* the same clip: no fade restarts */
-    CHECK(app->fade_from_time == -1.0f);
+    CHECK(ossa_instance_fading(app->cur.scene.instance, &from) && from == 2);
     press(app, '1', 0);
-    CHECK(app->playback.clip == 0 && app->fade_from == 1);
+    CHECK(app->playback->clip == 0 && ossa_instance_fading(app->cur.scene.instance, &from) &&
+          from == 1);
     for (int i = 0; i < 10; i++)
         view_app_tick(app, 0.05f);
-    CHECK(!app->cur.fade.active);
+    CHECK(!ossa_instance_fading(app->cur.scene.instance, NULL));
 
     /* Display toggles, the HUD, help, the skinning path (the window names GPU notes). */
     press(app, 'B', 0);
@@ -306,16 +307,16 @@ int main(void)
     view_timeline tl;
     view_timeline_layout(&tl, app->view_w, app->view_h);
     float ty = 0.5f * (tl.y0 + tl.y1);
-    CHECK(app->playback.playing);
+    CHECK(app->playback->playing);
     view_app_button(app, VIEW_BUTTON_LEFT, true, tl.x0 + 0.5f * (tl.x1 - tl.x0), ty);
-    CHECK(app->scrubbing && !app->playback.playing);
-    CHECK_NEAR(app->playback.time, 0.5, 1e-4);
+    CHECK(app->scrubbing && !app->playback->playing);
+    CHECK_NEAR(app->playback->time, 0.5, 1e-4);
     view_app_motion(app, tl.x0 + 0.25f * (tl.x1 - tl.x0), -10.0f, 0.0f);
-    CHECK_NEAR(app->playback.time, 0.25, 1e-4);
+    CHECK_NEAR(app->playback->time, 0.25, 1e-4);
     view_app_motion(app, tl.x1 + 50.0f, 10.0f, 0.0f); /* past the end of a loop: just before */
-    CHECK(app->playback.time < 1.0f && app->playback.time > 0.999f);
+    CHECK(app->playback->time < 1.0f && app->playback->time > 0.999f);
     view_app_button(app, VIEW_BUTTON_LEFT, false, tl.x1 + 50.0f, ty);
-    CHECK(!app->scrubbing && app->playback.playing);
+    CHECK(!app->scrubbing && app->playback->playing);
     CHECK(hooks->picks == 0); /* a scrub picks no joint */
     /* Without the HUD the timeline is not there: the press starts an orbit instead. */
     press(app, 'I', 0);
@@ -363,7 +364,7 @@ int main(void)
     titles = hooks->titles;
     view_app_button(app, VIEW_BUTTON_LEFT, true, 700.0f, 100.0f);
     view_app_button(app, VIEW_BUTTON_LEFT, false, 700.0f, 100.0f);
-    CHECK(app->playback.clip == 2 && app->cur.fade.active);
+    CHECK(app->playback->clip == 2 && ossa_instance_fading(app->cur.scene.instance, NULL));
     CHECK(hooks->titles > titles);
     CHECK(hooks->picks == 2); /* the panel click was no pick */
     hooks->clip_under_mouse = -1;
@@ -385,7 +386,7 @@ int main(void)
     app->ops = NULL;
     app->quit = false;
     press(app, VIEW_KEY_TAB, 0);
-    CHECK(app->playback.clip == 0);
+    CHECK(app->playback->clip == 0);
     press(app, 'K', 0);
     CHECK(app->display.skinning == VIEW_SKIN_GPU);
     view_app_button(app, VIEW_BUTTON_LEFT, true, 10.0f, 10.0f);

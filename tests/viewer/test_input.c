@@ -4,7 +4,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "crossfade.h"
 #include "input.h"
 #include "demo.h"
 #include "script.h"
@@ -212,42 +211,6 @@ static void check_script_mutations(void)
     CHECK(accepted > 0 && accepted < tried);
 }
 
-static void check_crossfade(void)
-{
-    ossa_model *m = NULL;
-    ossa_error e;
-    CHECK(ossa_demo_model(&m, &e) == OSSA_OK);
-    if (!m)
-        return;
-    CHECK(m->clip_count >= 2);
-    view_crossfade cf;
-    char err[512];
-    CHECK(view_crossfade_init(&cf, m, 0.25f, err, sizeof err));
-    CHECK(cf.mixer != NULL && !cf.active);
-    CHECK(view_crossfade_update(&cf, 0.1f, 0.0f) == NULL); /* nothing to fade */
-    CHECK(!view_crossfade_start(&cf, 0, 0.3f, 0));          /* same clip: a cut */
-    CHECK(!view_crossfade_start(&cf, 0, 0.3f, 99));         /* out of range */
-    CHECK(view_crossfade_start(&cf, 0, 0.3f, 1));
-    CHECK(cf.active && cf.target == 1);
-    /* Half way the two clips are both weighted; at the end only the new one is left. */
-    const ossa_soa_pose *pose = view_crossfade_update(&cf, 0.125f, 0.125f);
-    CHECK(pose != NULL && pose->bone_count == m->bone_count);
-    float w_old = ossa_mixer_weight(cf.mixer, 0), w_new = ossa_mixer_weight(cf.mixer, 1);
-    CHECKF(w_old > 0.3f && w_old < 0.7f && w_new > 0.3f && w_new < 0.7f, "weights %g %g",
-           (double)w_old, (double)w_new);
-    CHECK(view_crossfade_update(&cf, 0.2f, 0.325f) == NULL);
-    CHECK(!cf.active);
-    CHECK(ossa_mixer_active_count(cf.mixer) == 1);
-    /* A second change in the middle of a fade carries on from the blend. */
-    CHECK(view_crossfade_start(&cf, 1, 0.4f, 0));
-    CHECK(view_crossfade_update(&cf, 0.1f, 0.1f) != NULL);
-    CHECK(view_crossfade_start(&cf, 0, 0.1f, 1));
-    CHECK(view_crossfade_update(&cf, 0.1f, 0.1f) != NULL);
-    CHECK(view_crossfade_update(&cf, 1.0f, 1.1f) == NULL && !cf.active);
-    view_crossfade_free(&cf);
-    ossa_model_destroy(m);
-}
-
 int main(void)
 {
     check_keys();
@@ -255,6 +218,5 @@ int main(void)
     check_stats();
     check_script();
     check_script_mutations();
-    check_crossfade();
     return test_finish("input");
 }

@@ -35,6 +35,7 @@
 #include <stdint.h>
 #include "ossa/model.h"
 #include "ossa/cloth.h"
+#include "ossa/clock.h"
 #include "ossa/mixer.h"
 #include "ossa/pose.h"
 #include "ossa/skin.h"
@@ -174,6 +175,39 @@ OSSA_API float ossa_instance_time(const ossa_instance *inst);
 /* The mixer's blended pose into the local pose, then model pose and palette (what _update and
  * _seek do after moving the clocks). */
 OSSA_API void ossa_instance_evaluate(ossa_instance *inst);
+
+/* ---- the clock way --------------------------------------------------------------------- */
+
+/* The instance's clip clock (ossa/clock.h; it starts at clip 0, time 0, speed 1, looping,
+ * playing), which ossa_instance_tick plays by, as ossa-view plays a model. Move it with the
+ * ossa_clock calls (pause, speed, reverse, wrap mode, seek, frame steps); after changing its time
+ * or clip other than by ticks, call ossa_instance_jumped, so that the cloth goes to rest where
+ * the new pose skins it at the next tick. Use the clock way or the mixer way, not both: a
+ * cross-fade runs in the skeletal mixer. */
+OSSA_API ossa_clock *ossa_instance_clock(ossa_instance *inst);
+OSSA_API void ossa_instance_jumped(ossa_instance *inst);
+/* The clock set to clip (out of range: kept) and time (ossa_clock_seek), a model without
+ * skeletal clips' morph clock to time too, any cross-fade dropped; a jump. */
+OSSA_API void ossa_instance_seek_clock(ossa_instance *inst, uint32_t clip, float time);
+/* Cross-fades over fade_seconds from the clock's clip, which runs on at its own pace from its
+ * time while it fades out, to clip `to` from time 0, which the clock then plays (Cal3D
+ * clearCycle / blendCycle; a switch during a fade goes on from the blend). 0 seconds, or a model
+ * without bones: at once. A jump. OSSA_ERR_RANGE for a clip out of range, OSSA_ERR_VALUE for a
+ * negative or non-finite fade; the clock's own clip: nothing. */
+OSSA_API ossa_status ossa_instance_switch_clip(ossa_instance *inst, uint32_t to,
+                                               float fade_seconds, ossa_error *err);
+/* Whether a cross-fade runs; *from (may be NULL) the clip fading out, or
+ * OSSA_INSTANCE_NO_CLIP. */
+OSSA_API bool ossa_instance_fading(const ossa_instance *inst, uint32_t *from);
+/* Advances the clock by dt seconds of wall time (ossa_clock_advance: times its speed, as its
+ * wrap mode says, nothing while paused) and shows it: the cross-fade moved on by dt, the pose,
+ * the morph clips at the clock's time (without skeletal clips: a morph clock moved by dt x speed
+ * while playing), the vertex frames of the clip of larger weight; then the cloth at rest if
+ * time jumped, and one spring step of dt x |speed| (none while paused). */
+OSSA_API void ossa_instance_tick(ossa_instance *inst, float dt);
+/* Shows the clock as it is (pose, morphs, vertex frames), moving nothing: after a seek, to
+ * draw it before the next tick. The cloth is left as it is. */
+OSSA_API void ossa_instance_show(ossa_instance *inst);
 
 /* ---- the manual way -------------------------------------------------------------------- */
 

@@ -319,12 +319,17 @@ static ossa_status instance_make(inst_shared *shared, const ossa_instance_desc *
         inst_fail(err, st, "out of memory for morphs or springs");
     if (st == OSSA_OK && (st = build_scratch(inst)) != OSSA_OK)
         inst_fail(err, st, "out of memory for scratch");
+    if (st == OSSA_OK && !(inst->durations = calloc(inst->model->clip_count + 1u, sizeof(float))))
+        st = inst_fail(err, OSSA_ERR_NOMEM, "out of memory");
     if (st != OSSA_OK) {
         ossa_instance_destroy(inst);
         return st;
     }
     /* The cloth starts at the bind vertices (ossa_spring_state_create), as Cal3D's submesh
      * vertices do, not reset to the rest pose's skin: the first steps then match libcal3d. */
+    for (uint32_t c = 0; c < inst->model->clip_count; c++)
+        inst->durations[c] = inst->model->clips[c].duration;
+    ossa_clock_init(&inst->play, inst->model->clip_count, inst->durations);
     ossa_instance_pose_clip(inst, OSSA_INSTANCE_NO_CLIP, 0.0f);
     ossa_instance_set_morph_time(inst, 0.0f);
     list_state(inst);
@@ -384,6 +389,7 @@ void ossa_instance_destroy(ossa_instance *inst)
     ossa_skin_buffer_free(inst->out_normals);
     free(inst->list_pos);
     free(inst->list_nrm);
+    free(inst->durations);
     /* Spring states refer to the shared skin meshes: the shared data goes last. */
     shared_release(inst->shared);
     free(inst);

@@ -61,6 +61,17 @@ struct ossa_instance {
     float clock;                    /* the instance clock (update / seek) */
     float morph_time;               /* the morph mixer's, wrapped into its length */
 
+    /* The clock way (instance_clock.c): the clip clock, the clips' durations it reads, the
+     * morph clock of a model without skeletal clips, the cross-fade from clip fade_from (at
+     * fade_from_time, on its own pace) in the skeletal mixer, and whether time jumped since
+     * the last tick (the cloth then goes to rest first). */
+    ossa_clock play;
+    float *durations;
+    float morph_clock;
+    uint32_t fade_from;
+    float fade_from_time;
+    bool fading, jumped;
+
     uint32_t vertex_clip;           /* OSSA_INSTANCE_NO_CLIP: none */
     float vertex_time;              /* wrapped into the clip */
 
