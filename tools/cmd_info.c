@@ -153,7 +153,7 @@ static uint64_t clip_keys(const ossa_clip *c)
     return keys;
 }
 
-/* CFF: each frame's seventh value (FORMAT-NOTES Decision 11), the first few per track. */
+/* CFF: each frame's seventh value (docs/FORMATS.md, D11), the first few per track. */
 static void print_frame_values(FILE *out, const ossa_model *m, const ossa_clip *c)
 {
     for (uint32_t t = 0; t < c->track_count; t++) {
@@ -170,7 +170,7 @@ static void print_frame_values(FILE *out, const ossa_model *m, const ossa_clip *
     }
 }
 
-/* --cff-half: a CFF file's vertex positions under both readings of FORMAT-NOTES Decision 8. */
+/* --cff-half: a CFF file's vertex positions under both readings of docs/FORMATS.md, D8. */
 static int print_cff_half(FILE *out, const char *path)
 {
     /* The library's reading, as the loaders': a regular file only, at most 1 GiB. */

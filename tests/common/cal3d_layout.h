@@ -1,7 +1,7 @@
-/* An independent walk over a Cal3D binary file (FORMAT-NOTES A.3-A.7, Decision 2) that records
- * where its count, index and float fields are, so tests can overwrite them with lies. Classic
- * (699..1199), v1200 and IMVU (911..919) layouts; IMVU-compressed CAF and upstream (>= 1300)
- * files are not decoded (ok = false). */
+/* An independent walk over a Cal3D binary file (docs/FORMATS.md: Cal3D binary layouts, D2) that
+ * records where its count, index and float fields are, so tests can overwrite them with lies.
+ * Classic (699..1199), v1200 and IMVU (911..919) layouts; IMVU-compressed CAF and upstream
+ * (>= 1300) files are not decoded (ok = false). */
 #ifndef OSSA_CAL3D_LAYOUT_H
 #define OSSA_CAL3D_LAYOUT_H
 

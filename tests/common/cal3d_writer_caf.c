@@ -1,5 +1,5 @@
 /* Test-only Cal3D binary writer, its CAF part (see cal3d_writer.h): the CAF header words of each
- * version (A.4), IMVU bit-packed keyframes (B.1), 1200 quantised keyframes (B.2, Decision 2), and
+ * version, IMVU bit-packed keyframes, 1200 quantised keyframes (D2), and
  * what a reader decodes from them (cw_expect_key, cw_quantisation_tolerance). */
 #include "cal3d_writer.h"
 
@@ -9,11 +9,12 @@
 
 #include "cal3d_writer_internal.h"
 
-/* ---- CAF version rules (A.4) ---- */
+/* ---- CAF version rules (CAF layout) ---- */
 
-/* The CAF compression flag word after the version: IMVU >= 919 and upstream (A.4). */
+/* The CAF compression flag word after the version: IMVU >= 919 and upstream (CAF layout). */
 static int has_compression_word(int v) { return (is_imvu(v) && v >= 919) || is_upstream(v); }
-/* The flags word after the track count: 1200 (cal3d-fileformats.txt 3) and upstream (A.4). */
+/* The flags word after the track count: 1200 (cal3d-fileformats.txt 3) and upstream (CAF
+ * layout). */
 static int has_flags_word(int v) { return is_v1200(v) || is_upstream(v); }
 
 cw_track_layout cw_caf_layout(int v, const cw_caf_options *opt)
@@ -29,7 +30,7 @@ cw_track_layout cw_caf_layout(int v, const cw_caf_options *opt)
     return CW_LAYOUT_RAW;
 }
 
-/* ---- B.1: IMVU bit-packed keyframes ---- */
+/* ---- IMVU bit-packed keyframes (Bit-packed CAF keys) ---- */
 
 /* LSB-first bit stream: each field goes into the next free low bits. */
 typedef struct bitw {
@@ -165,7 +166,7 @@ static void put_bitpacked_track(wbuf *w, const cw_track *t, int version)
         }
         bits_put(&bw, time_steps(key->time), 10);
         put_bytes(w, bw.bytes, 6);
-        /* IMVU extras: 916/917 raw rotation, 917 raw translation first (B.1). */
+        /* IMVU extras: 916/917 raw rotation, 917 raw translation first (Bit-packed CAF keys). */
         if (is_imvu(version) && version >= 916 && version < 918) {
             if (version == 917 && with_t)
                 put_f32v(w, key->translation, 3);
@@ -174,7 +175,7 @@ static void put_bitpacked_track(wbuf *w, const cw_track *t, int version)
     }
 }
 
-/* ---- B.2 / Decision 2: 1200 quantised keyframes ---- */
+/* ---- D2: 1200 quantised keyframes ---- */
 
 typedef struct quant_track {
     float min[3], scale[3];
@@ -282,7 +283,7 @@ static void put_quantised_track(wbuf *w, const cw_track *t, float duration)
     }
 }
 
-/* ---- CAF (A.4) ---- */
+/* ---- CAF (CAF layout) ---- */
 
 uint8_t *cw_write_caf(const cw_animation *a, int version, const cw_caf_options *opt,
                       size_t *size)

@@ -1,7 +1,7 @@
 /* What the two files of the test-only Cal3D binary writer share (cal3d_writer.c: CSF, CMF, CRF,
- * CPF; cal3d_writer_caf.c: CAF in every layout): the version rules of A.1, a file's magic and
- * its finished buffer (the buffer itself is test_wbuf.h). Not part of the writer's interface
- * (cal3d_writer.h). */
+ * CPF; cal3d_writer_caf.c: CAF in every layout): the version rules (docs/FORMATS.md, Cal3D version
+ * thresholds), a file's magic and its finished buffer (the buffer itself is test_wbuf.h). Not part
+ * of the writer's interface (cal3d_writer.h). */
 #ifndef OSSA_TEST_CAL3D_WRITER_INTERNAL_H
 #define OSSA_TEST_CAL3D_WRITER_INTERNAL_H
 
@@ -13,7 +13,7 @@
 #include "cal3d_writer.h"
 #include "test_wbuf.h"
 
-/* ---- version rules (A.1, Decision 1) ---- */
+/* ---- version rules (Cal3D version thresholds, D1) ---- */
 
 static inline int is_imvu(int v) { return v >= 911 && v <= 919; }
 /* 1300/1301 of either lineage: the mp3butcher flag makes v larger still. */

@@ -1,9 +1,9 @@
-/* Seed files written field by field from cal3d-fileformats.txt and FORMAT-NOTES (A.3-A.7, C,
- * Decision 2). Three bones (listed children-first, so loaders must reorder), one animated clip,
- * one skinned quad with a spring, a material with two maps, a morph track; classic v1000, the
- * v1200 CAF (plain and quantised), IMVU v919 (node lights, vertex colours, a morph target), and
- * the two 1300/1301 lineages of the CSF and CMF: upstream v1301 (lights, colours, a morph target)
- * and mp3butcher v1300 (a morph target only, A.1). */
+/* Seed files written field by field from cal3d-fileformats.txt and docs/FORMATS.md (Cal3D binary
+ * and XML layouts, D2). Three bones (listed children-first, so loaders must reorder), one animated
+ * clip, one skinned quad with a spring, a material with two maps, a morph track; classic v1000, the
+ * v1200 CAF (plain and quantised), IMVU v919 (node lights, vertex colours, a morph target), and the
+ * two 1300/1301 lineages of the CSF and CMF: upstream v1301 (lights, colours, a morph target) and
+ * mp3butcher v1300 (a morph target only). */
 #include "fuzz_seeds.h"
 #include "seeds_c3s.h"
 #include "seeds_cff.h"
@@ -69,7 +69,7 @@ static void caf_plain(wbuf *w, uint32_t version)
     }
 }
 
-/* v1200 quantised tracks (Decision 2): min + raw x scale, 16-bit time, 3-word quaternion whose
+/* v1200 quantised tracks (D2): min + raw x scale, 16-bit time, 3-word quaternion whose
  * low bits of words 1 and 2 say which component is dropped (3: w). */
 static void caf_quantised(wbuf *w)
 {

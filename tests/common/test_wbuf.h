@@ -78,7 +78,8 @@ static inline void put_f32v(wbuf *w, const float *f, size_t n)
         put_f32(w, f[i]);
 }
 
-/* A Cal3D string (A.2): length including the NUL, then the bytes and the NUL. */
+/* A Cal3D string (docs/FORMATS.md, Cal3D strings): length including the NUL, then the bytes and the
+ * NUL. */
 static inline void put_string(wbuf *w, const char *s)
 {
     size_t n = strlen(s);

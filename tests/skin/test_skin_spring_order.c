@@ -21,7 +21,7 @@ typedef struct ref_cloth {
 } ref_cloth;
 
 /* Cal3D's step of the free vertices and its two relaxation passes in file order (CalSpringSystem
- * in 0.11, FORMAT-NOTES D), on out (output order). */
+ * in 0.11; docs/FORMATS.md, Physique and springs), on out (output order). */
 static void ref_step(ref_cloth *c, const ossa_submesh *sm, const uint32_t *remap, float dt,
                      float *out)
 {

@@ -1,5 +1,5 @@
-/* Cal3D springs against a straightforward file-order implementation of FORMAT-NOTES D
- * ("Springs") written here: a cloth grid hanging from a moving rigid row. */
+/* Cal3D springs against a straightforward file-order implementation of docs/FORMATS.md
+ * (Physique and springs) written here: a cloth grid hanging from a moving rigid row. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

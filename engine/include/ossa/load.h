@@ -52,7 +52,7 @@ OSSA_API ossa_status ossa_load_memory(const void *data, size_t size, const char 
                                       const ossa_load_options *opt, ossa_model **out,
                                       ossa_error *err);
 
-/* Diagnostics: the CFF position encoding (FORMAT-NOTES Decision 8; `ossa info --cff-half`). */
+/* Diagnostics: the CFF position encoding (docs/FORMATS.md, D8; `ossa info --cff-half`). */
 /* Mesh-local vertex positions of a whole file under one reading. */
 typedef struct ossa_cff_position_reading {
     uint64_t vertices;

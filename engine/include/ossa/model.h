@@ -27,7 +27,7 @@ typedef enum ossa_format {
 
 OSSA_API const char *ossa_format_name(ossa_format f);
 
-/* Which Cal3D layout a file was read with (FORMAT-NOTES Decision 1). The version selects it,
+/* Which Cal3D layout a file was read with (docs/FORMATS.md, D1). The version selects it,
  * except that 1300 and 1301 exist in two lineages, told apart from the data of a CSF or CMF:
  * the layout that reads the file exactly to its end, upstream where both do. */
 typedef enum ossa_cal3d_lineage {

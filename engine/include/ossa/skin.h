@@ -71,19 +71,19 @@ typedef enum ossa_skin_store {
     OSSA_SKIN_STORE_STREAM     /* non-temporal stores */
 } ossa_skin_store;
 
-/* The most of the last-level cache ossa_skin_crowd_store counts on. A server's L3 is shared by
- * the whole socket (480 MB on the Xeon VM of 2026-11-26), and one core's crowd keeps far less of
- * it: there 1000 cally characters (80 MB) took 9 ms a frame with cached stores, 5 streaming. */
+/* The most of the last-level cache ossa_skin_crowd_store counts on. A server's L3, as CPUID
+ * reports it, is shared by the whole socket, and one core's crowd keeps far less of it, so a
+ * crowd larger than this streams even where the reported L3 is larger (docs/BENCHMARKS.md,
+ * Crowds). */
 #define OSSA_SKIN_CROWD_CACHE_MAX ((uint64_t)64 << 20)
 
 /* The store policy for a crowd whose characters take `bytes` in all (their own state, as
  * ossa_instance_state_bytes gives it, and their outputs): STREAM once that outgrows half the
  * last-level cache (at most OSSA_SKIN_CROWD_CACHE_MAX), so the caches keep the characters' state
  * rather than outputs nobody reads before the next frame; CACHED below (ossa_instance_desc.store).
- * On the Zen 5 VM of 2026-11-26 500 cally characters took 3.6 us each streaming against 5.2
- * cached (docs/BENCHMARKS.md). A caller that reads the outputs right away (an upload) may
- * rather keep them cached while half of ossa_skin_cache_bytes holds the crowd, as ossa-view
- * does. */
+ * Measured gains are in docs/BENCHMARKS.md (Crowds). A caller that reads the outputs right away
+ * (an upload) may rather keep them cached while half of ossa_skin_cache_bytes holds the crowd, as
+ * ossa-view does. */
 OSSA_API ossa_skin_store ossa_skin_crowd_store(uint64_t bytes);
 /* Bytes of the largest cache this CPU reports to one core through CPUID (the last-level cache it
  * shares with its neighbours: 32 MB on a Zen 5 CCD), or 8 MB where it reports none. */
@@ -147,13 +147,12 @@ OSSA_API const uint32_t *ossa_skin_mesh_source(const ossa_skin_mesh *mesh);
 OSSA_API uint32_t ossa_skin_mesh_face_count(const ossa_skin_mesh *mesh);
 OSSA_API const uint32_t *ossa_skin_mesh_indices(const ossa_skin_mesh *mesh);
 /* 1 when the mesh is skinned in the exact per-influence form: its submesh has influence_points
- * (C3S, SKM) that do not all agree, within float noise, on one bind point per vertex (weights
- * times offsets that disagree, or bones whose base scale the inverse binds leave out). Then each
- * vertex is sum_i P_i [u_i; w_i] as ossa_skin_submesh_scalar computes it; every kernel has an
- * exact form (1.4x (AVX2) to 2.5x (scalar) the time of its blend form on the project's EPYC VM,
- * 4 influences). 0: linear blend skinning of one point per vertex, which for such a submesh is
- * the same formula (the point is sum_i u_i / sum_i w_i). Decided once, at
- * ossa_skin_mesh_create. */
+ * (C3S, SKM) that do not all agree, within float noise, on one bind point per vertex (weights times
+ * offsets that disagree, or bones whose base scale the inverse binds leave out). Then each vertex
+ * is sum_i P_i [u_i; w_i] as ossa_skin_submesh_scalar computes it; every kernel has an exact form,
+ * slower than its blend form (docs/BENCHMARKS.md gives the cost). 0: linear blend skinning of one
+ * point per vertex, which for such a submesh is the same formula (the point is
+ * sum_i u_i / sum_i w_i). Decided once, at ossa_skin_mesh_create. */
 OSSA_API bool ossa_skin_mesh_exact(const ossa_skin_mesh *mesh);
 /* The same decision for a submesh, without building a mesh (ossa info, the viewer, benches). */
 OSSA_API bool ossa_skin_submesh_exact(const ossa_submesh *sm);

@@ -1,4 +1,4 @@
-/* Status codes and the error record every entry point fills. */
+/* Status codes and the error record that every call which can fail fills when it fails. */
 #ifndef OSSA_STATUS_H
 #define OSSA_STATUS_H
 

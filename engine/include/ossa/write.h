@@ -36,7 +36,7 @@ typedef void (*ossa_export_warning_fn)(void *user, const char *message);
 typedef struct ossa_cal3d_write_options {
     bool xml;          /* the XML forms (XSF, XMF, XAF, XPF, XRF) instead of the binary ones */
     uint32_t version;  /* the Cal3D version to write; 0: ossa_cal3d_default_version */
-    /* Binary 1300/1301 in the layout of the mp3butcher/Cal3D fork (FORMAT-NOTES A.1): no node
+    /* Binary 1300/1301 in the layout of the mp3butcher/Cal3D fork (docs/FORMATS.md, D1): no node
      * lights or scene ambient colour in the CSF, no vertex colours in the CMF; the CAF, CPF and
      * CRF are the same in both lineages. false: the upstream layout. */
     bool mp3butcher;

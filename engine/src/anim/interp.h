@@ -126,7 +126,7 @@ static inline int ossa_factor_extrapolates(float f)
 }
 
 /* Interpolates one key pair: translation (and scale when both are given) lerp, rotation slerp
- * or nlerp. f outside [0, 1] extrapolates (FORMAT-NOTES Decision 4). */
+ * or nlerp. f outside [0, 1] extrapolates (docs/FORMATS.md, D4). */
 static inline void ossa_interp_pair(const float *ta, const float *tb, const float *ra,
                                     const float *rb, const float *sa, const float *sb, float f,
                                     int nlerp, float *t, float *r, float *s)

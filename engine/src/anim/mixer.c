@@ -1,6 +1,6 @@
 /* Cal3D's CalMixer (0.11) over the runtime clips: cycles and actions are fixed-capacity arrays
  * kept newest first (Cal3D's push_front lists), the bone blending is CalBone's
- * blendState / lockState / calculateState per bone over SoA arrays. FORMAT-NOTES D, "Mixer". */
+ * blendState / lockState / calculateState per bone over SoA arrays. docs/FORMATS.md, Mixer. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* The mixer's bone blending (mixer_internal.h): CalMixer::updateSkeleton over the runtime
  * clips, CalBone's blendState / lockState / calculateState per bone over SoA arrays, and the
- * single-cycle fast path. FORMAT-NOTES D, "Mixer". */
+ * single-cycle fast path. docs/FORMATS.md, Mixer. */
 #include "interp.h"
 #include "mixer_internal.h"
 #include "rt_internal.h"

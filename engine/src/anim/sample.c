@@ -81,7 +81,7 @@ static void sample_track(const ossa_track *tr, float time, ossa_wrap mode, float
         return;
     }
     /* Cal3D's key search returns a pair even outside the key range, so the factor
-     * extrapolates (< 0 or > 1): FORMAT-NOTES Decision 4, limited per pair (extrap.h). */
+     * extrapolates (< 0 or > 1): docs/FORMATS.md, D4, limited per pair (extrap.h). */
     uint32_t a = ossa_key_search(tr->times, n, time);
     const float *ta = tr->translations + 3 * a, *ra = tr->rotations + 4 * a;
     const float *sa = tr->scales ? tr->scales + 3 * a : NULL, *sb = sa ? sa + 3 : NULL;

@@ -16,7 +16,7 @@ char *ossa_arena_strndup(ossa_arena *a, const char *s, size_t n);
 size_t ossa_arena_bytes(const ossa_arena *a);
 
 /* A point to rewind to: everything allocated after it can be given back at once (a reader that
- * tries one layout of a file and then another, FORMAT-NOTES Decision 1). Memory obtained before
+ * tries one layout of a file and then another, docs/FORMATS.md, D1). Memory obtained before
  * the mark is untouched; pointers obtained after it are invalid once rewound. */
 typedef struct ossa_arena_mark {
     struct arena_block *head, *head_next;

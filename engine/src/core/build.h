@@ -85,7 +85,7 @@ ossa_status ossa_build_set_file(ossa_build *b, const char *path);
 
 /* What one reading attempt of a file may change in the build (arena memory, warnings), so that
  * a failed attempt can be undone: the Cal3D readers try each >= 1300 layout in turn
- * (FORMAT-NOTES Decision 1). The attempt must not have added parts to the model. */
+ * (docs/FORMATS.md, D1). The attempt must not have added parts to the model. */
 typedef struct ossa_build_savepoint {
     ossa_arena_mark arena;
     const char *const *warnings;

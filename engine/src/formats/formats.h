@@ -46,7 +46,7 @@ ossa_status ossa_read_cff(ossa_build *b, const uint8_t *data, size_t size);
  * and scale, something to load), before the file is read whole. */
 ossa_status ossa_cff_check_head(ossa_build *b, const uint8_t *head, size_t n, uint64_t file_size);
 
-/* Cal3D version rules shared by the binary and XML readers (FORMAT-NOTES Decision 1):
+/* Cal3D version rules shared by the binary and XML readers (docs/FORMATS.md, D1):
  * 699..1301 accepted; 911..919 IMVU, 1200..1299 the v1200 layout, >= 1300 upstream, the rest
  * classic. Fails the build for any other version. */
 #define OSSA_CAL3D_EARLIEST 699u

@@ -410,7 +410,7 @@ static ossa_status load_cfg(ossa_build *b, const char *cfg_path, uint8_t *text)
     return st;
 }
 
-/* ---- SKM/SKP model sets (FORMAT-NOTES E) ---- */
+/* ---- SKM/SKP model sets (docs/FORMATS.md, SKM/SKP) ---- */
 
 /* Before the files given: the pose file of the first .skm when no .skp is among them. */
 static ossa_status load_skm_pose(ossa_build *b, const char *const *paths, size_t count)

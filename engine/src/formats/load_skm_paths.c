@@ -1,6 +1,6 @@
-/* The SKM/SKP pairing's file lookups (FORMAT-NOTES E), for load.c: whether a path holds an SKM
- * or an SKP, the pose file an .skm goes with (its <model>.cfg's import, else <model>.skp, else
- * its base model's for a _lodN file) and the .skm a Qfusion .cfg stands for. They look only at
+/* The SKM/SKP pairing's file lookups (docs/FORMATS.md, SKM/SKP), for load.c: whether a path holds
+ * an SKM or an SKP, the pose file an .skm goes with (its <model>.cfg's import, else <model>.skp,
+ * else its base model's for a _lodN file) and the .skm a Qfusion .cfg stands for. They look only at
  * names and first bytes and add nothing to the model, so they sit apart from load.c, which loads
  * the files they find. */
 #include <stdbool.h>
@@ -118,8 +118,9 @@ ossa_status ossa_find_skm_pose(ossa_build *b, const char *skm_path, char *out, s
                      (int)len, skm_path, (int)len, skm_path);
 }
 
-/* A Qfusion .cfg stands for its model: dir/name.cfg opens dir/name.skm, whose pose file the
- * cfg's import names (FORMAT-NOTES E's pose file lookup, reversed). *skm is arena memory. */
+/* A Qfusion .cfg stands for its model: dir/name.cfg opens dir/name.skm, whose pose file the cfg's
+ * import names (docs/FORMATS.md, SKM/SKP: Qfusion's pose file lookup, reversed). *skm is arena
+ * memory. */
 ossa_status ossa_qfusion_cfg_model(ossa_build *b, const char *cfg_path, const ossa_cfg_scan *sc,
                                    const char **skm)
 {

@@ -8,7 +8,7 @@
 #include "core/build.h"
 
 /* What a .cfg's text holds: Cal3D key=value lines and/or Qfusion's first `import` token
- * (FORMAT-NOTES E: tokens are scanned until the first "import", any letter case; the next
+ * (docs/FORMATS.md, SKM/SKP: tokens are scanned until the first "import", any letter case; the next
  * token on its line is the pose file). */
 typedef struct ossa_cfg_scan {
     bool import;          /* an import token was found */

@@ -1,5 +1,5 @@
-/* Cal3D's spring system (CalSpringSystem, FORMAT-NOTES D "Springs") over output-order buffers.
- * Collision with bone boxes is not implemented.
+/* Cal3D's spring system (CalSpringSystem; docs/FORMATS.md, Physique and springs) over output-order
+ * buffers. Collision with bone boxes is not implemented.
  *
  * The relaxation is a chain of dependent square roots and divisions (each spring reads what the
  * one before it moved), so one character's step waits on latency, not arithmetic. Several

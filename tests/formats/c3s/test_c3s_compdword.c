@@ -1,4 +1,4 @@
-/* compdword, exactly as c3s-cannibal-scene.txt states it (FORMAT-NOTES Decision 9): for each
+/* compdword, exactly as c3s-cannibal-scene.txt states it (docs/FORMATS.md, D9): for each
  * byte b, value += b & 0x7F, and while b & 0x80 the value shifts left by 7 and the next byte
  * follows; at most 5 bytes, at most 32 bits. Edge values, the encoder against the decoder,
  * the rejections, and the same rules through the reader (a count in a real subchunk). */

@@ -1,4 +1,4 @@
-/* Weighted vertices follow Decision 9 exactly: a vertex is the sum over its weights of
+/* Weighted vertices follow D9 (docs/FORMATS.md) exactly: a vertex is the sum over its weights of
  * weightFactor x (bone world transform applied to offsetPos), with no division by the weights'
  * total and each weight its own offset. A hand-made chain of three bones carries vertices whose
  * weights sum to 0.7, 1.3 and 1 with offsets that disagree; the test evaluates the formula
@@ -150,7 +150,7 @@ static void make_offsets(fixture *f)
         }
 }
 
-/* Decision 9's vertex v at a key (-1: the base pose), and the weighted mean of its terms. */
+/* D9's vertex v at a key (-1: the base pose), and the weighted mean of its terms. */
 static void expected_vertex(const fixture *f, uint32_t v, int key, double out[3], double mean[3])
 {
     double total = 0;

@@ -1,8 +1,8 @@
 /* Hand-built Cal3D binary files for the binary-synthetic tests, written here field by field from
- * FORMAT-NOTES A.3-A.7: a skeleton listed children-first (classic, or IMVU/upstream with scene
- * ambient and node lights), a one-submesh mesh (with or without the IMVU/upstream colours and
- * morph target) and where it put the fields the error tests break, a CRF and a CPF; and loading
- * them through ossa_load_files and ossa_load_memory. */
+ * docs/FORMATS.md, Cal3D binary layouts: a skeleton listed children-first (classic, or
+ * IMVU/upstream with scene ambient and node lights), a one-submesh mesh (with or without the
+ * IMVU/upstream colours and morph target) and where it put the fields the error tests break, a CRF
+ * and a CPF; and loading them through ossa_load_files and ossa_load_memory. */
 #ifndef OSSA_TEST_BINARY_FIXTURE_H
 #define OSSA_TEST_BINARY_FIXTURE_H
 

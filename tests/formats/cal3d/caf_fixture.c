@@ -78,7 +78,7 @@ void put_plain_track(bytes *b, int32_t bone, const key *keys, int n)
     }
 }
 
-/* ---- IMVU bit-packed encoder (B.1) --------------------------------------------------------- */
+/* ---- IMVU bit-packed encoder -------------------------------------------------------------- */
 
 void put_packed_header(bytes *b, uint32_t bone, int req, int high, int dyn, uint32_t n)
 {
@@ -140,7 +140,7 @@ void put_packed_track(bytes *b, const packed_track *p, int version_extras)
     }
 }
 
-/* ---- v1200 quantised encoder (B.2 / Decision 2) -------------------------------------------- */
+/* ---- v1200 quantised encoder (D2) --------------------------------------------------------- */
 
 
 uint32_t quant(float v, float min, float scale, uint32_t max)

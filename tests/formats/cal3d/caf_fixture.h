@@ -1,5 +1,5 @@
 /* Hand-built CAF files for the CAF layout and error tests: a byte and bit writer, encoders of
- * the plain (A.4), IMVU bit-packed (B.1) and v1200 quantised (B.2, Decision 2) tracks, and a
+ * the plain, IMVU bit-packed and v1200 quantised (D2) tracks, and a
  * loader over a synthetic skeleton with checks against what was encoded. */
 #ifndef OSSA_TEST_CAF_FIXTURE_H
 #define OSSA_TEST_CAF_FIXTURE_H
@@ -46,7 +46,7 @@ typedef struct quant_track {
 
 enum { SKEL_BONES = 6 };
 
-/* Quantisation steps of B.1. */
+/* Quantisation steps of the bit-packed keys. */
 #define CAF_HIGH_STEP (8388608.0 / 33554431.0) /* ~0.25 */
 #define CAF_LOW_STEP (128.0 / 511.0)           /* ~0.25 */
 #define CAF_PACKED_Q_TOL 3e-3                  /* 1/2047 per component + root */
@@ -61,7 +61,7 @@ void put_bits(bits *w, uint32_t v, unsigned n);
 /* Restarts b with a CAF magic and version. */
 void caf_header(bytes *b, int32_t version);
 void normalise(float q[4]);
-/* Track encoders: plain (A.4), IMVU bit-packed (B.1), v1200 quantised (B.2). */
+/* Track encoders (docs/FORMATS.md, CAF layout): plain, IMVU bit-packed, v1200 quantised. */
 void put_plain_track(bytes *b, int32_t bone, const key *keys, int n);
 void put_packed_header(bytes *b, uint32_t bone, int req, int high, int dyn, uint32_t n);
 void put_packed_translation(bytes *b, const float tr[3], int high);

@@ -129,7 +129,7 @@ void build_character(character *c, int reorder)
     c->anim.tracks = c->tracks;
 
     /* Submesh 0: a quad whose first face winds clockwise seen from its +z normals, so the
-     * binary CMF auto-flip (A.5) applies to it; two uv sets, 1..4 influences, a spring and a
+     * binary CMF auto-flip (D7) applies to it; two uv sets, 1..4 influences, a spring and a
      * morph target. */
     static const float quad[4][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}};
     static const int inf_bones[4][4] = {{0}, {1, 0}, {1, 2, 0}, {2, 1, 3, 4}};

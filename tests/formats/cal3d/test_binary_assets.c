@@ -74,7 +74,7 @@ static void check_skeleton(const char *path, uint32_t expected_bones)
             for (int k = 0; k < 3; k++) {
                 CHECK(bn->rest_t[k] == lef(d + o + 4 * k));
                 CHECK(bn->inv_bind_t[k] == lef(d + o + 28 + 4 * k));
-                CHECK(bn->rest_r[k] == -lef(d + o + 12 + 4 * k)); /* conjugated (Decision 3) */
+                CHECK(bn->rest_r[k] == -lef(d + o + 12 + 4 * k)); /* conjugated (D3) */
                 CHECK(bn->inv_bind_r[k] == -lef(d + o + 40 + 4 * k));
                 CHECK(bn->rest_s[k] == 1.0f);
             }

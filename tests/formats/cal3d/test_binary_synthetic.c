@@ -1,5 +1,5 @@
-/* Cal3D binary readers on byte buffers built field by field (binary_fixture.h, FORMAT-NOTES
- * A.3-A.7): a skeleton listed children-first (reordering and the remapping of a mesh's
+/* Cal3D binary readers on byte buffers built field by field (binary_fixture.h, docs/FORMATS.md,
+ * Cal3D binary layouts): a skeleton listed children-first (reordering and the remapping of a mesh's
  * influences), IMVU 911 files (scene ambient, node lights, vertex colours, a morph target, no
  * auto-flip), 1200 and 1300 meshes, a CPF, a typed CRF, and a zero-area first face. Errors on
  * the same files: test_binary_synthetic_errors.c. */
@@ -25,7 +25,7 @@ static void check_skeleton_bones(const ossa_model *m)
     CHECK(m->bones[0].child_count == 1 && m->bones[0].children[0] == 1);
     CHECK(m->bones[1].child_count == 1 && m->bones[1].children[0] == 2);
     CHECK(m->bones[2].child_count == 0);
-    /* Cal3D quaternions are conjugated once (Decision 3); scale is 1. */
+    /* Cal3D quaternions are conjugated once (D3); scale is 1. */
     CHECK(m->bones[0].rest_r[0] == -0.6f && m->bones[0].rest_r[3] == 0.8f);
     CHECK(m->bones[0].inv_bind_r[0] == 0.6f && m->bones[0].inv_bind_r[3] == 0.8f);
     CHECK(m->bones[0].rest_t[2] == 3.0f && m->bones[0].inv_bind_t[1] == -2.0f);

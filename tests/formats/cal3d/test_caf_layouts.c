@@ -1,6 +1,7 @@
 /* Hand-built CAF files of every layout, written by a small encoder that follows the specs
- * (FORMAT-NOTES A.4, B.1, B.2, Decision 2), decoded by the loader and compared with what was
- * encoded, within each encoding's quantisation step. Malformed files fail with the right error. */
+ * (docs/FORMATS.md: CAF layout, Bit-packed and Quantised CAF keys, D2), decoded by the loader and
+ * compared with what was encoded, within each encoding's quantisation step. Malformed files fail
+ * with the right error. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

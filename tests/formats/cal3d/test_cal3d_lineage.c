@@ -1,4 +1,4 @@
-/* The Cal3D writer in both 1300/1301 lineages (FORMAT-NOTES A.1, Decision 1). A character with
+/* The Cal3D writer in both 1300/1301 lineages (docs/FORMATS.md, D1). A character with
  * node lights and vertex colours and one without them (tests/common/lineage_fixture.c, written
  * by the independent test writer) are loaded, written by ossa_write_cal3d in each lineage they
  * fit, read back and compared field for field; the reader reports the lineage written. The

@@ -27,7 +27,7 @@ static uint32_t file_version(int version)
     return (uint32_t)(version & ~(CW_MP3BUTCHER | CW_MP3BUTCHER_TERMINATED));
 }
 
-/* The layout the reader must report for a skeleton or mesh of this case (Decision 1): the
+/* The layout the reader must report for a skeleton or mesh of this case (D1): the
  * 1300/1301 lineage is told from the data alone. */
 static ossa_cal3d_lineage expected_lineage(int version)
 {
@@ -50,9 +50,9 @@ static void check_vec(const char *what, const float *got, const float *want, int
                i, (double)got[i], (double)want[i]);
 }
 
-/* The model stores Hamilton quaternions: the Cal3D file value conjugated (Decision 3). The sign
+/* The model stores Hamilton quaternions: the Cal3D file value conjugated (D3). The sign
  * is checked too: raw layouts keep the file's, bit-packed ones decode the dropped component as
- * positive and the quantised one as written (B.1, B.2). */
+ * positive and the quantised one as written (Bit-packed and Quantised CAF keys). */
 static void check_quat(const char *what, const float *got, const float *cal3d, double tol)
 {
     float want[4] = {-cal3d[0], -cal3d[1], -cal3d[2], cal3d[3]};

@@ -1,4 +1,4 @@
-/* The two Cal3D 1300/1301 lineages (FORMAT-NOTES A.1, Decision 1) told apart from the data:
+/* The two Cal3D 1300/1301 lineages (docs/FORMATS.md, D1) told apart from the data:
  * upstream files (node lights in the CSF, vertex colours in the CMF) and mp3butcher files
  * (neither), written by the test writer, load and report their lineage; a failed attempt at the
  * other layout leaves no warning behind; a file that fits neither names both layouts and where

@@ -8,14 +8,14 @@
  * source_index of Cal3D, and influences/tracks are compared through that map.
  *
  * What 0.11 does that matters here (checked at run time below, not assumed):
- * - CalMixer::blendCycle DOES append a loop keyframe, as FORMAT-NOTES D says upstream does: the
- *   first time an animation is played as a cycle, every track gets a copy of its first key at
- *   t = duration (the core animation is mutated; the key totals grow by the track count, and
+ * - CalMixer::blendCycle DOES append a loop keyframe, as docs/FORMATS.md (Mixer) says upstream
+ *   does: the first time an animation is played as a cycle, every track gets a copy of its first
+ *   key at t = duration (the core animation is mutated; the key totals grow by the track count, and
  *   each appended key is checked below). Between the last key and the duration 0.11 therefore
  *   interpolates back towards the first key; Ossa's OSSA_WRAP_LOOP mode (used by `ossa sample`)
- *   does the same without mutating the clip. The skinned comparison feeds Ossa's sampler the
- *   clip as 0.11 plays it (loop keys appended, tracks 0.11 did not read left out), and also
- *   checks Ossa's own clip in loop mode past the last key.
+ *   does the same without mutating the clip. The skinned comparison feeds Ossa's sampler the clip
+ *   as 0.11 plays it (loop keys appended, tracks 0.11 did not read left out), and also checks
+ *   Ossa's own clip in loop mode past the last key.
  * - The mixer's clock wraps with fmod(time, duration); its first update leaves the clock at 0
  *   (the cycle has no duration yet), so a pose at time t is update(0) then update(t).
  * - Submeshes with springs hand vertices of physique weight > 0 to the cloth simulation: those

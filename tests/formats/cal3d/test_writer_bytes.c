@@ -1,6 +1,6 @@
 /* Pins the test writer's byte layouts to the spec with hand-computed bytes, so the round-trip
  * tests cannot drift into agreeing with a reader on a wrong reading. The expected bytes are
- * derived in the comments from FORMAT-NOTES A.2, A.4, A.5, B.1, B.2 and Decision 2. */
+ * derived in the comments from docs/FORMATS.md (Cal3D binary layouts, D2). */
 #include <math.h>
 #include <string.h>
 
@@ -13,7 +13,7 @@ static void check_bytes(const char *what, const uint8_t *got, const uint8_t *wan
         CHECKF(got[i] == want[i], "%s byte %zu: %02x, want %02x", what, i, got[i], want[i]);
 }
 
-/* CAF header words by version (A.4, Decision 1, cal3d-fileformats.txt section 3). */
+/* CAF header words by version (CAF layout, D1, cal3d-fileformats.txt section 3). */
 static void test_caf_headers(void)
 {
     cw_key key = {0.0f, {0, 0, 0}, {0, 0, 0, 1}};
@@ -46,19 +46,19 @@ static void test_caf_headers(void)
                    k, w[1 + k], cases[i].words[k]);
         if (cases[i].version == 1300)
             CHECKF(w[4] == 5, "1300 flags word %d", w[4]);
-        /* The first track starts with bone id 7 (int32 raw/quantised, or the B.1 header). */
+        /* The first track starts with bone id 7 (int32 raw/quantised, or the bit-packed header). */
         CHECKF(d[cases[i].header] == 7, "v%d: first track byte %u", cases[i].version,
                d[cases[i].header]);
         free(d);
     }
 }
 
-/* B.1 low range. Header: bone 0x123 -> b0 = 0x23, b1 = 0x01 | 0x80 (required) | 0x20 (dynamic),
- * key count 1 -> 01 00. Translation (128, 0, -128): x mag 511 at bits 0-8, sign 0 at bit 9; y 0;
- * z mag 511 at bits 20-28, sign 1 at bit 29 -> 0x3FF001FF -> FF 01 F0 3F.
- * Rotation (-0.6, 0, 0, 0.8): w dropped (3 in bits 0-1); x sign 1 at bit 2, mag
- * round(0.6 * 2047) = 1228 at bits 3-13; y, z zero; time 1.0 s = 30 steps at bits 38-47.
- * 3 | 4 | 1228 << 3 = 0x2667 -> 67 26 00 00, 30 << 38 -> byte 4 = 0x80, byte 5 = 0x07. */
+/* Bit-packed, low range. Header: bone 0x123 -> b0 = 0x23, b1 = 0x01 | 0x80 (required) | 0x20
+ * (dynamic), key count 1 -> 01 00. Translation (128, 0, -128): x mag 511 at bits 0-8, sign 0 at bit
+ * 9; y 0; z mag 511 at bits 20-28, sign 1 at bit 29 -> 0x3FF001FF -> FF 01 F0 3F. Rotation (-0.6,
+ * 0, 0, 0.8): w dropped (3 in bits 0-1); x sign 1 at bit 2, mag round(0.6 * 2047) = 1228 at bits
+ * 3-13; y, z zero; time 1.0 s = 30 steps at bits 38-47. 3 | 4 | 1228 << 3 = 0x2667 -> 67 26 00 00,
+ * 30 << 38 -> byte 4 = 0x80, byte 5 = 0x07. */
 static void test_bitpacked_low(void)
 {
     cw_key key = {1.0f, {128.0f, 0.0f, -128.0f}, {-0.6f, 0.0f, 0.0f, 0.8f}};
@@ -89,7 +89,7 @@ static void test_bitpacked_low(void)
     free(d);
 }
 
-/* B.1 high range: x = 2^23 -> mag 2^25 - 1 at bits 0-24, sign 0 at 25; y = -1 ->
+/* Bit-packed, high range: x = 2^23 -> mag 2^25 - 1 at bits 0-24, sign 0 at 25; y = -1 ->
  * mag round(2^25 - 1) / 2^23) = 4 at bits 26-50, sign 1 at bit 51; z = 0 at bits 52-77.
  * Bytes: FF FF FF (0x01 | 4 << 2 = 0x11) 00 00 08 00 00 00. A second key of a dynamic track
  * has its own block; of a static one none. */
@@ -110,7 +110,7 @@ static void test_bitpacked_high(void)
     free(d);
 }
 
-/* Decision 2 / B.2, 1200 flags bit 0. Keys (0,0,0) at t 0 and (10.23, 20.47, -20.47) at t 2
+/* D2, 1200 flags bit 0. Keys (0,0,0) at t 0 and (10.23, 20.47, -20.47) at t 2
  * (duration 2): min = (0, 0, -20.47), scale = range / (1023, 2047, 2047) = 0.01 each.
  * Key 0: time 0; x 0, y 0, z 2047 -> 2047 << 21 = 0xFFE00000; identity rotation: w dropped,
  * which 3 -> s = (0, 0|1, 0|1). Key 1: time 65535; x 1023 | y 2047 << 10 | z 0 = 0x001FFFFF;
@@ -140,7 +140,7 @@ static void test_quantised(void)
     free(d);
 }
 
-/* A.2 strings and A.5 sparse morph list: "ab" is 03 00 00 00 'a' 'b' 00; the blend list of a
+/* Cal3D strings and the CMF sparse morph list: "ab" is 03 00 00 00 'a' 'b' 00; the blend list of a
  * 2-vertex submesh ends with id 3. */
 static void test_cmf_morph(void)
 {
@@ -173,8 +173,8 @@ static void test_cmf_morph(void)
     d = cw_write_cmf(&mesh, 1100, &size);
     CHECK(d && size == 12 + 24 + 2 * (vertex - 12) + 12);
     free(d);
-    /* mp3butcher 1300 (A.1): the morph count and the morph, no vertex colours; the file says
-     * 1300 all the same. */
+    /* mp3butcher 1300 (Cal3D version thresholds): the morph count and the morph, no vertex colours;
+     * the file says 1300 all the same. */
     d = cw_write_cmf(&mesh, 1300 | CW_MP3BUTCHER, &size);
     CHECK(d && size == 12 + 28 + 2 * (vertex - 12) + 7 + 4 + 24 + 4 + 12);
     if (d) {
@@ -185,9 +185,9 @@ static void test_cmf_morph(void)
     free(d);
 }
 
-/* A.3: upstream 1300/1301 put a scene ambient colour after the bone count and a light type and
- * colour after each parent id; the mp3butcher fork neither. One bone named "b" (string 6 bytes),
- * 14 floats, parent, no children. */
+/* CSF layout: upstream 1300/1301 put a scene ambient colour after the bone count and a light type
+ * and colour after each parent id; the mp3butcher fork neither. One bone named "b" (string 6
+ * bytes), 14 floats, parent, no children. */
 static void test_csf_lineages(void)
 {
     cw_bone bone = {"b", -1, {0, 0, 0}, {0, 0, 0, 1}, {0, 0, 0}, {0, 0, 0, 1}, 3,

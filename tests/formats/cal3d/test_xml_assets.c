@@ -240,7 +240,7 @@ static void test_imvu(void)
         if (a2) {
             const ossa_track *t = &a2->tracks[0];
             CHECK(t->key_count == 2 && t->flags == OSSA_TRACK_HIGH_RANGE && a2->version == 919);
-            /* Decision 5: TRANSLATIONREQUIRED=0, so the rest translation 0 1.31134e-6 -30. */
+            /* D5: TRANSLATIONREQUIRED=0, so the rest translation 0 1.31134e-6 -30. */
             for (int k = 0; k < 2; k++) {
                 CHECK(t->translations[3 * k] == 0.0f);
                 CHECK_NEAR(t->translations[3 * k + 1], 1.31134e-6, 1e-12);

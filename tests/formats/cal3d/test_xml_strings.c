@@ -1,5 +1,5 @@
 /* Cal3D XML readers on small hand-written documents: both header styles, BOM and declaration,
- * case-insensitive names, MAGIC checks, Decision 5 rotation-only keys, meshes with morphs and
+ * case-insensitive names, MAGIC checks, D5 rotation-only keys, meshes with morphs and
  * springs, materials, morph animations, and hostile input (NaN, bad ids, DTD/entities, lying
  * counts), each failure with its status and line. */
 #include <math.h>
@@ -130,7 +130,7 @@ static void test_skeleton_styles(void)
         CHECK(has_warning(m, "no VERSION"));
     ossa_model_destroy(m);
 
-    /* The 0.9 document's MAGIC="XFS" typo: accepted with a warning (Decision 6). */
+    /* The 0.9 document's MAGIC="XFS" typo: accepted with a warning (D6). */
     char xfs[4096];
     snprintf(xfs, sizeof xfs, "%s", xsf_header);
     memcpy(strstr(xfs, "XSF"), "XFS", 3);
@@ -293,7 +293,7 @@ static void test_animation(void)
         CHECK(!"mkdtemp");
         return;
     }
-    /* Decision 5 in each of its three forms, plus sorting, flags and the version override. */
+    /* D5 in each of its three forms, plus sorting, flags and the version override. */
     const char *xaf =
         "<HEADER MAGIC=\"XAF\" VERSION=\"910\"/>\n"
         "<ANIMATION VERSION=\"919\" DURATION=\"2\" NUMTRACKS=\"3\">\n"
@@ -425,7 +425,7 @@ static void test_mesh(void)
         CHECK(s->morphs[0].d_position[0] == 0.5f && s->morphs[0].d_position[1] == 0.25f);
         CHECK(s->morphs[0].d_normal[1] == 1.0f && s->morphs[0].d_normal[2] == -1.0f);
         CHECK(s->morphs[0].d_uv && s->morphs[0].d_uv[0] == -0.5f && s->morphs[0].d_uv[1] == 0.5f);
-        /* No winding flip (Decision 7). */
+        /* No winding flip (D7). */
         CHECK(s->indices[0] == 0 && s->indices[1] == 1 && s->indices[2] == 2);
     }
     ossa_model_destroy(m);

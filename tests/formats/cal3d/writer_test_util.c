@@ -136,7 +136,7 @@ static void compare_bones(wt_cmp *c, const ossa_model *a, const ossa_model *b,
     }
 }
 
-/* Would a classic/upstream CMF reader flip this submesh (FORMAT-NOTES A.5)? */
+/* Would a classic/upstream CMF reader flip this submesh (docs/FORMATS.md, CMF layout)? */
 static bool reader_flips(const ossa_submesh *sm)
 {
     if (sm->face_count == 0)

@@ -1,5 +1,5 @@
 /* The CFF reader on a hand-built file (cff_test_util.c): LODs, names, materials from textures,
- * 8- and 16-bit indices, the position / UV / colour decoding of FORMAT-NOTES section G, frames as
+ * 8- and 16-bit indices, the position / UV / colour decoding of docs/FORMATS.md, CFF, frames as
  * T + Rz(Rx(Ry(p))) with frame 0 as the rest state, the seventh values, the half-float
  * diagnostic, and a file with nothing in it. */
 #include <math.h>
@@ -128,7 +128,7 @@ int main(void)
     }
     ossa_model_destroy(m);
 
-    /* The two readings of Decision 8. */
+    /* The two readings of D8. */
     ossa_cff_position_reading as_int, as_half;
     st = ossa_cff_position_readings(fx.data, fx.size, "ship.cff", &as_int, &as_half, &err);
     CHECKF(st == OSSA_OK, "%s", err.message);

@@ -1,13 +1,13 @@
-/* SKM vertices follow Qfusion's formula exactly (FORMAT-NOTES E): v = sum_w [R_w origin_w +
- * influence_w T_w], origins pre-weighted. A hand-made SKP/SKM pair (three bones in a chain, a
- * clip of three frames) carries vertices whose influences sum to 0.7, 1.3, 1 and 0.6 (one
- * influence of weight 0 with a non-zero origin, which still adds R origin), with origins that
- * disagree or agree on one point. The test evaluates the formula itself, in double, from the
- * frames it wrote (poses concatenated root first, q = qp qc, t = R(qp) tc + tp), and compares
- * the bind pose and every frame: the scalar reference, every runtime kernel, the thread pool and
- * `ossa sample` (the CLI binary is argv[1]). Agreeing origins take the blend path (the point
- * sum u / sum w) and still match; a control shows that skinning the frame-0 bind vertex by the
- * weights, the old reading, is visibly off for both. */
+/* SKM vertices follow Qfusion's formula exactly (docs/FORMATS.md, SKM/SKP):
+ * v = sum_w [R_w origin_w + influence_w T_w], origins pre-weighted. A hand-made SKP/SKM pair (three bones in a chain, a
+ * clip of three frames) carries vertices whose influences sum to 0.7, 1.3, 1 and 0.6 (one influence
+ * of weight 0 with a non-zero origin, which still adds R origin), with origins that disagree or
+ * agree on one point. The test evaluates the formula itself, in double, from the frames it wrote
+ * (poses concatenated root first, q = qp qc, t = R(qp) tc + tp), and compares the bind pose and
+ * every frame: the scalar reference, every runtime kernel, the thread pool and `ossa sample` (the
+ * CLI binary is argv[1]). Agreeing origins take the blend path (the point sum u / sum w) and still
+ * match; a control shows that skinning the frame-0 bind vertex by the weights, the old reading, is
+ * visibly off for both. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * transforms and skinned vertices (anim.h, scalar path) at several times of every clip.
  *  - Written at 30 frames per second, the demo's own key rate, every frame is a demo key, so
  *    the read clip interpolates the same keys at any time. The reader plays frames at 10 per
- *    second (Decision 10), so demo time t is read-back time 3 t.
+ *    second (D10), so demo time t is read-back time 3 t.
  *  - Written at the default 10 per second, the poses agree at frame times (k / 10 s). */
 #include <math.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* The SKM/SKP reader on a hand-made pair (skm_hand.c) whose every expected value is worked out
  * by hand: Hamilton quaternions used as stored, frame 0 as rest and bind pose, pre-weighted
  * origins to bind vertices, the bind disagreement, attachment flags, frames grouped into clips
- * (Decision 10) with the loop key, records grouped into meshes, "_lodN" names, shared
+ * (D10) with the loop key, records grouped into meshes, "_lodN" names, shared
  * materials, reference-list warnings, a .skm read alone, and the header's file size. */
 #include <math.h>
 #include <stdio.h>

@@ -1,8 +1,8 @@
-/* Cannibal scene (C3S) reader, part 2: the model from the parsed scene (FORMAT-NOTES
- * Decision 9). Every SMDL becomes one mesh (plus one flagged OSSA_MESH_HIDDEN for its hidden
+/* Cannibal scene (C3S) reader, part 2: the model from the parsed scene (docs/FORMATS.md,
+ * D9). Every SMDL becomes one mesh (plus one flagged OSSA_MESH_HIDDEN for its hidden
  * trifaces), with one submesh per material and sidedness; render vertices are split where a
  * vertex meets different texture vertices. All models' bones form one skeleton (several roots).
- * A bone-weighted vertex is Decision 9's sum over its weights of weightFactor x (bone applied to
+ * A bone-weighted vertex is D9's sum over its weights of weightFactor x (bone applied to
  * offsetPos): its bind position is that sum at the base pose, and each weight keeps its own
  * pre-weighted bind-space point (ossa_submesh.influence_points), so skinning with the base pose's
  * inverse binds gives the formula exactly; vertex-frame keys become

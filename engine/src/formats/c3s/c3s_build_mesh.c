@@ -68,7 +68,7 @@ ossa_status ossa_c3s_base_positions(model_state *st)
         }
         if (!used)
             continue;
-        /* Decision 9: the vertex is the sum of the weighted terms, not their mean. */
+        /* D9 (docs/FORMATS.md): the vertex is the sum of the weighted terms, not their mean. */
         float *out = st->base_pos + 3 * v;
         for (int c = 0; c < 3; c++)
             out[c] = (float)sum[c];

@@ -1,6 +1,6 @@
 /* Cannibal scene (C3S, RIFF "C3SB"), shared by the reader (c3s.c parses chunks and subchunks
  * into the records below, c3s_read_anim.c its BONE and ASEQ subchunks, c3s_build.c turns them
- * into the model) and the writer. Readings of the spec are FORMAT-NOTES Decision 9. */
+ * into the model) and the writer. Readings of the spec are docs/FORMATS.md, D9. */
 #ifndef OSSA_C3S_INTERNAL_H
 #define OSSA_C3S_INTERNAL_H
 

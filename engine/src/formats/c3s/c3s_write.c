@@ -1,5 +1,5 @@
 /* Cannibal scene (C3S) writer: the whole model as one SMDL of one scene (the reader is c3s.c and
- * c3s_build.c; readings of the spec are FORMAT-NOTES Decision 9).
+ * c3s_build.c; readings of the spec are docs/FORMATS.md, D9).
  *
  * Every render vertex of every submesh is one VRTX and, when its submesh has UVs, one TVRT
  * (so reading back splits nothing); every triangle is one TRIF with three EDGEs of its own,
@@ -10,7 +10,7 @@
  * Bone-weighted (the default): every bone is a BONE whose base OCS is its rest pose; every
  * influence a VRTX weight whose offsetPos is the bind vertex taken into the bone's space by its
  * inverse bind (a model with per-influence points, C3S or SKM, gives each weight its own point,
- * influence_points / weight, so the sum of Decision 9 reads back the same). Vertices without
+ * influence_points / weight, so the sum of D9 reads back the same). Vertices without
  * influences keep their place through a vertex group "static" and one frame. Each clip is an
  * ASEQ sampled as a cycle (OSSA_WRAP_LOOP) at the frame rate: n = round(duration x rate) keys at
  * k x duration / n (playRate n / duration, so the duration is kept), each with a key for every

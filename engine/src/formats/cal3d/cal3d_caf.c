@@ -1,4 +1,4 @@
-/* Cal3D binary animation (CAF), every layout (FORMAT-NOTES A.4, B.1, B.2, Decisions 1-3):
+/* Cal3D binary animation (CAF), every layout (docs/FORMATS.md: CAF layout, D1-D3):
  *   classic 699..910, 920..1199 and IMVU 911..912: duration, track count, plain tracks;
  *   IMVU 913..918: bit-packed tracks; 919: compression flag word after the version;
  *   1200..1299: flags word after the track count, bit 0 = quantised tracks;

@@ -1,5 +1,6 @@
-/* Compressed CAF keyframes: the IMVU bit-packed scheme (FORMAT-NOTES B.1) and the v1200
- * quantised keys (B.2, Decision 2). Quaternions stay in Cal3D's convention here. */
+/* Compressed CAF keyframes: the IMVU bit-packed scheme and the v1200 quantised keys
+ * (docs/FORMATS.md: Bit-packed CAF keys, Quantised CAF keys, D2). Quaternions stay in Cal3D's
+ * convention here. */
 #include "formats/cal3d/cal3d_caf_codec.h"
 
 #include <float.h>

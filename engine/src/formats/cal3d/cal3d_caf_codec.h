@@ -1,13 +1,14 @@
-/* Decoders of the two compressed Cal3D CAF keyframe encodings (FORMAT-NOTES B.1, B.2 and
- * Decision 2). Pure functions over bytes already bounds-checked by the caller; quaternions come
- * out in the Cal3D (conjugated) convention, the reader converts them once afterwards. */
+/* Decoders of the two compressed Cal3D CAF keyframe encodings (docs/FORMATS.md: Bit-packed CAF
+ * keys, Quantised CAF keys, D2). Pure functions over bytes already bounds-checked by the caller;
+ * quaternions come out in the Cal3D (conjugated) convention, the reader converts them once
+ * afterwards. */
 #ifndef OSSA_CAL3D_CAF_CODEC_H
 #define OSSA_CAL3D_CAF_CODEC_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-/* IMVU bit-packed keyframes (B.1). */
+/* IMVU bit-packed keyframes (docs/FORMATS.md, Bit-packed CAF keys). */
 enum {
     OSSA_CAF_POS_BYTES_HIGH = 10, /* 3 x (25-bit magnitude + sign) + 2 pad bits */
     OSSA_CAF_POS_BYTES_LOW = 4,   /* 3 x (9-bit magnitude + sign) + 2 pad bits */
@@ -30,7 +31,7 @@ void ossa_caf_decode_packed_translation(const uint8_t *p, bool high_range, float
 /* Reads OSSA_CAF_QUAT_TIME_BYTES bytes: rotation (x, y, z, w, Cal3D convention) and seconds. */
 void ossa_caf_decode_packed_rotation_time(const uint8_t *p, float rotation[4], float *time);
 
-/* v1200 quantised keyframes (B.2 / Decision 2): 12 bytes. */
+/* v1200 quantised keyframes (docs/FORMATS.md, D2): 12 bytes. */
 enum { OSSA_CAF_QUANTISED_KEY_BYTES = 12 };
 /* time = t / 65535 x duration; translation = min + raw x scale (x 10 bits, y and z 11 bits from
  * the least significant bit up); rotation from the 3-word encoding. Results may be non-finite

@@ -1,8 +1,8 @@
-/* Cal3D binary mesh (CMF), FORMAT-NOTES A.5: one ossa_mesh per file, one submesh per material
- * thread. Every count is checked against the bytes left before anything is allocated; bone ids
- * go through the skeleton's file-id mapping; the classic/upstream winding auto-flip is applied
- * (Decision 7; the mp3butcher fork kept it) but not for IMVU files, whose reader never flipped.
- * A 1300/1301 file is read in the layout that fits it (cal3d_version.c). */
+/* Cal3D binary mesh (CMF), docs/FORMATS.md, CMF layout: one ossa_mesh per file, one submesh per
+ * material thread. Every count is checked against the bytes left before anything is allocated; bone
+ * ids go through the skeleton's file-id mapping; the classic/upstream winding auto-flip is applied
+ * (D7; the mp3butcher fork kept it) but not for IMVU files, whose reader never flipped. A 1300/1301
+ * file is read in the layout that fits it (cal3d_version.c). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -332,8 +332,8 @@ static ossa_status read_face(ossa_reader *r, const cmf_layout *l, uint32_t *tri)
     return OSSA_OK;
 }
 
-/* Cal3D's auto-flip (A.5): the first face's geometric normal, n = (p1 - p2) x (p3 - p2), is
- * compared with the normal of its first vertex; when they agree the whole submesh is flipped. */
+/* Cal3D's auto-flip (D7, CMF layout): the first face's geometric normal, n = (p1 - p2) x (p3 - p2),
+ * is compared with the normal of its first vertex; when they agree the whole submesh is flipped. */
 static void apply_winding_rule(ossa_build *b, const cmf_layout *l, ossa_submesh *sm,
                                uint32_t index)
 {

@@ -1,4 +1,4 @@
-/* Cal3D binary morph animation (CPF), FORMAT-NOTES A.7: per morph target, a track of
+/* Cal3D binary morph animation (CPF), docs/FORMATS.md, CPF layout: per morph target, a track of
  * (time, weight) keys. Becomes one ossa_morph_clip named after the file. */
 #include <stdlib.h>
 #include <string.h>

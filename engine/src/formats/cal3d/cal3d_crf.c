@@ -1,5 +1,5 @@
-/* Cal3D binary material (CRF), FORMAT-NOTES A.6: three RGBA byte colours, a shininess and a
- * list of texture maps whose paths are resolved relative to the material file and kept inside
+/* Cal3D binary material (CRF), docs/FORMATS.md, CRF layout: three RGBA byte colours, a shininess
+ * and a list of texture maps whose paths are resolved relative to the material file and kept inside
  * the model's folders (io/texture_path.c). */
 #include <string.h>
 #include "ossa/limits.h"

@@ -1,5 +1,5 @@
-/* Cal3D binary skeleton (CSF), FORMAT-NOTES A.3. Bones are read in file order and handed to
- * ossa_build_set_skeleton, which reorders them parents-first and records the file-id mapping
+/* Cal3D binary skeleton (CSF), docs/FORMATS.md, CSF layout. Bones are read in file order and handed
+ * to ossa_build_set_skeleton, which reorders them parents-first and records the file-id mapping
  * that meshes and animations read later use. A 1300/1301 file is read in the layout that fits it,
  * with or without node lights (cal3d_version.c). */
 #include <stdio.h>
@@ -99,8 +99,8 @@ static ossa_status read_csf_layout(ossa_build *b, const uint8_t *data, size_t si
     OSSA_TRY(ossa_cal3d_check_version(b, version, 4, 0, &lineage));
     lineage = ossa_cal3d_attempt_lineage(lineage, how);
     b->last_version = (uint32_t)version;
-    /* IMVU and upstream write a scene ambient colour and per-bone node lights; the mp3butcher
-     * fork disabled both (FORMAT-NOTES A.1). */
+    /* IMVU and upstream write a scene ambient colour and per-bone node lights; the mp3butcher fork
+     * disabled both (docs/FORMATS.md, Cal3D version thresholds). */
     bool lights = lineage == OSSA_CAL3D_IMVU || lineage == OSSA_CAL3D_UPSTREAM;
 
     size_t count_at = r.pos;

@@ -1,6 +1,6 @@
-/* Cal3D version dispatch (FORMAT-NOTES Decision 1): the lineage a version selects, and for
+/* Cal3D version dispatch (docs/FORMATS.md, D1): the lineage a version selects, and for
  * 1300/1301 skeletons and meshes, which exist in two incompatible lineages under the same version
- * numbers (A.1), the lineage told from the data by trying each layout. */
+ * numbers (Cal3D version thresholds), the lineage told from the data by trying each layout. */
 #include <stdio.h>
 #include <string.h>
 #include "formats/formats.h"

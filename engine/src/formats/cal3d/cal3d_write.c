@@ -1,9 +1,9 @@
-/* Cal3D writer: a model as a Cal3D set (skeleton, one mesh file per mesh, one animation per
- * clip, one morph animation per morph clip, one material per material) plus a .cfg listing
- * them, in the binary forms (FORMAT-NOTES A.2-A.7) or the XML ones (section C, in
- * cal3d_write_xml.c). Binary files use plain (uncompressed) tracks in any layout that allows
- * them: classic, IMVU 911/912/919, 1200, and 1300/1301 of either lineage (upstream, or the
- * mp3butcher fork without node lights and vertex colours).
+/* Cal3D writer: a model as a Cal3D set (skeleton, one mesh file per mesh, one animation per clip,
+ * one morph animation per morph clip, one material per material) plus a .cfg listing them, in the
+ * binary forms (docs/FORMATS.md, Cal3D binary layouts) or the XML ones (Cal3D XML layouts, in
+ * cal3d_write_xml.c). Binary files use plain (uncompressed) tracks in any layout that allows them:
+ * classic, IMVU 911/912/919, 1200, and 1300/1301 of either lineage (upstream, or the mp3butcher
+ * fork without node lights and vertex colours).
  *
  * Files are named after what they hold (mesh, clip, material names), because the readers name
  * meshes, clips and materials after their files; the skeleton and the .cfg take the base name.
@@ -39,7 +39,7 @@ static void put_i32(ossa_wbuf *b, int32_t v)
     ossa_wbuf_u32(b, (uint32_t)v);
 }
 
-/* A.2: length including the NUL, then the bytes and the NUL. */
+/* docs/FORMATS.md, Cal3D strings: length including the NUL, then the bytes and the NUL. */
 static void put_string(ossa_wbuf *b, const char *s)
 {
     size_t n = strlen(s);
@@ -396,7 +396,7 @@ static ossa_status layout_for(cw_writer *w, uint32_t version, bool mp3butcher)
                        "produce; use 912, 919 or another version",
                        version);
     /* 1300/1301 (both lineages): compression flag word after the CAF version and the flags
-     * word after the track count (FORMAT-NOTES A.4), morph targets, map types. */
+     * word after the track count (docs/FORMATS.md, CAF layout), morph targets, map types. */
     bool imvu = version >= 911 && version <= 919, v1300 = version >= 1300;
     l->version = version;
     l->extras = imvu || v1300;

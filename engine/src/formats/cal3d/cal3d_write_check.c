@@ -1,5 +1,5 @@
-/* What a Cal3D layout can hold (FORMAT-NOTES A.1, A.3-A.6): the Cal3D writer's refusals, made
- * before anything is written, with the reason in the caller's buffer. */
+/* What a Cal3D layout can hold (docs/FORMATS.md, Cal3D binary layouts): the Cal3D writer's
+ * refusals, made before anything is written, with the reason in the caller's buffer. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>

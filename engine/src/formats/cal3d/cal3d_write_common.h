@@ -15,7 +15,7 @@
 /* cal3d_write_common.c: text into the buffer, without its NUL. */
 void ossa_cw_puts(ossa_wbuf *b, const char *s);
 
-/* What the chosen version's layout can hold (FORMAT-NOTES Decision 1, A.3-A.6). */
+/* What the chosen version's layout can hold (docs/FORMATS.md: D1, Cal3D binary layouts). */
 typedef struct ossa_cw_layout {
     uint32_t version;
     bool extras;        /* IMVU 911..919 / >= 1300 (both lineages): morph targets, map types */
@@ -37,8 +37,8 @@ static inline const float *ossa_cw_color(const ossa_submesh *sm, uint32_t v)
  * parents (in bone order). Returns the count; ids receives up to bone_count indices. */
 uint32_t ossa_cw_children(const ossa_model *m, uint32_t i, uint32_t *ids);
 
-/* Cal3D stores quaternions conjugated (FORMAT-NOTES D): Hamilton (x, y, z, w) -> (-x, -y, -z, w),
- * with -0 written as 0. */
+/* Cal3D stores quaternions conjugated (docs/FORMATS.md, D3):
+ * Hamilton (x, y, z, w) -> (-x, -y, -z, w), with -0 written as 0. */
 static inline void ossa_cw_cal3d_quat(const float q[4], float out[4])
 {
     out[0] = -q[0] + 0.0f;

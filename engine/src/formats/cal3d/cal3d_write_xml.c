@@ -1,6 +1,7 @@
-/* Cal3D XML forms (FORMAT-NOTES C): <HEADER MAGIC VERSION/> followed by the root element, with
- * children in the order the strictest loaders consume them. Numbers are written in the C locale
- * with the fewest digits that read back to the same float, so files are exact and stable. */
+/* Cal3D XML forms (docs/FORMATS.md, Cal3D XML layouts): <HEADER MAGIC VERSION/> followed by the
+ * root element, with children in the order the strictest loaders consume them. Numbers are written
+ * in the C locale with the fewest digits that read back to the same float, so files are exact and
+ * stable. */
 #define _GNU_SOURCE /* newlocale, uselocale, strtof_l */
 #include <locale.h>
 #include <math.h>

@@ -1,6 +1,6 @@
-/* The Cal3D XML mesh reader (.xmf, FORMAT-NOTES section C): MESH and SUBMESH are streamed
- * containers; VERTEX, FACE, SPRING and each MORPH's BLENDVERTEX records come parsed whole, and
- * every count used to allocate was pre-scanned and is checked against its cap first. */
+/* The Cal3D XML mesh reader (.xmf, docs/FORMATS.md, Cal3D XML layouts): MESH and SUBMESH are
+ * streamed containers; VERTEX, FACE, SPRING and each MORPH's BLENDVERTEX records come parsed whole,
+ * and every count used to allocate was pre-scanned and is checked against its cap first. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -289,7 +289,7 @@ static ossa_status read_face(ossa_xml *x, void *ctx, const xmlNode *fe, uint32_t
     const char *ids = ossa_xml_attr(x, fe, "VERTEXID");
     if (!ids)
         return ossa_fail_line(x->b, OSSA_ERR_FORMAT, fl, "FACE has no VERTEXID");
-    /* Decision 7: XML faces keep their winding (no CMF auto-flip). */
+    /* D7: XML faces keep their winding (no CMF auto-flip). */
     return read_vertex_id(x, fl, "FACE VERTEXID", ids, 3, ss->s->vertex_count,
                           ss->indices + 3 * (size_t)k);
 }

@@ -1,5 +1,5 @@
 /* Cal3D XML readers: XSF skeletons, XAF animations, XRF materials and XPF morph
- * animations (FORMAT-NOTES section C; Decisions 3, 5, 6, 7). Element and attribute names are
+ * animations (docs/FORMATS.md: Cal3D XML layouts, D3, D5, D6, D7). Element and attribute names are
  * case-insensitive; children are found by name, so their order does not matter; every count
  * attribute is only a hint checked against the elements actually present. Each reader is a table
  * of element kinds (the *_kinds arrays) walked by ossa_xml_each: containers (SKELETON, TRACK,
@@ -220,7 +220,7 @@ static ossa_status read_track(ossa_xml *x, void *ctx, const xmlNode *e, uint32_t
     OSSA_TRY(ossa_build_array(b, &ts.tr, (size_t)nk * 3, sizeof *ts.tr));
     OSSA_TRY(ossa_build_array(b, &ts.rot, (size_t)nk * 4, sizeof *ts.rot));
 
-    /* Decision 5: a key without TRANSLATION takes the previous key's when the track says the
+    /* D5: a key without TRANSLATION takes the previous key's when the track says the
      * translation is required but static, else the bone's rest translation, else 0. */
     if (b->bone_from_file && t->bone < b->model->bone_count)
         ts.rest = b->model->bones[t->bone].rest_t;

@@ -1,4 +1,4 @@
-/* Corsairs / Sea Dogs (2000) model (CFF), FORMAT-NOTES section G and Decisions 8 and 11.
+/* Corsairs / Sea Dogs (2000) model (CFF), docs/FORMATS.md, CFF, D8 and D11.
  *
  * Layout: a 44-byte header (origin, scale, texture / material / LOD counts, BSP offset, LOD
  * distance), texture names (u8 length + chars), material blocks (36 bytes, an entry count, 20
@@ -10,8 +10,8 @@
  *  - every mesh of every LOD becomes one ossa_mesh (lod = its LOD) with one submesh, and one root
  *    bone; each vertex is bound to its mesh's bone with weight 1 (rigid parts);
  *  - a vertex position is origin + raw x scale / 32767 per axis, raw a SIGNED 16-bit integer
- *    (Decision 8; ossa_cff_position_readings reports the half-float reading too). Those are
- *    mesh-local coordinates; a frame maps them to T + Rz(Rx(Ry(p))) (Decision 11) with the
+ *    (D8; ossa_cff_position_readings reports the half-float reading too). Those are
+ *    mesh-local coordinates; a frame maps them to T + Rz(Rx(Ry(p))) (D11) with the
  *    usual right-hand rotation matrices applied to the stored numbers;
  *  - the first frame is the rest state (the spec's words): bone rest = frame 0, the inverse bind
  *    its inverse and the bind positions frame 0 applied to the local ones. A mesh without frames

@@ -1,5 +1,5 @@
-/* CFF meshes (cff_read.h): the LOD scan, each mesh's header, vertices (Decision 8's signed
- * 16-bit reading, or both readings for ossa_cff_position_readings), faces, frames (Decision 11)
+/* CFF meshes (cff_read.h): the LOD scan, each mesh's header, vertices (D8's signed
+ * 16-bit reading, or both readings for ossa_cff_position_readings), faces, frames (D11)
  * and the normals the format lacks. What the reader makes of it is at the top of cff.c. */
 #include <math.h>
 #include <string.h>
@@ -11,7 +11,7 @@
 
 /* ---- small Hamilton quaternion helpers (x, y, z, w) ---- */
 
-/* Rotation of a frame: Y first, then X, then Z (Decision 11), i.e. q = qz qx qy. */
+/* Rotation of a frame: Y first, then X, then Z (D11), i.e. q = qz qx qy. */
 static void frame_rotation(const float angles[3], float q[4])
 {
     double hx = 0.5 * angles[0], hy = 0.5 * angles[1], hz = 0.5 * angles[2];
@@ -25,7 +25,7 @@ static void frame_rotation(const float angles[3], float q[4])
 
 /* v' = q v q* for a unit q: float in and out, computed in double. */
 
-/* ---- half floats (the reading of Decision 8 that Ossa does not use) ---- */
+/* ---- half floats (the reading of D8 that Ossa does not use) ---- */
 
 static float half_to_float(uint16_t h)
 {

@@ -54,7 +54,7 @@ typedef struct cff_part {
     const float *times, *translations, *rotations, *extra;
 } cff_part;
 
-/* Frames play at the load option's rate (validated by the loader), else Decision 11's 25. */
+/* Frames play at the load option's rate (validated by the loader), else D11's 25. */
 static inline float cff_frame_rate(const ossa_build *b)
 {
     return b->opt.frame_rate > 0.0f ? b->opt.frame_rate : OSSA_CFF_FRAME_RATE;

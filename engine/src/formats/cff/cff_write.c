@@ -52,7 +52,7 @@
 
 /* ---- rotations ---- */
 
-/* Angles (x, y, z) with R(q) = Rz(z) Rx(x) Ry(y), the reader's order (Decision 11). */
+/* Angles (x, y, z) with R(q) = Rz(z) Rx(x) Ry(y), the reader's order (D11). */
 static void quat_to_angles(const float q[4], float angles[3])
 {
     double x = q[0], y = q[1], z = q[2], w = q[3];

@@ -1,5 +1,5 @@
-/* Qfusion SKM/SKP type 2 ("hierarchical skeletal pose"): skm-skp-type2.txt, FORMAT-NOTES E and
- * Decision 10.
+/* Qfusion SKM/SKP type 2 ("hierarchical skeletal pose"): skm-skp-type2.txt, docs/FORMATS.md,
+ * SKM/SKP and D10.
  *
  * The .skm holds meshes whose vertices store, per influence, a bone-space origin already
  * multiplied by its influence ("pre-weighted") and a bone-space normal. Posing them with frame 0

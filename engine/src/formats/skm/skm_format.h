@@ -1,6 +1,6 @@
 /* Qfusion SKM/SKP type 2 layout constants and name rules shared by the reader (skm.c), the
  * writer (skm_write.c), the pose-file lookup in load_skm_paths.c and the LOD files in load.c.
- * Sizes are those of skm-skp-type2.txt and FORMAT-NOTES E; all data is little-endian. */
+ * Sizes are those of skm-skp-type2.txt and docs/FORMATS.md, SKM/SKP; all data is little-endian. */
 #ifndef OSSA_SKM_FORMAT_H
 #define OSSA_SKM_FORMAT_H
 
@@ -29,7 +29,7 @@
 #define SKP_FRAME_BYTES 68u          /* name[64], ofs_bonepositions */
 #define SKP_POSE_BYTES 28u           /* quat[4] (x y z w, standard), origin[3] */
 
-/* Decision 10: frames play at this rate unless a caller says otherwise. */
+/* docs/FORMATS.md, D10: frames play at this rate unless a caller says otherwise. */
 #define SKP_DEFAULT_FRAME_RATE 10.0f
 
 /* Length of a name's "_lodN" suffix (N = 1..9 digits), 0 when it has none; *lod gets N. */

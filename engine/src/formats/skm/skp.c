@@ -1,11 +1,11 @@
 /* Qfusion SKP type 2 (the skeleton and poses of "hierarchical skeletal pose" models):
- * skm-skp-type2.txt, FORMAT-NOTES E and Decision 10.
+ * skm-skp-type2.txt, docs/FORMATS.md, SKM/SKP and D10.
  *
  * The .skp holds the skeleton (names, parents that always precede their children, attachment
  * flags) and named frames of parent-relative poses. Its quaternions already follow the standard
  * (Hamilton) convention, so they are only normalised. Frame 0 is the base pose: it becomes every
  * bone's rest pose and, concatenated from the root, the bind pose whose inverse is the bone's
- * inverse bind. Frames become clips by name (Decision 10): one key per frame per bone at 10
+ * inverse bind. Frames become clips by name (D10): one key per frame per bone at 10
  * frames per second, plus a last key at t = duration repeating the first frame, so every clip
  * loops seamlessly whatever time mode samples it. */
 #include <ctype.h>
@@ -35,7 +35,7 @@ typedef struct skp_group {
     uint32_t count;
 } skp_group;
 
-/* Decision 10: the clip name is what precedes a trailing "_<digits>" (or trailing digits). */
+/* D10: the clip name is what precedes a trailing "_<digits>" (or trailing digits). */
 static uint32_t clip_prefix(const char *name)
 {
     size_t len = strlen(name), d = len;
@@ -118,7 +118,7 @@ static ossa_status set_skeleton_from_frame0(ossa_reader *r, skp_layout *l, ossa_
     return OSSA_OK;
 }
 
-/* Groups frames into clips (Decision 10) and makes each clip's arrays: one track per bone with
+/* Groups frames into clips (D10) and makes each clip's arrays: one track per bone with
  * a key per frame and the loop key. */
 static ossa_status make_clips(ossa_build *b, skp_layout *l, skp_frame *frames,
                               skp_frame **sorted, skp_group *groups, ossa_clip ***clip_of_group,
@@ -275,7 +275,7 @@ ossa_status ossa_read_skp(ossa_build *b, const uint8_t *data, size_t size)
     ossa_reader_init(&r, b, data, size);
     OSSA_TRY(skm_read_file_header(&r, "SKP", SKP_HEADER_BYTES));
     skp_layout l = {0};
-    /* The load option's rate (validated by the loader), else Decision 10's default. */
+    /* The load option's rate (validated by the loader), else D10's default. */
     l.frame_rate = b->opt.frame_rate > 0.0f ? b->opt.frame_rate : SKP_DEFAULT_FRAME_RATE;
     uint32_t ofs_bones, ofs_frames;
     OSSA_TRY(skm_read_count(&r, &l.bones, 1, SKM_MAX_BONES, "bone count"));
