@@ -39,13 +39,22 @@ static void quat_mat3(const float *q, float *m)
     m[6] = 2 * (x * z - y * w);     m[7] = 2 * (y * z + x * w);     m[8] = 1 - 2 * (x * x + y * y);
 }
 
+ossa_export_up ossa_export_up_of_bounds(ossa_format format, const float min[3],
+                                        const float max[3])
+{
+    if (format == OSSA_FORMAT_DEMO || format == OSSA_FORMAT_CFF)
+        return OSSA_EXPORT_UP_Y;
+    float ey = max[1] - min[1], ez = max[2] - min[2];
+    bool finite = isfinite(ey) && isfinite(ez);
+    if (format == OSSA_FORMAT_UNKNOWN || format == OSSA_FORMAT_COUNT)
+        return finite && ez > ey ? OSSA_EXPORT_UP_Z : OSSA_EXPORT_UP_Y;
+    return finite && ey > 1.5f * ez ? OSSA_EXPORT_UP_Y : OSSA_EXPORT_UP_Z;
+}
+
 ossa_export_up ossa_export_source_up(const ossa_model *m, const ossa_export_options *opt)
 {
     if (opt && opt->up != OSSA_EXPORT_UP_AUTO)
         return opt->up;
-    if (m->format == OSSA_FORMAT_DEMO || m->format == OSSA_FORMAT_CFF)
-        return OSSA_EXPORT_UP_Y;
-    /* The viewer's rule (viewer/camera.c): Z unless the bind pose plainly stands along Y. */
     float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (uint32_t i = 0; i < m->mesh_count; i++)
         for (uint32_t s = 0; s < m->meshes[i].submesh_count; s++) {
@@ -57,11 +66,7 @@ ossa_export_up ossa_export_source_up(const ossa_model *m, const ossa_export_opti
                     hi[k] = x > hi[k] ? x : hi[k];
                 }
         }
-    float ey = hi[1] - lo[1], ez = hi[2] - lo[2];
-    bool finite = isfinite(ey) && isfinite(ez);
-    if (m->format == OSSA_FORMAT_UNKNOWN)
-        return finite && ez > ey ? OSSA_EXPORT_UP_Z : OSSA_EXPORT_UP_Y;
-    return finite && ey > 1.5f * ez ? OSSA_EXPORT_UP_Y : OSSA_EXPORT_UP_Z;
+    return ossa_export_up_of_bounds(m->format, lo, hi);
 }
 
 /* Z up to Y up: (x, y, z) -> (x, z, -y), a -90 degree turn about X (right-handed kept). */
