@@ -17,19 +17,6 @@ void ossa_gltf_axis_quat(const gltf_ctx *c, const float *in, float *out)
     ossa_quat_mul(c->axis_q, in, out);
 }
 
-void ossa_gltf_quat_normalize(float *q)
-{
-    double n = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] +
-                    (double)q[3] * q[3]);
-    if (!(n > 0.0)) {
-        q[0] = q[1] = q[2] = 0.0f;
-        q[3] = 1.0f;
-        return;
-    }
-    for (int k = 0; k < 4; k++)
-        q[k] = (float)(q[k] / n);
-}
-
 /* 3x3 rotation (row-major) of a unit quaternion. */
 static void quat_mat3(const float *q, float *m)
 {
@@ -99,7 +86,7 @@ static void inverse_bind(const gltf_ctx *c, uint32_t b, float *out)
 {
     const ossa_bone *bn = &c->m->bones[b];
     float q[4] = {bn->inv_bind_r[0], bn->inv_bind_r[1], bn->inv_bind_r[2], bn->inv_bind_r[3]};
-    ossa_gltf_quat_normalize(q);
+    ossa_quat_normalize(q);
     float r[9], rc[9];
     quat_mat3(q, r);
     /* R x C^T: C is orthonormal, its inverse is its transpose. */
@@ -135,7 +122,7 @@ void ossa_gltf_nodes(gltf_ctx *c)
             ossa_gltf_axis_vec(c, bn->rest_t, t);
             ossa_gltf_axis_quat(c, bn->rest_r, r);
         }
-        ossa_gltf_quat_normalize(r);
+        ossa_quat_normalize(r);
         if (t[0] != 0.0f || t[1] != 0.0f || t[2] != 0.0f)
             ossa_gltf_set(c, node, "translation", ossa_gltf_floats(c, t, 3));
         if (r[0] != 0.0f || r[1] != 0.0f || r[2] != 0.0f || r[3] != 1.0f)
