@@ -34,7 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/build.h"
+#include "core/build_context.h"
 #include "ossa/limits.h"
 #include "core/quat.h"
 #include "formats/cff/cff.h"

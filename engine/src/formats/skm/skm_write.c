@@ -30,7 +30,7 @@
 #include "ossa/reference.h"
 #include "ossa/sample.h"
 #include "ossa/write.h"
-#include "core/build.h"
+#include "core/build_context.h"
 #include "core/quat.h"
 #include "io/out_file.h"
 #include "io/write_buf.h"
