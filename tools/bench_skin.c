@@ -144,19 +144,13 @@ static void cal_skin_once(void *v)
 static int model_palette(const ossa_model *m, float time, float *palette)
 {
     size_t nb = m->bone_count;
-    float *buf = malloc(nb * 20 * sizeof(float) + sizeof(float));
+    float *buf = malloc(nb * OSSA_REFERENCE_POSE_FLOATS * sizeof(float) + sizeof(float));
     if (!buf)
         return 0;
-    float *lt = buf, *lr = lt + 3 * nb, *ls = lr + 4 * nb, *mt = ls + 3 * nb, *mr = mt + 3 * nb,
-          *ms = mr + 4 * nb;
-    ossa_pose_rest(m, lt, lr, ls, m->bone_count, NULL);
-    if (m->clip_count) {
-        const ossa_clip *c = &m->clips[0];
-        ossa_sample_clip(m, c, ossa_clip_wrap_time(c, time), OSSA_WRAP_LOOP, lt, lr, ls,
-                         m->bone_count, NULL);
-    }
-    ossa_local_to_model(m, lt, lr, ls, mt, mr, ms, m->bone_count, NULL);
-    ossa_skin_palette(m, mt, mr, ms, palette, m->bone_count, NULL);
+    ossa_reference_pose pose = ossa_reference_pose_in(buf, m->bone_count);
+    pose.palette = palette;
+    ossa_reference_pose_at(m, m->clip_count ? &m->clips[0] : NULL, time, OSSA_WRAP_LOOP, &pose,
+                           NULL);
     free(buf);
     return 1;
 }

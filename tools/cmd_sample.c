@@ -23,25 +23,20 @@ static int parse_clip(const ossa_model *m, const char *arg)
 static int sample(const ossa_model *m, int clip, float time, ossa_wrap mode, int bones)
 {
     size_t nb = m->bone_count ? m->bone_count : 1;
-    float *lt = malloc(nb * 3 * sizeof(float)), *lr = malloc(nb * 4 * sizeof(float));
-    float *ls = malloc(nb * 3 * sizeof(float)), *mt = malloc(nb * 3 * sizeof(float));
-    float *mr = malloc(nb * 4 * sizeof(float)), *ms = malloc(nb * 3 * sizeof(float));
-    float *pal = malloc(nb * 12 * sizeof(float));
+    float *block = malloc(nb * OSSA_REFERENCE_POSE_FLOATS * sizeof(float));
+    ossa_reference_pose pose = ossa_reference_pose_in(block, (uint32_t)nb);
+    const float *mt = pose.mt, *mr = pose.mr, *pal = pose.palette;
     int rc = 0;
-    if (!lt || !lr || !ls || !mt || !mr || !ms || !pal) {
+    if (!block) {
         fprintf(stderr, "ossa sample: out of memory\n");
         rc = 1;
         goto done;
     }
-    ossa_pose_rest(m, lt, lr, ls, m->bone_count, NULL);
     /* Only a cycle wraps the time into the clip; --clamp and --extrapolate act on the time as
      * given, so they differ from the cycle before the clip's start and past its end. */
     const ossa_clip *c = clip >= 0 ? &m->clips[clip] : NULL;
     float t_clip = c && mode == OSSA_WRAP_LOOP ? ossa_clip_wrap_time(c, time) : time;
-    if (c)
-        ossa_sample_clip(m, c, t_clip, mode, lt, lr, ls, m->bone_count, NULL);
-    ossa_local_to_model(m, lt, lr, ls, mt, mr, ms, m->bone_count, NULL);
-    ossa_skin_palette(m, mt, mr, ms, pal, m->bone_count, NULL);
+    ossa_reference_pose_at(m, c, time, mode, &pose, NULL);
     if (bones) {
         puts("bone,name,tx,ty,tz,qx,qy,qz,qw");
         for (uint32_t i = 0; i < m->bone_count; i++)
@@ -82,7 +77,7 @@ static int sample(const ossa_model *m, int clip, float time, ossa_wrap mode, int
         }
     }
 done:
-    free(lt); free(lr); free(ls); free(mt); free(mr); free(ms); free(pal);
+    free(block);
     return rc;
 }
 

@@ -3,6 +3,7 @@
 #include <cglm/cglm.h>
 #include <math.h>
 #include <string.h>
+#include "ossa/export.h"
 
 #define DEFAULT_YAW 0.5f
 #define DEFAULT_PITCH 0.2f
@@ -38,19 +39,8 @@ static void fit_distance(view_camera *c)
 
 view_up_axis view_camera_up_for_model(ossa_format format, const float min[3], const float max[3])
 {
-    float ey = max[1] - min[1], ez = max[2] - min[2];
-    bool finite = isfinite(ey) && isfinite(ez);
-    switch (format) {
-    case OSSA_FORMAT_DEMO:
-    case OSSA_FORMAT_CFF:
-        return VIEW_UP_Y;
-    case OSSA_FORMAT_UNKNOWN:
-    case OSSA_FORMAT_COUNT:
-        return finite && ez > ey ? VIEW_UP_Z : VIEW_UP_Y;
-    default:
-        /* Cal3D, SKM/SKP, C3S: Z up unless the model plainly stands along Y. */
-        return finite && ey > 1.5f * ez ? VIEW_UP_Y : VIEW_UP_Z;
-    }
+    /* The engine's guess, so the view stands as the export turns the model. */
+    return ossa_export_up_of_bounds(format, min, max) == OSSA_EXPORT_UP_Z ? VIEW_UP_Z : VIEW_UP_Y;
 }
 
 void view_camera_frame(view_camera *c, const float min[3], const float max[3])

@@ -2,13 +2,9 @@
  * in radians, pans the target in the view plane and zooms by distance. Matrices are
  * column-major 4x4, as GL takes them.
  *
- * Up axis. Which world axis is up is a setting, chosen from the model's format when the model
- * is loaded (view_camera_up_for_model) or forced with --up:
- *   Y up: the built-in demo, CFF (Direct3D-style files);
- *   Z up: Cal3D (3ds Max and Blender exporters write Z up), SKM/SKP and C3S (Quake and Unreal
- *         engine conventions), unless the bind pose is clearly taller along Y than along Z,
- *         which marks a file exported Y up;
- *   unknown formats: the taller of Y and Z. */
+ * Up axis. Which world axis is up is a setting, chosen from the model's format and bind-pose
+ * bounds when the model is loaded (view_camera_up_for_model: the engine's one guess,
+ * ossa_export_up_of_bounds in ossa/export.h, the glTF export's too) or forced with --up. */
 #ifndef OSSA_VIEW_CAMERA_H
 #define OSSA_VIEW_CAMERA_H
 

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "core/build.h"
+#include "core/build_context.h"
 #include "ossa/reference.h"
 #include "ossa/sample.h"
 #include "test_common.h"

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "core/arena.h"
-#include "core/build.h"
+#include "core/build_context.h"
 #include "core/checked.h"
 #include "core/reader.h"
 #include "test_common.h"

@@ -3,8 +3,8 @@
  * size for the DPI, the information lines (no frame rate before one is measured; the note of a
  * skeleton without mesh), the panel layout and the view it leaves free, the clip panel's rows
  * (scroll, follow, hit tests), joint labels that never overlap (the selected one always
- * shows), picking a joint, and the camera framing the model
- * inside the free view. */
+ * shows), picking a joint, the camera framing the model
+ * inside the free view, and its up axis (the engine's guess). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +13,7 @@
 #include "glyphs.h"
 #include "hud.h"
 #include "layout.h"
+#include "ossa/export.h"
 #include "test_common.h"
 
 /* A fake font: every glyph a block 3..7 wide, 8 high on the baseline; 'g', 'j', 'p', 'q', 'y'
@@ -371,6 +372,24 @@ static void check_camera_viewport(void)
     CHECK(cam.viewport.x0 == 0.0f && cam.viewport.x1 == 800.0f && cam.viewport.y1 == 600.0f);
 }
 
+/* The view's up axis is the engine's guess: format first, then how the box stands. */
+static void check_camera_up(void)
+{
+    const float lo[3] = {0.0f, 0.0f, 0.0f}, tall_y[3] = {1.0f, 2.0f, 1.0f};
+    const float tall_z[3] = {1.0f, 1.0f, 2.0f}, bit_y[3] = {1.0f, 1.2f, 1.0f};
+    const float nan_box[3] = {NAN, NAN, NAN};
+    CHECK(view_camera_up_for_model(OSSA_FORMAT_DEMO, lo, tall_z) == VIEW_UP_Y);
+    CHECK(view_camera_up_for_model(OSSA_FORMAT_CFF, lo, tall_z) == VIEW_UP_Y);
+    CHECK(view_camera_up_for_model(OSSA_FORMAT_CSF, lo, tall_y) == VIEW_UP_Y);
+    CHECK(view_camera_up_for_model(OSSA_FORMAT_CSF, lo, bit_y) == VIEW_UP_Z);
+    CHECK(view_camera_up_for_model(OSSA_FORMAT_SKM, lo, nan_box) == VIEW_UP_Z);
+    CHECK(view_camera_up_for_model(OSSA_FORMAT_UNKNOWN, lo, bit_y) == VIEW_UP_Y);
+    CHECK(view_camera_up_for_model(OSSA_FORMAT_UNKNOWN, lo, tall_z) == VIEW_UP_Z);
+    for (int f = 0; f <= OSSA_FORMAT_COUNT; f++)
+        CHECK((view_camera_up_for_model((ossa_format)f, lo, bit_y) == VIEW_UP_Z) ==
+              (ossa_export_up_of_bounds((ossa_format)f, lo, bit_y) == OSSA_EXPORT_UP_Z));
+}
+
 int main(void)
 {
     check_utf8();
@@ -381,5 +400,6 @@ int main(void)
     check_label_placement();
     check_hud_build();
     check_camera_viewport();
+    check_camera_up();
     return test_finish("hud");
 }

@@ -53,8 +53,17 @@ OSSA_API ossa_status ossa_export_glb_stream(const ossa_model *m, const ossa_expo
                                             ossa_export_write_fn write, void *user,
                                             ossa_error *err);
 
-/* The up axis an export with these options treats as the source's (never AUTO). */
+/* The up axis an export with these options treats as the source's (never AUTO): opt->up when
+ * set, else ossa_export_up_of_bounds over the box of every bind vertex. */
 OSSA_API ossa_export_up ossa_export_source_up(const ossa_model *m, const ossa_export_options *opt);
+
+/* The one up-axis guess (never AUTO), for the export, the writers and ossa-view, from the format
+ * and a box around the model: the demo and CFF are Y up; Cal3D, SKM/SKP and C3S Z up (3ds Max,
+ * Quake and Unreal conventions) unless the box is over 1.5 times taller along Y than along Z,
+ * which marks a file exported Y up; an unknown format the taller of Y and Z. A box with a
+ * non-finite height (no vertices) takes the format's default. */
+OSSA_API ossa_export_up ossa_export_up_of_bounds(ossa_format format, const float min[3],
+                                                 const float max[3]);
 
 #ifdef __cplusplus
 }

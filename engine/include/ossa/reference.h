@@ -38,6 +38,31 @@ OSSA_API ossa_status ossa_skin_palette(const ossa_model *m, const float *mt, con
                                        const float *ms, float *palette, uint32_t bone_capacity,
                                        ossa_error *err);
 
+/* One pose through the reference path, in caller-owned arrays of bone_capacity bones each:
+ * local (lt, lr, ls: 3, 4, 3 floats a bone), model (mt, mr, ms) and the palette (12). A stage
+ * whose arrays are all NULL is not computed, so a caller stops at the local or the model pose. */
+typedef struct ossa_reference_pose {
+    float *lt, *lr, *ls;
+    float *mt, *mr, *ms;
+    float *palette;
+    uint32_t bone_capacity;
+} ossa_reference_pose;
+
+/* Floats a bone of the seven arrays together: 3 + 4 + 3 local, as many model, 12 palette. */
+#define OSSA_REFERENCE_POSE_FLOATS 32u
+
+/* The seven arrays laid out in one caller-owned block of OSSA_REFERENCE_POSE_FLOATS x bones
+ * floats (a NULL block: every array NULL), so a caller allocates and frees once. */
+OSSA_API ossa_reference_pose ossa_reference_pose_in(float *block, uint32_t bones);
+
+/* The rest pose, the clip sampled over it (NULL clip: the rest pose alone), then model space and
+ * the palette where p holds their arrays: the pipeline written once for every caller. With
+ * OSSA_WRAP_LOOP the time is wrapped into the clip first (ossa_clip_wrap_time): a cycle;
+ * the other modes sample the time as given. Allocates nothing. */
+OSSA_API ossa_status ossa_reference_pose_at(const ossa_model *m, const ossa_clip *clip, float time,
+                                            ossa_wrap mode, const ossa_reference_pose *p,
+                                            ossa_error *err);
+
 /* Skinning of one submesh in file order: positions and normals (3 per vertex, normals
  * renormalised; either may be NULL; vertex_capacity: vertices each output holds, >=
  * sm->vertex_count). Positions:

@@ -1,4 +1,4 @@
-/* Key interpolation shared by the scalar sampler (sample.c) and the runtime sampler
+/* Key interpolation shared by the scalar sampler (reference_sample.c) and the runtime sampler
  * (rt_clip.c): one copy of the math, so both give the same bits. */
 #ifndef OSSA_ANIM_INTERP_H
 #define OSSA_ANIM_INTERP_H

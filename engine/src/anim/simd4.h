@@ -1,4 +1,4 @@
-/* Four-lane float vectors for the runtime jobs (rt_clip.c, pose_soa.c). */
+/* Four-lane float vectors for the runtime jobs (rt_clip.c, pose_jobs.c). */
 #ifndef OSSA_ANIM_SIMD4_H
 #define OSSA_ANIM_SIMD4_H
 

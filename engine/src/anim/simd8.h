@@ -1,4 +1,4 @@
-/* Eight-lane float vectors for the AVX2 variants of the runtime jobs (rt_clip.c, pose_soa.c).
+/* Eight-lane float vectors for the AVX2 variants of the runtime jobs (rt_clip.c, pose_jobs.c).
  * Functions using them carry OSSA_ANIM_AVX2 and are called only when the CPU has AVX2
  * (ossa_anim_has_avx2). The operations are element-wise IEEE ones, and the project builds with
  * -ffp-contract=off, so a lane computes exactly what the four-lane and scalar code computes. */

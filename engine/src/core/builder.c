@@ -1,6 +1,6 @@
 /* The public model builder (ossa/build.h): the loaders' build context behind an opaque handle. */
 #include <stdlib.h>
-#include "core/build.h"
+#include "core/build_context.h"
 #include "core/error.h"
 #include "ossa/build.h"
 

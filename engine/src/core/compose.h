@@ -15,7 +15,7 @@ void ossa_compose_local_to_model(const ossa_model *m, const float *lt, const flo
                                  const float *ls, float *mt, float *mr, float *ms);
 
 /* q v q* without renormalising q, as Cal3D rotates vectors (a blended, non-unit q also scales
- * v by |q|^2); the same arithmetic as pose_soa.c's rotate(). */
+ * v by |q|^2); the same arithmetic as pose_jobs.c's rotate(). */
 void ossa_compose_rotate(const float *q, const float *v, float *out);
 
 #endif

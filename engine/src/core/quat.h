@@ -54,14 +54,22 @@ static inline void ossa_quat_rotate_d(const float q[4], const double v[3], doubl
         out[k] = v[k] + 2.0 * (w * uv[k] + uuv[k]);
 }
 
-/* q scaled to unit length (its length taken in double); a zero q stays zero. */
+/* q scaled to unit length (its length taken in double), the one normalisation of the readers,
+ * writers and the glTF export. A zero q has no direction to keep: it becomes the identity, the
+ * rotation Cal3D's matrix of a zero quaternion already is and one every format can store (glTF
+ * wants unit rotations). A non-finite q stays non-finite, for the writers' checks to refuse
+ * rather than a made-up rotation to hide. */
 static inline void ossa_quat_normalize(float q[4])
 {
     double n = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] +
                     (double)q[3] * q[3]);
-    if (n > 0.0)
+    if (n == 0.0) {
+        q[0] = q[1] = q[2] = 0.0f;
+        q[3] = 1.0f;
+    } else if (n > 0.0) {
         for (int k = 0; k < 4; k++)
             q[k] = (float)(q[k] / n);
+    }
 }
 
 #endif

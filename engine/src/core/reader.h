@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "core/build.h"
+#include "core/build_context.h"
 
 typedef struct ossa_reader {
     const uint8_t *data;

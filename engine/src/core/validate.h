@@ -1,5 +1,5 @@
 /* Validation that also says which part of the model failed, so a load of several files can
- * name the file that brought that part in (core/build.c). */
+ * name the file that brought that part in (core/build_context.c). */
 #ifndef OSSA_CORE_VALIDATE_H
 #define OSSA_CORE_VALIDATE_H
 

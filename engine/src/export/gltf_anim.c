@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/quat.h"
 #include "gltf_internal.h"
 #include "ossa/limits.h"
 #include "ossa/reference.h"
@@ -218,7 +219,7 @@ static uint32_t finish_keys(const gltf_ctx *c, bool root, key_list *k)
             ossa_gltf_axis_quat(c, r, q);
             memcpy(r, q, sizeof q);
         }
-        ossa_gltf_quat_normalize(r);
+        ossa_quat_normalize(r);
         if (i > 0) {
             const float *p = r - 4;
             if (p[0] * r[0] + p[1] * r[1] + p[2] * r[2] + p[3] * r[3] < 0.0f)
@@ -286,7 +287,7 @@ static void rest_channel(gltf_ctx *c, json_t *channels, json_t *samplers, int in
             ossa_gltf_axis_quat(c, bn->rest_r, v);
         else
             memcpy(v, bn->rest_r, sizeof bn->rest_r);
-        ossa_gltf_quat_normalize(v);
+        ossa_quat_normalize(v);
     } else {
         memcpy(v, bn->rest_s, sizeof bn->rest_s);
     }

@@ -12,20 +12,6 @@
 #include "ossa/reference.h"
 #include "ossa/sample.h"
 
-typedef struct cut_pose {
-    float *lt, *lr, *ls, *mt, *mr, *ms, *pal;
-} cut_pose;
-
-static bool palette_at(const ossa_model *m, cut_pose *p, const ossa_clip *clip, float time)
-{
-    uint32_t n = m->bone_count;
-    return ossa_pose_rest(m, p->lt, p->lr, p->ls, n, NULL) == OSSA_OK &&
-           (!clip || ossa_sample_clip(m, clip, ossa_clip_wrap_time(clip, time), OSSA_WRAP_LOOP,
-                                      p->lt, p->lr, p->ls, n, NULL) == OSSA_OK) &&
-           ossa_local_to_model(m, p->lt, p->lr, p->ls, p->mt, p->mr, p->ms, n, NULL) == OSSA_OK &&
-           ossa_skin_palette(m, p->mt, p->mr, p->ms, p->pal, n, NULL) == OSSA_OK;
-}
-
 /* Sum_k w_k M_k p over the first n of (bones, weights), the weights divided by their sum. */
 static void blend(const float *pal, const uint32_t *bones, const float *w, uint32_t n,
                   const float *p, double out[3])
@@ -70,17 +56,15 @@ void ossa_gltf_cut_measure(gltf_ctx *c, const ossa_gltf_cut *cut, double *at_bin
     if (!cut->count || !m->bone_count)
         return;
     size_t nb = m->bone_count;
-    cut_pose p = {malloc(nb * 3 * sizeof(float)), malloc(nb * 4 * sizeof(float)),
-                  malloc(nb * 3 * sizeof(float)), malloc(nb * 3 * sizeof(float)),
-                  malloc(nb * 4 * sizeof(float)), malloc(nb * 3 * sizeof(float)),
-                  malloc(nb * 12 * sizeof(float))};
+    float *block = malloc(nb * OSSA_REFERENCE_POSE_FLOATS * sizeof(float));
+    ossa_reference_pose p = ossa_reference_pose_in(block, (uint32_t)nb);
     uint32_t jb[OSSA_MAX_INFLUENCES];
     float jw[OSSA_MAX_INFLUENCES];
-    if (!p.lt || !p.lr || !p.ls || !p.mt || !p.mr || !p.ms || !p.pal) {
+    if (!block) {
         c->failed = true;
     } else {
-        if (palette_at(m, &p, NULL, 0.0f))
-            *at_bind = worst_at(c, cut, p.pal, jb, jw);
+        if (ossa_reference_pose_at(m, NULL, 0.0f, OSSA_WRAP_LOOP, &p, NULL) == OSSA_OK)
+            *at_bind = worst_at(c, cut, p.palette, jb, jw);
         double fps = c->opt.fps > 0.0f ? c->opt.fps : 30.0;
         size_t budget = OSSA_EXPORT_MAX_SAMPLES;
         for (uint32_t i = 0; i < m->clip_count && budget; i++) {
@@ -92,18 +76,12 @@ void ossa_gltf_cut_measure(gltf_ctx *c, const ossa_gltf_cut *cut, double *at_bin
             budget -= steps;
             for (size_t k = 0; k <= steps; k++) {
                 float t = steps ? (float)((double)clip->duration * (double)k / (double)steps) : 0.0f;
-                if (!palette_at(m, &p, clip, t))
+                if (ossa_reference_pose_at(m, clip, t, OSSA_WRAP_LOOP, &p, NULL) != OSSA_OK)
                     break;
-                double d = worst_at(c, cut, p.pal, jb, jw);
+                double d = worst_at(c, cut, p.palette, jb, jw);
                 *over_clips = d > *over_clips ? d : *over_clips;
             }
         }
     }
-    free(p.lt);
-    free(p.lr);
-    free(p.ls);
-    free(p.mt);
-    free(p.mr);
-    free(p.ms);
-    free(p.pal);
+    free(block);
 }

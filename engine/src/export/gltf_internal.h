@@ -92,7 +92,6 @@ ossa_status ossa_gltf_write_files(gltf_ctx *c);
 /* ---- parts ---- */
 void ossa_gltf_axis_vec(const gltf_ctx *c, const float *in, float *out);
 void ossa_gltf_axis_quat(const gltf_ctx *c, const float *in, float *out);
-void ossa_gltf_quat_normalize(float *q);
 void ossa_gltf_nodes(gltf_ctx *c);        /* gltf_scene.c: axes, bones */
 int ossa_gltf_skin(gltf_ctx *c, bool need_extra_joint); /* gltf_scene.c: created once */
 void ossa_gltf_meshes(gltf_ctx *c);       /* gltf_mesh.c */

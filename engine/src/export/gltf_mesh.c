@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/quat.h"
 #include "gltf_internal.h"
 #include "ossa/limits.h"
 #include "ossa/skin.h"
@@ -378,7 +379,7 @@ static void mesh_transform(const gltf_ctx *c, int32_t rigid, mesh_xf *xf)
     /* A rigid part: its data in its bone's space (the inverse bind), under the bone's node. */
     const ossa_bone *bn = &c->m->bones[rigid];
     float q[4] = {bn->inv_bind_r[0], bn->inv_bind_r[1], bn->inv_bind_r[2], bn->inv_bind_r[3]};
-    ossa_gltf_quat_normalize(q);
+    ossa_quat_normalize(q);
     float x = q[0], y = q[1], z = q[2], w = q[3];
     float r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w),
                   2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w),

@@ -17,19 +17,6 @@ void ossa_gltf_axis_quat(const gltf_ctx *c, const float *in, float *out)
     ossa_quat_mul(c->axis_q, in, out);
 }
 
-void ossa_gltf_quat_normalize(float *q)
-{
-    double n = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] +
-                    (double)q[3] * q[3]);
-    if (!(n > 0.0)) {
-        q[0] = q[1] = q[2] = 0.0f;
-        q[3] = 1.0f;
-        return;
-    }
-    for (int k = 0; k < 4; k++)
-        q[k] = (float)(q[k] / n);
-}
-
 /* 3x3 rotation (row-major) of a unit quaternion. */
 static void quat_mat3(const float *q, float *m)
 {
@@ -39,13 +26,22 @@ static void quat_mat3(const float *q, float *m)
     m[6] = 2 * (x * z - y * w);     m[7] = 2 * (y * z + x * w);     m[8] = 1 - 2 * (x * x + y * y);
 }
 
+ossa_export_up ossa_export_up_of_bounds(ossa_format format, const float min[3],
+                                        const float max[3])
+{
+    if (format == OSSA_FORMAT_DEMO || format == OSSA_FORMAT_CFF)
+        return OSSA_EXPORT_UP_Y;
+    float ey = max[1] - min[1], ez = max[2] - min[2];
+    bool finite = isfinite(ey) && isfinite(ez);
+    if (format == OSSA_FORMAT_UNKNOWN || format == OSSA_FORMAT_COUNT)
+        return finite && ez > ey ? OSSA_EXPORT_UP_Z : OSSA_EXPORT_UP_Y;
+    return finite && ey > 1.5f * ez ? OSSA_EXPORT_UP_Y : OSSA_EXPORT_UP_Z;
+}
+
 ossa_export_up ossa_export_source_up(const ossa_model *m, const ossa_export_options *opt)
 {
     if (opt && opt->up != OSSA_EXPORT_UP_AUTO)
         return opt->up;
-    if (m->format == OSSA_FORMAT_DEMO || m->format == OSSA_FORMAT_CFF)
-        return OSSA_EXPORT_UP_Y;
-    /* The viewer's rule (viewer/camera.c): Z unless the bind pose plainly stands along Y. */
     float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (uint32_t i = 0; i < m->mesh_count; i++)
         for (uint32_t s = 0; s < m->meshes[i].submesh_count; s++) {
@@ -57,11 +53,7 @@ ossa_export_up ossa_export_source_up(const ossa_model *m, const ossa_export_opti
                     hi[k] = x > hi[k] ? x : hi[k];
                 }
         }
-    float ey = hi[1] - lo[1], ez = hi[2] - lo[2];
-    bool finite = isfinite(ey) && isfinite(ez);
-    if (m->format == OSSA_FORMAT_UNKNOWN)
-        return finite && ez > ey ? OSSA_EXPORT_UP_Z : OSSA_EXPORT_UP_Y;
-    return finite && ey > 1.5f * ez ? OSSA_EXPORT_UP_Y : OSSA_EXPORT_UP_Z;
+    return ossa_export_up_of_bounds(m->format, lo, hi);
 }
 
 /* Z up to Y up: (x, y, z) -> (x, z, -y), a -90 degree turn about X (right-handed kept). */
@@ -94,7 +86,7 @@ static void inverse_bind(const gltf_ctx *c, uint32_t b, float *out)
 {
     const ossa_bone *bn = &c->m->bones[b];
     float q[4] = {bn->inv_bind_r[0], bn->inv_bind_r[1], bn->inv_bind_r[2], bn->inv_bind_r[3]};
-    ossa_gltf_quat_normalize(q);
+    ossa_quat_normalize(q);
     float r[9], rc[9];
     quat_mat3(q, r);
     /* R x C^T: C is orthonormal, its inverse is its transpose. */
@@ -130,7 +122,7 @@ void ossa_gltf_nodes(gltf_ctx *c)
             ossa_gltf_axis_vec(c, bn->rest_t, t);
             ossa_gltf_axis_quat(c, bn->rest_r, r);
         }
-        ossa_gltf_quat_normalize(r);
+        ossa_quat_normalize(r);
         if (t[0] != 0.0f || t[1] != 0.0f || t[2] != 0.0f)
             ossa_gltf_set(c, node, "translation", ossa_gltf_floats(c, t, 3));
         if (r[0] != 0.0f || r[1] != 0.0f || r[2] != 0.0f || r[3] != 1.0f)

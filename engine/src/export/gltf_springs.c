@@ -16,18 +16,13 @@
 
 typedef struct spring_run {
     const ossa_model *m;
-    float *lt, *lr, *ls, *mt, *mr, *ms, *pal;
+    ossa_reference_pose pose;
     uint32_t steps;          /* cloth steps so far, of OSSA_EXPORT_MAX_SAMPLES */
 } spring_run;
 
 static void palette_at(spring_run *r, const ossa_clip *clip, float time)
 {
-    ossa_pose_rest(r->m, r->lt, r->lr, r->ls, r->m->bone_count, NULL);
-    if (clip)
-        ossa_sample_clip(r->m, clip, ossa_clip_wrap_time(clip, time), OSSA_WRAP_LOOP, r->lt,
-                         r->lr, r->ls, r->m->bone_count, NULL);
-    ossa_local_to_model(r->m, r->lt, r->lr, r->ls, r->mt, r->mr, r->ms, r->m->bone_count, NULL);
-    ossa_skin_palette(r->m, r->mt, r->mr, r->ms, r->pal, r->m->bone_count, NULL);
+    ossa_reference_pose_at(r->m, clip, time, OSSA_WRAP_LOOP, &r->pose, NULL);
 }
 
 /* Steps the cloth of one submesh through a stretch of time; returns the largest gap. */
@@ -37,7 +32,7 @@ static double simulate(spring_run *r, ossa_skin_mesh *mesh, ossa_spring_state *s
 {
     uint32_t n = ossa_skin_mesh_output_count(mesh);
     ossa_skin_job job;
-    ossa_skin_job_init(&job, mesh, r->pal, r->m->bone_count, pos, nrm,
+    ossa_skin_job_init(&job, mesh, r->pose.palette, r->m->bone_count, pos, nrm,
                        ossa_skin_mesh_output_count(mesh));
     palette_at(r, clip, 0.0f);
     if (ossa_skin_job_run(&job, NULL) != OSSA_OK)
@@ -75,16 +70,9 @@ double ossa_gltf_spring_gap(gltf_ctx *c)
 {
     const ossa_model *m = c->m;
     size_t nb = m->bone_count ? m->bone_count : 1;
-    spring_run r = {.m = m};
-    r.lt = malloc(nb * 3 * sizeof(float));
-    r.lr = malloc(nb * 4 * sizeof(float));
-    r.ls = malloc(nb * 3 * sizeof(float));
-    r.mt = malloc(nb * 3 * sizeof(float));
-    r.mr = malloc(nb * 4 * sizeof(float));
-    r.ms = malloc(nb * 3 * sizeof(float));
-    r.pal = malloc(nb * 12 * sizeof(float));
-    double worst = m->bone_count && r.lt && r.lr && r.ls && r.mt && r.mr && r.ms && r.pal ? 0.0
-                                                                                         : -1.0;
+    float *block = malloc(nb * OSSA_REFERENCE_POSE_FLOATS * sizeof(float));
+    spring_run r = {.m = m, .pose = ossa_reference_pose_in(block, (uint32_t)nb)};
+    double worst = m->bone_count && block ? 0.0 : -1.0;
     for (uint32_t i = 0; i < m->mesh_count && worst >= 0.0; i++)
         for (uint32_t s = 0; s < m->meshes[i].submesh_count && worst >= 0.0; s++) {
             const ossa_submesh *sm = &m->meshes[i].submeshes[s];
@@ -115,6 +103,6 @@ double ossa_gltf_spring_gap(gltf_ctx *c)
             ossa_spring_state_destroy(state);
             ossa_skin_mesh_destroy(mesh);
         }
-    free(r.lt); free(r.lr); free(r.ls); free(r.mt); free(r.mr); free(r.ms); free(r.pal);
+    free(block);
     return worst;
 }

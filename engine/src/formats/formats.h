@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "core/build.h"
+#include "core/build_context.h"
 
 /* Cal3D binary (cal3d_csf.c, cal3d_caf.c, cal3d_cmf.c, cal3d_crf.c, cal3d_cpf.c). */
 ossa_status ossa_read_csf(ossa_build *b, const uint8_t *data, size_t size);

@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "core/build.h"
+#include "core/build_context.h"
 #include "io/cfg.h"
 
 /* Whether path is a regular file (links followed). */

@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "core/build.h"
+#include "core/build_context.h"
 
 /* What a .cfg's text holds: Cal3D key=value lines and/or Qfusion's first `import` token
  * (docs/FORMATS.md, SKM/SKP: tokens are scanned until the first "import", any letter case; the next

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/stat.h>
-#include "core/build.h"
+#include "core/build_context.h"
 
 /* Opens a regular file for reading, or returns NULL (errno set; st says what the path was when
  * it is not a regular file). Special files are refused before anything is read: the open is

@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "core/build.h"
+#include "core/build_context.h"
 
 typedef struct ossa_path_list {
     char **paths; /* malloc'ed, each malloc'ed */

@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "core/build.h"
+#include "core/build_context.h"
 
 /* The path of the texture that a material read from b->file names (name, len bytes, not
  * NUL-terminated; '\' read as '/', as Windows-made files write it): the name as it is when

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "core/build.h"
+#include "core/build_context.h"
 
 typedef struct ossa_wbuf {
     uint8_t *data;

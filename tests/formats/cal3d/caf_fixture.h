@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/build.h"
+#include "core/build_context.h"
 #include "ossa/model.h"
 
 typedef struct bytes {

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/build.h"
+#include "core/build_context.h"
 #include "formats/formats.h"
 #include "ossa/load.h"
 #include "test_common.h"

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/build.h"
+#include "core/build_context.h"
 #include "formats/formats.h"
 #include "caf_fixture.h"
 #include "test_common.h"

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "core/build.h"
+#include "core/build_context.h"
 #include "core/reader.h"
 
 /* compdword: big-endian groups of 7 bits, a set top bit meaning "more follow", at most 5

@@ -161,17 +161,11 @@ static ossa_status plan(c3s_writer *w)
                         "clip '%s' plays vertex frames: write it with vertex_frames", clip->name);
     }
     size_t nb = m->bone_count ? m->bone_count : 1;
-    w->lt = malloc(nb * 3 * sizeof(float));
-    w->lr = malloc(nb * 4 * sizeof(float));
-    w->ls = malloc(nb * 3 * sizeof(float));
-    w->mt = malloc(nb * 3 * sizeof(float));
-    w->mr = malloc(nb * 4 * sizeof(float));
-    w->ms = malloc(nb * 3 * sizeof(float));
-    w->palette = malloc(nb * 12 * sizeof(float));
+    w->pose_block = malloc(nb * OSSA_REFERENCE_POSE_FLOATS * sizeof(float));
+    w->pose = ossa_reference_pose_in(w->pose_block, (uint32_t)nb);
     w->positions = malloc((size_t)largest * 3 * sizeof(float));
     w->normals = malloc((size_t)largest * 3 * sizeof(float));
-    if (!w->lt || !w->lr || !w->ls || !w->mt || !w->mr || !w->ms || !w->palette ||
-        !w->positions || !w->normals)
+    if (!w->pose_block || !w->positions || !w->normals)
         return ossa_write_fail(w->err, OSSA_ERR_NOMEM, w->path, "out of memory");
     return OSSA_OK;
 }
@@ -396,13 +390,7 @@ ossa_status ossa_write_c3s(const ossa_model *m, const char *path,
     free(w.face_base);
     free(w.texture_of_map);
     free(w.keys);
-    free(w.lt);
-    free(w.lr);
-    free(w.ls);
-    free(w.mt);
-    free(w.mr);
-    free(w.ms);
-    free(w.palette);
+    free(w.pose_block);
     free(w.positions);
     free(w.normals);
     return st;

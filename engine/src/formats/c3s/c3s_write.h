@@ -11,6 +11,7 @@
 #include "formats/c3s/c3s_records.h"
 #include "io/write_buf.h"
 #include "ossa/model.h"
+#include "ossa/reference.h"
 
 typedef struct c3s_writer {
     const ossa_model *m;
@@ -27,8 +28,8 @@ typedef struct c3s_writer {
     uint32_t unweighted;      /* bone form: vertices without influences */
     uint32_t textured;        /* submeshes with UVs: one texture vertex group each */
     uint32_t *keys;           /* per clip: key count */
-    /* pose work: bone_count each */
-    float *lt, *lr, *ls, *mt, *mr, *ms, *palette;
+    float *pose_block;        /* pose work (the arrays of pose), at least one bone */
+    ossa_reference_pose pose;
     float *positions, *normals; /* largest submesh, 3 floats per vertex each */
 } c3s_writer;
 

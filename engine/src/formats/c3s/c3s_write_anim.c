@@ -83,17 +83,15 @@ static ossa_status pose_submesh(c3s_writer *w, const ossa_clip *clip, float time
         memcpy(w->positions, sm->positions, 3 * (size_t)sm->vertex_count * sizeof(float));
         return OSSA_OK;
     }
-    ossa_skin_submesh_scalar(sm, w->palette, w->positions, w->normals, sm->vertex_count, NULL);
+    ossa_skin_submesh_scalar(sm, w->pose.palette, w->positions, w->normals, sm->vertex_count,
+                             NULL);
     return OSSA_OK;
 }
 
 static void pose_at(c3s_writer *w, const ossa_clip *clip, float time)
 {
-    const ossa_model *m = w->m;
-    ossa_pose_rest(m, w->lt, w->lr, w->ls, m->bone_count, NULL);
-    ossa_sample_clip(m, clip, time, OSSA_WRAP_LOOP, w->lt, w->lr, w->ls, m->bone_count, NULL);
-    ossa_local_to_model(m, w->lt, w->lr, w->ls, w->mt, w->mr, w->ms, m->bone_count, NULL);
-    ossa_skin_palette(m, w->mt, w->mr, w->ms, w->palette, m->bone_count, NULL);
+    /* times in [0, duration): the cycle's wrap leaves them as they are */
+    ossa_reference_pose_at(w->m, clip, time, OSSA_WRAP_LOOP, &w->pose, NULL);
 }
 
 /* Frame form: one group per submesh; frame 1 of each is the bind pose, then every clip's keys
@@ -223,9 +221,9 @@ void ossa_c3s_put_bones(c3s_writer *w)
 static ossa_status put_bone_key(c3s_writer *w, uint32_t bone)
 {
     const ossa_bone *bn = &w->m->bones[bone];
-    const float *t = w->lt + 3 * bone, *s = w->ls + 3 * bone;
+    const float *t = w->pose.lt + 3 * bone, *s = w->pose.ls + 3 * bone;
     float r[4], base_q[4], inv[4], d[3], local[3], q[4], sc[3];
-    memcpy(r, w->lr + 4 * bone, sizeof r);
+    memcpy(r, w->pose.lr + 4 * bone, sizeof r);
     memcpy(base_q, bn->rest_r, sizeof base_q);
     ossa_quat_normalize(base_q);
     ossa_quat_normalize(r);

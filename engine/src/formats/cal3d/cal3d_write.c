@@ -19,7 +19,7 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "core/build.h"
+#include "core/build_context.h"
 #include "core/checked.h"
 #include "formats/cal3d/cal3d_write_common.h"
 #include "io/out_file.h"

@@ -4,7 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "core/build.h"
+#include "core/build_context.h"
 #include "formats/cal3d/cal3d_write_common.h"
 
 static ossa_status OSSA_PRINTF(3, 4) refuse(char *msg, size_t cap, const char *fmt, ...)

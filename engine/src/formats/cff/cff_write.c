@@ -34,7 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/build.h"
+#include "core/build_context.h"
 #include "ossa/limits.h"
 #include "core/quat.h"
 #include "formats/cff/cff.h"
@@ -328,25 +328,21 @@ static ossa_status sample_frames(cff_writer *w)
                     clip->name, (double)clip->duration, (double)w->fps, count, OSSA_MAX_KEYS);
     w->frames = (uint32_t)count;
     size_t nb = m->bone_count;
-    float *lt = calloc(nb, 3 * sizeof(float)), *lr = calloc(nb, 4 * sizeof(float));
-    float *ls = calloc(nb, 3 * sizeof(float)), *mt = calloc(nb, 3 * sizeof(float));
-    float *mr = calloc(nb, 4 * sizeof(float)), *ms = calloc(nb, 3 * sizeof(float));
+    float *block = calloc(nb, OSSA_REFERENCE_POSE_FLOATS * sizeof(float));
+    ossa_reference_pose pose = ossa_reference_pose_in(block, (uint32_t)nb);
+    pose.palette = NULL; /* model space is all a frame keeps */
     w->frame_t = calloc((size_t)w->frames * nb, 3 * sizeof(float));
     w->frame_a = calloc((size_t)w->frames * nb, 3 * sizeof(float));
     ossa_status st = OSSA_OK;
-    if (!lt || !lr || !ls || !mt || !mr || !ms || !w->frame_t || !w->frame_a)
+    if (!block || !w->frame_t || !w->frame_a)
         st = no_memory(w);
     for (uint32_t k = 0; k < w->frames && st == OSSA_OK; k++) {
-        ossa_pose_rest(m, lt, lr, ls, m->bone_count, NULL);
-        if (clip)
-            ossa_sample_clip(m, clip, ossa_clip_wrap_time(clip, (float)k / w->fps),
-                             OSSA_WRAP_LOOP, lt, lr, ls, m->bone_count, NULL);
-        ossa_local_to_model(m, lt, lr, ls, mt, mr, ms, m->bone_count, NULL);
+        ossa_reference_pose_at(m, clip, (float)k / w->fps, OSSA_WRAP_LOOP, &pose, NULL);
         for (size_t b = 0; b < nb; b++) {
             float *t = w->frame_t + 3 * ((size_t)k * nb + b);
             float q[4];
-            memcpy(t, mt + 3 * b, 3 * sizeof *t);
-            memcpy(q, mr + 4 * b, sizeof q);
+            memcpy(t, pose.mt + 3 * b, 3 * sizeof *t);
+            memcpy(q, pose.mr + 4 * b, sizeof q);
             if (w->z_up) /* C T and qC q, qC = (-sqrt(1/2), 0, 0, sqrt(1/2)) */
                 turn_to_y_up(t, q);
             quat_to_angles(q, w->frame_a + 3 * ((size_t)k * nb + b));
@@ -357,12 +353,7 @@ static ossa_status sample_frames(cff_writer *w)
                               m->bones[b].name, k);
         }
     }
-    free(lt);
-    free(lr);
-    free(ls);
-    free(mt);
-    free(mr);
-    free(ms);
+    free(block);
     return st;
 }
 

@@ -30,7 +30,7 @@
 #include "ossa/reference.h"
 #include "ossa/sample.h"
 #include "ossa/write.h"
-#include "core/build.h"
+#include "core/build_context.h"
 #include "core/quat.h"
 #include "io/out_file.h"
 #include "io/write_buf.h"
@@ -175,13 +175,12 @@ static ossa_status build_skp(const ossa_model *m, const skp_plan *p, ossa_wbuf *
     put_name(o, p->bind_name);
     ossa_wbuf_u32(o, (uint32_t)(ofs_poses + pose_bytes * f++));
 
-    /* Every clip as a cycle, one frame per 1/rate seconds. */
+    /* Every clip as a cycle, one frame per 1/rate seconds; the local pose is all a frame keeps. */
+    ossa_reference_pose frame = {.lt = lt, .lr = lr, .ls = ls, .bone_capacity = nb};
     for (uint32_t i = 0; i < m->clip_count; i++) {
         const ossa_clip *c = &m->clips[i];
         for (uint32_t k = 0; k < p->clip_frames[i]; k++) {
-            ossa_pose_rest(m, lt, lr, ls, m->bone_count, NULL);
-            ossa_sample_clip(m, c, (float)k / p->rate, OSSA_WRAP_LOOP, lt, lr, ls, m->bone_count,
-                             NULL);
+            ossa_reference_pose_at(m, c, (float)k / p->rate, OSSA_WRAP_LOOP, &frame, NULL);
             put_poses(o, m, lt, lr);
         }
     }

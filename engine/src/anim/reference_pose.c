@@ -85,3 +85,42 @@ ossa_status ossa_skin_palette(const ossa_model *m, const float *mt, const float 
     }
     return OSSA_OK;
 }
+
+ossa_reference_pose ossa_reference_pose_in(float *block, uint32_t bones)
+{
+    ossa_reference_pose p = {0};
+    if (!block)
+        return p;
+    size_t n = bones;
+    p.lt = block;
+    p.lr = p.lt + 3 * n;
+    p.ls = p.lr + 4 * n;
+    p.mt = p.ls + 3 * n;
+    p.mr = p.mt + 3 * n;
+    p.ms = p.mr + 4 * n;
+    p.palette = p.ms + 3 * n;
+    p.bone_capacity = bones;
+    return p;
+}
+
+ossa_status ossa_reference_pose_at(const ossa_model *m, const ossa_clip *clip, float time,
+                                   ossa_wrap mode, const ossa_reference_pose *p, ossa_error *err)
+{
+    if (!p)
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT, "reference pose: pose is NULL");
+    bool model = p->mt || p->mr || p->ms;
+    if (p->palette && !model)
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT,
+                               "reference pose: a palette needs the model pose arrays");
+    uint32_t cap = p->bone_capacity;
+    ossa_status st = ossa_pose_rest(m, p->lt, p->lr, p->ls, cap, err);
+    if (st == OSSA_OK && clip)
+        st = ossa_sample_clip(m, clip,
+                              mode == OSSA_WRAP_LOOP ? ossa_clip_wrap_time(clip, time) : time,
+                              mode, p->lt, p->lr, p->ls, cap, err);
+    if (st == OSSA_OK && model)
+        st = ossa_local_to_model(m, p->lt, p->lr, p->ls, p->mt, p->mr, p->ms, cap, err);
+    if (st == OSSA_OK && p->palette)
+        st = ossa_skin_palette(m, p->mt, p->mr, p->ms, p->palette, cap, err);
+    return st;
+}

@@ -1,4 +1,4 @@
-#include "core/build.h"
+#include "core/build_context.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* The loaders' side of the model: a build context that allocates into the model's arena,
  * records warnings and formats errors with the current file name and position. */
-#ifndef OSSA_CORE_BUILD_H
-#define OSSA_CORE_BUILD_H
+#ifndef OSSA_CORE_BUILD_CONTEXT_H
+#define OSSA_CORE_BUILD_CONTEXT_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
 /* Runtime skeleton, local-to-model and skinning palette over SoA poses. The math is the
- * composition of pose.c (ossa_local_to_model, ossa_skin_palette): vectors are rotated and
+ * composition of reference_pose.c (ossa_local_to_model, ossa_skin_palette): vectors are rotated and
  * matrices built by the quaternion as it is, without renormalising it, as Cal3D does. */
 #include <stdlib.h>
 #include <stdio.h>
@@ -140,7 +140,7 @@ static int unit_scales(const ossa_soa_pose *p)
  *   2. each bone's local translation (times its parent's scale) rotated by its parent's model
  *      rotation, four bones at once, stored in the model translations;
  *   3. the parent's model translation added, bone by bone.
- * Every value is computed with the operations of pose.c's scalar code in its order (no
+ * Every value is computed with the operations of reference_pose.c's scalar code in its order (no
  * fusing), so the results are the same bits as a bone-by-bone loop. */
 static int ltm_job_run_impl(const ossa_ltm_job *job)
 {
