@@ -9,24 +9,9 @@
 
 #include "ossa/vertex_anim.h"
 
-/* Parts at least this big are split over the pool; smaller ones are not worth waking it. */
-enum { PARALLEL_MIN_VERTICES = 16384, MAX_POOL_THREADS = 4 };
-
-/* The model's clip index of a clip pointer; -1 when it is none of them. */
-static int64_t clip_index(const ossa_model *m, const ossa_clip *clip)
-{
-    uintptr_t at = (uintptr_t)clip, first = (uintptr_t)m->clips;
-    if (!clip || !m->clip_count || at < first || (at - first) % sizeof *clip != 0 ||
-        (at - first) / sizeof *clip >= m->clip_count)
-        return -1;
-    return (int64_t)((at - first) / sizeof *clip);
-}
-
-static uint32_t clip_id(const ossa_model *m, const ossa_clip *clip)
-{
-    int64_t index = clip_index(m, clip);
-    return index < 0 ? OSSA_INSTANCE_NO_CLIP : (uint32_t)index;
-}
+/* Threads of the pool that splits big parts (the instance's parallel_min_vertices decides
+ * which: OSSA_INSTANCE_PARALLEL_MIN_VERTICES). */
+enum { MAX_POOL_THREADS = 4 };
 
 /* The parts' layout from the instance's parts, and a warning for each runtime feature a part
  * goes without; false when the layout overflows 32 bits or memory runs out. */
@@ -173,9 +158,7 @@ bool view_scene_init(view_scene *s, const ossa_model *m)
     memset(s, 0, sizeof *s);
     s->model = m;
     s->kernel = kernel_from_environment();
-    ossa_instance_desc desc = {.kernel = s->kernel,
-                               .parallel_min_vertices = PARALLEL_MIN_VERTICES,
-                               .spring_max_dt = VIEW_SPRING_MAX_DT};
+    ossa_instance_desc desc = {.kernel = s->kernel};
     ossa_error err;
     if (ossa_instance_create(m, &desc, &s->instance, &err) != OSSA_OK) {
         char text[512];
@@ -197,11 +180,11 @@ bool view_scene_init(view_scene *s, const ossa_model *m)
     }
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     uint32_t threads = cpus > MAX_POOL_THREADS ? MAX_POOL_THREADS : cpus > 1 ? (uint32_t)cpus : 1;
-    if (threads > 1 && s->vertex_count >= PARALLEL_MIN_VERTICES &&
+    if (threads > 1 && s->vertex_count >= OSSA_INSTANCE_PARALLEL_MIN_VERTICES &&
         ossa_skin_pool_create(threads, &s->pool, NULL) != OSSA_OK)
         s->pool = NULL; /* skinning on one thread is still right */
     ossa_instance_set_pool(s->instance, s->pool);
-    view_scene_pose(s, NULL, 0.0f);
+    view_scene_pose(s, OSSA_INSTANCE_NO_CLIP, 0.0f);
     view_scene_set_morph_time(s, 0.0f);
     view_scene_springs_reset(s);
     return true;
@@ -223,15 +206,15 @@ void view_scene_free(view_scene *s)
     memset(s, 0, sizeof *s);
 }
 
-void view_scene_set_vertex_clip(view_scene *s, const ossa_clip *clip, float time)
+void view_scene_set_vertex_clip(view_scene *s, uint32_t clip, float time)
 {
-    ossa_instance_set_vertex_clip(s->instance, clip_id(s->model, clip), time);
+    ossa_instance_set_vertex_clip(s->instance, clip, time);
     sync_vertex_clip(s);
 }
 
-void view_scene_pose(view_scene *s, const ossa_clip *clip, float time)
+void view_scene_pose(view_scene *s, uint32_t clip, float time)
 {
-    ossa_instance_pose_clip(s->instance, clip_id(s->model, clip), time);
+    ossa_instance_pose_clip(s->instance, clip, time);
     sync_vertex_clip(s);
     update_overlay(s);
 }

@@ -105,9 +105,9 @@ typedef struct view_scene {
  * (a part whose skinning streams cannot be built falls back to its bind vertices instead). */
 bool view_scene_init(view_scene *s, const ossa_model *m);
 void view_scene_free(view_scene *s);
-/* Poses the model at time (wrapped into the clip, Cal3D loop) of clip, which must be one of the
- * model's clips, or at rest when clip is NULL: the palette, the joints and the bone lines. */
-void view_scene_pose(view_scene *s, const ossa_clip *clip, float time);
+/* Poses the model at time (wrapped into the clip, Cal3D loop) of clip (an index), or at rest for
+ * OSSA_INSTANCE_NO_CLIP or an index out of range: the palette, the joints and the bone lines. */
+void view_scene_pose(view_scene *s, uint32_t clip, float time);
 /* What the scene mirrors of its instance (vertex clip, morph time, joints and bone lines), after
  * the instance moved on by itself (ossa_instance_tick or _show). */
 void view_scene_sync(view_scene *s);
@@ -115,15 +115,15 @@ void view_scene_sync(view_scene *s);
  * must equal the model's bone count (else the rest pose is shown). local may be the instance's
  * (ossa_instance_local_pose). The vertex clip is left as it is. */
 void view_scene_pose_local(view_scene *s, const ossa_soa_pose *local);
-/* The clip (one of the model's, else none) whose vertex and uv tracks play, at time (wrapped
- * into the clip, Cal3D loop); NULL: every submesh shows its bind or skinned shape. */
-void view_scene_set_vertex_clip(view_scene *s, const ossa_clip *clip, float time);
+/* The clip (an index; out of range: none) whose vertex and uv tracks play, at time (wrapped into
+ * the clip, Cal3D loop); none: every submesh shows its bind or skinned shape. */
+void view_scene_set_vertex_clip(view_scene *s, uint32_t clip, float time);
 /* The morph clips' clock: every morph cycle is shown at time (wrapped into the morph mixer's
  * length; non-finite: 0) and each morphing part's weights are refreshed. Allocates nothing. */
 void view_scene_set_morph_time(view_scene *s, float time);
-/* One spring step of dt seconds (clamped to VIEW_SPRING_MAX_DT; dt <= 0 or not finite: nothing)
- * for every part with springs, from the current palette and morph weights. Allocates nothing. */
-#define VIEW_SPRING_MAX_DT 0.1f
+/* One spring step of dt seconds (clamped to the instance's spring_max_dt; dt <= 0 or not
+ * finite: nothing) for every part with springs, from the current palette and morph weights.
+ * Allocates nothing. */
 void view_scene_springs_step(view_scene *s, float dt);
 /* Every spring system at rest where the current pose skins it (after a seek, a frame step, a
  * clip change; call it after the pose). */

@@ -81,7 +81,7 @@ static uint32_t key_total(const ossa_model *m, uint32_t c)
 /* Largest joint distance between the app's current pose and clip c posed alone at time t. */
 static float pose_gap(const view_app *app, view_scene *probe, uint32_t c, float t)
 {
-    view_scene_pose(probe, &app->cur.model->clips[c], t);
+    view_scene_pose(probe, c, t);
     float gap = 0.0f;
     for (uint32_t i = 0; i < 3 * app->cur.model->bone_count; i++)
         gap = fmaxf(gap, fabsf(probe->joints[i] - app->cur.scene.joints[i]));

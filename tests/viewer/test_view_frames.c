@@ -236,8 +236,8 @@ int main(void)
         return 1;
 
     /* walk at 0.25 s: part 0 plays frames, the others are skinned as in the plain demo. */
-    view_scene_pose(&s, &m->clips[0], 0.25f);
-    view_scene_pose(&plain, &demo->clips[0], 0.25f);
+    view_scene_pose(&s, 0, 0.25f);
+    view_scene_pose(&plain, 0, 0.25f);
     CHECK(view_scene_part_vertex_track(&s, 0) == &h.track);
     for (uint32_t i = 1; i < s.part_count; i++)
         CHECK(view_scene_part_vertex_track(&s, i) == NULL);
@@ -259,8 +259,8 @@ int main(void)
     CHECK(hi[1] >= plain_hi[1] - 1e-5f && lo[1] >= plain_lo[1] - 1e-5f);
 
     /* wave has no vertex track: part 0 is skinned again; its mount follows the skinned shape. */
-    view_scene_pose(&s, &m->clips[1], 0.6f);
-    view_scene_pose(&plain, &demo->clips[1], 0.6f);
+    view_scene_pose(&s, 1, 0.6f);
+    view_scene_pose(&plain, 1, 0.6f);
     CHECK(view_scene_part_vertex_track(&s, 0) == NULL);
     view_scene_skin(&s, 0, s.part_count, pos, nrm);
     view_scene_skin(&plain, 0, plain.part_count, want, want_n);
@@ -274,14 +274,13 @@ int main(void)
                    3 * sizeof(float));
     check_mount(&s, false, shape);
 
-    /* A fade names its heavier clip directly; NULL (or a clip not of the model) plays none. */
-    view_scene_set_vertex_clip(&s, &m->clips[0], 1.25f); /* wraps to 0.25 s */
+    /* A fade names its heavier clip directly; none (or an index out of range) plays none. */
+    view_scene_set_vertex_clip(&s, 0, 1.25f); /* wraps to 0.25 s */
     CHECK(view_scene_part_vertex_track(&s, 0) == &h.track);
     CHECK(fabsf(s.vertex_time - 0.25f) < 1e-6f);
-    ossa_clip stranger = m->clips[0];
-    view_scene_set_vertex_clip(&s, &stranger, 0.25f);
+    view_scene_set_vertex_clip(&s, m->clip_count, 0.25f);
     CHECK(view_scene_part_vertex_track(&s, 0) == NULL);
-    view_scene_set_vertex_clip(&s, NULL, 0.0f);
+    view_scene_set_vertex_clip(&s, OSSA_INSTANCE_NO_CLIP, 0.0f);
     CHECK(view_scene_part_vertex_track(&s, 0) == NULL);
 
     free(pos);
