@@ -217,8 +217,17 @@ static void advance_range(view_crowd *c, uint32_t begin, uint32_t end, float sha
             ossa_instance_update(inst, clip_dt);
             continue;
         }
-        if (clip_dt == 0.0f && ossa_mixer_active_count(mixer) <= 1)
-            continue; /* paused and not fading: the pose stands */
+        if (clip_dt == 0.0f) {
+            /* Paused: the pose stands, but a fade moves on in wall time, as the single
+             * model's does; the cloth and the morph clock stand still with the clip (one
+             * clock), so only the mixer moves, its clip time held. */
+            if (ossa_mixer_active_count(mixer) > 1) {
+                ossa_mixer_set_time_factor(mixer, 0.0f);
+                ossa_mixer_update(mixer, wall_dt);
+                ossa_instance_evaluate(inst);
+            }
+            continue;
+        }
         ossa_mixer_set_time_factor(mixer, clip_dt / wall_dt);
         batch[n++] = inst;
         if (n == sizeof batch / sizeof batch[0]) {

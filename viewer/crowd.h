@@ -13,7 +13,9 @@
  * seeks instance i to phase[i] * duration + speed[i] * s; a tick moves each instance by
  * speed[i] times the shared clock's change (negative plays back, zero while paused). A clip
  * change cross-fades every instance through its mixer (ossa_instance_play), each from where
- * it is. Instances loop whatever the wrap mode (the shared clock follows it).
+ * it is; a fade moves on in wall time even while paused, as the single model's does, but then
+ * the cloth and the morph clocks stand still with the clips. Instances loop whatever the wrap
+ * mode (the shared clock follows it).
  *
  * Skinning. view_crowd_skin skins every instance into its own range of one vertex array (the
  * scene's layout, vertex_count per instance), instances split over a skin pool in chunks
