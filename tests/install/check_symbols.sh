@@ -1,8 +1,8 @@
 #!/bin/sh
 # Only ossa_-prefixed symbols leave libossa. The shared library: every dynamic symbol it defines
-# (nm -D). The static library: every global symbol its objects define with default visibility
-# (readelf; nm does not show visibility), since those are what a shared object linking the
-# archive would export. Symbols the toolchain adds (_init, _fini, __bss_start, _edata, _end)
+# (nm -D). The static library: every global symbol its objects define (readelf), hidden or not,
+# since a program linking the archive meets them all; and those with default visibility, what
+# a shared object linking the archive would export, are the shared library's. Symbols the toolchain adds (_init, _fini, __bss_start, _edata, _end)
 # are ignored.
 set -eu
 static=$1
@@ -23,6 +23,12 @@ done
 stat=$(readelf -sW "$static" | awk '$5 == "GLOBAL" || $5 == "WEAK" {
         if ($6 == "DEFAULT" && $7 != "UND" && $8 != "") print $8 }' |
        grep -Ev "$toolchain" | sort -u)
+# A program linking the archive meets every global symbol its objects define, hidden ones
+# included (visibility only matters to a shared object): all of them carry the prefix too.
+for s in $(readelf -sW "$static" | awk '($5 == "GLOBAL" || $5 == "WEAK") && $7 != "UND" &&
+             $8 != "" {print $8}' | grep -Ev "$toolchain" | grep -v '^ossa_' | sort -u); do
+    echo "FAIL: $static defines $s, which a program linking it could clash with"; bad=1
+done
 [ -n "$stat" ] || { echo "FAIL: $static has no default-visibility symbol"; exit 1; }
 for s in $(printf '%s\n' "$stat" | grep -v '^ossa_' || true); do
     echo "FAIL: $static defines $s with default visibility"; bad=1

@@ -75,7 +75,7 @@ struct ossa_skin_mesh {
     uint32_t *morph_start;    /* output_count / 16 + 1 */
     skin_morph_entry *morph_entries;
     /* springs: Cal3D relaxes them in file order, twice; steps holds those 2 x spring_count
-     * steps in the order of skin_spring_steps_order (skin_spring.c), the same bits sooner */
+     * steps in the order of ossa_skin_spring_steps_order (skin_spring.c), the same bits sooner */
     uint32_t spring_count, free_count;
     size_t step_count;
     skin_spring_data *steps;
@@ -236,7 +236,7 @@ void ossa_lerp_floats_avx2(const float *a, const float *b, float t, size_t n, fl
 void ossa_lerp_floats_avx512(const float *a, const float *b, float t, size_t n, float *out);
 /* Fills m->steps (m->step_count = 2 x m->spring_count) from Cal3D's spring list: 0, or -1 when out
  * of memory. */
-int skin_spring_steps_order(struct ossa_skin_mesh *m, const skin_spring_data *springs);
+int ossa_skin_spring_steps_order(struct ossa_skin_mesh *m, const skin_spring_data *springs);
 /* Cal3D's spring relaxation (skin_spring.c's spring_relax) on 8 characters at once: soa holds
  * x, y, z of every output vertex, each as 8 lanes (32-byte aligned). */
 void ossa_spring_relax8_avx2(const struct ossa_skin_mesh *m, float *soa);

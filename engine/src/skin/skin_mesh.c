@@ -251,7 +251,7 @@ ossa_status ossa_skin_mesh_create(const ossa_submesh *sm, uint32_t palette_size,
         return st;
 
     uint32_t moved[OSSA_SKIN_GROUP_COUNT] = {0};
-    skin_plan_spill(counts, moved);
+    ossa_skin_plan_spill(counts, moved);
     ossa_skin_mesh *m = calloc(1, sizeof *m);
     if (!m)
         return skin_fail(err, OSSA_ERR_NOMEM, "skin mesh: out of memory");
@@ -292,7 +292,7 @@ ossa_status ossa_skin_mesh_create(const ossa_submesh *sm, uint32_t palette_size,
     m->runs = alloc_array((size_t)m->output_count / SKIN_B + 1, sizeof *m->runs, &failed);
     uint8_t *slot_group = alloc_array(n, 1, &failed);
     uint32_t *order = alloc_array(n, sizeof *order, &failed);
-    if (!failed && !skin_plan_order(sm, moved, order, slot_group))
+    if (!failed && !ossa_skin_plan_order(sm, moved, order, slot_group))
         failed = 1;
     m->movable = alloc_array(m->output_count, 1, &failed);
     if (!failed && storage_bytes) {
@@ -314,7 +314,7 @@ ossa_status ossa_skin_mesh_create(const ossa_submesh *sm, uint32_t palette_size,
             m->used[m->used_count++] = (uint8_t)g;
     }
 
-    /* Output order: group by group, inside a group by bones, then file order (skin_plan_order) */
+    /* Output order: group by group, inside a group by bones, then file order (ossa_skin_plan_order) */
     for (uint32_t o = 0; o < m->output_count; o++)
         m->source[o] = OSSA_SKIN_PAD_VERTEX;
     uint32_t fill[OSSA_SKIN_GROUP_COUNT];
@@ -361,7 +361,7 @@ ossa_status ossa_skin_mesh_create(const ossa_submesh *sm, uint32_t palette_size,
             float *w = blk + SKIN_ROWS;
             uint16_t *b = (uint16_t *)(void *)(w + k_count * SKIN_B);
             float *d = (float *)(void *)(blk_bytes + gd->points);
-            /* slots past the vertex's own influences (skin_plan_spill): weight 0, its last bone */
+            /* slots past the vertex's own influences (ossa_skin_plan_spill): weight 0, its last bone */
             for (uint32_t k = e - a; k < k_count; k++)
                 b[k * SKIN_B + lane] = (uint16_t)sm->influences[e - 1].bone;
             for (uint32_t k = 0; k < e - a; k++) {
@@ -377,7 +377,7 @@ ossa_status ossa_skin_mesh_create(const ossa_submesh *sm, uint32_t palette_size,
     }
     free(slot_group);
     free(order);
-    skin_plan_runs(m, counts);
+    ossa_skin_plan_runs(m, counts);
     /* padding vertices of the general group have no influences */
     for (uint32_t local = counts[SKIN_GENERAL]; local < gen_padded; local++)
         m->gen_start[local + 1] = gen_cursor;
@@ -439,7 +439,7 @@ ossa_status ossa_skin_mesh_create(const ossa_submesh *sm, uint32_t palette_size,
                 springs[s].v1 = m->remap[sm->springs[s].vertex[1]];
                 springs[s].idle = sm->springs[s].idle_length;
             }
-            failed = skin_spring_steps_order(m, springs) != 0;
+            failed = ossa_skin_spring_steps_order(m, springs) != 0;
         }
         free(springs);
         if (failed) {

@@ -6,7 +6,7 @@
  * slots weight 0 on its own last bone: each extra influence adds 0 x (a finite palette row) last,
  * so its blended matrix keeps its bits (an element that sums to exactly zero may change the
  * zero's sign), and a non-finite row reaches no vertex that did not read it already.
- * skin_plan_spill chooses, for groups 1..7, whether the last (count mod 16) vertices move up one
+ * ossa_skin_plan_spill chooses, for groups 1..7, whether the last (count mod 16) vertices move up one
  * group, where the estimated work (SPILL_VERTEX_COST + K per vertex, padding included, in
  * influence units: the AVX-512 kernel spent about 1.35 cycles an influence and 4 on the rest of
  * a vertex on Zen 4) is least; moved vertices can move on. A small part of a character (cally's
@@ -15,7 +15,7 @@
  *
  * Order: inside a group, vertices are sorted by their bones (slot by slot), then file order, so
  * a block's lanes fall into a few runs that name the same bone in every slot (padding lanes copy
- * the last vertex's bones at weight 0). skin_plan_runs marks where each run starts. A block of
+ * the last vertex's bones at weight 0). ossa_skin_plan_runs marks where each run starts. A block of
  * few runs is blended by the AVX2 and AVX-512 kernels from broadcast palette rows, run by run,
  * each run's lanes by mask, in the SoA form the transform wants: no per-vertex loads and no
  * transpose, and the same operations on every element as the per-vertex blend, so the same
@@ -32,7 +32,7 @@ static uint32_t round_block(uint32_t n)
     return (n + SKIN_B - 1) / SKIN_B * SKIN_B;
 }
 
-void skin_plan_spill(uint32_t counts[OSSA_SKIN_GROUP_COUNT], uint32_t moved[OSSA_SKIN_GROUP_COUNT])
+void ossa_skin_plan_spill(uint32_t counts[OSSA_SKIN_GROUP_COUNT], uint32_t moved[OSSA_SKIN_GROUP_COUNT])
 {
     uint64_t best = UINT64_MAX;
     uint32_t best_mask = 0;
@@ -88,7 +88,7 @@ static int order_cmp(const void *pa, const void *pb)
     return a->vertex < b->vertex ? -1 : a->vertex > b->vertex;
 }
 
-bool skin_plan_order(const ossa_submesh *sm, const uint32_t moved[OSSA_SKIN_GROUP_COUNT],
+bool ossa_skin_plan_order(const ossa_submesh *sm, const uint32_t moved[OSSA_SKIN_GROUP_COUNT],
                      uint32_t *order, uint8_t *group)
 {
     uint32_t n = sm->vertex_count;
@@ -96,7 +96,7 @@ bool skin_plan_order(const ossa_submesh *sm, const uint32_t moved[OSSA_SKIN_GROU
         uint32_t k = sm->influence_start[v + 1] - sm->influence_start[v];
         group[v] = (uint8_t)(k <= OSSA_SKIN_MAX_GROUPED ? k : SKIN_GENERAL);
     }
-    /* the last vertices (file order) of a group move up, as many as skin_plan_spill says */
+    /* the last vertices (file order) of a group move up, as many as ossa_skin_plan_spill says */
     for (uint32_t k = 1; k < OSSA_SKIN_MAX_GROUPED; k++)
         for (uint32_t v = n, left = moved[k]; left && v-- > 0;)
             if (group[v] == k) {
@@ -124,7 +124,7 @@ bool skin_plan_order(const ossa_submesh *sm, const uint32_t moved[OSSA_SKIN_GROU
     return true;
 }
 
-void skin_plan_runs(struct ossa_skin_mesh *m, const uint32_t counts[OSSA_SKIN_GROUP_COUNT])
+void ossa_skin_plan_runs(struct ossa_skin_mesh *m, const uint32_t counts[OSSA_SKIN_GROUP_COUNT])
 {
     for (uint32_t g = 1; g <= OSSA_SKIN_MAX_GROUPED; g++) {
         skin_group_data *gd = &m->groups[g];

@@ -7,7 +7,7 @@
  * same operations in the same order, so every lane gets the bits it would get alone.
  *
  * A step reads and writes only its spring's two vertices, so two steps that share no vertex
- * give the same bits in either order. skin_spring_steps_order sorts Cal3D's 2 x spring_count
+ * give the same bits in either order. ossa_skin_spring_steps_order sorts Cal3D's 2 x spring_count
  * steps by wave (a step's wave is one more than the latest wave of an earlier step sharing a
  * vertex with it): every pair that shares a vertex keeps its order, and the steps of one wave,
  * now side by side, overlap in the core. On cally's ponytail (128 springs over 12 free
@@ -31,7 +31,7 @@ struct ossa_spring_state {
                      8 as two chains of 8 (ossa_spring_relax8x2_avx2) */
 };
 
-int skin_spring_steps_order(struct ossa_skin_mesh *m, const skin_spring_data *springs)
+int ossa_skin_spring_steps_order(struct ossa_skin_mesh *m, const skin_spring_data *springs)
 {
     size_t n = 2 * (size_t)m->spring_count;
     uint32_t *wave = malloc(n * sizeof *wave);

@@ -51,11 +51,11 @@ typedef struct skm_pose0 {
 static ossa_status read_record(ossa_reader *r, skm_record *rec)
 {
     rec->at = r->pos;
-    OSSA_TRY(skm_read_name(r, rec->shader, "shader name"));
-    OSSA_TRY(skm_read_name(r, rec->name, "mesh name"));
-    OSSA_TRY(skm_read_count(r, &rec->verts, 1, SKM_MAX_VERTS, "vertex count"));
-    OSSA_TRY(skm_read_count(r, &rec->tris, 1, SKM_MAX_TRIS, "triangle count"));
-    OSSA_TRY(skm_read_count(r, &rec->refs, 1, SKM_MAX_REFERENCES, "bone reference count"));
+    OSSA_TRY(ossa_skm_read_name(r, rec->shader, "shader name"));
+    OSSA_TRY(ossa_skm_read_name(r, rec->name, "mesh name"));
+    OSSA_TRY(ossa_skm_read_count(r, &rec->verts, 1, SKM_MAX_VERTS, "vertex count"));
+    OSSA_TRY(ossa_skm_read_count(r, &rec->tris, 1, SKM_MAX_TRIS, "triangle count"));
+    OSSA_TRY(ossa_skm_read_count(r, &rec->refs, 1, SKM_MAX_REFERENCES, "bone reference count"));
     OSSA_TRY(ossa_rd_u32(r, &rec->ofs_verts, "vertex offset"));
     OSSA_TRY(ossa_rd_u32(r, &rec->ofs_texcoords, "texture coordinate offset"));
     OSSA_TRY(ossa_rd_u32(r, &rec->ofs_indices, "triangle offset"));
@@ -206,7 +206,7 @@ static ossa_status read_mesh_data(ossa_reader *r, const skm_record *rec, skm_pos
 {
     ossa_build *b = r->b;
     bool referenced[SKM_MAX_BONES] = {false};
-    OSSA_TRY(skm_seek_table(r, rec->ofs_refs, rec->refs, 4, "bone references", rec->at + 152));
+    OSSA_TRY(ossa_skm_seek_table(r, rec->ofs_refs, rec->refs, 4, "bone references", rec->at + 152));
     for (uint32_t k = 0; k < rec->refs; k++) {
         size_t at = r->pos;
         uint32_t bone;
@@ -217,11 +217,11 @@ static ossa_status read_mesh_data(ossa_reader *r, const skm_record *rec, skm_pos
                              p0->bones);
         referenced[bone] = true;
     }
-    OSSA_TRY(skm_seek_table(r, rec->ofs_texcoords, rec->verts, 8, "texture coordinates",
+    OSSA_TRY(ossa_skm_seek_table(r, rec->ofs_texcoords, rec->verts, 8, "texture coordinates",
                         rec->at + 144));
-    OSSA_TRY(skm_seek_table(r, rec->ofs_indices, rec->tris, 12, "triangles", rec->at + 148));
+    OSSA_TRY(ossa_skm_seek_table(r, rec->ofs_indices, rec->tris, 12, "triangles", rec->at + 148));
     /* The smallest vertex is a count and one influence. */
-    OSSA_TRY(skm_seek_table(r, rec->ofs_verts, rec->verts, 4 + SKM_BONEVERT_BYTES, "vertices",
+    OSSA_TRY(ossa_skm_seek_table(r, rec->ofs_verts, rec->verts, 4 + SKM_BONEVERT_BYTES, "vertices",
                         rec->at + 140));
     uint32_t total = 0;
     OSSA_TRY(count_influences(*r, rec->verts, &total));
@@ -295,12 +295,12 @@ ossa_status ossa_read_skm(ossa_build *b, const uint8_t *data, size_t size)
 {
     ossa_reader r;
     ossa_reader_init(&r, b, data, size);
-    OSSA_TRY(skm_read_file_header(&r, "SKM", SKM_HEADER_BYTES));
+    OSSA_TRY(ossa_skm_read_file_header(&r, "SKM", SKM_HEADER_BYTES));
     uint32_t num_bones, num_meshes, ofs_meshes;
-    OSSA_TRY(skm_read_count(&r, &num_bones, 1, SKM_MAX_BONES, "bone count"));
-    OSSA_TRY(skm_read_count(&r, &num_meshes, 1, SKM_MAX_MESHES, "mesh count"));
+    OSSA_TRY(ossa_skm_read_count(&r, &num_bones, 1, SKM_MAX_BONES, "bone count"));
+    OSSA_TRY(ossa_skm_read_count(&r, &num_meshes, 1, SKM_MAX_MESHES, "mesh count"));
     OSSA_TRY(ossa_rd_u32(&r, &ofs_meshes, "mesh table offset"));
-    OSSA_TRY(skm_seek_table(&r, ofs_meshes, num_meshes, SKM_MESH_BYTES, "mesh records", 20));
+    OSSA_TRY(ossa_skm_seek_table(&r, ofs_meshes, num_meshes, SKM_MESH_BYTES, "mesh records", 20));
     ossa_model *m = b->model;
     if (!m->bone_count)
         OSSA_TRY(stand_in_skeleton(b, num_bones));
@@ -311,7 +311,7 @@ ossa_status ossa_read_skm(ossa_build *b, const uint8_t *data, size_t size)
     skm_pose0 *p0;
     OSSA_TRY(ossa_build_array(b, &p0, 1, sizeof *p0));
     p0->bones = num_bones;
-    skm_bind_poses(m->bones, num_bones, p0->t, p0->r);
+    ossa_skm_bind_poses(m->bones, num_bones, p0->t, p0->r);
 
     /* LOD files share the base model's skeleton and frames (checked above: same bone count). */
     uint32_t file_lod = 0;

@@ -100,7 +100,7 @@ static ossa_status set_skeleton_from_frame0(ossa_reader *r, skp_layout *l, ossa_
         OSSA_TRY(ossa_fail_context(b, read_pose(r, l, bones[j].rest_r, bones[j].rest_t),
                                    "frame 0 ('%s'): bone %u", frame0->name, j));
     float bind_t[SKM_MAX_BONES][3], bind_r[SKM_MAX_BONES][4];
-    skm_bind_poses(bones, l->bones, bind_t, bind_r);
+    ossa_skm_bind_poses(bones, l->bones, bind_t, bind_r);
     for (uint32_t j = 0; j < l->bones; j++) {
         float *ir = bones[j].inv_bind_r;
         ir[0] = -bind_r[j][0];
@@ -235,11 +235,11 @@ static ossa_status read_skp_frames(ossa_reader *r, skp_layout *l, ossa_bone *bon
                                    skp_group *groups)
 {
     ossa_build *b = r->b;
-    OSSA_TRY(skm_seek_table(r, ofs_frames, l->frames, SKP_FRAME_BYTES, "frames", 24));
+    OSSA_TRY(ossa_skm_seek_table(r, ofs_frames, l->frames, SKP_FRAME_BYTES, "frames", 24));
     size_t pose_bytes = (size_t)l->bones * SKP_POSE_BYTES;
     for (uint32_t f = 0; f < l->frames; f++) {
         skp_frame *fr = &frames[f];
-        OSSA_TRY(skm_read_name(r, fr->name, "frame name"));
+        OSSA_TRY(ossa_skm_read_name(r, fr->name, "frame name"));
         size_t at = r->pos;
         OSSA_TRY(ossa_rd_u32(r, &fr->ofs, "frame pose offset"));
         if (fr->ofs > r->size || pose_bytes > r->size - fr->ofs)
@@ -273,13 +273,13 @@ ossa_status ossa_read_skp(ossa_build *b, const uint8_t *data, size_t size)
 {
     ossa_reader r;
     ossa_reader_init(&r, b, data, size);
-    OSSA_TRY(skm_read_file_header(&r, "SKP", SKP_HEADER_BYTES));
+    OSSA_TRY(ossa_skm_read_file_header(&r, "SKP", SKP_HEADER_BYTES));
     skp_layout l = {0};
     /* The load option's rate (validated by the loader), else D10's default. */
     l.frame_rate = b->opt.frame_rate > 0.0f ? b->opt.frame_rate : SKP_DEFAULT_FRAME_RATE;
     uint32_t ofs_bones, ofs_frames;
-    OSSA_TRY(skm_read_count(&r, &l.bones, 1, SKM_MAX_BONES, "bone count"));
-    OSSA_TRY(skm_read_count(&r, &l.frames, 1, SKM_MAX_FRAMES, "frame count"));
+    OSSA_TRY(ossa_skm_read_count(&r, &l.bones, 1, SKM_MAX_BONES, "bone count"));
+    OSSA_TRY(ossa_skm_read_count(&r, &l.frames, 1, SKM_MAX_FRAMES, "frame count"));
     OSSA_TRY(ossa_rd_u32(&r, &ofs_bones, "bone table offset"));
     OSSA_TRY(ossa_rd_u32(&r, &ofs_frames, "frame table offset"));
     if (b->model->bone_count)
@@ -295,12 +295,12 @@ ossa_status ossa_read_skp(ossa_build *b, const uint8_t *data, size_t size)
 
     ossa_bone *bones;
     OSSA_TRY(ossa_build_array(b, &bones, l.bones, sizeof *bones));
-    OSSA_TRY(skm_seek_table(&r, ofs_bones, l.bones, SKP_BONE_BYTES, "bones", 20));
+    OSSA_TRY(ossa_skm_seek_table(&r, ofs_bones, l.bones, SKP_BONE_BYTES, "bones", 20));
     uint32_t odd_flags = 0;
     for (uint32_t j = 0; j < l.bones; j++) {
         ossa_bone *bn = &bones[j];
         char name[SKM_NAME_BYTES + 1];
-        OSSA_TRY(ossa_fail_context(b, skm_read_name(&r, name, "bone name"), "bone %u", j));
+        OSSA_TRY(ossa_fail_context(b, ossa_skm_read_name(&r, name, "bone name"), "bone %u", j));
         OSSA_TRY(ossa_build_strndup(b, &bn->name, name, strlen(name)));
         size_t at = r.pos;
         uint32_t flags;
