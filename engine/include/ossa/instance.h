@@ -12,11 +12,14 @@
  *   springs   Cal3D cloth (ossa_spring_state) on the skinned parts whose submesh has springs
  *   frames    vertex-frame and UV tracks (C3S VFRM/TFRM) of one "vertex clip", and mounts
  *
- * Two ways to drive it. The mixer way: ossa_instance_play cross-fades to a clip, _update(dt)
- * advances the mixer, the morph clock, the vertex clip and the springs and evaluates the pose,
- * _seek jumps. The manual way, for callers that keep their own clocks (a viewer's scrubbing,
- * a blend evaluated elsewhere): _pose_clip, _pose_local, _set_vertex_clip, _set_morph_time,
- * _springs_step and _springs_reset each set one thing. Both leave the palette current.
+ * Three ways to drive it. The clock way, as a viewer plays a model: the instance's clip clock
+ * (ossa/clock.h: speed and reverse, loop / ping-pong / once, seeks, frame steps, pause) is
+ * moved by _tick(dt), which shows it (pose, morphs, vertex frames, cloth); _switch_clip
+ * cross-fades to another clip. The mixer way: ossa_instance_play cross-fades to a clip,
+ * _update(dt) advances the mixer, the morph clock, the vertex clip and the springs and
+ * evaluates the pose, _seek jumps. The manual way, for callers that keep their own clocks (a
+ * blend evaluated elsewhere): _pose_clip, _pose_local, _set_vertex_clip, _set_morph_time,
+ * _springs_step and _springs_reset each set one thing. All leave the palette current.
  *
  * Output. Each part writes `output_count` vertices (ossa_instance_part): positions and normals,
  * 3 floats each, in the part's output order (the skin mesh's order, padding included, whose
