@@ -4,7 +4,8 @@
  * prototype is gone; the direct kernel path (prepared wide palette) equals a skin job with the
  * same kernel bit for bit, and so do its streaming stores and parts skinned in any grouping
  * (the skin list, one part a call, a pool for the larger parts); ossa_instance_update_many
- * (cloth in SIMD lanes) writes what ossa_instance_update writes; a pose set after a cloth step
+ * (cloth in SIMD lanes) writes what ossa_instance_update writes, and ossa_instance_tick_many
+ * what ossa_instance_tick writes, each clock its own speed; a pose set after a cloth step
  * moves the cloth part's rigid vertices; bad arguments are refused. On the demo mannequin and, when the
  * shared assets are there, cally (17 small parts and a ponytail with springs). */
 #include <math.h>
@@ -442,6 +443,69 @@ static void check_update_many(const char *name, const ossa_model *m)
     }
 }
 
+/* ossa_instance_tick_many over shared instances, each clock its own speed (backwards too), wrap
+ * mode, clip, cross-fades, seeks and pauses, a NULL entry, against ossa_instance_tick on
+ * instances of their own: the same bytes every frame (cloth stepped in lanes, each by its own
+ * playback time). */
+static void check_tick_many(const char *name, const ossa_model *m)
+{
+    enum { COUNT = 19, FRAMES = 50 }; /* two full groups of 8 lanes, then a short one */
+    ossa_instance *batch[COUNT] = {0}, *own[COUNT] = {0};
+    frame_out ob[COUNT] = {{0}}, oo[COUNT] = {{0}};
+    uint32_t ok = 1, differ = 0;
+    for (uint32_t i = 0; i < COUNT && ok; i++) {
+        if (i == 5)
+            continue; /* stays NULL in the batch */
+        ok &= (i == 0 ? ossa_instance_create(m, NULL, &batch[i], NULL)
+                      : ossa_instance_create_shared(batch[0], NULL, &batch[i], NULL)) == OSSA_OK;
+        ok &= ossa_instance_create(m, NULL, &own[i], NULL) == OSSA_OK;
+        ok &= out_make(&ob[i], batch[i]) && out_make(&oo[i], own[i]);
+        ossa_instance *both[2] = {batch[i], own[i]};
+        for (int k = 0; k < 2 && ok; k++) {
+            ossa_clock *c = ossa_instance_clock(both[k]);
+            c->speed = (i % 4 == 3 ? -1.0f : 1.0f) * (0.8f + 0.03f * (float)i);
+            ossa_clock_set_mode(c, (ossa_wrap)(i % 3));
+            ossa_instance_seek_clock(both[k], i % (m->clip_count + 1), 0.11f * (float)i);
+        }
+    }
+    CHECK(ok);
+    for (uint32_t f = 0; ok && f < FRAMES; f++) {
+        float dt = f == 7 ? 0.5f : f == 8 ? 0.0f : f == 9 ? NAN : 1.0f / 60.0f;
+        for (uint32_t i = 0; i < COUNT; i++) {
+            if (!batch[i])
+                continue;
+            ossa_instance *both[2] = {batch[i], own[i]};
+            for (int k = 0; k < 2; k++) {
+                if (f == 12 + i && m->clip_count > 1)
+                    CHECK(ossa_instance_switch_clip(both[k], (i + 1) % m->clip_count, 0.25f,
+                                                    NULL) == OSSA_OK);
+                if (f == 30 + i % 4) { /* a jump mid-fade for some */
+                    ossa_clock_seek(ossa_instance_clock(both[k]), 0.05f * (float)i);
+                    ossa_instance_jumped(both[k]);
+                }
+                if (f == 40 && i % 2)
+                    ossa_clock_toggle(ossa_instance_clock(both[k])); /* paused: no cloth step */
+            }
+        }
+        ossa_instance_tick_many(batch, COUNT, dt);
+        for (uint32_t i = 0; i < COUNT; i++) {
+            if (!batch[i])
+                continue;
+            ossa_instance_tick(own[i], dt);
+            differ += !same_output(batch[i], own[i], &ob[i], &oo[i]);
+        }
+    }
+    CHECKF(differ == 0, "%s: %u instance frames of tick_many differ", name, differ);
+    ossa_instance_tick_many(NULL, 3, 0.1f); /* nothing to do */
+    printf("%s: tick_many equals tick on %d instances for %d frames\n", name, COUNT - 1, FRAMES);
+    for (uint32_t i = 0; i < COUNT; i++) {
+        out_free(&ob[i]);
+        out_free(&oo[i]);
+        ossa_instance_destroy(batch[i]);
+        ossa_instance_destroy(own[i]);
+    }
+}
+
 /* After a cloth step the part's output is the step's (kept, not skinned again) only until the
  * pose changes: a pose set directly (ossa_instance_pose_clip) must move the rigid vertices and
  * every normal of the cloth part as a fresh skin does (instance c, whose cloth never stepped). */
@@ -508,6 +572,7 @@ int main(void)
         check_mixer_shared(demo);
         check_bad_arguments(demo);
         check_update_many("demo", demo);
+        check_tick_many("demo", demo);
         ossa_model_destroy(demo);
     }
     const char *assets = test_assets_dir();
@@ -533,6 +598,7 @@ int main(void)
             check_part_subsets("cally", cally);
             check_store("cally", cally);
             check_update_many("cally", cally);
+            check_tick_many("cally", cally);
             check_cloth_after_pose(cally);
             ossa_model_destroy(cally);
         }

@@ -112,8 +112,9 @@ static void lanes_equal(const cloth *c, const char *what)
             op[l] = alloc_out(n), on[l] = alloc_out(n), rp[l] = alloc_out(n);
         }
         for (int frame = 0; frame < 130; frame++) {
-            float dt = frame < 120 ? 1.0f / 60.0f : frame < 125 ? 1e19f : 1e-30f;
+            float dt = frame < 120 ? 1.0f / 60.0f : frame < 125 ? 1e19f : 1e-30f, dts[L];
             for (uint32_t l = 0; l < lanes; l++) {
+                dts[l] = dt;
                 const float k = scale[l], pal[12] = {k, 0, 0, 0.1f * (float)l, 0, k, 0, 0,
                                                      0, 0, k, -0.2f * (float)l};
                 ossa_skin_job job;
@@ -122,7 +123,7 @@ static void lanes_equal(const cloth *c, const char *what)
                 memcpy(rp[l], op[l], 3 * (size_t)n * sizeof(float));
                 CHECK(ossa_spring_update(ref[l], dt, rp[l], n, NULL) == OSSA_OK);
             }
-            ossa_spring_update_lanes(st, op, lanes, dt);
+            ossa_spring_update_lanes(st, op, lanes, dts);
             for (uint32_t l = 0; l < lanes; l++)
                 differ += memcmp(op[l], rp[l], 3 * (size_t)n * sizeof(float)) != 0;
         }

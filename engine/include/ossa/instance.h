@@ -208,6 +208,11 @@ OSSA_API bool ossa_instance_fading(const ossa_instance *inst, uint32_t *from);
  * while playing), the vertex frames of the clip of larger weight; then the cloth at rest if
  * time jumped, and one spring step of dt x |speed| (none while paused). */
 OSSA_API void ossa_instance_tick(ossa_instance *inst, float dt);
+/* ossa_instance_tick(insts[i], dt) for each of count instances (NULL entries are skipped),
+ * each by its own clock, with the same results; the cloth of neighbours that share their
+ * runtime data steps in SIMD lanes, each by its own playback time, as _update_many's does. A
+ * crowd plays this way: each character's clock its own speed, phase and clip. */
+OSSA_API void ossa_instance_tick_many(ossa_instance *const *insts, uint32_t count, float dt);
 /* Shows the clock as it is (pose, morphs, vertex frames), moving nothing: after a seek, to
  * draw it before the next tick. The cloth is left as it is. */
 OSSA_API void ossa_instance_show(ossa_instance *inst);

@@ -132,7 +132,8 @@ void ossa_instance_show(ossa_instance *inst)
     show(inst, 0.0f);
 }
 
-void ossa_instance_tick(ossa_instance *inst, float dt)
+/* ossa_instance_tick but its spring step, which it returns: the playback time that passed. */
+static float tick_clock(ossa_instance *inst, float dt)
 {
     ossa_clock *c = &inst->play;
     bool moves = isfinite(dt) && dt > 0.0f;
@@ -144,5 +145,41 @@ void ossa_instance_tick(ossa_instance *inst, float dt)
     if (inst->jumped)
         ossa_instance_springs_reset(inst);
     inst->jumped = false;
-    ossa_instance_springs_step(inst, played);
+    return played;
+}
+
+void ossa_instance_tick(ossa_instance *inst, float dt)
+{
+    ossa_instance_springs_step(inst, tick_clock(inst, dt));
+}
+
+/* Instances ticked at a time: a few spring lane groups, their steps on the stack. */
+#define TICK_BATCH 64u
+
+typedef struct tick_batch {
+    ossa_instance *const *insts;
+    uint32_t at;                /* where the next instance ticked is in insts */
+    float dt;
+    float played[TICK_BATCH];
+} tick_batch;
+
+static void tick_step(ossa_instance *inst, void *ctx)
+{
+    tick_batch *b = ctx;
+    while (b->insts[b->at] != inst) /* past NULL entries, which are not ticked */
+        b->at++;
+    b->played[b->at++] = tick_clock(inst, b->dt);
+}
+
+void ossa_instance_tick_many(ossa_instance *const *insts, uint32_t count, float dt)
+{
+    if (!insts)
+        return;
+    for (uint32_t first = 0; first < count; first += TICK_BATCH) {
+        uint32_t n = count - first < TICK_BATCH ? count - first : TICK_BATCH;
+        tick_batch b = {.insts = insts + first, .dt = dt};
+        memset(b.played, 0, sizeof b.played);
+        ossa_instance_each_ahead(insts + first, n, tick_step, &b);
+        ossa_instance_springs_step_many(insts + first, n, b.played, 0.0f);
+    }
 }

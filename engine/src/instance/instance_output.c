@@ -136,10 +136,10 @@ void ossa_instance_springs_run(ossa_instance *inst, float dt, bool reset)
 
 _Static_assert(OSSA_INSTANCE_UPDATE_GROUP == SPRING_LANES, "the public group is the lane count");
 
-/* The cloth of n instances that share their runtime data, stepped by dt together: every part
- * with springs skinned into each one's scratch, then one lane step (ossa_spring_update_lanes),
- * the same bits as ossa_instance_springs_run on each. */
-static void springs_lanes(ossa_instance *const *lane, uint32_t n, float dt)
+/* The cloth of n instances that share their runtime data, each stepped by its own dt[l]: every
+ * part with springs skinned into each one's scratch, then one lane step
+ * (ossa_spring_update_lanes), the same bits as ossa_instance_springs_run on each. */
+static void springs_lanes(ossa_instance *const *lane, uint32_t n, const float *dt)
 {
     const ossa_instance *lead = lane[0];
     for (uint32_t i = 0; i < lead->part_count; i++) {
@@ -161,26 +161,27 @@ static void springs_lanes(ossa_instance *const *lane, uint32_t n, float dt)
         springs_done(lane[l]);
 }
 
-void ossa_instance_springs_step_many(ossa_instance *const *insts, uint32_t count, float dt)
+void ossa_instance_springs_step_many(ossa_instance *const *insts, uint32_t count,
+                                     const float *dts, float dt)
 {
     for (uint32_t i = 0; i < count;) {
         ossa_instance *lane[SPRING_LANES_MAX];
+        float step[SPRING_LANES_MAX];
         uint32_t n = 0;
-        float step = 0.0f;
-        /* neighbours that share the runtime data (so the same parts have springs) and step by
-         * the same clamped dt, up to SPRING_LANES_MAX of them */
+        /* neighbours that share the runtime data (so the same parts have springs), up to
+         * SPRING_LANES_MAX of them; one that does not step is passed over */
         for (; i < count && n < SPRING_LANES_MAX; i++) {
             ossa_instance *inst = insts[i];
-            if (!inst)
+            float s = dts ? dts[i] : dt;
+            if (!inst || !isfinite(s) || !(s > 0.0f))
                 continue;
-            float s = dt > inst->desc.spring_max_dt ? inst->desc.spring_max_dt : dt;
-            if (n && (inst->shared != lane[0]->shared || s != step))
+            if (n && inst->shared != lane[0]->shared)
                 break;
-            step = s;
+            step[n] = s > inst->desc.spring_max_dt ? inst->desc.spring_max_dt : s;
             lane[n++] = inst;
         }
         if (n == 1)
-            ossa_instance_springs_run(lane[0], step, false);
+            ossa_instance_springs_run(lane[0], step[0], false);
         else if (n > 1)
             springs_lanes(lane, n, step);
     }

@@ -156,12 +156,9 @@ static bool asks_ahead(const ossa_instance *inst)
     return inst && inst->desc.store == OSSA_SKIN_STORE_STREAM;
 }
 
-void ossa_instance_update_many(ossa_instance *const *insts, uint32_t count, float dt)
+void ossa_instance_each_ahead(ossa_instance *const *insts, uint32_t count,
+                              void (*step)(ossa_instance *inst, void *ctx), void *ctx)
 {
-    if (!insts)
-        return;
-    if (!isfinite(dt))
-        dt = 0.0f;
     /* Asked for in three steps so that none waits on a miss: three characters ahead the
      * instance itself (it lists its state), two ahead that list, one ahead the sample caches of
      * the cycles playing (the mixer's slots, in the list, lead to them). */
@@ -174,10 +171,24 @@ void ossa_instance_update_many(ossa_instance *const *insts, uint32_t count, floa
         if (j >= 2 && j - 2 < count && asks_ahead(insts[j - 2]))
             ossa_mixer_prefetch_cycles(insts[j - 2]->mixer);
         if (j >= 3 && insts[j - 3])
-            advance(insts[j - 3], dt);
+            step(insts[j - 3], ctx);
     }
+}
+
+static void advance_step(ossa_instance *inst, void *ctx)
+{
+    advance(inst, *(const float *)ctx);
+}
+
+void ossa_instance_update_many(ossa_instance *const *insts, uint32_t count, float dt)
+{
+    if (!insts)
+        return;
+    if (!isfinite(dt))
+        dt = 0.0f;
+    ossa_instance_each_ahead(insts, count, advance_step, &dt);
     if (dt > 0.0f)
-        ossa_instance_springs_step_many(insts, count, dt);
+        ossa_instance_springs_step_many(insts, count, NULL, dt);
 }
 
 void ossa_instance_seek(ossa_instance *inst, float time)

@@ -99,9 +99,15 @@ struct ossa_instance {
 
 /* instance_output.c */
 void ossa_instance_springs_run(ossa_instance *inst, float dt, bool reset);
-/* ossa_instance_springs_run(insts[i], dt clamped to its spring_max_dt, false) for each non-NULL
- * instance, neighbours that share their runtime data stepped together; dt finite and > 0. */
-void ossa_instance_springs_step_many(ossa_instance *const *insts, uint32_t count, float dt);
+/* ossa_instance_springs_run(insts[i], its step clamped to its spring_max_dt, false) for each
+ * non-NULL instance whose step (dts[i], or dt when dts is NULL) is finite and > 0, neighbours
+ * that share their runtime data stepped together in SIMD lanes. */
+void ossa_instance_springs_step_many(ossa_instance *const *insts, uint32_t count,
+                                     const float *dts, float dt);
+/* step(insts[j], ctx) for each non-NULL instance in order, each asked for ahead of its turn
+ * (the instance, and for a crowd that streams its outputs its state and its mixer's cycles). */
+void ossa_instance_each_ahead(ossa_instance *const *insts, uint32_t count,
+                              void (*step)(ossa_instance *inst, void *ctx), void *ctx);
 
 /* Fills err (when given) with "instance: msg" and returns st. */
 static inline ossa_status inst_fail(ossa_error *err, ossa_status st, const char *msg)

@@ -59,11 +59,13 @@ void ossa_spring_state_ranges(const ossa_spring_state *s, ossa_mem_range *out, u
  * most ossa_spring_update_lanes takes: two such groups, whose chains overlap in the core. */
 #define SPRING_LANES 8u
 #define SPRING_LANES_MAX (2u * SPRING_LANES)
-/* ossa_spring_update(s[l], dt, out[l], ...) for each of `lanes` (1..SPRING_LANES_MAX; more are
- * cut to that) states of one mesh, with the same bits in every out[l]: the relaxation runs the
- * characters as SIMD lanes, so their chains of dependent divisions overlap. Nothing is checked
- * but dt (not finite: nothing happens): every out[l] holds the mesh's output_count vertices. */
+/* ossa_spring_update(s[l], dt[l], out[l], ...) for each of `lanes` (1..SPRING_LANES_MAX; more
+ * are cut to that) states of one mesh, with the same bits in every out[l]: the relaxation runs
+ * the characters as SIMD lanes, so their chains of dependent divisions overlap. Each lane has its
+ * own step (characters of a crowd play at their own speeds; only the Verlet step uses it). Nothing
+ * is checked but the steps (one not finite: nothing happens): every out[l] holds the mesh's
+ * output_count vertices. */
 void ossa_spring_update_lanes(ossa_spring_state *const *s, float *const *out, uint32_t lanes,
-                              float dt);
+                              const float *dt);
 
 #endif

@@ -324,14 +324,17 @@ static void relax_lanes(const struct ossa_skin_mesh *m, float *const *out, uint3
 #endif
 
 void ossa_spring_update_lanes(ossa_spring_state *const *s, float *const *out, uint32_t lanes,
-                              float dt)
+                              const float *dt)
 {
     if (lanes > SPRING_LANES_MAX)
         lanes = SPRING_LANES_MAX;
-    if (!isfinite(dt) || !lanes)
+    for (uint32_t l = 0; l < lanes; l++)
+        if (!isfinite(dt[l]))
+            return;
+    if (!lanes)
         return;
     for (uint32_t l = 0; l < lanes; l++)
-        spring_verlet(s[l], dt, out[l]);
+        spring_verlet(s[l], dt[l], out[l]);
     const struct ossa_skin_mesh *m = s[0]->mesh;
 #if defined(OSSA_SKIN_X86)
     if (lanes > SPRING_LANES && s[0]->avx2) {
