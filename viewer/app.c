@@ -124,8 +124,7 @@ static void start_crowd(view_app *app, uint32_t clip, float time)
         return;
     }
     vm->crowd_ready = true;
-    view_crowd_play(&vm->crowd, clip, 0.0f);
-    view_crowd_seek(&vm->crowd, time);
+    view_crowd_play(&vm->crowd, clip, 0.0f, time);
 }
 
 void view_app_start_model(view_app *app, uint32_t clip, float time)
@@ -182,7 +181,7 @@ void view_app_switch_clip(view_app *app, uint32_t to)
     app->time_jumped = true;
     ossa_instance_switch_clip(app->cur.scene.instance, to, app->cur.fade_seconds, NULL);
     if (app->cur.crowd_ready) {
-        view_crowd_play(&app->cur.crowd, to, app->opt.fade);
+        view_crowd_play(&app->cur.crowd, to, app->cur.fade_seconds, p->time);
         app->clip_switched = true;
     }
     view_app_rebuild_ticks(app);
@@ -310,15 +309,17 @@ void view_app_motion(view_app *app, float x, float dx, float dy)
         view_camera_pan(&app->camera, dx, dy);
 }
 
-/* The crowd follows the shared clock: a jump seeks every character to its own offset from it,
- * a clip change lets each fade from where it is, a tick moves each by the clock's change (a
- * loop's wrap counted as going on), its fades by dt as the single model's. */
+/* The crowd follows the shared clock: a jump seeks every character to its own offset from it
+ * (its fade still moving by dt, its cloth to rest, as the single model's), a clip change lets
+ * each fade from where it is, a tick moves each by the clock's change (a loop's wrap counted as
+ * going on), its fades by dt as the single model's. */
 static void crowd_tick(view_app *app, float before, float dt)
 {
     ossa_clock *p = app->playback;
     view_crowd *c = &app->cur.crowd;
     if (app->time_jumped && !app->clip_switched) {
         view_crowd_seek(c, p->time);
+        view_crowd_advance(c, 0.0f, dt);
         return;
     }
     float delta = p->time - before;

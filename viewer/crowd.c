@@ -158,13 +158,16 @@ bool view_crowd_init(view_crowd *c, const ossa_model *m, uint32_t count, uint32_
 
 /* ---- work split over instances ------------------------------------------------------------ */
 
-typedef enum crowd_job { JOB_SEEK, JOB_ADVANCE, JOB_SKIN, JOB_PACK } crowd_job;
+typedef enum crowd_job { JOB_PLAY, JOB_SEEK, JOB_ADVANCE, JOB_SKIN, JOB_PACK } crowd_job;
 
 typedef struct crowd_work {
     view_crowd *crowd;
     crowd_job job;
     float value;            /* shared time or shared dt */
     float wall_dt;
+    float fade;             /* JOB_PLAY's cross-fade seconds */
+    bool first;             /* JOB_PLAY: no clip played before */
+    bool everyone;          /* JOB_ADVANCE: time jumped, tick even the still ones */
     const bool *part_mask;
     float *packed;          /* JOB_PACK's output */
 } crowd_work;
@@ -201,59 +204,68 @@ static void skin_instance(view_crowd *c, uint32_t i, const bool *mask)
     }
 }
 
-/* Instances [begin, end) by their own clip time speed x shared_dt: each mixer's time factor set
- * so that one wall_dt moves it that far, then one ossa_instance_update_many for a few groups at
- * a time (their cloth steps in SIMD lanes). */
-static void advance_range(view_crowd *c, uint32_t begin, uint32_t end, float shared_dt,
-                          float wall_dt)
+/* The clip time instance i is at when the shared clock reads shared. */
+static float member_time(const view_crowd *c, uint32_t i, float shared)
 {
+    return c->phase[i] * clip_duration(c) + c->speed[i] * shared;
+}
+
+/* Instances [begin, end) ticked by wall_dt, each clock set to move by its speed times shared_dt
+ * in that time (wall_dt <= 0: by shared_dt's size), so their fades run in wall time and their
+ * cloth steps by the clip time each plays. Paused, only the ones still fading tick, unless
+ * time jumped (their cloth goes to rest at the tick). */
+static void advance_range(view_crowd *c, uint32_t begin, uint32_t end, float shared_dt,
+                          float wall_dt, bool everyone)
+{
+    float tick_dt = wall_dt > 0.0f ? wall_dt : fabsf(shared_dt);
     ossa_instance *batch[4 * OSSA_INSTANCE_UPDATE_GROUP];
     uint32_t n = 0;
     for (uint32_t i = begin; i < end; i++) {
         ossa_instance *inst = c->instances[i];
-        ossa_mixer *mixer = ossa_instance_mixer(inst);
-        float clip_dt = c->speed[i] * shared_dt;
-        if (!(wall_dt > 0.0f) || !mixer) {
-            ossa_instance_update(inst, clip_dt);
-            continue;
-        }
-        if (clip_dt == 0.0f) {
-            /* Paused: the pose stands, but a fade moves on in wall time, as the single
-             * model's does; the cloth and the morph clock stand still with the clip (one
-             * clock), so only the mixer moves, its clip time held. */
-            if (ossa_mixer_active_count(mixer) > 1) {
-                ossa_mixer_set_time_factor(mixer, 0.0f);
-                ossa_mixer_update(mixer, wall_dt);
-                ossa_instance_evaluate(inst);
-            }
-            continue;
-        }
-        ossa_mixer_set_time_factor(mixer, clip_dt / wall_dt);
+        ossa_clock *clock = ossa_instance_clock(inst);
+        clock->playing = true;
+        clock->speed = tick_dt > 0.0f ? c->speed[i] * shared_dt / tick_dt : 0.0f;
+        if (shared_dt == 0.0f && !everyone && !ossa_instance_fading(inst, NULL))
+            continue; /* paused and still: nothing to show that is not shown */
         batch[n++] = inst;
         if (n == sizeof batch / sizeof batch[0]) {
-            ossa_instance_update_many(batch, n, wall_dt);
+            ossa_instance_tick_many(batch, n, tick_dt);
             n = 0;
         }
     }
-    ossa_instance_update_many(batch, n, wall_dt);
+    ossa_instance_tick_many(batch, n, tick_dt);
 }
 
 static void crowd_range(void *ctx, uint32_t begin, uint32_t end)
 {
     crowd_work *w = ctx;
     view_crowd *c = w->crowd;
-    float duration = clip_duration(c);
     if (w->job == JOB_ADVANCE) {
-        advance_range(c, begin, end, w->value, w->wall_dt);
+        advance_range(c, begin, end, w->value, w->wall_dt, w->everyone);
         return;
     }
     for (uint32_t i = begin; i < end; i++) {
-        if (w->job == JOB_SEEK)
-            ossa_instance_seek(c->instances[i], c->phase[i] * duration + c->speed[i] * w->value);
-        else if (w->job == JOB_PACK)
+        ossa_instance *inst = c->instances[i];
+        if (w->job == JOB_PLAY) {
+            float t = member_time(c, i, w->value);
+            /* the first clip, or none to fade from: at once; else each fades from where it is
+             * and plays the new clip from its own place on the shared clock */
+            if (w->first || !(w->fade > 0.0f))
+                ossa_instance_seek_clock(inst, c->clip, t);
+            else
+                ossa_instance_switch_clip(inst, c->clip, w->fade, NULL);
+            ossa_clock_seek(ossa_instance_clock(inst), t);
+            ossa_instance_jumped(inst);
+            ossa_instance_show(inst);
+        } else if (w->job == JOB_SEEK) {
+            ossa_clock_seek(ossa_instance_clock(inst), member_time(c, i, w->value));
+            ossa_instance_jumped(inst);
+            ossa_instance_show(inst);
+        } else if (w->job == JOB_PACK) {
             pack_instance(c, i, w->packed);
-        else
+        } else {
             skin_instance(c, i, w->part_mask);
+        }
     }
 }
 
@@ -266,28 +278,22 @@ static void run(view_crowd *c, crowd_work *w)
         crowd_range(w, 0, c->count);
 }
 
-void view_crowd_play(view_crowd *c, uint32_t clip, float fade)
+void view_crowd_play(view_crowd *c, uint32_t clip, float fade, float shared)
 {
     if (clip >= c->model->clip_count)
         return;
+    crowd_work w = {.crowd = c, .job = JOB_PLAY, .value = isfinite(shared) ? shared : 0.0f,
+                    .fade = fade, .first = c->clip == OSSA_INSTANCE_NO_CLIP};
     c->clip = clip;
-    for (uint32_t i = 0; i < c->count; i++) {
-        ossa_instance *inst = c->instances[i];
-        float time = ossa_mixer_time(ossa_instance_mixer(inst));
-        ossa_instance_play(inst, clip, fade, NULL);
-        /* A mixer that played nothing has no duration until an update, and its first update
-         * would zero its clock (Cal3D): that update goes here, and the clock is kept. */
-        if (ossa_mixer_duration(ossa_instance_mixer(inst)) == 0.0f) {
-            ossa_instance_update(inst, 0.0f);
-            ossa_instance_seek(inst, time);
-        }
-    }
+    c->jumped = true;
+    run(c, &w);
 }
 
 void view_crowd_seek(view_crowd *c, float shared)
 {
     double t0 = now_seconds();
     crowd_work w = {.crowd = c, .job = JOB_SEEK, .value = isfinite(shared) ? shared : 0.0f};
+    c->jumped = true;
     run(c, &w);
     c->update_seconds = now_seconds() - t0;
 }
@@ -297,17 +303,15 @@ void view_crowd_advance(view_crowd *c, float shared_dt, float wall_dt)
     double t0 = now_seconds();
     crowd_work w = {.crowd = c, .job = JOB_ADVANCE,
                     .value = isfinite(shared_dt) ? shared_dt : 0.0f,
-                    .wall_dt = isfinite(wall_dt) ? wall_dt : 0.0f};
+                    .wall_dt = isfinite(wall_dt) ? wall_dt : 0.0f, .everyone = c->jumped};
+    c->jumped = false;
     run(c, &w);
     c->update_seconds = now_seconds() - t0;
 }
 
 float view_crowd_time(const view_crowd *c, uint32_t i)
 {
-    if (i >= c->count)
-        return 0.0f;
-    const ossa_mixer *mixer = ossa_instance_mixer(c->instances[i]);
-    return mixer ? ossa_mixer_time(mixer) : ossa_instance_time(c->instances[i]);
+    return i < c->count ? ossa_instance_clock(c->instances[i])->time : 0.0f;
 }
 
 void view_crowd_skin(view_crowd *c, const bool *part_mask)

@@ -9,13 +9,16 @@
  * i starts phase[i] of the clip's length into it and plays at speed[i] (0.8 .. 1.2) times the
  * shared clock; instance 0 has phase 0 and speed 1, so it shows what one model would.
  *
- * Clock. The viewer's playback time is the shared clock s. A jump (seek, scrub, frame step)
- * seeks instance i to phase[i] * duration + speed[i] * s; a tick moves each instance by
- * speed[i] times the shared clock's change (negative plays back, zero while paused). A clip
- * change cross-fades every instance through its mixer (ossa_instance_play), each from where
- * it is; a fade moves on in wall time even while paused, as the single model's does, but then
- * the cloth and the morph clocks stand still with the clips. Instances loop whatever the wrap
- * mode (the shared clock follows it).
+ * Clock. Every instance plays by its own clip clock (the instance's clock way), driven by the
+ * viewer's playback time, the shared clock s: instance i is at phase[i] * duration + speed[i] *
+ * s, wrapped into the clip (it loops whatever the wrap mode; the shared clock follows that). A
+ * jump (seek, scrub, frame step) puts each there; a tick moves each by speed[i] times the shared
+ * clock's change (negative plays back, zero while paused) over the tick's wall time, so that its
+ * cross-fade runs in wall time, as the single model's does, and its cloth steps by the clip time
+ * it played (none while paused: one clock). A clip change cross-fades every instance from where
+ * it is into the new clip at its own place on the shared clock (ossa_instance_switch_clip):
+ * instance 0 stays on the shared clock, as the single model. Ticks go through
+ * ossa_instance_tick_many, so the cloth of neighbours steps in SIMD lanes.
  *
  * Skinning. view_crowd_skin skins every instance into its own range of one vertex array (the
  * scene's layout, vertex_count per instance), instances split over a skin pool in chunks
@@ -47,6 +50,7 @@ typedef struct view_crowd {
     float *positions, *normals;    /* 3 floats per vertex, vertex_count per instance */
     ossa_skin_pool *pool;          /* NULL: one thread */
     float bounds_min[3], bounds_max[3]; /* the bind pose at every place */
+    bool jumped;                   /* time jumped since the last view_crowd_advance */
     double update_seconds;         /* the last view_crowd_seek or _advance */
     double skin_seconds;           /* the last view_crowd_skin */
     size_t skinned_vertices;       /* by the last view_crowd_skin */
@@ -68,17 +72,17 @@ bool view_crowd_init(view_crowd *c, const ossa_model *m, uint32_t count, uint32_
                      size_t vertex_count, const float bind_min[3], const float bind_max[3],
                      int up, uint32_t threads, char *err, size_t err_size);
 void view_crowd_free(view_crowd *c);
-/* Every instance plays clip (out of range: the rest pose), cross-fading over fade seconds
- * (0: at once), from where each is. */
-void view_crowd_play(view_crowd *c, uint32_t clip, float fade);
+/* Every instance plays clip (out of range: nothing changes) from its own place on the shared
+ * clock at shared, cross-fading over fade seconds from where each is (0, or the first clip:
+ * at once). */
+void view_crowd_play(view_crowd *c, uint32_t clip, float fade, float shared);
 /* Each instance to phase * duration + speed * shared (the clock's jump). */
 void view_crowd_seek(view_crowd *c, float shared);
-/* Each instance's clips move by speed * shared_dt while its cross-fades (and cloth) move by
- * wall_dt, as the single model's fades do (Cal3D's time factor scales the animation clock, not
- * the fades); wall_dt <= 0 moves both by speed * shared_dt. With shared_dt 0 only the
- * instances still fading are updated (a paused crowd costs nothing). */
+/* Each instance's clock moves by speed * shared_dt over wall_dt of wall time, in which its
+ * cross-fade moves on (wall_dt <= 0: over |shared_dt|). With shared_dt 0 only the instances
+ * still fading are ticked, unless time jumped (a paused crowd costs nothing). */
 void view_crowd_advance(view_crowd *c, float shared_dt, float wall_dt);
-/* The clip time instance i is at (its mixer's clock, Cal3D getAnimationTime). */
+/* The clip time instance i is at (its clock's). */
 float view_crowd_time(const view_crowd *c, uint32_t i);
 /* Skins every instance (part_mask NULL) or only the parts whose mask entry is true, into its
  * range of positions and normals. */

@@ -103,8 +103,8 @@ static void check_crowd(const ossa_model *m)
     CHECK_NEAR(pooled.bounds_min[0], lo[0] - pooled.spacing, 1e-5);
     CHECK(pooled.bounds_max[1] == hi[1]); /* Y up: no row lifts a character */
     float d = m->clips[0].duration;
-    view_crowd_play(&pooled, 0, 0.0f);
-    view_crowd_play(&single, 0, 0.0f);
+    view_crowd_play(&pooled, 0, 0.0f, 0.0f);
+    view_crowd_play(&single, 0, 0.0f, 0.0f);
     view_crowd_seek(&pooled, 0.25f);
     view_crowd_seek(&single, 0.25f);
     for (uint32_t i = 0; i < pooled.count; i++)
@@ -164,18 +164,33 @@ static void check_crowd(const ossa_model *m)
         CHECK(view_crowd_palette_checksum(&pooled, i) == sums[i]);
     if (m->clip_count > 1) {
         /* One clock: the morph clocks (and the cloth, stepped by the same time) stand still
-         * too while the fade moves on, as the single model's do. */
+         * too while the fade moves on, as the single model's do. Each character plays the new
+         * clip from its own place on the shared clock (0 after a clip change): character 0
+         * stays on it, as the single model. */
         float morph_clock[6];
         for (uint32_t i = 0; i < 6; i++)
-            morph_clock[i] = ossa_instance_time(pooled.instances[i]);
-        view_crowd_play(&pooled, 1, 0.25f);
+            morph_clock[i] = ossa_instance_morph_time(pooled.instances[i]);
+        float d1 = m->clips[1].duration;
+        view_crowd_play(&pooled, 1, 0.25f, 0.0f);
         view_crowd_advance(&pooled, 0.0f, 0.1f);
         for (uint32_t i = 0; i < 6; i++) {
             CHECK(view_crowd_palette_checksum(&pooled, i) != sums[i]);
-            CHECK_NEAR(view_crowd_time(&pooled, i), before[i], 1e-6);
-            CHECK(ossa_instance_time(pooled.instances[i]) == morph_clock[i]);
+            CHECK(ossa_instance_fading(pooled.instances[i], NULL));
+            CHECK_NEAR(view_crowd_time(&pooled, i), wrap(pooled.phase[i] * d1, d1), 1e-6);
+            sums[i] = view_crowd_palette_checksum(&pooled, i);
         }
+        CHECK(view_crowd_time(&pooled, 0) == 0.0f);
         CHECK(all_distinct(&pooled));
+        /* Still paused: the fade moves on, the clocks stand (morphs too). */
+        view_crowd_advance(&pooled, 0.0f, 0.1f);
+        for (uint32_t i = 0; i < 6; i++) {
+            CHECK(view_crowd_palette_checksum(&pooled, i) != sums[i]);
+            CHECK_NEAR(view_crowd_time(&pooled, i), wrap(pooled.phase[i] * d1, d1), 1e-6);
+            morph_clock[i] = ossa_instance_morph_time(pooled.instances[i]);
+        }
+        view_crowd_advance(&pooled, 0.0f, 0.1f);
+        for (uint32_t i = 0; i < 6; i++)
+            CHECK(ossa_instance_morph_time(pooled.instances[i]) == morph_clock[i]);
     }
 
     /* What the GPU path uploads: each character's place, then its palette. */

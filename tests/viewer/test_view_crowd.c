@@ -1,6 +1,6 @@
 /* ossa-view --crowd on the demo, headless: the state lines name 4 characters whose clocks and
  * palettes differ and move with the shared clock (play, pause, a frame step, a clip change that
- * fades while paused); --crowd 1 draws exactly what the single model draws; CPU and GPU
+ * fades while paused, character 0 on the shared clock throughout); --crowd 1 draws exactly what the single model draws; CPU and GPU
  * skinning (instanced, or a draw per character) draw the same crowd, more of the frame than one
  * character; the bind pose (P) of a crowd of 1 is the single model's, and a crowd's covers
  * more; the HUD names the instanced path; --bench-frames adds the crowd's figures; bad counts
@@ -90,7 +90,8 @@ static void check_script(harness *h)
           "key Right\n"         /* a frame step seeks everyone */
           "state\n"
           "key 2\n"             /* a clip change fades though paused */
-          "at 1.2 state\n",
+          "at 1.2 state\n"
+          "at 1.4 state\n",
           f);
     fclose(f);
     const char *args[] = {"--crowd", "4", "--script", path, "--size", "320x240", NULL};
@@ -102,16 +103,15 @@ static void check_script(harness *h)
     for (const char *line = strchr(out, '{'); line && n < MAX_STATES; line = strchr(line + 1, '{'))
         if (parse_state(line, &st[n]))
             n++;
-    CHECKF(n == 5, "%zu crowd state lines in: %s", n, out);
-    if (n != 5)
+    CHECKF(n == 6, "%zu crowd state lines in: %s", n, out);
+    if (n != 6)
         return;
     for (size_t i = 0; i < n; i++) {
         CHECK(st[i].characters == CHARACTERS);
         CHECKF(distinct(&st[i]), "state %zu: characters share a pose or a clock", i);
-        /* Character 0 runs on the shared clock itself (until a clip change, after which
-         * everyone plays on from where they were). */
-        if (i < 4)
-            CHECK_NEAR(st[i].times[0], st[i].time, 2e-3);
+        /* Character 0 runs on the shared clock itself, a clip change included (everyone
+         * then plays the new clip from its own place on the shared clock). */
+        CHECK_NEAR(st[i].times[0], st[i].time, 2e-3);
     }
     /* Playing: every clock moved by its own speed (0.8 .. 1.2 of the shared one). */
     double shared = st[1].time - st[0].time;
@@ -129,10 +129,10 @@ static void check_script(harness *h)
     /* A frame step: all moved. */
     CHECK(!any_same_palette(&st[3], &st[2]));
     /* The clip change faded everyone towards the wave while paused, the clocks standing. */
-    CHECK(st[4].clip == 1);
+    CHECK(st[4].clip == 1 && st[5].clip == 1);
     CHECK(!any_same_palette(&st[4], &st[3]));
     for (int i = 0; i < CHARACTERS; i++)
-        CHECK_NEAR(st[4].times[i], st[3].times[i], 1e-6);
+        CHECK_NEAR(st[5].times[i], st[4].times[i], 1e-6);
 }
 
 static bool shoot(harness *h, const char *name, const char *crowd, const char *skinning,
