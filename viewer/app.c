@@ -69,7 +69,7 @@ bool view_model_init(view_model *vm, ossa_model *model, float fade, char *err, s
     /* A skeleton alone (or meshes that are all hidden) has nothing to draw but its bones. */
     vm->skeleton_only = m->bone_count > 0;
     for (uint32_t i = 0; i < vm->scene.part_count; i++)
-        vm->skeleton_only &= vm->scene.parts[i].hidden || !vm->scene.parts[i].index_count;
+        vm->skeleton_only &= vm->scene.hidden[i] || !vm->scene.parts[i].index_count;
     if (m->format == OSSA_FORMAT_DEMO)
         snprintf(vm->name, sizeof vm->name, "built-in demo");
     else

@@ -79,6 +79,7 @@ void view_crowd_free(view_crowd *c)
     if (c->pool)
         ossa_skin_pool_destroy(c->pool);
     free(c->instances);
+    free((void *)c->palettes);
     free(c->offsets);
     free(c->phase);
     free(c->speed);
@@ -102,13 +103,14 @@ bool view_crowd_init(view_crowd *c, const ossa_model *m, uint32_t count, uint32_
     c->vertex_count = vertex_count;
     size_t floats = 3 * (vertex_count ? vertex_count : 1) * (size_t)count;
     c->instances = calloc(count, sizeof *c->instances);
+    c->palettes = calloc(count, sizeof *c->palettes);
     c->offsets = calloc(3 * (size_t)count, sizeof *c->offsets);
     c->phase = calloc(count, sizeof *c->phase);
     c->speed = calloc(count, sizeof *c->speed);
     /* zeroed and 64-byte aligned, so that a crowd out of cache can stream into them */
     c->positions = ossa_skin_buffer_alloc(floats * sizeof *c->positions);
     c->normals = ossa_skin_buffer_alloc(floats * sizeof *c->normals);
-    if (!c->instances || !c->offsets || !c->phase || !c->speed || !c->positions || !c->normals) {
+    if (!c->instances || !c->palettes || !c->offsets || !c->phase || !c->speed || !c->positions || !c->normals) {
         snprintf(err, err_size, "out of memory for a crowd of %u", count);
         view_crowd_free(c);
         return false;
@@ -125,6 +127,7 @@ bool view_crowd_init(view_crowd *c, const ossa_model *m, uint32_t count, uint32_
             view_crowd_free(c);
             return false;
         }
+        c->palettes[i] = ossa_instance_palette(c->instances[i]);
     }
     /* A crowd that outgrows the caches streams its skin. Not by ossa_skin_crowd_store, which
      * counts at most 64 MB of last-level cache for outputs nobody reads before the next frame:
@@ -331,6 +334,19 @@ void view_crowd_skin(view_crowd *c, const bool *part_mask)
         }
     }
     c->skinned_vertices = per * c->count;
+}
+
+void view_crowd_prepare(view_crowd *c, const view_crowd_wants *wants)
+{
+    c->skin_seconds = c->pack_seconds = 0.0;
+    c->skinned_vertices = 0;
+    if (wants->skin)
+        view_crowd_skin(c, wants->part_mask);
+    if (wants->packed) {
+        double t0 = now_seconds();
+        view_crowd_pack(c, wants->packed);
+        c->pack_seconds = now_seconds() - t0;
+    }
 }
 
 uint32_t view_crowd_palette_checksum(const view_crowd *c, uint32_t i)

@@ -42,6 +42,8 @@ typedef struct view_crowd {
     uint32_t columns, rows;
     float spacing;
     ossa_instance **instances;     /* count, owned */
+    const float **palettes;        /* per instance: its palette (ossa_instance_palette: 12
+                                      floats a bone), current after every update */
     float *offsets;                /* 3 floats per instance: its place on the ground */
     float *phase;                  /* fraction of the clip's length, [0, 1) */
     float *speed;                  /* times the shared clock */
@@ -52,7 +54,8 @@ typedef struct view_crowd {
     float bounds_min[3], bounds_max[3]; /* the bind pose at every place */
     bool jumped;                   /* time jumped since the last view_crowd_advance */
     double update_seconds;         /* the last view_crowd_seek or _advance */
-    double skin_seconds;           /* the last view_crowd_skin */
+    double skin_seconds;           /* the last view_crowd_prepare's skinning */
+    double pack_seconds;           /* the last view_crowd_prepare's palette packing */
     size_t skinned_vertices;       /* by the last view_crowd_skin */
 } view_crowd;
 
@@ -87,6 +90,15 @@ float view_crowd_time(const view_crowd *c, uint32_t i);
 /* Skins every instance (part_mask NULL) or only the parts whose mask entry is true, into its
  * range of positions and normals. */
 void view_crowd_skin(view_crowd *c, const bool *part_mask);
+/* What a frame's drawing needs of the crowd (view_crowd_prepare; the crowd renderer says which:
+ * view_crowd_renderer_wants). */
+typedef struct view_crowd_wants {
+    bool skin;                     /* skin into positions and normals */
+    const bool *part_mask;         /* with skin: only these parts (NULL: every part) */
+    float *packed;                 /* non-NULL: view_crowd_pack into it */
+} view_crowd_wants;
+/* Prepares a frame before it is drawn: skins and packs as wants says, timing each. */
+void view_crowd_prepare(view_crowd *c, const view_crowd_wants *wants);
 /* A checksum of instance i's palette (FNV-1a over its bytes): poses that differ differ. */
 uint32_t view_crowd_palette_checksum(const view_crowd *c, uint32_t i);
 /* Per instance: its offset (x, y, z, 0), then its palette rows (12 floats a bone): what the

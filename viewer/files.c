@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "files.h"
+#include "window.h"
 #include "demo.h"
 #include "ossa/load.h"
 
@@ -37,7 +38,7 @@ bool view_load_model(const char *const *paths, size_t count, const view_options 
     if (!view_model_init(vm, model, opt->fade, err, err_size))
         return false;
     if (gl) {
-        if (!view_renderer_init(&vm->renderer, &vm->scene, err, err_size)) {
+        if (!view_window_renderer_init(vm, err, err_size)) {
             view_free_model(vm);
             return false;
         }

@@ -93,39 +93,18 @@ static void mesh_vao(const view_renderer *r, GLuint vao, GLuint positions, GLuin
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, r->index_buffer);
 }
 
-/* The bind vertices, UVs, bone indices and weights in the scene's layout; the max influence
- * count of every part into max_influences. */
-static bool upload_vertices(view_renderer *r, const view_scene *s, uint32_t *max_influences,
-                            char *err, size_t n)
+/* The bind vertices, UVs, bone indices, weights and gaps in the scene's layout. */
+static void upload_vertices(view_renderer *r, const view_scene_bind *b)
 {
-    size_t nv = s->vertex_count ? s->vertex_count : 1;
-    float *pos = calloc(3 * nv, sizeof *pos), *nrm = calloc(3 * nv, sizeof *nrm);
-    float *uv = calloc(2 * nv, sizeof *uv), *weights = calloc(8 * nv, sizeof *weights);
-    float *gaps = calloc(24 * nv, sizeof *gaps);
-    uint16_t *bones = calloc(8 * nv, sizeof *bones);
-    bool ok = pos && nrm && uv && weights && bones && gaps;
-    if (ok) {
-        view_scene_bind_vertices(s, pos, nrm, uv, bones, weights, max_influences);
-        view_scene_bind_gaps(s, gaps);
-        size_t v = s->vertex_count;
-        static_buffer(r->bind_position_buffer, 3 * v * sizeof *pos, pos);
-        static_buffer(r->bind_normal_buffer, 3 * v * sizeof *nrm, nrm);
-        static_buffer(r->uv_buffer, 2 * v * sizeof *uv, uv);
-        static_buffer(r->bone_buffer, 8 * v * sizeof *bones, bones);
-        static_buffer(r->weight_buffer, 8 * v * sizeof *weights, weights);
-        static_buffer(r->gap_buffer, 24 * v * sizeof *gaps, gaps);
-        static_buffer(r->position_buffer, 3 * v * sizeof(float), NULL);
-        static_buffer(r->normal_buffer, 3 * v * sizeof(float), NULL);
-    } else {
-        snprintf(err, n, "out of memory for %zu vertices", s->vertex_count);
-    }
-    free(pos);
-    free(nrm);
-    free(uv);
-    free(weights);
-    free(gaps);
-    free(bones);
-    return ok;
+    size_t v = r->vertex_count;
+    static_buffer(r->bind_position_buffer, 3 * v * sizeof(float), b->positions);
+    static_buffer(r->bind_normal_buffer, 3 * v * sizeof(float), b->normals);
+    static_buffer(r->uv_buffer, 2 * v * sizeof(float), b->uvs);
+    static_buffer(r->bone_buffer, 8 * v * sizeof(uint16_t), b->bones);
+    static_buffer(r->weight_buffer, 8 * v * sizeof(float), b->weights);
+    static_buffer(r->gap_buffer, 24 * v * sizeof(float), b->gaps);
+    static_buffer(r->position_buffer, 3 * v * sizeof(float), NULL);
+    static_buffer(r->normal_buffer, 3 * v * sizeof(float), NULL);
 }
 
 /* One texture per material that has a diffuse map; a file is loaded (or warned about) once
@@ -176,23 +155,26 @@ static bool build_draws(view_renderer *r, const view_scene *s, const uint32_t *m
         return false;
     }
     r->draws = calloc(s->part_count ? s->part_count : 1, sizeof *r->draws);
+    r->cpu_parts = calloc(s->part_count ? s->part_count : 1, sizeof *r->cpu_parts);
     uint32_t *indices = calloc(index_total ? index_total : 1, sizeof *indices);
-    if (!r->draws || !indices) {
+    if (!r->draws || !r->cpu_parts || !indices) {
         free(indices);
         snprintf(err, n, "out of memory for %zu indices", index_total);
         return false;
     }
     size_t at = 0;
     for (uint32_t i = 0; i < s->part_count; i++) {
-        const view_scene_part *p = &s->parts[i];
-        if (p->hidden || !p->index_count)
+        const ossa_instance_part *p = &s->parts[i];
+        if (s->hidden[i] || !p->index_count)
             continue;
-        const ossa_submesh *sm = p->submesh;
+        const ossa_submesh *sm = p->source;
         view_draw *d = &r->draws[r->draw_count++];
         d->first_index = at;
         d->index_count = (int32_t)p->index_count;
-        d->base_vertex = (int32_t)p->first_vertex;
+        d->base_vertex = (int32_t)s->first_vertex[i];
         d->part = i;
+        d->first_vertex = s->first_vertex[i];
+        d->vertex_count = p->output_count;
         bool has_material = sm->material >= 0 && (uint32_t)sm->material < m->material_count;
         memcpy(d->diffuse, has_material ? m->materials[sm->material].diffuse : no_material_rgb,
                sizeof d->diffuse);
@@ -206,6 +188,7 @@ static bool build_draws(view_renderer *r, const view_scene *s, const uint32_t *m
         /* mesh.vert has no morph targets or spring system: such parts stay on the CPU
          * (view_renderer_print_gpu_notes names them when GPU skinning is used). */
         d->cpu_only |= p->morph_weights != NULL || p->spring != NULL;
+        r->cpu_parts[i] = d->cpu_only;
         r->cpu_only_parts += d->cpu_only && r->mesh_gpu.id;
         memcpy(indices + at, p->indices, p->index_count * sizeof *indices);
         at += p->index_count;
@@ -226,7 +209,8 @@ static void line_vao(GLuint vao, GLuint buffer, size_t vertices)
     glBindVertexArray(0);
 }
 
-static bool create_buffers(view_renderer *r, const view_scene *s, char *err, size_t n)
+static bool create_buffers(view_renderer *r, const view_scene *s, const view_scene_bind *bind,
+                           char *err, size_t n)
 {
     GLuint *buffers[] = {&r->position_buffer, &r->normal_buffer, &r->bind_position_buffer,
                          &r->bind_normal_buffer, &r->uv_buffer, &r->bone_buffer,
@@ -238,16 +222,8 @@ static bool create_buffers(view_renderer *r, const view_scene *s, char *err, siz
                       &r->mount_vao};
     for (size_t i = 0; i < sizeof vaos / sizeof vaos[0]; i++)
         glGenVertexArrays(1, vaos[i]);
-
-    uint32_t *max_influences = calloc(s->part_count ? s->part_count : 1, sizeof *max_influences);
-    if (!max_influences) {
-        snprintf(err, n, "out of memory");
-        return false;
-    }
-    bool ok = upload_vertices(r, s, max_influences, err, n) && build_draws(r, s, max_influences,
-                                                                            err, n);
-    free(max_influences);
-    if (!ok)
+    upload_vertices(r, bind);
+    if (!build_draws(r, s, bind->max_influences, err, n))
         return false;
 
     mesh_vao(r, r->skinned_vao, r->position_buffer, r->normal_buffer);
@@ -273,29 +249,20 @@ static bool create_buffers(view_renderer *r, const view_scene *s, char *err, siz
     return true;
 }
 
-/* Scratch for the per-frame data: mount tripods and the UVs of uv-tracked parts. */
-static bool frame_scratch(view_renderer *r, const view_scene *s)
-{
-    r->mount_count = s->model->mount_count;
-    size_t uv_largest = 1;
-    for (uint32_t i = 0; i < s->part_count; i++)
-        if (s->parts[i].uv_tracked && s->parts[i].vertex_count > uv_largest)
-            uv_largest = s->parts[i].vertex_count;
-    r->mount_lines = calloc(18 * (size_t)(r->mount_count ? r->mount_count : 1), sizeof(float));
-    r->uv_scratch = calloc(2 * uv_largest, sizeof(float));
-    return r->mount_lines && r->uv_scratch;
-}
-
-bool view_renderer_init(view_renderer *r, const view_scene *s, char *err, size_t err_size)
+bool view_renderer_init(view_renderer *r, const view_scene *s, const view_scene_bind *bind,
+                        char *err, size_t err_size)
 {
     memset(r, 0, sizeof *r);
     r->vertex_count = s->vertex_count;
     r->bone_count = s->model->bone_count;
-    view_scene_bind_bounds(s, r->bind_min, r->bind_max);
+    r->mount_count = s->model->mount_count;
+    memcpy(r->bind_min, bind->min, sizeof r->bind_min);
+    memcpy(r->bind_max, bind->max, sizeof r->bind_max);
     float diagonal = 0.0f;
     for (int k = 0; k < 3; k++)
         diagonal += (r->bind_max[k] - r->bind_min[k]) * (r->bind_max[k] - r->bind_min[k]);
     r->normal_length = 0.02f * (diagonal > 0.0f ? sqrtf(diagonal) : 1.0f);
+    r->mount_length = 0.06f * (diagonal > 0.0f ? sqrtf(diagonal) : 1.0f);
 
     if (!view_mesh_program_build(&r->mesh_cpu, NULL, "mesh", err, err_size) ||
         !view_line_program_build(&r->lines, NULL, false, "lines", err, err_size) ||
@@ -304,12 +271,12 @@ bool view_renderer_init(view_renderer *r, const view_scene *s, char *err, size_t
         return false;
     }
     gpu_programs(r);
-    if (!load_textures(r, s->model) || !frame_scratch(r, s)) {
+    if (!load_textures(r, s->model)) {
         snprintf(err, err_size, "out of memory");
         view_renderer_free(r);
         return false;
     }
-    if (!create_buffers(r, s, err, err_size)) {
+    if (!create_buffers(r, s, bind, err, err_size)) {
         view_renderer_free(r);
         return false;
     }
@@ -317,7 +284,7 @@ bool view_renderer_init(view_renderer *r, const view_scene *s, char *err, size_t
     for (uint32_t i = 0; i < s->part_count; i++)
         frames |= s->parts[i].frame_tracked;
     snprintf(r->cpu_name, sizeof r->cpu_name, "%s",
-             r->bone_count ? view_scene_kernel_name(s)
+             r->bone_count ? s->kernel_name
                            : frames ? "vertex frames" : "none (no skeleton)");
     if (!r->bone_count)
         snprintf(r->gpu_name, sizeof r->gpu_name, "%s", r->cpu_name);
@@ -353,8 +320,7 @@ void view_renderer_free(view_renderer *r)
         glDeleteTextures((GLsizei)r->texture_count, r->textures);
     free(r->textures);
     free(r->draws);
-    free(r->mount_lines);
-    free(r->uv_scratch);
+    free(r->cpu_parts);
     memset(r, 0, sizeof *r);
 }
 
@@ -365,30 +331,28 @@ static draw_path path_of(const view_draw *d, bool bind, bool gpu)
     return gpu && !d->cpu_only && !d->frames ? PATH_GPU : PATH_SKINNED;
 }
 
-/* CPU path: the skin jobs write straight into the mapped vertex buffers. In GPU mode only the
- * parts the shader cannot take, and those playing vertex frames, are written here. */
-static void skin_into_buffers(const view_renderer *r, const view_scene *s, bool gpu)
+/* CPU path: the parts the scene skinned this frame (view_scene_prepare), uploaded. In CPU mode
+ * that is every drawn part, at once; in GPU mode only the parts the shader cannot take and those
+ * playing vertex frames, each its own range. */
+static void upload_skinned(const view_renderer *r, const view_scene_frame *frame, bool gpu)
 {
-    GLsizeiptr bytes = (GLsizeiptr)(3 * r->vertex_count * sizeof(float));
-    GLbitfield access = GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT;
-    glBindBuffer(GL_ARRAY_BUFFER, r->position_buffer);
-    float *positions = glMapBufferRange(GL_ARRAY_BUFFER, 0, bytes, access);
-    glBindBuffer(GL_ARRAY_BUFFER, r->normal_buffer);
-    float *normals = glMapBufferRange(GL_ARRAY_BUFFER, 0, bytes, access);
-    if (positions && normals) {
-        if (!gpu)
-            view_scene_skin(s, 0, s->part_count, positions, normals);
-        else
-            for (uint32_t i = 0; i < r->draw_count; i++)
-                if (r->draws[i].cpu_only || r->draws[i].frames)
-                    view_scene_skin(s, r->draws[i].part, r->draws[i].part + 1, positions, normals);
+    GLuint buffers[2] = {r->position_buffer, r->normal_buffer};
+    const float *data[2] = {frame->positions, frame->normals};
+    for (int b = 0; b < 2; b++) {
+        glBindBuffer(GL_ARRAY_BUFFER, buffers[b]);
+        if (!gpu) {
+            glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(3 * r->vertex_count * sizeof(float)),
+                            data[b]);
+            continue;
+        }
+        for (uint32_t i = 0; i < r->draw_count; i++) {
+            const view_draw *d = &r->draws[i];
+            if (frame->cpu[d->part])
+                glBufferSubData(GL_ARRAY_BUFFER, (GLintptr)(3 * sizeof(float) * d->first_vertex),
+                                (GLsizeiptr)(3 * sizeof(float) * d->vertex_count),
+                                data[b] + 3 * (size_t)d->first_vertex);
+        }
     }
-    /* An unmap that fails (the store was lost) only costs this frame's image. */
-    if (normals)
-        glUnmapBuffer(GL_ARRAY_BUFFER);
-    glBindBuffer(GL_ARRAY_BUFFER, r->position_buffer);
-    if (positions)
-        glUnmapBuffer(GL_ARRAY_BUFFER);
 }
 
 /* The program a draw of the GPU path uses. */
@@ -456,8 +420,7 @@ static void draw_normals(const view_renderer *r, const view_scene *s, const view
                 glBindVertexArray(vao);
                 started = true;
             }
-            const view_scene_part *part = &s->parts[d->part];
-            glDrawArrays(GL_POINTS, (GLint)part->first_vertex, (GLsizei)part->vertex_count);
+            glDrawArrays(GL_POINTS, (GLint)d->first_vertex, (GLsizei)d->vertex_count);
         }
     }
 }
@@ -474,20 +437,15 @@ static void draw_lines(const view_renderer *r, const view_frame *f, GLuint vao, 
     glDrawArrays(GL_LINES, 0, (GLsizei)(2 * lines));
 }
 
-/* Each mount's axes on top of the mesh, one colour per axis. */
-static void draw_mounts(const view_renderer *r, const view_scene *s, const view_frame *f,
-                        bool bind)
+/* Each mount's axes on top of the mesh, one colour per axis (placed by view_scene_prepare). */
+static void draw_mounts(const view_renderer *r, const view_scene_frame *frame, const view_frame *f)
 {
-    float diagonal = 0.0f;
-    for (int k = 0; k < 3; k++)
-        diagonal += (r->bind_max[k] - r->bind_min[k]) * (r->bind_max[k] - r->bind_min[k]);
-    float length = 0.06f * (diagonal > 0.0f ? sqrtf(diagonal) : 1.0f);
-    uint32_t placed = view_scene_mount_lines(s, bind, length, r->mount_lines);
+    uint32_t placed = frame->mounts_placed;
     if (!placed)
         return;
     glBindBuffer(GL_ARRAY_BUFFER, r->mount_buffer);
     glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(18 * (size_t)r->mount_count * sizeof(float)),
-                    r->mount_lines);
+                    frame->mount_lines);
     glDisable(GL_DEPTH_TEST);
     glUseProgram(r->lines.id);
     glUniformMatrix4fv(r->lines.view_proj, 1, GL_FALSE, f->view_proj);
@@ -511,22 +469,19 @@ void view_renderer_draw(view_renderer *r, const view_scene *s, const view_frame 
     const view_display *d = &f->display;
     bool bind = d->bind_pose;
     bool gpu = !bind && d->skinning == VIEW_SKIN_GPU && r->mesh_gpu.id;
-    uint32_t framed = 0;
+    const view_scene_frame *frame = &s->frame;
     for (uint32_t i = 0; i < r->draw_count; i++) {
         view_draw *dr = &r->draws[i];
-        dr->frames = view_scene_part_vertex_track(s, dr->part) != NULL;
-        framed += dr->frames;
+        dr->frames = frame->vertex_frames[dr->part];
         if (dr->uv_tracked) {
-            const view_scene_part *part = &s->parts[dr->part];
-            view_scene_uvs(s, dr->part, bind, r->uv_scratch);
-            size_t floats = 2 * (size_t)part->vertex_count;
             glBindBuffer(GL_ARRAY_BUFFER, r->uv_buffer);
-            glBufferSubData(GL_ARRAY_BUFFER, (GLintptr)(2 * sizeof(float) * part->first_vertex),
-                            (GLsizeiptr)(floats * sizeof(float)), r->uv_scratch);
+            glBufferSubData(GL_ARRAY_BUFFER, (GLintptr)(2 * sizeof(float) * dr->first_vertex),
+                            (GLsizeiptr)(2 * sizeof(float) * dr->vertex_count),
+                            frame->uvs + 2 * (size_t)dr->first_vertex);
         }
     }
-    if (!bind && r->vertex_count && r->draw_count && (!gpu || r->cpu_only_parts || framed))
-        skin_into_buffers(r, s, gpu);
+    if (!bind && r->vertex_count && frame->cpu_any)
+        upload_skinned(r, frame, gpu);
     if (gpu) {
         glBindBuffer(GL_UNIFORM_BUFFER, r->palette_buffer);
         glBufferSubData(GL_UNIFORM_BUFFER, 0, (GLsizeiptr)(12 * (size_t)r->bone_count * sizeof(float)),
@@ -563,9 +518,17 @@ void view_renderer_draw(view_renderer *r, const view_scene *s, const view_frame 
         glEnable(GL_DEPTH_TEST);
     }
     if (d->bones && r->mount_count)
-        draw_mounts(r, s, f, bind);
+        draw_mounts(r, frame, f);
     glBindVertexArray(0);
     glUseProgram(0);
+}
+
+void view_renderer_wants(const view_renderer *r, const view_display *d, view_scene_wants *out)
+{
+    bool gpu = !d->bind_pose && d->skinning == VIEW_SKIN_GPU && r->mesh_gpu.id;
+    out->bind = d->bind_pose;
+    out->cpu_parts = gpu ? r->cpu_parts : NULL;
+    out->mount_length = d->bones && r->mount_count ? r->mount_length : 0.0f;
 }
 
 const char *view_renderer_skinning_name(const view_renderer *r, const view_display *d)
@@ -579,17 +542,17 @@ void view_renderer_print_gpu_notes(const view_renderer *r, const view_scene *s, 
         return;
     for (uint32_t i = 0; i < r->draw_count; i++) {
         const view_draw *d = &r->draws[i];
-        const view_scene_part *p = &s->parts[d->part];
+        const ossa_instance_part *p = &s->parts[d->part];
         if (d->influences > GPU_MAX_INFLUENCES)
             fprintf(out,
                     "ossa-view: note: mesh %u submesh %u has vertices with %u influences (the "
                     "GPU path takes %d): it is skinned on the CPU in GPU mode too\n",
-                    p->mesh, p->submesh_index, d->influences, GPU_MAX_INFLUENCES);
+                    p->mesh, p->submesh, d->influences, GPU_MAX_INFLUENCES);
         else if (p->morph_weights || p->spring)
             fprintf(out,
                     "ossa-view: note: mesh %u submesh %u has %s: it is skinned on the CPU in GPU "
                     "mode too\n",
-                    p->mesh, p->submesh_index,
+                    p->mesh, p->submesh,
                     p->morph_weights && p->spring ? "morph targets and springs"
                     : p->morph_weights            ? "morph targets played by morph clips"
                                                   : "springs");

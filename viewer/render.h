@@ -1,8 +1,8 @@
 /* The GL 3.3 core side of ossa-view. Needs a current context with the glad loader initialised.
  *
  * Skinning paths (view_display.skinning, K):
- *  - CPU: every frame the position and normal buffers are mapped (GL_MAP_INVALIDATE_BUFFER_BIT)
- *    and the engine's SIMD skin jobs write straight into them (view_scene_skin), in the scene's
+ *  - CPU: every frame the scene's prepared output (view_scene_prepare: the engine's SIMD skin
+ *    jobs, before drawing) is uploaded into the position and normal buffers, in the scene's
  *    vertex layout (scene.h).
  *  - GPU: the bind vertices, UVs, up to 8 bone indices and weights per vertex live in static
  *    buffers; each frame only the palette (3x4 per bone) goes into a uniform block and
@@ -17,7 +17,7 @@
  * view_frame.up, at the bind pose's lowest point along it); B the bone overlay, and with it an
  * axis tripod per mount (X red, Y green, Z blue; 6% of the bind diagonal long).
  * Vertex frames (scene.h): a part with a vertex track in the current clip is written on the CPU
- * into the mapped buffers in both modes and drawn with the CPU program, so K changes nothing on
+ * and uploaded in both modes and drawn with the CPU program, so K changes nothing on
  * it; parts with uv tracks get their UV range of the shared UV buffer rewritten every frame.
  * Culling: none. Every face is drawn from both sides and lit on the side the viewer sees
  * (mesh.frag), since legacy windings disagree; that is also what OSSA_SUBMESH_TWO_SIDED asks for,
@@ -38,6 +38,7 @@ typedef struct view_draw {
     int32_t index_count;
     int32_t base_vertex;
     uint32_t part;        /* scene part */
+    uint32_t first_vertex, vertex_count; /* its range of the layout */
     float diffuse[3];
     unsigned texture;     /* 0: the material colour alone */
     bool flip_v;          /* UV origin at the image's bottom */
@@ -79,19 +80,22 @@ typedef struct view_renderer {
     uint32_t texture_count;
     unsigned *textures;        /* one per material, 0 where it has none (names may repeat) */
     uint32_t cpu_only_parts;   /* parts that stay on the CPU path in GPU mode */
+    bool *cpu_parts;           /* per scene part: cpu_only (what GPU mode asks the CPU for) */
     uint32_t mount_count;
-    float *mount_lines;        /* 18 floats per mount (view_scene_mount_lines) */
-    float *uv_scratch;         /* 2 floats per vertex of the largest uv-tracked part */
+    float mount_length;        /* a mount tripod's axes: 6% of the bind diagonal */
     float bind_min[3], bind_max[3];
     float normal_length;
     char cpu_name[32], gpu_name[64];
     float grid[VIEW_GRID_LINES * 6];
 } view_renderer;
 
-/* Compiles the shaders, loads the textures and creates the buffers for the scene's model; on
- * failure writes a message into err and returns false (what was created is released). A GPU
- * skinning program that cannot be built only disables that path (a note on stderr). */
-bool view_renderer_init(view_renderer *r, const view_scene *s, char *err, size_t err_size);
+/* Compiles the shaders, loads the textures and creates the buffers for the scene's model from its
+ * bind data (view_scene_bind_data; the caller frees it after); on failure writes a message into
+ * err and returns false (what was created is released). A GPU skinning program that cannot be
+ * built only disables that path (a note on stderr). The renderer reads the scene's layout and
+ * each frame's output (s->frame) and calls nothing of the scene. */
+bool view_renderer_init(view_renderer *r, const view_scene *s, const view_scene_bind *bind,
+                        char *err, size_t err_size);
 void view_renderer_free(view_renderer *r);
 
 typedef struct view_frame {
@@ -102,9 +106,12 @@ typedef struct view_frame {
     view_display display;       /* what to draw (overlays, wireframe, skinning path) */
 } view_frame;
 
-/* Skins (CPU path) or uploads the palette (GPU path) for the scene's current pose, writes the
- * vertex-frame shapes and UVs of its vertex clip, and draws it into the bound framebuffer.
- * Allocates nothing. */
+/* What the renderer needs the scene to prepare for a frame with this display (the bind pose,
+ * in GPU mode the parts the CPU still writes, the mount tripods' size): the caller passes it to
+ * view_scene_prepare before view_renderer_draw. */
+void view_renderer_wants(const view_renderer *r, const view_display *d, view_scene_wants *out);
+/* Uploads the frame the scene prepared (CPU path: its skinned parts) or the palette (GPU path),
+ * the vertex-frame shapes and UVs, and draws it into the bound framebuffer. Allocates nothing. */
 void view_renderer_draw(view_renderer *r, const view_scene *s, const view_frame *f);
 
 /* The skinning path a frame with this display uses, for the HUD: "cpu avx2" (the kernel's

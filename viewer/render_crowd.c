@@ -131,7 +131,8 @@ static unsigned buffer_texture(unsigned buffer, GLenum format)
 
 /* GPU mode's stage for the CPU parts of every character, and those parts' UVs in the same
  * order (one character's worth: the shader indexes them by vertex within the character). */
-static bool cpu_part_buffers(view_crowd_renderer *cr, const view_scene *s, const view_crowd *c)
+static bool cpu_part_buffers(view_crowd_renderer *cr, const view_scene *s, const view_crowd *c,
+                             const view_scene_bind *bind)
 {
     cr->cpu_part_stage = malloc(6 * (size_t)cr->cpu_part_vertices * c->count * sizeof(float));
     float *uvs = malloc(2 * (size_t)cr->cpu_part_vertices * sizeof *uvs);
@@ -141,7 +142,9 @@ static bool cpu_part_buffers(view_crowd_renderer *cr, const view_scene *s, const
     }
     for (uint32_t p = 0; p < s->part_count; p++)
         if (cr->cpu_parts[p])
-            view_scene_uvs(s, p, true, uvs + 2 * (size_t)cr->cpu_part_first[p]);
+            memcpy(uvs + 2 * (size_t)cr->cpu_part_first[p],
+                   bind->uvs + 2 * (size_t)s->first_vertex[p],
+                   2 * (size_t)s->parts[p].output_count * sizeof *uvs);
     glGenBuffers(1, &cr->cpu_part_uv_buffer);
     glBindBuffer(GL_TEXTURE_BUFFER, cr->cpu_part_uv_buffer);
     glBufferData(GL_TEXTURE_BUFFER, (GLsizeiptr)(2 * (size_t)cr->cpu_part_vertices * sizeof *uvs),
@@ -153,8 +156,8 @@ static bool cpu_part_buffers(view_crowd_renderer *cr, const view_scene *s, const
 }
 
 bool view_crowd_renderer_init(view_crowd_renderer *cr, const view_renderer *r,
-                              const view_scene *s, const view_crowd *c, char *err,
-                              size_t err_size)
+                              const view_scene *s, const view_scene_bind *bind,
+                              const view_crowd *c, char *err, size_t err_size)
 {
     memset(cr, 0, sizeof *cr);
     /* The multi-draws' base vertices are GLint: every character's vertices must count in one. */
@@ -206,9 +209,9 @@ bool view_crowd_renderer_init(view_crowd_renderer *cr, const view_renderer *r,
     for (uint32_t p = 0; p < s->part_count; p++)
         if (cr->cpu_parts[p]) {
             cr->cpu_part_first[p] = cr->cpu_part_vertices;
-            cr->cpu_part_vertices += s->parts[p].vertex_count;
+            cr->cpu_part_vertices += s->parts[p].output_count;
         }
-    if (cr->cpu_part_vertices && !cpu_part_buffers(cr, s, c)) {
+    if (cr->cpu_part_vertices && !cpu_part_buffers(cr, s, c, bind)) {
         snprintf(err, err_size, "out of memory");
         view_crowd_renderer_free(cr);
         return false;
@@ -250,7 +253,7 @@ bool view_crowd_renderer_init(view_crowd_renderer *cr, const view_renderer *r,
 
 double view_crowd_cpu_seconds(const view_crowd *c, const view_crowd_renderer *cr)
 {
-    return c->update_seconds + c->skin_seconds + (cr ? cr->pack_seconds : 0.0);
+    return c->update_seconds + c->skin_seconds + c->pack_seconds + (cr ? cr->gather_seconds : 0.0);
 }
 
 const char *view_crowd_skinning_name(const view_crowd_renderer *cr, const view_renderer *r,
@@ -384,7 +387,7 @@ static void draw_pass(const view_crowd_renderer *cr, const view_renderer *r,
         {
             glBindBuffer(GL_UNIFORM_BUFFER, r->palette_buffer);
             glBufferSubData(GL_UNIFORM_BUFFER, 0, (GLsizeiptr)(12 * bones * sizeof(float)),
-                            ossa_instance_palette(c->instances[i]));
+                            c->palettes[i]);
             glBindBuffer(GL_UNIFORM_BUFFER, 0);
             glBindBufferBase(GL_UNIFORM_BUFFER, PALETTE_BINDING, r->palette_buffer);
         }
@@ -425,13 +428,27 @@ static void gather_cpu_parts(view_crowd_renderer *cr, const view_scene *s, const
         for (uint32_t p = 0; p < s->part_count; p++) {
             if (!cr->cpu_parts[p])
                 continue;
-            size_t from = 3 * ((size_t)i * c->vertex_count + s->parts[p].first_vertex);
+            size_t from = 3 * ((size_t)i * c->vertex_count + s->first_vertex[p]);
             size_t to = 3 * ((size_t)i * per + cr->cpu_part_first[p]);
-            size_t n = 3 * (size_t)s->parts[p].vertex_count * sizeof(float);
+            size_t n = 3 * (size_t)s->parts[p].output_count * sizeof(float);
             memcpy(pos + to, c->positions + from, n);
             memcpy(nrm + to, c->normals + from, n);
         }
     upload(cr, pos, nrm, floats);
+}
+
+static bool gpu_mode(const view_crowd_renderer *cr, const view_display *d)
+{
+    return !d->bind_pose && d->skinning == VIEW_SKIN_GPU && (cr->use_instancing || cr->loop.id);
+}
+
+void view_crowd_renderer_wants(view_crowd_renderer *cr, const view_renderer *r,
+                               const view_crowd *c, const view_display *d, view_crowd_wants *out)
+{
+    bool gpu = gpu_mode(cr, d);
+    out->skin = !d->bind_pose && r->draw_count && c->vertex_count && (!gpu || cr->cpu_part_count);
+    out->part_mask = gpu ? cr->cpu_parts : NULL;
+    out->packed = gpu && cr->use_instancing ? cr->packed : NULL;
 }
 
 void view_crowd_renderer_draw(view_crowd_renderer *cr, const view_renderer *r,
@@ -445,18 +462,16 @@ void view_crowd_renderer_draw(view_crowd_renderer *cr, const view_renderer *r,
     glDisable(GL_CULL_FACE);
     const view_display *d = &f->display;
     bool bind = d->bind_pose;
-    bool gpu = !bind && d->skinning == VIEW_SKIN_GPU && (cr->use_instancing || cr->loop.id);
-    cr->pack_seconds = 0.0;
+    bool gpu = gpu_mode(cr, d);
+    cr->gather_seconds = 0.0;
     cr->vertices_per_frame = 0;
-    c->skin_seconds = 0.0;
     cr->gathered = false;
     if (!bind && r->draw_count && c->vertex_count && (!gpu || cr->cpu_part_count)) {
-        view_crowd_skin(c, gpu ? cr->cpu_parts : NULL);
         if (gpu) {
             double t0 = now_seconds();
             gather_cpu_parts(cr, s, c);
             cr->gathered = true;
-            cr->pack_seconds += now_seconds() - t0;
+            cr->gather_seconds = now_seconds() - t0;
         } else {
             upload(cr, c->positions, c->normals, 3 * c->vertex_count * (size_t)c->count);
             cr->vertices_per_frame = c->skinned_vertices;
@@ -464,11 +479,8 @@ void view_crowd_renderer_draw(view_crowd_renderer *cr, const view_renderer *r,
     }
     if (gpu) {
         for (uint32_t k = 0; k < r->draw_count; k++)
-            cr->vertices_per_frame += (size_t)s->parts[r->draws[k].part].vertex_count * c->count;
+            cr->vertices_per_frame += (size_t)r->draws[k].vertex_count * c->count;
         if (cr->use_instancing) {
-            double t0 = now_seconds();
-            view_crowd_pack(c, cr->packed);
-            cr->pack_seconds += now_seconds() - t0;
             glBindBuffer(GL_TEXTURE_BUFFER, cr->palette_buffer);
             glBufferData(GL_TEXTURE_BUFFER, (GLsizeiptr)(cr->packed_floats * sizeof(float)),
                          NULL, GL_STREAM_DRAW);

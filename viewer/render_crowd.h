@@ -1,7 +1,7 @@
 /* The GL side of ossa-view --crowd (crowd.h): N characters drawn with the single model's buffers
  * (render.h: index buffer, bind vertices, bones and weights, textures, draws).
- *  - CPU: view_crowd_skin writes every character into one array (split over a skin pool); it is
- *    uploaded into one position and one normal buffer, and each submesh is one multi-draw with a
+ *  - CPU: view_crowd_prepare (before drawing) skins every character into one array (split over
+ *    a skin pool); it is uploaded into one position and one normal buffer, and each submesh is one multi-draw with a
  *    base vertex per character; the vertex shader finds the character from gl_VertexID and its
  *    place in a texture buffer (mesh.vert OSSA_CROWD_PLACES).
  *  - GPU: every character's place and palette go into one texture buffer (RGBA32F: the place,
@@ -47,22 +47,27 @@ typedef struct view_crowd_renderer {
     bool gathered;                  /* this frame's buffers hold the CPU parts alone */
     bool use_instancing;            /* else the loop of draws in GPU mode */
     size_t vertices_per_frame;      /* of the last frame: skinned (CPU) or drawn (GPU) */
-    double pack_seconds;            /* the last frame's palette packing and gathering (GPU) */
+    double gather_seconds;          /* the last frame's gathering of the CPU parts (GPU) */
     char name[64];
 } view_crowd_renderer;
 
-/* Programs and buffers for crowd c drawn with r's buffers; false with err filled on failure
- * (what was made is released). */
+/* Programs and buffers for crowd c drawn with r's buffers (bind: the scene's bind data, for the
+ * UVs); false with err filled on failure (what was made is released). */
 bool view_crowd_renderer_init(view_crowd_renderer *cr, const view_renderer *r,
-                              const view_scene *s, const view_crowd *c, char *err,
-                              size_t err_size);
+                              const view_scene *s, const view_scene_bind *bind,
+                              const view_crowd *c, char *err, size_t err_size);
 void view_crowd_renderer_free(view_crowd_renderer *cr);
-/* Skins (CPU) or packs the palettes (GPU) of the crowd's current poses and draws it into the
- * bound framebuffer, cleared first. */
+/* What a frame with this display needs the crowd to prepare (view_crowd_prepare) before
+ * view_crowd_renderer_draw: skinning (every part, or in GPU mode the CPU parts) and the packed
+ * palettes of the instanced path. */
+void view_crowd_renderer_wants(view_crowd_renderer *cr, const view_renderer *r,
+                               const view_crowd *c, const view_display *d, view_crowd_wants *out);
+/* Uploads what the crowd prepared (CPU: its skinned characters; GPU: the packed palettes and the
+ * CPU parts gathered) and draws it into the bound framebuffer, cleared first. */
 void view_crowd_renderer_draw(view_crowd_renderer *cr, const view_renderer *r,
                               const view_scene *s, view_crowd *c, const view_frame *f);
-/* The CPU time of the crowd's last update and last frame's skinning or palette packing (cr may
- * be NULL: none drawn yet): what the HUD and --bench-frames report. */
+/* The CPU time of the crowd's last update and last frame's skinning, palette packing and
+ * gathering (cr may be NULL: none drawn yet): what the HUD and --bench-frames report. */
 double view_crowd_cpu_seconds(const view_crowd *c, const view_crowd_renderer *cr);
 /* "cpu avx2", "gpu instanced", "gpu, a draw per character" (+ "cpu" for CPU parts). */
 const char *view_crowd_skinning_name(const view_crowd_renderer *cr, const view_renderer *r,

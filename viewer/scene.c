@@ -19,41 +19,30 @@ static bool build_parts(view_scene *s)
 {
     const ossa_model *m = s->model;
     uint32_t count = ossa_instance_part_count(s->instance);
-    s->parts = calloc(count ? count : 1, sizeof *s->parts);
-    if (!s->parts)
+    size_t n = count ? count : 1;
+    s->parts = calloc(n, sizeof *s->parts);
+    s->first_vertex = calloc(n, sizeof *s->first_vertex);
+    s->hidden = calloc(n, sizeof *s->hidden);
+    if (!s->parts || !s->first_vertex || !s->hidden)
         return false;
     size_t at = 0;
     bool morph_parts = false;
     for (uint32_t i = 0; i < count; i++) {
-        ossa_instance_part info;
-        ossa_instance_part_info(s->instance, i, &info);
-        const ossa_submesh *sm = info.source;
-        view_scene_part *p = &s->parts[s->part_count++];
-        p->submesh = sm;
-        p->mesh = info.mesh;
-        p->submesh_index = info.submesh;
-        p->hidden = (m->meshes[info.mesh].flags & OSSA_MESH_HIDDEN) != 0;
-        p->two_sided = (sm->flags & OSSA_SUBMESH_TWO_SIDED) != 0;
-        p->frame_tracked = info.frame_tracked;
-        p->uv_tracked = info.uv_tracked;
-        p->skin = info.skin;
-        p->vertex_count = info.output_count;
-        p->index_count = info.index_count;
-        p->indices = info.indices;
-        p->morph_weights = info.morph_weights;
-        p->spring = info.spring;
-        p->spring_positions = info.spring_positions;
-        if (info.skin_status != OSSA_OK)
+        ossa_instance_part *p = &s->parts[s->part_count++];
+        ossa_instance_part_info(s->instance, i, p);
+        const ossa_submesh *sm = p->source;
+        s->hidden[i] = (m->meshes[p->mesh].flags & OSSA_MESH_HIDDEN) != 0;
+        if (p->skin_status != OSSA_OK)
             fprintf(stderr, "ossa-view: warning: mesh %u submesh %u is shown unskinned: %s\n",
-                    info.mesh, info.submesh, ossa_status_name(info.skin_status));
-        if (info.skin && sm->spring_count && sm->physique_weights && !info.spring)
+                    p->mesh, p->submesh, ossa_status_name(p->skin_status));
+        if (p->skin && sm->spring_count && sm->physique_weights && !p->spring)
             fprintf(stderr, "ossa-view: warning: mesh %u submesh %u: its springs do not run\n",
-                    info.mesh, info.submesh);
-        morph_parts |= info.skin && sm->morph_count;
-        s->morph_part_count += info.morph_weights != NULL;
-        s->spring_part_count += info.spring != NULL;
-        p->first_vertex = (uint32_t)at;
-        at += p->vertex_count;
+                    p->mesh, p->submesh);
+        morph_parts |= p->skin && sm->morph_count;
+        s->morph_part_count += p->morph_weights != NULL;
+        s->spring_part_count += p->spring != NULL;
+        s->first_vertex[i] = (uint32_t)at;
+        at += p->output_count;
         /* GL draws take signed 32-bit vertex and index numbers. */
         if (at > INT32_MAX / 4 || p->index_count > INT32_MAX / 4)
             return false;
@@ -64,6 +53,21 @@ static bool build_parts(view_scene *s)
     for (uint32_t i = 0; i < m->mesh_count; i++)
         s->hidden_mesh_count += (m->meshes[i].flags & OSSA_MESH_HIDDEN) != 0;
     return true;
+}
+
+/* The frame's arrays (view_scene_prepare), sized once. */
+static bool build_frame(view_scene *s)
+{
+    view_scene_frame *f = &s->frame;
+    size_t nv = s->vertex_count ? s->vertex_count : 1, np = s->part_count ? s->part_count : 1;
+    size_t mounts = s->model->mount_count ? s->model->mount_count : 1;
+    f->positions = calloc(3 * nv, sizeof(float));
+    f->normals = calloc(3 * nv, sizeof(float));
+    f->uvs = calloc(2 * nv, sizeof(float));
+    f->cpu = calloc(np, sizeof *f->cpu);
+    f->vertex_frames = calloc(np, sizeof *f->vertex_frames);
+    f->mount_lines = calloc(18 * mounts, sizeof(float));
+    return f->positions && f->normals && f->uvs && f->cpu && f->vertex_frames && f->mount_lines;
 }
 
 /* Model-space origin of each bone in the bind pose: the inverse of the inverse bind transform
@@ -158,6 +162,15 @@ bool view_scene_init(view_scene *s, const ossa_model *m)
     memset(s, 0, sizeof *s);
     s->model = m;
     s->kernel = kernel_from_environment();
+    switch (s->kernel) {
+    case OSSA_SKIN_KERNEL_SCALAR:
+    case OSSA_SKIN_KERNEL_SSE2:
+    case OSSA_SKIN_KERNEL_AVX2:
+    case OSSA_SKIN_KERNEL_AVX512:
+        snprintf(s->kernel_name, sizeof s->kernel_name, "cpu %s", ossa_skin_kernel_name(s->kernel));
+        break;
+    default: snprintf(s->kernel_name, sizeof s->kernel_name, "cpu"); break;
+    }
     ossa_instance_desc desc = {.kernel = s->kernel};
     ossa_error err;
     if (ossa_instance_create(m, &desc, &s->instance, &err) != OSSA_OK) {
@@ -167,14 +180,7 @@ bool view_scene_init(view_scene *s, const ossa_model *m)
     }
     s->palette = ossa_instance_palette(s->instance);
     s->morph_mixer = ossa_instance_morph_mixer(s->instance);
-    if (!build_parts(s) || !build_overlay(s)) {
-        view_scene_free(s);
-        return false;
-    }
-    size_t nv = s->vertex_count ? s->vertex_count : 1;
-    s->positions = calloc(3 * nv, sizeof(float));
-    s->normals = calloc(3 * nv, sizeof(float));
-    if (!s->positions || !s->normals) {
+    if (!build_parts(s) || !build_overlay(s) || !build_frame(s)) {
         view_scene_free(s);
         return false;
     }
@@ -193,6 +199,8 @@ bool view_scene_init(view_scene *s, const ossa_model *m)
 void view_scene_free(view_scene *s)
 {
     free(s->parts);
+    free(s->first_vertex);
+    free(s->hidden);
     /* The instance uses the pool: it goes first. */
     ossa_instance_destroy(s->instance);
     if (s->pool)
@@ -201,8 +209,12 @@ void view_scene_free(view_scene *s)
     free(s->bind_joints);
     free(s->bone_lines);
     free(s->bind_bone_lines);
-    free(s->positions);
-    free(s->normals);
+    free(s->frame.positions);
+    free(s->frame.normals);
+    free(s->frame.uvs);
+    free(s->frame.cpu);
+    free(s->frame.vertex_frames);
+    free(s->frame.mount_lines);
     memset(s, 0, sizeof *s);
 }
 
@@ -226,12 +238,6 @@ void view_scene_sync(view_scene *s)
     s->morph_time = ossa_instance_morph_time(s->instance);
 }
 
-void view_scene_pose_local(view_scene *s, const ossa_soa_pose *local)
-{
-    ossa_instance_pose_local(s->instance, local);
-    update_overlay(s);
-}
-
 const ossa_vertex_track *view_scene_part_vertex_track(const view_scene *s, uint32_t part)
 {
     return ossa_instance_part_vertex_track(s->instance, part);
@@ -251,115 +257,6 @@ void view_scene_springs_step(view_scene *s, float dt)
 void view_scene_springs_reset(view_scene *s)
 {
     ossa_instance_springs_reset(s->instance);
-}
-
-void view_scene_skin(const view_scene *s, uint32_t first_part, uint32_t end_part, float *positions,
-                     float *normals)
-{
-    for (uint32_t i = first_part; i < end_part && i < s->part_count; i++) {
-        const view_scene_part *p = &s->parts[i];
-        ossa_instance_span span = {positions + 3 * (size_t)p->first_vertex,
-                                   normals + 3 * (size_t)p->first_vertex, p->vertex_count};
-        ossa_instance_skin(s->instance, i, 1, &span, NULL);
-    }
-}
-
-void view_scene_bind_vertices(const view_scene *s, float *positions, float *normals, float *uvs,
-                              uint16_t *bones, float *weights, uint32_t *max_influences)
-{
-    for (uint32_t i = 0; i < s->part_count; i++) {
-        const view_scene_part *p = &s->parts[i];
-        const ossa_submesh *sm = p->submesh;
-        const uint32_t *source = p->skin ? ossa_skin_mesh_source(p->skin) : NULL;
-        uint32_t most = 0;
-        for (uint32_t o = 0; o < p->vertex_count; o++) {
-            size_t at = (size_t)p->first_vertex + o;
-            uint32_t v = source ? source[o] : o;
-            bool pad = v == OSSA_SKIN_PAD_VERTEX;
-            for (int k = 0; k < 3; k++) {
-                if (positions)
-                    positions[3 * at + k] = pad ? 0.0f : sm->positions[3 * (size_t)v + k];
-                if (normals)
-                    normals[3 * at + k] = pad ? 0.0f : sm->normals[3 * (size_t)v + k];
-            }
-            if (uvs) {
-                bool has = !pad && sm->uv_set_count && sm->uvs;
-                const float *uv = has ? sm->uvs + 2 * (size_t)sm->uv_set_count * v : NULL;
-                uvs[2 * at] = has ? uv[0] : 0.0f;
-                uvs[2 * at + 1] = has ? uv[1] : 0.0f;
-            }
-            uint32_t a = 0, e = 0;
-            if (!pad && p->skin) {
-                a = sm->influence_start[v];
-                e = sm->influence_start[v + 1];
-            }
-            if (e - a > most)
-                most = e - a;
-            for (uint32_t k = 0; k < 8; k++) {
-                bool used = a + k < e;
-                if (bones)
-                    bones[8 * at + k] = used ? (uint16_t)sm->influences[a + k].bone
-                                             : (k == 0 ? VIEW_NO_BONE : 0);
-                if (weights)
-                    weights[8 * at + k] = used ? sm->influences[a + k].weight : 0.0f;
-            }
-        }
-        if (max_influences)
-            max_influences[i] = most;
-    }
-}
-
-void view_scene_bind_gaps(const view_scene *s, float *gaps)
-{
-    for (uint32_t i = 0; i < s->part_count; i++) {
-        const view_scene_part *p = &s->parts[i];
-        const ossa_submesh *sm = p->submesh;
-        const uint32_t *source = p->skin ? ossa_skin_mesh_source(p->skin) : NULL;
-        for (uint32_t o = 0; o < p->vertex_count; o++) {
-            float *g = gaps + 24 * ((size_t)p->first_vertex + o);
-            memset(g, 0, 24 * sizeof *g);
-            uint32_t v = source ? source[o] : o;
-            if (v == OSSA_SKIN_PAD_VERTEX || !p->skin || !sm->influence_points)
-                continue;
-            uint32_t a = sm->influence_start[v], e = sm->influence_start[v + 1];
-            for (uint32_t k = 0; k < 8 && a + k < e; k++)
-                for (int c = 0; c < 3; c++)
-                    g[3 * k + (uint32_t)c] =
-                        (float)((double)sm->influence_points[3 * (size_t)(a + k) + c] -
-                                (double)sm->influences[a + k].weight *
-                                    (double)sm->positions[3 * (size_t)v + c]);
-        }
-    }
-}
-
-void view_scene_uvs(const view_scene *s, uint32_t part, bool bind, float *uvs)
-{
-    /* uvs holds the part's vertex_count (its output count) UVs, as the callers size it */
-    ossa_instance_uvs(s->instance, part, bind, uvs, s->parts[part].vertex_count, NULL);
-}
-
-uint32_t view_scene_mount_lines(const view_scene *s, bool bind, float length, float *lines)
-{
-    const ossa_model *m = s->model;
-    uint32_t placed = 0;
-    for (uint32_t i = 0; i < m->mount_count; i++) {
-        float t[3], r[4], sc[3];
-        if (ossa_instance_mount(s->instance, i, bind, t, r, sc, NULL) != OSSA_OK)
-            continue;
-        versor q = {r[0], r[1], r[2], r[3]};
-        for (int axis = 0; axis < 3; axis++) {
-            vec3 unit = {0.0f, 0.0f, 0.0f}, along;
-            unit[axis] = length * sc[axis];
-            glm_quat_rotatev(q, unit, along);
-            float *line = lines + 6 * ((size_t)axis * m->mount_count + placed);
-            for (int k = 0; k < 3; k++) {
-                line[k] = t[k];
-                line[3 + k] = t[k] + along[k];
-            }
-        }
-        placed++;
-    }
-    return placed;
 }
 
 static void grow(float min[3], float max[3], const float *p)
@@ -395,18 +292,20 @@ static void bounds_end(const view_scene *s, const float *joints, float min[3], f
         }
 }
 
-void view_scene_bounds(const view_scene *s, float min[3], float max[3])
+void view_scene_bounds(view_scene *s, float min[3], float max[3])
 {
-    view_scene_skin(s, 0, s->part_count, s->positions, s->normals);
+    view_scene_frame *f = &s->frame;
+    view_scene_skin(s, 0, s->part_count, f->positions, f->normals);
+    for (uint32_t i = 0; i < s->part_count; i++)
+        f->cpu[i] = true;
     bounds_begin(min, max);
     for (uint32_t i = 0; i < s->part_count; i++) {
-        const view_scene_part *p = &s->parts[i];
-        if (p->hidden)
+        const ossa_instance_part *p = &s->parts[i];
+        if (s->hidden[i])
             continue;
-        const uint32_t *source = p->skin ? ossa_skin_mesh_source(p->skin) : NULL;
-        for (uint32_t o = 0; o < p->vertex_count; o++)
-            if (!source || source[o] != OSSA_SKIN_PAD_VERTEX)
-                grow(min, max, s->positions + 3 * ((size_t)p->first_vertex + o));
+        for (uint32_t o = 0; o < p->output_count; o++)
+            if (!p->output_source || p->output_source[o] != OSSA_SKIN_PAD_VERTEX)
+                grow(min, max, f->positions + 3 * ((size_t)s->first_vertex[i] + o));
     }
     bounds_end(s, s->joints, min, max);
 }
@@ -415,22 +314,16 @@ void view_scene_bind_bounds(const view_scene *s, float min[3], float max[3])
 {
     bounds_begin(min, max);
     for (uint32_t i = 0; i < s->part_count; i++) {
-        const view_scene_part *p = &s->parts[i];
-        if (p->hidden)
+        const ossa_submesh *sm = s->parts[i].source;
+        if (s->hidden[i])
             continue;
-        for (uint32_t v = 0; v < p->submesh->vertex_count; v++)
-            grow(min, max, p->submesh->positions + 3 * (size_t)v);
+        for (uint32_t v = 0; v < sm->vertex_count; v++)
+            grow(min, max, sm->positions + 3 * (size_t)v);
     }
     bounds_end(s, s->bind_joints, min, max);
 }
 
 const char *view_scene_kernel_name(const view_scene *s)
 {
-    switch (s->kernel) {
-    case OSSA_SKIN_KERNEL_SCALAR: return "cpu scalar";
-    case OSSA_SKIN_KERNEL_SSE2: return "cpu sse2";
-    case OSSA_SKIN_KERNEL_AVX2: return "cpu avx2";
-    case OSSA_SKIN_KERNEL_AVX512: return "cpu avx512";
-    default: return "cpu";
-    }
+    return s->kernel_name;
 }

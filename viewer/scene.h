@@ -1,38 +1,19 @@
 /* What ossa-view draws, without GL: a layer over the model's character instance (ossa/instance.h,
  * which owns the pose, the mixers, the skin meshes, springs and vertex frames and does the
- * work), the bone lines of the overlay, and the vertex layout every skinning path shares.
+ * work), the bone lines of the overlay, the vertex layout every skinning path shares, and each
+ * frame's CPU output, made before drawing (view_scene_prepare) so that the renderer only reads.
  *
- * Vertex layout. Every drawable submesh is a "part" with a range of layout vertices. A part with
- * skinning streams (ossa_skin_mesh, skin.h) uses the skin mesh's output order, padding included
- * (padding vertices have zero position and normal and no triangle uses them), and its triangles are
- * ossa_skin_mesh_indices. A part without streams (the model has no skeleton, or they could not be
- * built) keeps file order and shows its bind vertices. The CPU path skins straight into the caller's
- * buffers in this layout (view_scene_skin); the GPU path uploads the bind vertices in the same
- * layout once (view_scene_bind_vertex), so both paths share one index buffer.
+ * Vertex layout. Every drawable submesh is a "part", the instance's (ossa_instance_part), with a
+ * range of layout vertices from first_vertex[part]: its output_count vertices in the instance's
+ * output order, padding included (padding vertices have zero position and normal and no
+ * triangle uses them), its triangles the part's indices. The CPU path's frame and the GPU path's
+ * bind data (view_scene_bind_data) share this layout, so both use one index buffer.
  *
- * Vertex frames (C3S VFRM/TFRM). The "vertex clip" (view_scene_set_vertex_clip; view_scene_pose
- * sets it to its clip) decides which submeshes play shapes: a part whose submesh has a vertex
- * track in that clip is written from ossa_vertex_clip_eval instead of skinned (scattered into the
- * part's layout order when it has skinning streams), in whichever skinning path the renderer
- * runs, so CPU and GPU modes draw the same shapes. UV tracks give the part's UV set 0 the same
- * way (view_scene_uvs). Mixer fades blend bone poses only: during one the caller names the clip
- * with the larger weight as the vertex clip (shapes are not blended between clips).
- *
- * Morph clips (Cal3D morph animations). When a skinned submesh has morph targets and the model
- * has morph clips, the scene owns a mixer of its own in which every morph clip plays as a looping
- * morph cycle of weight 1 (Cal3D's blendCycle: synchronised, so several morph clips share their
- * mean length). Its clock is the caller's (view_scene_set_morph_time; ossa-view passes the
- * current clip's time, so morphs follow play, pause, seeks and reverse). Each such part gets its
- * weights from ossa_mixer_morph_weights into a buffer made at init and hands them to its skin job
- * (applied before skinning, CPU only).
- *
- * Springs (Cal3D cloth). A skinned submesh with springs gets an ossa_spring_state at init.
- * view_scene_springs_step skins such a part and runs one spring step on it (the caller calls it
- * once a frame with the frame's playback dt); the spring-owned vertices (physique weight > 0)
- * that result are kept per part and overwrite the skinned ones in view_scene_skin, so every later
- * skin of the same frame (drawing, bounds, mounts) shows the same cloth. view_scene_springs_reset
- * puts the cloth at rest where the current pose skins it, for jumps in time. Morphs and springs
- * only run on the CPU skinning path. */
+ * A frame. view_scene_prepare writes what the renderer uploads: the positions and normals of the
+ * parts the CPU writes this frame (every drawn part in CPU mode; in GPU mode the ones the shader
+ * cannot take and those playing vertex frames), the UVs of parts with uv tracks, which parts play
+ * vertex frames now, and the mount tripods. Vertex frames, morph clips and cloth are the
+ * instance's (its clock way: ossa-view ticks it, view_scene_sync mirrors it). */
 #ifndef OSSA_VIEW_SCENE_H
 #define OSSA_VIEW_SCENE_H
 
@@ -48,24 +29,33 @@
 #include "ossa/skin_pool.h"
 #include "ossa/cloth.h"
 
-typedef struct view_scene_part {
-    const ossa_submesh *submesh;
-    uint32_t mesh, submesh_index;   /* where it lives in the model */
-    const ossa_skin_mesh *skin;     /* NULL: bind vertices in file order (the instance's) */
-    uint32_t first_vertex;          /* in the layout */
-    uint32_t vertex_count;          /* layout vertices, padding included */
-    uint32_t index_count;           /* 3 x faces */
-    const uint32_t *indices;        /* index_count, relative to first_vertex */
-    bool hidden;                    /* the mesh is loaded but not drawn (OSSA_MESH_HIDDEN) */
-    bool two_sided;                 /* OSSA_SUBMESH_TWO_SIDED */
-    bool frame_tracked;             /* some clip has a vertex track for the submesh */
-    bool uv_tracked;                /* some clip has a uv track for the submesh */
-    const float *morph_weights;     /* submesh->morph_count weights from the morph mixer (NULL:
-                                       no morphing) */
-    const ossa_spring_state *spring; /* NULL: no springs */
-    const float *spring_positions;  /* 3 per layout vertex of the part: the last spring step's
-                                       output (spring-owned vertices are read from it) */
-} view_scene_part;
+/* One frame's output for the renderer (view_scene_prepare), in the layout. */
+typedef struct view_scene_frame {
+    float *positions, *normals;     /* 3 floats per layout vertex; the parts with cpu[part] */
+    float *uvs;                     /* 2 floats per layout vertex; the parts with uv_tracked */
+    bool *cpu;                      /* per part: positions and normals written this frame */
+    bool *vertex_frames;            /* per part: plays a vertex track now */
+    bool cpu_any, vertex_frames_any;
+    bool bind;                      /* prepared for the bind pose: nothing skinned */
+    float *mount_lines;             /* 18 floats per mount, view_scene_mount_lines' layout */
+    uint32_t mounts_placed;         /* 0: none drawn */
+} view_scene_frame;
+
+/* What the renderer needs of a frame (view_scene_prepare). */
+typedef struct view_scene_wants {
+    bool bind;                      /* the bind pose is drawn: nothing skinned, bind UVs */
+    const bool *cpu_parts;          /* per part: the CPU writes it (NULL: every part) */
+    float mount_length;             /* > 0: mount tripods with axes this long */
+} view_scene_wants;
+
+/* The bind data of the whole layout the GPU path and the renderer's static buffers take (made by
+ * view_scene_bind_data, freed by view_scene_bind_free): see view_scene_bind_vertices. */
+typedef struct view_scene_bind {
+    float *positions, *normals, *uvs, *weights, *gaps;
+    uint16_t *bones;
+    uint32_t *max_influences;       /* per part */
+    float min[3], max[3];           /* view_scene_bind_bounds */
+} view_scene_bind;
 
 /* The runtime objects (pose, mixers, skin meshes, springs, frames) belong to a character
  * instance (ossa/instance.h); the scene adds the layout, the bone overlay and the bounds. */
@@ -74,8 +64,13 @@ typedef struct view_scene {
     ossa_instance *instance;        /* owned */
     size_t vertex_count;            /* layout vertices of every part */
     uint32_t part_count;
-    view_scene_part *parts;
+    ossa_instance_part *parts;      /* the instance's parts (ossa_instance_part_info) */
+    uint32_t *first_vertex;         /* per part: where its range starts in the layout */
+    bool *hidden;                   /* per part: its mesh is loaded but not drawn
+                                       (OSSA_MESH_HIDDEN) */
+    view_scene_frame frame;         /* the last view_scene_prepare's output */
     ossa_skin_kernel kernel;        /* the concrete CPU kernel the skin jobs run */
+    char kernel_name[24];           /* "cpu avx2" and the like: the CPU skinning path's name */
     const float *palette;           /* the instance's: 12 floats, 3x4 row-major, per bone */
     ossa_skin_pool *pool;           /* NULL: big parts are skinned on the calling thread too */
 
@@ -84,9 +79,6 @@ typedef struct view_scene {
     float *bone_lines;              /* 6 floats (two points) per bone with a parent */
     float *bind_bone_lines;         /* the same in the bind pose */
     uint32_t bone_line_count;
-
-    /* Scratch that view_scene_bounds skins into (layout order). */
-    float *positions, *normals;
 
     /* Vertex frames: the clip whose vertex and uv tracks play (NULL: none) and its time, wrapped
      * into the clip. */
@@ -111,10 +103,10 @@ void view_scene_pose(view_scene *s, uint32_t clip, float time);
 /* What the scene mirrors of its instance (vertex clip, morph time, joints and bone lines), after
  * the instance moved on by itself (ossa_instance_tick or _show). */
 void view_scene_sync(view_scene *s);
-/* The same from a local pose the caller evaluated (e.g. ossa_mixer_evaluate): local->bone_count
- * must equal the model's bone count (else the rest pose is shown). local may be the instance's
- * (ossa_instance_local_pose). The vertex clip is left as it is. */
-void view_scene_pose_local(view_scene *s, const ossa_soa_pose *local);
+/* Writes the frame (s->frame) the renderer draws from the instance as it is now: the CPU's
+ * skinned parts, the UVs of uv-tracked parts, the vertex-frame flags and the mount tripods, as
+ * wants asks. Allocates nothing. */
+void view_scene_prepare(view_scene *s, const view_scene_wants *wants);
 /* The clip (an index; out of range: none) whose vertex and uv tracks play, at time (wrapped into
  * the clip, Cal3D loop); none: every submesh shows its bind or skinned shape. */
 void view_scene_set_vertex_clip(view_scene *s, uint32_t clip, float time);
@@ -142,10 +134,9 @@ void view_scene_uvs(const view_scene *s, uint32_t part, bool bind, float *uvs);
  * the scene's scratch; allocates nothing. */
 uint32_t view_scene_mount_lines(const view_scene *s, bool bind, float length, float *lines);
 /* Skins parts [first_part, end_part) with the current palette (and morph weights) into positions
- * and normals (3 floats per layout vertex, indexed from layout vertex 0, so a mapped GL buffer of
- * the whole layout can be passed as it is); spring-owned vertices come from the last spring step;
- * parts with a vertex track now get its shape, other parts without streams their bind vertices.
- * Allocates nothing. */
+ * and normals (3 floats per layout vertex, indexed from layout vertex 0); spring-owned vertices
+ * come from the last spring step; parts with a vertex track now get its shape, other parts
+ * without streams their bind vertices. Allocates nothing. */
 void view_scene_skin(const view_scene *s, uint32_t first_part, uint32_t end_part, float *positions,
                      float *normals);
 /* Bind vertex data of the whole layout (each array may be NULL): positions and normals (3 floats),
@@ -160,9 +151,13 @@ void view_scene_bind_vertices(const view_scene *s, float *positions, float *norm
  * vertex, the gap u_k - w_k p of each of its first 8 influences from the bind vertex p (zero
  * elsewhere), so that sum_k P_k [u_k; w_k] = sum_k w_k P_k [p; 1] + sum_k R_k gap_k. */
 void view_scene_bind_gaps(const view_scene *s, float *gaps);
+/* Every array of b made and filled (bind vertices, gaps, influence counts, bounds); false when
+ * out of memory (nothing is left allocated). */
+bool view_scene_bind_data(const view_scene *s, view_scene_bind *b);
+void view_scene_bind_free(view_scene_bind *b);
 /* Box around the current pose's skinned vertices (the joints when there are none, a unit box
- * around the origin when there is nothing at all). */
-void view_scene_bounds(const view_scene *s, float min[3], float max[3]);
+ * around the origin when there is nothing at all). Skins every part into the frame's arrays. */
+void view_scene_bounds(view_scene *s, float min[3], float max[3]);
 /* The same for the bind pose. */
 void view_scene_bind_bounds(const view_scene *s, float min[3], float max[3]);
 /* "cpu avx2" and the like: the CPU skinning path's name. */

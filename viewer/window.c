@@ -77,7 +77,7 @@ int view_window_open(view_app *app)
     }
     app->gl_ready = true;
     char err[1200];
-    if (!view_renderer_init(&app->cur.renderer, &app->cur.scene, err, sizeof err)) {
+    if (!view_window_renderer_init(&app->cur, err, sizeof err)) {
         fprintf(stderr, "ossa-view: %s\n", err);
         return VIEW_EXIT_DISPLAY;
     }
@@ -157,6 +157,45 @@ static void frame_setup(const view_app *app, int width, int height, view_frame *
         f->light_dir[k] = len > 0.0f ? f->light_dir[k] / len : up[k];
 }
 
+bool view_window_renderer_init(view_model *vm, char *err, size_t err_size)
+{
+    view_scene_bind bind;
+    if (!view_scene_bind_data(&vm->scene, &bind)) {
+        snprintf(err, err_size, "out of memory for %zu vertices", vm->scene.vertex_count);
+        return false;
+    }
+    bool ok = view_renderer_init(&vm->renderer, &vm->scene, &bind, err, err_size);
+    view_scene_bind_free(&bind);
+    return ok;
+}
+
+static bool crowd_renderer_init(view_model *vm, char *err, size_t err_size)
+{
+    view_scene_bind bind;
+    if (!view_scene_bind_data(&vm->scene, &bind)) {
+        snprintf(err, err_size, "out of memory for %zu vertices", vm->scene.vertex_count);
+        return false;
+    }
+    bool ok = view_crowd_renderer_init(&vm->crowd_gl, &vm->renderer, &vm->scene, &bind,
+                                       &vm->crowd, err, err_size);
+    view_scene_bind_free(&bind);
+    return ok;
+}
+
+/* The CPU work of a frame, before anything is drawn: the renderers only upload and draw. */
+static void prepare_frame(view_model *vm, const view_display *d)
+{
+    if (vm->crowd_gl_ready) {
+        view_crowd_wants wants;
+        view_crowd_renderer_wants(&vm->crowd_gl, &vm->renderer, &vm->crowd, d, &wants);
+        view_crowd_prepare(&vm->crowd, &wants);
+    } else {
+        view_scene_wants wants;
+        view_renderer_wants(&vm->renderer, d, &wants);
+        view_scene_prepare(&vm->scene, &wants);
+    }
+}
+
 void view_window_draw(view_app *app, int w, int h, bool with_hud)
 {
     view_frame f;
@@ -164,14 +203,14 @@ void view_window_draw(view_app *app, int w, int h, bool with_hud)
     view_model *vm = &app->cur;
     if (vm->crowd_ready && vm->renderer_ready && !vm->crowd_gl_ready) {
         char err[1200];
-        vm->crowd_gl_ready = view_crowd_renderer_init(&vm->crowd_gl, &vm->renderer, &vm->scene,
-                                                      &vm->crowd, err, sizeof err);
+        vm->crowd_gl_ready = crowd_renderer_init(vm, err, sizeof err);
         if (!vm->crowd_gl_ready) { /* the single model is drawn instead */
             fprintf(stderr, "ossa-view: warning: the crowd cannot be drawn: %s\n", err);
             view_crowd_free(&vm->crowd);
             vm->crowd_ready = false;
         }
     }
+    prepare_frame(vm, &app->display);
     view_app_hud_prepare(app, w, h, with_hud && app->hud_ready);
     frame_setup(app, w, h, &f);
     if (vm->crowd_gl_ready)

@@ -14,7 +14,11 @@ int view_window_open(view_app *app);
 void view_window_title(view_app *app);
 /* An offscreen framebuffer of w x h, bound; false (said on stderr) when it cannot be made. */
 bool view_window_bind_offscreen(view_app *app, int w, int h);
-/* Draws the model and, when asked, the HUD into the bound framebuffer of w x h. */
+/* vm's renderer for its scene, from the scene's bind data (made and freed here); false with err
+ * filled on failure. */
+bool view_window_renderer_init(view_model *vm, char *err, size_t err_size);
+/* Prepares the frame (the scene or the crowd skins, as the renderer asks), then draws the model
+ * and, when asked, the HUD into the bound framebuffer of w x h. */
 void view_window_draw(view_app *app, int w, int h, bool with_hud);
 /* Renders one offscreen frame of the options' size and writes it as a PNG: 0 or an exit
  * status. */

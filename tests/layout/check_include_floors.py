@@ -14,7 +14,14 @@ below, never above:
                  (instance.h, export.h, write.h)
 
 Nothing in engine/ includes viewer/ or tools/; tools/ and viewer/ include only the public
-headers of the engine (ossa/*.h), never engine/src. Usage: check_include_floors.py SOURCE_ROOT
+headers of the engine (ossa/*.h), never engine/src.
+
+ossa-view's renderers (viewer/render*.c) only upload and draw what the scene and the crowd
+prepared before the frame: they call no function of the scene or the crowd (view_scene_*,
+view_crowd_* other than their own view_crowd_renderer_*, view_crowd_skinning_name and
+view_crowd_cpu_seconds) and none of the character instance (ossa_instance_*).
+
+Usage: check_include_floors.py SOURCE_ROOT
 """
 import os
 import re
@@ -29,6 +36,18 @@ PUBLIC_FLOORS = {
     'skin.h': 5, 'skin_pool.h': 5, 'cloth.h': 5, 'vertex_anim.h': 5,
     'instance.h': 6, 'export.h': 6, 'write.h': 6,
 }
+RENDERER = re.compile(r'^render[a-z_]*\.c$')
+CALLBACK = re.compile(r'\b(view_scene_\w+|view_crowd_\w+|ossa_instance_\w+)\s*\(')
+RENDERER_OWN = re.compile(r'^(view_crowd_renderer_\w+|view_crowd_skinning_name|view_crowd_cpu_seconds)$')
+COMMENT = re.compile(r'/\*.*?\*/|//[^\n]*', re.S)
+
+
+def renderer_calls(text):
+    """The scene, crowd and instance functions a renderer source calls (comments left out)."""
+    code = COMMENT.sub(' ', text)
+    return sorted({name for name in CALLBACK.findall(code) if not RENDERER_OWN.match(name)})
+
+
 WRITER = re.compile(r'(_write[a-z_]*\.[ch])$')
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
@@ -94,6 +113,17 @@ def main():
                                 inc):
                         problems.append('%s includes %s: only ossa/*.h may be used outside engine/'
                                         % (os.path.relpath(path, root), inc))
+    for name in sorted(os.listdir(os.path.join(root, 'viewer'))):
+        if RENDERER.match(name):
+            text = open(os.path.join(root, 'viewer', name), encoding='utf-8').read()
+            for call in renderer_calls(text):
+                problems.append('viewer/%s calls %s: the renderer only draws what was prepared'
+                                % (name, call))
+    # The rule itself must see a call back (and not a comment or the renderer's own calls).
+    probe = 'void f(void) { /* view_scene_prepare(s) */ view_crowd_renderer_draw(a); ' \
+            'view_scene_skin (s, 0); ossa_instance_skin(i); }'
+    if renderer_calls(probe) != ['ossa_instance_skin', 'view_scene_skin']:
+        problems.append('the renderer rule does not see calls back: %s' % renderer_calls(probe))
     for p in problems:
         print(p)
     print('%d files checked, %d include(s) against the floors' % (checked, len(problems)))

@@ -113,16 +113,17 @@ static float distance(const float *a, const float *b)
 /* Part 0 at walk 0.25 s: the bind shape lifted by half of `lift`, in the skin layout. */
 static void check_frames(const view_scene *s, const float *pos)
 {
-    const view_scene_part *p = &s->parts[0];
-    CHECK(p->skin != NULL && p->frame_tracked && p->uv_tracked && p->two_sided);
+    const ossa_instance_part *p = &s->parts[0];
+    CHECK(p->skin != NULL && p->frame_tracked && p->uv_tracked &&
+          (p->source->flags & OSSA_SUBMESH_TWO_SIDED));
     const uint32_t *source = ossa_skin_mesh_source(p->skin);
     float worst = 0.0f;
     uint32_t checked = 0;
-    for (uint32_t o = 0; o < p->vertex_count; o++) {
-        const float *at = pos + 3 * ((size_t)p->first_vertex + o);
+    for (uint32_t o = 0; o < p->output_count; o++) {
+        const float *at = pos + 3 * ((size_t)s->first_vertex[0] + o);
         float want[3] = {0.0f, 0.0f, 0.0f};
         if (source[o] != OSSA_SKIN_PAD_VERTEX) {
-            memcpy(want, p->submesh->positions + 3 * (size_t)source[o], sizeof want);
+            memcpy(want, p->source->positions + 3 * (size_t)source[o], sizeof want);
             want[1] += 0.5f * lift;
             checked++;
         }
@@ -130,7 +131,7 @@ static void check_frames(const view_scene *s, const float *pos)
         if (d > worst)
             worst = d;
     }
-    CHECK(checked == p->submesh->vertex_count);
+    CHECK(checked == p->source->vertex_count);
     CHECKF(worst < 1e-5f, "part 0 is %g from its half-lifted shape", (double)worst);
 }
 
@@ -140,9 +141,9 @@ static float parts_apart(const view_scene *s, uint32_t first, uint32_t end, cons
 {
     float worst = 0.0f;
     for (uint32_t i = first; i < end; i++) {
-        const view_scene_part *p = &s->parts[i];
-        for (uint32_t o = 0; o < p->vertex_count; o++) {
-            size_t at = 3 * ((size_t)p->first_vertex + o);
+        const ossa_instance_part *p = &s->parts[i];
+        for (uint32_t o = 0; o < p->output_count; o++) {
+            size_t at = 3 * ((size_t)s->first_vertex[i] + o);
             float d = distance(a + at, b + at);
             if (d > worst)
                 worst = d;
@@ -153,21 +154,21 @@ static float parts_apart(const view_scene *s, uint32_t first, uint32_t end, cons
 
 static void check_uvs(const view_scene *s)
 {
-    const view_scene_part *p = &s->parts[0];
-    float *uvs = calloc(2 * (size_t)p->vertex_count, sizeof(float));
+    const ossa_instance_part *p = &s->parts[0];
+    float *uvs = calloc(2 * (size_t)p->output_count, sizeof(float));
     if (!uvs)
         return;
     const uint32_t *source = ossa_skin_mesh_source(p->skin);
     view_scene_uvs(s, 0, false, uvs);
     uint32_t wrong = 0, wrong_bind = 0;
-    for (uint32_t o = 0; o < p->vertex_count; o++) {
+    for (uint32_t o = 0; o < p->output_count; o++) {
         bool pad = source[o] == OSSA_SKIN_PAD_VERTEX;
         float u = pad ? 0.0f : 0.5f, v = pad ? 0.0f : 0.25f; /* halfway from frame 0 to 1 */
         wrong += fabsf(uvs[2 * o] - u) > 1e-6f || fabsf(uvs[2 * o + 1] - v) > 1e-6f;
     }
     view_scene_uvs(s, 0, true, uvs);
-    const ossa_submesh *sm = p->submesh;
-    for (uint32_t o = 0; o < p->vertex_count; o++) {
+    const ossa_submesh *sm = p->source;
+    for (uint32_t o = 0; o < p->output_count; o++) {
         uint32_t v = source[o];
         bool has = v != OSSA_SKIN_PAD_VERTEX && sm->uv_set_count && sm->uvs;
         float bu = has ? sm->uvs[2 * (size_t)sm->uv_set_count * v] : 0.0f;
@@ -186,7 +187,7 @@ static void check_mount(const view_scene *s, bool bind, const float *shape)
     const float length = 0.05f;
     float lines[18];
     CHECK(view_scene_mount_lines(s, bind, length, lines) == 1);
-    const uint32_t *tri = s->parts[0].submesh->indices;
+    const uint32_t *tri = s->parts[0].source->indices;
     float centroid[3] = {0.0f, 0.0f, 0.0f};
     for (int c = 0; c < 3; c++)
         for (int k = 0; k < 3; k++)
@@ -223,8 +224,8 @@ int main(void)
     uint32_t first_submeshes = m->meshes[0].submesh_count;
     CHECK(s.part_count == 2 * first_submeshes && s.hidden_mesh_count == 1);
     for (uint32_t i = 0; i < s.part_count; i++) {
-        CHECK(s.parts[i].hidden == (i >= first_submeshes));
-        CHECK(s.parts[i].two_sided == (i == 0));
+        CHECK(s.hidden[i] == (i >= first_submeshes));
+        CHECK(((s.parts[i].source->flags & OSSA_SUBMESH_TWO_SIDED) != 0) == (i == 0));
     }
     CHECK(s.vertex_count == 2 * plain.vertex_count);
 
@@ -266,11 +267,11 @@ int main(void)
     view_scene_skin(&plain, 0, plain.part_count, want, want_n);
     apart = parts_apart(&s, 0, first_submeshes, pos, want);
     CHECKF(apart < 1e-6f, "wave: parts %g from the plain demo's", (double)apart);
-    const view_scene_part *p0 = &s.parts[0];
+    const ossa_instance_part *p0 = &s.parts[0];
     const uint32_t *source = ossa_skin_mesh_source(p0->skin);
-    for (uint32_t o = 0; o < p0->vertex_count; o++)
+    for (uint32_t o = 0; o < p0->output_count; o++)
         if (source[o] != OSSA_SKIN_PAD_VERTEX)
-            memcpy(shape + 3 * (size_t)source[o], pos + 3 * ((size_t)p0->first_vertex + o),
+            memcpy(shape + 3 * (size_t)source[o], pos + 3 * ((size_t)s.first_vertex[0] + o),
                    3 * sizeof(float));
     check_mount(&s, false, shape);
 

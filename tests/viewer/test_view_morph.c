@@ -15,8 +15,8 @@
 /* Skinned position of file vertex v of part `part` (layout order through the remap). */
 static const float *vertex_at(const view_scene *s, const float *pos, uint32_t part, uint32_t v)
 {
-    const view_scene_part *p = &s->parts[part];
-    return pos + 3 * ((size_t)p->first_vertex + ossa_skin_mesh_remap(p->skin)[v]);
+    const ossa_instance_part *p = &s->parts[part];
+    return pos + 3 * ((size_t)s->first_vertex[part] + ossa_skin_mesh_remap(p->skin)[v]);
 }
 
 static void check_morphs(view_scene *s, float *pos, float *nrm)

@@ -70,8 +70,8 @@ static void check_scene_skinning(void)
     double worst_p = 0.0, worst_n = 0.0;
     size_t checked = 0;
     for (uint32_t i = 0; i < s.part_count; i++) {
-        const view_scene_part *p = &s.parts[i];
-        const ossa_submesh *sm = p->submesh;
+        const ossa_instance_part *p = &s.parts[i];
+        const ossa_submesh *sm = p->source;
         CHECK(p->skin != NULL);
         if (!p->skin)
             continue;
@@ -87,7 +87,7 @@ static void check_scene_skinning(void)
         ossa_skin_submesh_scalar(sm, palette, ref_p, ref_n, sm->vertex_count, NULL);
         const uint32_t *remap = ossa_skin_mesh_remap(p->skin);
         for (uint32_t v = 0; v < sm->vertex_count; v++) {
-            size_t o = (size_t)p->first_vertex + remap[v];
+            size_t o = (size_t)s.first_vertex[i] + remap[v];
             uint32_t a = sm->influence_start[v], e = sm->influence_start[v + 1];
             for (int k = 0; k < 3; k++) {
                 worst_p = fmax(worst_p, fabs((double)pos[3 * o + k] - ref_p[3 * v + k]));
@@ -205,8 +205,8 @@ static void check_exact_scene(const char *skm)
         view_scene_bind_vertices(&s, bind, NULL, NULL, bones, weights, NULL);
         view_scene_bind_gaps(&s, gaps);
         for (uint32_t i = 0; i < s.part_count; i++) {
-            const view_scene_part *p = &s.parts[i];
-            const ossa_submesh *sm = p->submesh;
+            const ossa_instance_part *p = &s.parts[i];
+            const ossa_submesh *sm = p->source;
             if (!p->skin)
                 continue;
             exact_parts += (uint32_t)ossa_skin_mesh_exact(p->skin);
@@ -216,7 +216,7 @@ static void check_exact_scene(const char *skm)
             ossa_skin_submesh_scalar(sm, s.palette, ref, NULL, sm->vertex_count, NULL);
             const uint32_t *remap = ossa_skin_mesh_remap(p->skin);
             for (uint32_t v = 0; v < sm->vertex_count; v++) {
-                size_t o = (size_t)p->first_vertex + remap[v];
+                size_t o = (size_t)s.first_vertex[i] + remap[v];
                 double g[3] = {0, 0, 0};
                 for (uint32_t k = 0; k < 8 && bones[8 * o] != VIEW_NO_BONE; k++) {
                     const float *mt = s.palette + 12 * (size_t)bones[8 * o + k];
