@@ -141,10 +141,7 @@ void view_app_start_model(view_app *app, uint32_t clip, float time)
         app->playback->playing = false;
     app->time_jumped = true;
     view_camera_init(&app->camera);
-    app->camera.up = app->opt.up != VIEW_UP_AUTO
-                         ? app->opt.up
-                         : view_camera_up_for_model(m->format, app->cur.bind_min,
-                                                    app->cur.bind_max);
+    app->camera.up = app->opt.up != VIEW_UP_AUTO ? app->opt.up : view_camera_up_for_model(m);
     start_crowd(app, app->playback->clip, app->playback->time);
     const float *box_min, *box_max;
     framed_box(app, &box_min, &box_max);

@@ -37,10 +37,10 @@ static void fit_distance(view_camera *c)
     c->distance = 1.2f * c->radius / sinf(fminf(half_x, half_y));
 }
 
-view_up_axis view_camera_up_for_model(ossa_format format, const float min[3], const float max[3])
+view_up_axis view_camera_up_for_model(const ossa_model *m)
 {
     /* The engine's guess, so the view stands as the export turns the model. */
-    return ossa_export_up_of_bounds(format, min, max) == OSSA_EXPORT_UP_Z ? VIEW_UP_Z : VIEW_UP_Y;
+    return ossa_export_source_up(m, NULL) == OSSA_EXPORT_UP_Z ? VIEW_UP_Z : VIEW_UP_Y;
 }
 
 void view_camera_frame(view_camera *c, const float min[3], const float max[3])

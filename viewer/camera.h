@@ -2,9 +2,9 @@
  * in radians, pans the target in the view plane and zooms by distance. Matrices are
  * column-major 4x4, as GL takes them.
  *
- * Up axis. Which world axis is up is a setting, chosen from the model's format and bind-pose
- * bounds when the model is loaded (view_camera_up_for_model: the engine's one guess,
- * ossa_export_up_of_bounds in ossa/export.h, the glTF export's too) or forced with --up. */
+ * Up axis. Which world axis is up is a setting, chosen when the model is loaded by the engine's
+ * one guess (view_camera_up_for_model: ossa_export_source_up in ossa/export.h, so the view stands
+ * as the glTF export and the writers turn the model) or forced with --up. */
 #ifndef OSSA_VIEW_CAMERA_H
 #define OSSA_VIEW_CAMERA_H
 
@@ -40,8 +40,8 @@ typedef struct view_camera {
 
 /* Defaults: Y up, a unit box framed, an 800 x 600 window all viewport. */
 void view_camera_init(view_camera *c);
-/* The up axis for a model of this format with these bind-pose bounds. */
-view_up_axis view_camera_up_for_model(ossa_format format, const float min[3], const float max[3]);
+/* The up axis the export takes for m (from its format and every bind vertex). */
+view_up_axis view_camera_up_for_model(const ossa_model *m);
 /* Aims at the centre of a box and backs off until it fits the viewport, across and up (keeps
  * the angles). The distance is set again by the next view_camera_set_viewport unless a zoom
  * came first. */
