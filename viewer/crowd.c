@@ -115,13 +115,12 @@ bool view_crowd_init(view_crowd *c, const ossa_model *m, uint32_t count, uint32_
         view_crowd_free(c);
         return false;
     }
-    ossa_instance_desc desc = {.spring_max_dt = OSSA_INSTANCE_SPRING_MAX_DT};
     for (uint32_t i = 0; i < count; i++) {
         ossa_error e;
         /* One copy of the skeleton, clips and skin meshes for the whole crowd. */
-        ossa_status st = i ? ossa_instance_create_shared(c->instances[0], &desc, &c->instances[i],
-                                                         &e)
-                           : ossa_instance_create(m, &desc, &c->instances[i], &e);
+        ossa_status st = i ? ossa_instance_create_shared(c->instances[0], NULL,
+                                                         &c->instances[i], &e)
+                           : ossa_instance_create(m, NULL, &c->instances[i], &e);
         if (st != OSSA_OK) {
             ossa_error_format(&e, err, err_size);
             view_crowd_free(c);

@@ -191,8 +191,9 @@ bool view_scene_init(view_scene *s, const ossa_model *m)
         s->pool = NULL; /* skinning on one thread is still right */
     ossa_instance_set_pool(s->instance, s->pool);
     view_scene_pose(s, OSSA_INSTANCE_NO_CLIP, 0.0f);
-    view_scene_set_morph_time(s, 0.0f);
-    view_scene_springs_reset(s);
+    ossa_instance_set_morph_time(s->instance, 0.0f);
+    ossa_instance_springs_reset(s->instance);
+    view_scene_sync(s);
     return true;
 }
 
@@ -218,12 +219,6 @@ void view_scene_free(view_scene *s)
     memset(s, 0, sizeof *s);
 }
 
-void view_scene_set_vertex_clip(view_scene *s, uint32_t clip, float time)
-{
-    ossa_instance_set_vertex_clip(s->instance, clip, time);
-    sync_vertex_clip(s);
-}
-
 void view_scene_pose(view_scene *s, uint32_t clip, float time)
 {
     ossa_instance_pose_clip(s->instance, clip, time);
@@ -241,22 +236,6 @@ void view_scene_sync(view_scene *s)
 const ossa_vertex_track *view_scene_part_vertex_track(const view_scene *s, uint32_t part)
 {
     return ossa_instance_part_vertex_track(s->instance, part);
-}
-
-void view_scene_set_morph_time(view_scene *s, float time)
-{
-    ossa_instance_set_morph_time(s->instance, time);
-    s->morph_time = ossa_instance_morph_time(s->instance);
-}
-
-void view_scene_springs_step(view_scene *s, float dt)
-{
-    ossa_instance_springs_step(s->instance, dt);
-}
-
-void view_scene_springs_reset(view_scene *s)
-{
-    ossa_instance_springs_reset(s->instance);
 }
 
 static void grow(float min[3], float max[3], const float *p)

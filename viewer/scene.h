@@ -107,19 +107,6 @@ void view_scene_sync(view_scene *s);
  * skinned parts, the UVs of uv-tracked parts, the vertex-frame flags and the mount tripods, as
  * wants asks. Allocates nothing. */
 void view_scene_prepare(view_scene *s, const view_scene_wants *wants);
-/* The clip (an index; out of range: none) whose vertex and uv tracks play, at time (wrapped into
- * the clip, Cal3D loop); none: every submesh shows its bind or skinned shape. */
-void view_scene_set_vertex_clip(view_scene *s, uint32_t clip, float time);
-/* The morph clips' clock: every morph cycle is shown at time (wrapped into the morph mixer's
- * length; non-finite: 0) and each morphing part's weights are refreshed. Allocates nothing. */
-void view_scene_set_morph_time(view_scene *s, float time);
-/* One spring step of dt seconds (clamped to the instance's spring_max_dt; dt <= 0 or not
- * finite: nothing) for every part with springs, from the current palette and morph weights.
- * Allocates nothing. */
-void view_scene_springs_step(view_scene *s, float dt);
-/* Every spring system at rest where the current pose skins it (after a seek, a frame step, a
- * clip change; call it after the pose). */
-void view_scene_springs_reset(view_scene *s);
 /* The vertex track the part plays now (from the vertex clip), NULL when it is skinned or shows
  * its bind vertices. */
 const ossa_vertex_track *view_scene_part_vertex_track(const view_scene *s, uint32_t part);

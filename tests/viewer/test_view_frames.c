@@ -276,12 +276,15 @@ int main(void)
     check_mount(&s, false, shape);
 
     /* A fade names its heavier clip directly; none (or an index out of range) plays none. */
-    view_scene_set_vertex_clip(&s, 0, 1.25f); /* wraps to 0.25 s */
+    ossa_instance_set_vertex_clip(s.instance, 0, 1.25f); /* wraps to 0.25 s */
+    view_scene_sync(&s);
     CHECK(view_scene_part_vertex_track(&s, 0) == &h.track);
     CHECK(fabsf(s.vertex_time - 0.25f) < 1e-6f);
-    view_scene_set_vertex_clip(&s, m->clip_count, 0.25f);
+    ossa_instance_set_vertex_clip(s.instance, m->clip_count, 0.25f);
+    view_scene_sync(&s);
     CHECK(view_scene_part_vertex_track(&s, 0) == NULL);
-    view_scene_set_vertex_clip(&s, OSSA_INSTANCE_NO_CLIP, 0.0f);
+    ossa_instance_set_vertex_clip(s.instance, OSSA_INSTANCE_NO_CLIP, 0.0f);
+    view_scene_sync(&s);
     CHECK(view_scene_part_vertex_track(&s, 0) == NULL);
 
     free(pos);

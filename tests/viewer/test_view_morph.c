@@ -29,7 +29,8 @@ static void check_morphs(view_scene *s, float *pos, float *nrm)
     const float expect[5] = {0.0f, 0.5f, 1.0f, 0.5f, 0.25f};
     for (int i = 0; i < 5; i++) {
         view_scene_pose(s, shift, 0.0f);
-        view_scene_set_morph_time(s, times[i]);
+        ossa_instance_set_morph_time(s->instance, times[i]);
+        view_scene_sync(s);
         CHECKF(fabsf(s->parts[0].morph_weights[0] - expect[i]) < 1e-5f,
                "time %g: weight %g, want %g", (double)times[i],
                (double)s->parts[0].morph_weights[0], (double)expect[i]);
@@ -44,7 +45,8 @@ static void check_morphs(view_scene *s, float *pos, float *nrm)
     }
     CHECK(fabsf(s->morph_time - 1.75f) < 1e-5f); /* -0.25 wrapped into the 2 s loop */
     /* Non-finite times show time 0, never NaN weights. */
-    view_scene_set_morph_time(s, NAN);
+    ossa_instance_set_morph_time(s->instance, NAN);
+    view_scene_sync(s);
     CHECK(s->parts[0].morph_weights[0] == 0.0f);
 }
 
@@ -53,7 +55,7 @@ static void check_springs(view_scene *s, float *pos, float *nrm)
     const uint32_t shift = 0; /* the clip that moves the bone */
     CHECK(s->spring_part_count == 1 && s->parts[1].spring != NULL && s->parts[0].spring == NULL);
     view_scene_pose(s, shift, 0.0f);
-    view_scene_springs_reset(s);
+    ossa_instance_springs_reset(s->instance);
     view_scene_skin(s, 0, s->part_count, pos, nrm);
     /* At rest every vertex shows its skinned place (the cloth is reset where the pose puts it,
      * as Cal3D's resetPositions does): the bind shape moved +1 along X. */
@@ -62,7 +64,7 @@ static void check_springs(view_scene *s, float *pos, float *nrm)
 
     float first[3] = {0, 0, 0};
     for (int frame = 0; frame < 30; frame++) {
-        view_scene_springs_step(s, 1.0f / 30.0f);
+        ossa_instance_springs_step(s->instance, 1.0f / 30.0f);
         if (frame == 0)
             memcpy(first, s->parts[1].spring_positions +
                               3 * (size_t)ossa_skin_mesh_remap(s->parts[1].skin)[2],
@@ -79,9 +81,9 @@ static void check_springs(view_scene *s, float *pos, float *nrm)
     CHECK(fabsf(r0[0] - 1.0f) < 1e-6f && fabsf(r0[2]) < 1e-6f); /* rigid: skinned */
     /* A second skin of the same frame (bounds, mounts) shows the same cloth; no step, no
      * change; zero and non-finite steps do nothing. */
-    view_scene_springs_step(s, 0.0f);
-    view_scene_springs_step(s, -1.0f);
-    view_scene_springs_step(s, NAN);
+    ossa_instance_springs_step(s->instance, 0.0f);
+    ossa_instance_springs_step(s->instance, -1.0f);
+    ossa_instance_springs_step(s->instance, NAN);
     float min[3], max[3];
     view_scene_bounds(s, min, max);
     CHECK(min[2] <= after[2] + 1e-6f);
@@ -89,18 +91,18 @@ static void check_springs(view_scene *s, float *pos, float *nrm)
     CHECK(memcmp(after, vertex_at(s, pos, 1, 2), sizeof after) == 0);
     /* A reset (a jump in time) puts the cloth at rest where the pose skins it again; at the
      * bind pose (no clip) that is the bind shape. */
-    view_scene_springs_reset(s);
+    ossa_instance_springs_reset(s->instance);
     view_scene_skin(s, 0, s->part_count, pos, nrm);
     f2 = vertex_at(s, pos, 1, 2);
     CHECK(fabsf(f2[0] - 1.0f) < 1e-6f && fabsf(f2[1] + 1.0f) < 1e-6f && fabsf(f2[2]) < 1e-6f);
     view_scene_pose(s, OSSA_INSTANCE_NO_CLIP, 0.0f);
-    view_scene_springs_reset(s);
+    ossa_instance_springs_reset(s->instance);
     view_scene_skin(s, 0, s->part_count, pos, nrm);
     f2 = vertex_at(s, pos, 1, 2);
     CHECK(fabsf(f2[0]) < 1e-6f && fabsf(f2[1] + 1.0f) < 1e-6f && fabsf(f2[2]) < 1e-6f);
     view_scene_pose(s, shift, 0.0f);
     /* A huge step is clamped, so the cloth stays finite and near. */
-    view_scene_springs_step(s, 1000.0f);
+    ossa_instance_springs_step(s->instance, 1000.0f);
     view_scene_skin(s, 0, s->part_count, pos, nrm);
     f2 = vertex_at(s, pos, 1, 2);
     CHECK(isfinite(f2[2]) && fabsf(f2[2]) < 10.0f);
