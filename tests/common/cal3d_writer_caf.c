@@ -13,7 +13,7 @@
 
 /* The CAF compression flag word after the version: IMVU >= 919 and upstream (CAF layout). */
 static int has_compression_word(int v) { return (is_imvu(v) && v >= 919) || is_upstream(v); }
-/* The flags word after the track count: 1200 (cal3d-fileformats.txt 3) and upstream (CAF
+/* The flags word after the track count: 1200 (docs/FORMATS.md, CAF layout) and upstream (CAF
  * layout). */
 static int has_flags_word(int v) { return is_v1200(v) || is_upstream(v); }
 

@@ -1,4 +1,4 @@
-/* Seed files written field by field from cal3d-fileformats.txt and docs/FORMATS.md (Cal3D binary
+/* Seed files written field by field from docs/FORMATS.md (Cal3D binary
  * and XML layouts, D2). Three bones (listed children-first, so loaders must reorder), one animated
  * clip, one skinned quad with a spring, a material with two maps, a morph track; classic v1000, the
  * v1200 CAF (plain and quantised), IMVU v919 (node lights, vertex colours, a morph target), and the

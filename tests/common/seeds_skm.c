@@ -1,4 +1,4 @@
-/* Small valid SKM/SKP files made from skm-skp-type2.txt: a three-bone skeleton (one attachment
+/* Small valid SKM/SKP files made from docs/FORMATS.md, SKM/SKP: a three-bone skeleton (one attachment
  * bone) with two clips, and a mesh of two records with one- and two-influence vertices. The
  * .skm loads on its own too (the reader then stands in unposed bones). */
 #include "seeds_skm.h"

@@ -33,7 +33,7 @@ OSSA_API const char *ossa_format_name(ossa_format f);
 typedef enum ossa_cal3d_lineage {
     OSSA_CAL3D_CLASSIC = 0, /* 699..910, 920..1199 */
     OSSA_CAL3D_IMVU,        /* 911..919 */
-    OSSA_CAL3D_V1200,       /* 1200: cal3d-fileformats.txt, quantised tracks */
+    OSSA_CAL3D_V1200,       /* 1200: quantised tracks (docs/FORMATS.md) */
     OSSA_CAL3D_UPSTREAM,    /* 1300, 1301: node lights in CSF, vertex colours in CMF */
     OSSA_CAL3D_MP3BUTCHER   /* 1300, 1301 of the mp3butcher/Cal3D fork: neither */
 } ossa_cal3d_lineage;

@@ -13,7 +13,7 @@ static void check_bytes(const char *what, const uint8_t *got, const uint8_t *wan
         CHECKF(got[i] == want[i], "%s byte %zu: %02x, want %02x", what, i, got[i], want[i]);
 }
 
-/* CAF header words by version (CAF layout, D1, cal3d-fileformats.txt section 3). */
+/* CAF header words by version (docs/FORMATS.md, CAF layout, D1). */
 static void test_caf_headers(void)
 {
     cw_key key = {0.0f, {0, 0, 0}, {0, 0, 0, 1}};

@@ -1,5 +1,4 @@
-/* Qfusion SKM/SKP type 2 ("hierarchical skeletal pose"): skm-skp-type2.txt, docs/FORMATS.md,
- * SKM/SKP and D10.
+/* Qfusion SKM/SKP type 2 ("hierarchical skeletal pose"): docs/FORMATS.md, SKM/SKP and D10.
  *
  * The .skm holds meshes whose vertices store, per influence, a bone-space origin already
  * multiplied by its influence ("pre-weighted") and a bone-space normal. Posing them with frame 0

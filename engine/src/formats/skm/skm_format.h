@@ -1,6 +1,6 @@
 /* Qfusion SKM/SKP type 2 layout constants and name rules shared by the reader (skm.c), the
  * writer (skm_write.c), the pose-file lookup in load_skm_paths.c and the LOD files in load.c.
- * Sizes are those of skm-skp-type2.txt and docs/FORMATS.md, SKM/SKP; all data is little-endian. */
+ * Sizes are those of docs/FORMATS.md, SKM/SKP; all data is little-endian. */
 #ifndef OSSA_SKM_FORMAT_H
 #define OSSA_SKM_FORMAT_H
 

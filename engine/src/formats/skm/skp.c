@@ -1,5 +1,5 @@
 /* Qfusion SKP type 2 (the skeleton and poses of "hierarchical skeletal pose" models):
- * skm-skp-type2.txt, docs/FORMATS.md, SKM/SKP and D10.
+ * docs/FORMATS.md, SKM/SKP and D10.
  *
  * The .skp holds the skeleton (names, parents that always precede their children, attachment
  * flags) and named frames of parent-relative poses. Its quaternions already follow the standard
