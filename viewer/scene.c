@@ -275,8 +275,6 @@ void view_scene_bounds(view_scene *s, float min[3], float max[3])
 {
     view_scene_frame *f = &s->frame;
     view_scene_skin(s, 0, s->part_count, f->positions, f->normals);
-    for (uint32_t i = 0; i < s->part_count; i++)
-        f->cpu[i] = true;
     bounds_begin(min, max);
     for (uint32_t i = 0; i < s->part_count; i++) {
         const ossa_instance_part *p = &s->parts[i];

@@ -35,8 +35,7 @@ typedef struct view_scene_frame {
     float *uvs;                     /* 2 floats per layout vertex; the parts with uv_tracked */
     bool *cpu;                      /* per part: positions and normals written this frame */
     bool *vertex_frames;            /* per part: plays a vertex track now */
-    bool cpu_any, vertex_frames_any;
-    bool bind;                      /* prepared for the bind pose: nothing skinned */
+    bool cpu_any;                   /* some part's cpu[part] */
     float *mount_lines;             /* 18 floats per mount, view_scene_mount_lines' layout */
     uint32_t mounts_placed;         /* 0: none drawn */
 } view_scene_frame;
@@ -86,7 +85,7 @@ typedef struct view_scene {
     float vertex_time;
     uint32_t hidden_mesh_count;     /* meshes flagged OSSA_MESH_HIDDEN, for the HUD */
 
-    /* Morph clips and springs (see above). */
+    /* Morph clips and springs, the instance's. */
     const ossa_mixer *morph_mixer;  /* NULL: no morph clip plays on a part with morph targets */
     float morph_time;               /* the morph mixer's time, wrapped into its length */
     uint32_t morph_part_count;      /* parts with morph_weights */
@@ -143,7 +142,8 @@ void view_scene_bind_gaps(const view_scene *s, float *gaps);
 bool view_scene_bind_data(const view_scene *s, view_scene_bind *b);
 void view_scene_bind_free(view_scene_bind *b);
 /* Box around the current pose's skinned vertices (the joints when there are none, a unit box
- * around the origin when there is nothing at all). Skins every part into the frame's arrays. */
+ * around the origin when there is nothing at all). Skins every part into the frame's arrays (the
+ * current pose: what a frame drawn now shows). */
 void view_scene_bounds(view_scene *s, float min[3], float max[3]);
 /* The same for the bind pose. */
 void view_scene_bind_bounds(const view_scene *s, float min[3], float max[3]);

@@ -49,8 +49,7 @@ uint32_t view_scene_mount_lines(const view_scene *s, bool bind, float length, fl
 void view_scene_prepare(view_scene *s, const view_scene_wants *wants)
 {
     view_scene_frame *f = &s->frame;
-    f->bind = wants->bind;
-    f->cpu_any = f->vertex_frames_any = false;
+    f->cpu_any = false;
     for (uint32_t i = 0; i < s->part_count; i++) {
         const ossa_instance_part *p = &s->parts[i];
         bool drawn = !s->hidden[i] && p->index_count;
@@ -63,7 +62,6 @@ void view_scene_prepare(view_scene *s, const view_scene_wants *wants)
         if (drawn && p->uv_tracked)
             view_scene_uvs(s, i, wants->bind, f->uvs + 2 * (size_t)s->first_vertex[i]);
         f->cpu_any |= f->cpu[i];
-        f->vertex_frames_any |= f->vertex_frames[i];
     }
     f->mounts_placed = wants->mount_length > 0.0f
                            ? view_scene_mount_lines(s, wants->bind, wants->mount_length,
