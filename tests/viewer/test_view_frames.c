@@ -4,7 +4,8 @@
  * the tracked submesh plays its frames in the skin layout (scattered, padding zero) while every
  * other part is skinned as in the plain demo; a clip without the track skins it again; UVs
  * follow the uv track (bind UVs in the bind pose); the mount's tripod sits on its triangle's
- * centroid of the shape drawn; hidden meshes are counted and left out of the bounds. */
+ * centroid of the shape drawn; hidden meshes are counted and left out of the bounds; a frame
+ * prepared for the renderer (view_scene_prepare) holds what each skinning mode asks for. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,6 +209,49 @@ static void check_mount(const view_scene *s, bool bind, const float *shape)
     }
 }
 
+/* What view_scene_prepare hands the renderer at walk 0.25 s (pos: every part skinned): GPU mode
+ * with no part asked for still writes part 0, which plays frames; hidden parts are never
+ * written; CPU mode writes every drawn part as view_scene_skin does; the uv-tracked part's UVs
+ * and the mount tripod come along; the bind pose skins nothing and shows bind UVs. */
+static void check_prepare(view_scene *s, const float *pos)
+{
+    const view_scene_frame *f = &s->frame;
+    bool *none = calloc(s->part_count, sizeof *none);
+    float *uvs = calloc(2 * (size_t)s->parts[0].output_count, sizeof(float));
+    if (!none || !uvs) {
+        free(none);
+        free(uvs);
+        CHECK(false);
+        return;
+    }
+    view_scene_wants gpu = {.cpu_parts = none, .mount_length = 0.1f};
+    memset(f->positions, 0, 3 * s->vertex_count * sizeof(float));
+    view_scene_prepare(s, &gpu);
+    CHECK(f->cpu[0] && f->vertex_frames[0] && f->cpu_any && f->mounts_placed == 1);
+    size_t n0 = 3 * (size_t)s->parts[0].output_count;
+    CHECK(memcmp(f->positions, pos, n0 * sizeof(float)) == 0);
+    for (uint32_t i = 1; i < s->part_count; i++)
+        CHECK(!f->cpu[i] && !f->vertex_frames[i]);
+    view_scene_uvs(s, 0, false, uvs);
+    CHECK(memcmp(f->uvs + 2 * (size_t)s->first_vertex[0], uvs, n0 / 3 * 2 * sizeof(float)) == 0);
+    view_scene_wants cpu = {0};
+    view_scene_prepare(s, &cpu);
+    CHECK(f->mounts_placed == 0);
+    for (uint32_t i = 0; i < s->part_count; i++) {
+        CHECK(f->cpu[i] == !s->hidden[i]);
+        size_t at = 3 * (size_t)s->first_vertex[i], n = 3 * (size_t)s->parts[i].output_count;
+        if (f->cpu[i])
+            CHECK(memcmp(f->positions + at, pos + at, n * sizeof(float)) == 0);
+    }
+    view_scene_wants bind = {.bind = true};
+    view_scene_prepare(s, &bind);
+    CHECK(!f->cpu_any && f->vertex_frames[0]);
+    view_scene_uvs(s, 0, true, uvs);
+    CHECK(memcmp(f->uvs + 2 * (size_t)s->first_vertex[0], uvs, n0 / 3 * 2 * sizeof(float)) == 0);
+    free(none);
+    free(uvs);
+}
+
 int main(void)
 {
     ossa_model *demo = NULL;
@@ -248,6 +292,7 @@ int main(void)
     float apart = parts_apart(&s, 1, first_submeshes, pos, want);
     CHECKF(apart < 1e-6f, "skinned parts %g from the plain demo's", (double)apart);
     check_uvs(&s);
+    check_prepare(&s, pos);
     CHECK(ossa_vertex_clip_eval(m, &m->clips[0], 0, 0, 0.25f, OSSA_WRAP_LOOP, shape, NULL,
                                 m->meshes[0].submeshes[0].vertex_count, NULL) ==
           OSSA_OK);
