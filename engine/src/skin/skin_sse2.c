@@ -1,6 +1,6 @@
 /* SSE2 kernels (built with -msse2): the AVX2 scheme at 4 vertices per step, without FMA. Each
  * vertex blends its K palette matrices first (M = sum_k w_k M_k, three 128-bit multiplies and adds
- * per influence, the weight broadcast by one pshufd from the block's weight row), 4 blended
+ * per influence, the weight broadcast by a pshufd of the block's weight row), 4 blended
  * matrices are transposed to SoA, positions and normals transformed once, normals renormalised
  * with rsqrt and one Newton step (as the AVX2 kernel), and stored as packed float3. A palette of
  * at most SKIN_PAL_COPY_MAX bones is copied to the stack one bone per 64-byte line when the range
@@ -85,9 +85,23 @@ AI const float *bone_at(const float *pal, uint32_t offset)
     return (const float *)(const void *)((const char *)pal + offset);
 }
 
+/* Lane v of 4 aligned weights in every lane: one pshufd, which takes its source from memory (the
+ * load and the broadcast in one instruction) and leaves it alone (shufps would need a copy). v
+ * is a constant once the caller's loop is unrolled; the switch keeps the immediate one without
+ * optimisation too. */
+AI __m128 weight_lane(const __m128i *wk, uint32_t v)
+{
+    switch (v) {
+    case 0: return _mm_castsi128_ps(_mm_shuffle_epi32(_mm_load_si128(wk), 0x00));
+    case 1: return _mm_castsi128_ps(_mm_shuffle_epi32(_mm_load_si128(wk), 0x55));
+    case 2: return _mm_castsi128_ps(_mm_shuffle_epi32(_mm_load_si128(wk), 0xaa));
+    default: return _mm_castsi128_ps(_mm_shuffle_epi32(_mm_load_si128(wk), 0xff));
+    }
+}
+
 /* Blends the rows of the 4 vertices at lanes [l, l + 4): r0[v], r1[v], r2[v] are rows 0, 1, 2 of
  * vertex l + v's matrix sum_k w_k M_k. The 4 weights of an influence are one aligned load, each
- * vertex's taken by a shuffle. */
+ * vertex's broadcast by a shuffle. */
 AI void blend4(const float *w, const uint16_t *b, uint32_t k_count, uint32_t l, const float *pal,
                uint32_t stride, __m128 r0[4], __m128 r1[4], __m128 r2[4])
 {
@@ -97,8 +111,7 @@ AI void blend4(const float *w, const uint16_t *b, uint32_t k_count, uint32_t l, 
 #pragma GCC unroll 4
         for (uint32_t v = 0; v < 4; v++) {
             const float *m = bone_at(pal, (uint32_t)b[k * SKIN_B + l + v] * (stride * 4u));
-            /* one pshufd from memory: the load and the broadcast in one instruction */
-            __m128 wv = _mm_castsi128_ps(_mm_shuffle_epi32(_mm_load_si128(wk), (int)(v * 0x55u)));
+            __m128 wv = weight_lane(wk, v);
             __m128 m0, m1, m2;
             if (stride == SKIN_PAL_WIDE) { /* the wide copy: 64-byte aligned bones */
                 m0 = _mm_load_ps(m); m1 = _mm_load_ps(m + 4); m2 = _mm_load_ps(m + 8);
