@@ -99,7 +99,7 @@ typedef struct skin_range {
     float *out_pos, *out_nrm;
     int stream;                 /* non-temporal stores allowed (outputs are 64-byte aligned) */
     const float *wide;          /* the palette one bone per 64-byte line (skin_direct.h), or
-                                   NULL: the AVX2 / AVX-512 kernels copy it themselves */
+                                   NULL: the SIMD kernels copy it themselves */
     int prefetch_out;           /* ask for output lines ahead (skin_prefetch_outputs) */
 } skin_range;
 

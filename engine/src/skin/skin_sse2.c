@@ -1,13 +1,16 @@
 /* SSE2 kernels (built with -msse2): the AVX2 scheme at 4 vertices per step, without FMA. Each
- * vertex blends its palette rows (three 128-bit multiply-adds per influence), 4 blended matrices
- * are transposed to SoA, transformed, and stored as packed float3. Exact meshes (skin_internal.h)
- * also multiply each row by the influence's gap (dx, dy, dz, 0) and sum the products after the
- * same transpose. */
+ * vertex blends its K palette matrices first (M = sum_k w_k M_k, three 128-bit multiplies and adds
+ * per influence, the weight broadcast by a pshufd of the block's weight row), 4 blended
+ * matrices are transposed to SoA, positions and normals transformed once, normals renormalised
+ * with rsqrt and one Newton step (as the AVX2 kernel), and stored as packed float3. A palette of
+ * at most SKIN_PAL_COPY_MAX bones is copied to the stack one bone per 64-byte line when the range
+ * has as many vertices, so that the row loads are aligned and fold into the multiplies (SSE
+ * encodings take only aligned memory operands). Exact meshes (skin_internal.h) also multiply each
+ * row by the influence's gap (dx, dy, dz, 0) and sum the products after the same transpose. */
 #include <emmintrin.h>
+#include <float.h>
 #include <math.h>
 #include "skin_internal.h"
-
-#define AI static inline __attribute__((always_inline))
 
 AI void store_aos4(float *dst, __m128 x, __m128 y, __m128 z, int stream)
 {
@@ -55,52 +58,113 @@ AI void normalize4(__m128 *x, __m128 *y, __m128 *z)
 
 #define MADD(a, b, c) _mm_add_ps(_mm_mul_ps(a, b), c)
 
-AI void skin4(const float *rows, const float *w, const uint16_t *b, uint32_t k_count, uint32_t l,
-              const float *pal, float *op, float *on, int stream)
+/* rsqrt and one Newton step (relative error about 3e-7, as the AVX2 kernel's). Lanes with a
+ * squared length below FLT_MIN get 0 (a zero normal stays zero); a group holding a subnormal
+ * squared length, where rsqrt saturates, is done by normalize4 instead. */
+AI void normalize4_fast(__m128 *x, __m128 *y, __m128 *z)
 {
-    __m128 x = _mm_load_ps(rows + l), y = _mm_load_ps(rows + SKIN_B + l);
-    __m128 z = _mm_load_ps(rows + 2 * SKIN_B + l);
-    __m128 nx = _mm_load_ps(rows + 3 * SKIN_B + l), ny = _mm_load_ps(rows + 4 * SKIN_B + l);
-    __m128 nz = _mm_load_ps(rows + 5 * SKIN_B + l);
+    __m128 len2 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(*x, *x), _mm_mul_ps(*y, *y)), _mm_mul_ps(*z, *z));
+    __m128 r = _mm_rsqrt_ps(len2);
+    __m128 t = _mm_sub_ps(_mm_set1_ps(1.5f),
+                          _mm_mul_ps(_mm_mul_ps(len2, _mm_set1_ps(0.5f)), _mm_mul_ps(r, r)));
+    __m128 normal = _mm_cmpge_ps(len2, _mm_set1_ps(FLT_MIN));
+    __m128 zero = _mm_cmpeq_ps(len2, _mm_setzero_ps());
+    if (__builtin_expect(_mm_movemask_ps(_mm_or_ps(normal, zero)) != 0xf, 0)) {
+        normalize4(x, y, z);
+        return;
+    }
+    __m128 inv = _mm_and_ps(_mm_mul_ps(r, t), normal);
+    *x = _mm_mul_ps(*x, inv);
+    *y = _mm_mul_ps(*y, inv);
+    *z = _mm_mul_ps(*z, inv);
+}
+
+/* Bone at a byte offset of the palette (index x 48, or x 64 in the stack copy). */
+AI const float *bone_at(const float *pal, uint32_t offset)
+{
+    return (const float *)(const void *)((const char *)pal + offset);
+}
+
+/* Lane v of 4 aligned weights in every lane: one pshufd, which takes its source from memory (the
+ * load and the broadcast in one instruction) and leaves it alone (shufps would need a copy). v
+ * is a constant once the caller's loop is unrolled; the switch keeps the immediate one without
+ * optimisation too. */
+AI __m128 weight_lane(const __m128i *wk, uint32_t v)
+{
+    switch (v) {
+    case 0: return _mm_castsi128_ps(_mm_shuffle_epi32(_mm_load_si128(wk), 0x00));
+    case 1: return _mm_castsi128_ps(_mm_shuffle_epi32(_mm_load_si128(wk), 0x55));
+    case 2: return _mm_castsi128_ps(_mm_shuffle_epi32(_mm_load_si128(wk), 0xaa));
+    default: return _mm_castsi128_ps(_mm_shuffle_epi32(_mm_load_si128(wk), 0xff));
+    }
+}
+
+/* Blends the rows of the 4 vertices at lanes [l, l + 4): r0[v], r1[v], r2[v] are rows 0, 1, 2 of
+ * vertex l + v's matrix sum_k w_k M_k. The 4 weights of an influence are one aligned load, each
+ * vertex's broadcast by a shuffle. */
+AI void blend4(const float *w, const uint16_t *b, uint32_t k_count, uint32_t l, const float *pal,
+               uint32_t stride, __m128 r0[4], __m128 r1[4], __m128 r2[4])
+{
+#pragma GCC unroll 8
+    for (uint32_t k = 0; k < k_count; k++) {
+        const __m128i *wk = (const __m128i *)(const void *)(w + k * SKIN_B + l);
+#pragma GCC unroll 4
+        for (uint32_t v = 0; v < 4; v++) {
+            const float *m = bone_at(pal, (uint32_t)b[k * SKIN_B + l + v] * (stride * 4u));
+            __m128 wv = weight_lane(wk, v);
+            __m128 m0, m1, m2;
+            if (stride == SKIN_PAL_WIDE) { /* the wide copy: 64-byte aligned bones */
+                m0 = _mm_load_ps(m); m1 = _mm_load_ps(m + 4); m2 = _mm_load_ps(m + 8);
+            } else {
+                m0 = _mm_loadu_ps(m); m1 = _mm_loadu_ps(m + 4); m2 = _mm_loadu_ps(m + 8);
+            }
+            __m128 a0 = _mm_mul_ps(wv, m0), a1 = _mm_mul_ps(wv, m1), a2 = _mm_mul_ps(wv, m2);
+            if (k == 0) {
+                r0[v] = a0;
+                r1[v] = a1;
+                r2[v] = a2;
+            } else {
+                r0[v] = _mm_add_ps(a0, r0[v]);
+                r1[v] = _mm_add_ps(a1, r1[v]);
+                r2[v] = _mm_add_ps(a2, r2[v]);
+            }
+        }
+    }
+}
+
+AI void skin4(const float *rows, const float *w, const uint16_t *b, uint32_t k_count, uint32_t l,
+              const float *pal, uint32_t stride, float *op, float *on, int stream)
+{
     if (k_count == 0) {
+        __m128 nx = _mm_load_ps(rows + 3 * SKIN_B + l), ny = _mm_load_ps(rows + 4 * SKIN_B + l);
+        __m128 nz = _mm_load_ps(rows + 5 * SKIN_B + l);
         normalize4(&nx, &ny, &nz);
-        store_aos4(op, x, y, z, stream);
+        store_aos4(op, _mm_load_ps(rows + l), _mm_load_ps(rows + SKIN_B + l),
+                   _mm_load_ps(rows + 2 * SKIN_B + l), stream);
         store_aos4(on, nx, ny, nz, stream);
         return;
     }
     __m128 r0[4], r1[4], r2[4];
-    for (uint32_t v = 0; v < 4; v++) {
-        const float *m = pal + 12u * b[l + v];
-        __m128 wv = _mm_set1_ps(w[l + v]);
-        __m128 a0 = _mm_mul_ps(wv, _mm_loadu_ps(m));
-        __m128 a1 = _mm_mul_ps(wv, _mm_loadu_ps(m + 4));
-        __m128 a2 = _mm_mul_ps(wv, _mm_loadu_ps(m + 8));
-        for (uint32_t k = 1; k < k_count; k++) {
-            m = pal + 12u * b[k * SKIN_B + l + v];
-            wv = _mm_set1_ps(w[k * SKIN_B + l + v]);
-            a0 = MADD(wv, _mm_loadu_ps(m), a0);
-            a1 = MADD(wv, _mm_loadu_ps(m + 4), a1);
-            a2 = MADD(wv, _mm_loadu_ps(m + 8), a2);
-        }
-        r0[v] = a0;
-        r1[v] = a1;
-        r2[v] = a2;
-    }
+    blend4(w, b, k_count, l, pal, stride, r0, r1, r2);
+    __m128 x = _mm_load_ps(rows + l), y = _mm_load_ps(rows + SKIN_B + l);
+    __m128 z = _mm_load_ps(rows + 2 * SKIN_B + l);
+    __m128 nx = _mm_load_ps(rows + 3 * SKIN_B + l), ny = _mm_load_ps(rows + 4 * SKIN_B + l);
+    __m128 nz = _mm_load_ps(rows + 5 * SKIN_B + l);
     _MM_TRANSPOSE4_PS(r0[0], r0[1], r0[2], r0[3]);
-    _MM_TRANSPOSE4_PS(r1[0], r1[1], r1[2], r1[3]);
-    _MM_TRANSPOSE4_PS(r2[0], r2[1], r2[2], r2[3]);
     __m128 px = MADD(r0[0], x, MADD(r0[1], y, MADD(r0[2], z, r0[3])));
-    __m128 py = MADD(r1[0], x, MADD(r1[1], y, MADD(r1[2], z, r1[3])));
-    __m128 pz = MADD(r2[0], x, MADD(r2[1], y, MADD(r2[2], z, r2[3])));
     __m128 qx = MADD(r0[0], nx, MADD(r0[1], ny, _mm_mul_ps(r0[2], nz)));
+    _MM_TRANSPOSE4_PS(r1[0], r1[1], r1[2], r1[3]);
+    __m128 py = MADD(r1[0], x, MADD(r1[1], y, MADD(r1[2], z, r1[3])));
     __m128 qy = MADD(r1[0], nx, MADD(r1[1], ny, _mm_mul_ps(r1[2], nz)));
+    _MM_TRANSPOSE4_PS(r2[0], r2[1], r2[2], r2[3]);
+    __m128 pz = MADD(r2[0], x, MADD(r2[1], y, MADD(r2[2], z, r2[3])));
     __m128 qz = MADD(r2[0], nx, MADD(r2[1], ny, _mm_mul_ps(r2[2], nz)));
-    normalize4(&qx, &qy, &qz);
     store_aos4(op, px, py, pz, stream);
+    normalize4_fast(&qx, &qy, &qz);
     store_aos4(on, qx, qy, qz, stream);
 }
 
-AI void run_k(const skin_range *r, uint32_t k_count, int stream)
+AI void run_k(const skin_range *r, uint32_t k_count, const float *pal, uint32_t stride, int stream)
 {
     const skin_group_data *g = &r->mesh->groups[r->group];
     float scratch[SKIN_ROWS] __attribute__((aligned(64)));
@@ -118,10 +182,10 @@ AI void run_k(const skin_range *r, uint32_t k_count, int stream)
             /* a whole block: the four quarters at constant lane offsets, so every weight and
              * bone address is a displacement from the block (as the AVX2 kernel) */
             float *op = r->out_pos + 3 * (size_t)o, *on = r->out_nrm + 3 * (size_t)o;
-            skin4(rows, w, b, k_count, 0, r->palette, op, on, stream);
-            skin4(rows, w, b, k_count, 4, r->palette, op + 12, on + 12, stream);
-            skin4(rows, w, b, k_count, 8, r->palette, op + 24, on + 24, stream);
-            skin4(rows, w, b, k_count, 12, r->palette, op + 36, on + 36, stream);
+            skin4(rows, w, b, k_count, 0, pal, stride, op, on, stream);
+            skin4(rows, w, b, k_count, 4, pal, stride, op + 12, on + 12, stream);
+            skin4(rows, w, b, k_count, 8, pal, stride, op + 24, on + 24, stream);
+            skin4(rows, w, b, k_count, 12, pal, stride, op + 36, on + 36, stream);
             o = stop;
             continue;
         }
@@ -129,7 +193,7 @@ AI void run_k(const skin_range *r, uint32_t k_count, int stream)
             uint32_t l = o % SKIN_B;
             float *op = r->out_pos + 3 * (size_t)o, *on = r->out_nrm + 3 * (size_t)o;
             if ((l & 3u) == 0 && o + 4 <= stop) {
-                skin4(rows, w, b, k_count, l, r->palette, op, on, stream);
+                skin4(rows, w, b, k_count, l, pal, stride, op, on, stream);
                 o += 4;
             } else {
                 ossa_skin_vertex_scalar(rows, w, b, k_count, l, r->palette, op, on);
@@ -139,11 +203,31 @@ AI void run_k(const skin_range *r, uint32_t k_count, int stream)
     }
 }
 
-#define CASE_K(K) case K: if (r->stream) run_k(r, K, 1); else run_k(r, K, 0); break;
+#define CASE_K(K)                                                                                  \
+    case K:                                                                                        \
+        if (wide)                                                                                  \
+            r->stream ? run_k(r, K, pal, SKIN_PAL_WIDE, 1) : run_k(r, K, pal, SKIN_PAL_WIDE, 0);   \
+        else                                                                                       \
+            r->stream ? run_k(r, K, pal, 12, 1) : run_k(r, K, pal, 12, 0);                         \
+        break;
 
 void ossa_skin_kernel_sse2(const skin_range *r)
 {
-    switch (r->mesh->groups[r->group].influences) {
+    uint32_t k_count = r->mesh->groups[r->group].influences;
+    uint32_t bones = r->mesh->palette_size;
+    float copy[SKIN_PAL_COPY_MAX * SKIN_PAL_WIDE] __attribute__((aligned(64)));
+    const float *pal = r->palette;
+    int wide = r->wide || (k_count > 0 && bones <= SKIN_PAL_COPY_MAX && r->hi - r->lo >= bones);
+    if (r->wide) {
+        pal = r->wide;
+    } else if (wide) {
+        for (uint32_t i = 0; i < bones; i++)
+            for (uint32_t j = 0; j < 12; j += 4)
+                _mm_store_ps(copy + SKIN_PAL_WIDE * i + j,
+                             _mm_loadu_ps(r->palette + 12 * (size_t)i + j));
+        pal = copy;
+    }
+    switch (k_count) {
     CASE_K(0) CASE_K(1) CASE_K(2) CASE_K(3) CASE_K(4) CASE_K(5) CASE_K(6) CASE_K(7) CASE_K(8)
     default: ossa_skin_kernel_scalar(r); break;
     }
