@@ -1,30 +1,49 @@
 /* Ossa: skeletal animation runtime for legacy character formats.
  *
- * The contract, kept by every header below:
- * - A call that can fail returns ossa_status (OSSA_OK = 0, so test `!= OSSA_OK`) and takes the
- *   caller's ossa_error *err as its last parameter (which may be NULL), filled on failure only
- *   with what was wrong: which field or argument, which index, which sizes. Per-frame calls
- *   (jobs, the mixer) pay nothing for it when they succeed. The model builder (build.h) is the
- *   one variant: it takes err once, at ossa_builder_create, and its later calls fill that.
- * - An object is made by ossa_X_create(..., out, err) and freed by ossa_X_destroy (safe on
- *   NULL); on failure *out is NULL (an ossa_soa_pose is a caller-owned struct that create fills).
- * - A job is a struct of inputs and output arrays with their sizes: ossa_X_job_validate checks
- *   it, ossa_X_job_run validates and runs it and writes nothing when it is invalid.
+ * The contract, kept by every header below and checked on them by the api-contract test
+ * (tests/layout/check_contract.py, whose allowlist names what does not keep it yet):
+ * - Failure. A call that can fail returns ossa_status (OSSA_OK = 0, so test `!= OSSA_OK`) and
+ *   takes the caller's ossa_error *err as its last parameter (which may be NULL), filled on
+ *   failure only with what was wrong: which field or argument, which index, which sizes.
+ *   Per-frame calls (jobs, the mixer) pay nothing for it when they succeed. Only such a call
+ *   takes an ossa_error. The model builder (build.h) is the one variant: it takes err once, at
+ *   ossa_builder_create, and its later calls fill that.
+ * - No failure. A call that returns a value or nothing cannot fail: a getter, a count, a
+ *   destroy, a clock step. Each argument it cannot take has a documented meaning (ignored,
+ *   clamped, the rest pose); a precondition a caller can break makes the call fallible.
+ * - Which status. An argument the call cannot take (NULL, an index out of range, a count above
+ *   its cap, a non-finite or negative number where neither is meant, a capacity too small) is
+ *   OSSA_ERR_INVALID_ARGUMENT; the other codes describe data (a file, a model, a device).
+ * - Not found. A look-up of an index answers OSSA_NOT_FOUND (status.h, UINT32_MAX) when there
+ *   is none, and every "none" index (OSSA_SKIN_PAD_VERTEX, OSSA_INSTANCE_NO_CLIP) is that value;
+ *   a look-up of a pointer answers NULL.
+ * - Objects. An object is made by ossa_X_create(..., out, err) and freed by ossa_X_destroy
+ *   (safe on NULL); on failure *out is NULL (an ossa_soa_pose is a caller-owned struct that
+ *   create fills).
+ * - Jobs. A job is a struct of inputs and output arrays with their capacities, filled by the
+ *   caller (zero = default for its enums): ossa_X_job_validate(job, err) checks it,
+ *   ossa_X_job_run(job, err) validates and runs it and writes nothing when it is invalid.
  * - Buffers are the caller's; per-frame calls never allocate. Quaternions are Hamilton x y z w.
- * - Every caller-owned output array comes with its capacity, checked before anything is
- *   written (OSSA_ERR_INVALID_ARGUMENT naming the buffer and both sizes): an argument or job
- *   field right after the array, or after the group of parallel arrays it sizes, counting
- *   entries, never bytes: vertices (out_capacity, vertex_capacity: each array holds that many
- *   vertices of its own width, e.g. 3 floats a position, 2 a UV), bones (bone_capacity, for t,
- *   r, s and palettes) or weights, except a count of floats where the name says _floats
- *   (ossa_palette_job.palette_floats). A job's count of vertices that sizes its inputs and
- *   outputs alike (ossa_frame_lerp_job.count) is that capacity; fixed arrays (float t[3]) and
- *   sized structs (ossa_soa_pose) carry their own size.
+ * - Capacities. Every caller-owned output array comes with its capacity, checked before
+ *   anything is written (OSSA_ERR_INVALID_ARGUMENT naming the buffer and both sizes): an
+ *   argument or job field right after the array, or after the group of parallel arrays it
+ *   sizes, named `capacity` or `X_capacity` and counting entries, never bytes: vertices
+ *   (out_capacity, vertex_capacity: each array holds that many vertices of its own width, e.g.
+ *   3 floats a position, 2 a UV), bones (bone_capacity, for t, r, s and palettes) or weights;
+ *   the one other name is a count of floats that says so (ossa_palette_job.palette_floats). An
+ *   input array the call reads by a count of its own comes with that count the same way. Fixed
+ *   arrays (float t[3]) and sized structs (ossa_soa_pose) carry their own size.
+ * - Wrap mode. Every parameter or field of type ossa_wrap (sample.h) is named `wrap`.
+ * - Loaders and writers. Each takes its options struct by pointer (NULL or all zero: the
+ *   defaults) before out and err: ossa_load_options, ossa_X_write_options,
+ *   ossa_export_options; a writer takes where to write (a path, or dir and base for a set of
+ *   files), never loose settings.
+ * - Diagnostics. The library never prints and never reads the environment: messages go to one
+ *   callback type, ossa_log_fn (status.h), given as an ossa_log_options {fn, user}, zero
+ *   meaning nothing is reported.
  * - ossa_skin_buffer_alloc / _free are memory, not an object: a zeroed, aligned block like
  *   malloc / free's, with one way to fail (NULL: out of memory) and nothing to create or
  *   validate, so they keep malloc's shape rather than ossa_X_create(..., out, err).
- * - The library never prints and never reads the environment: diagnostics go to a callback in
- *   an options struct (ossa_log_options, ossa_export_options), zero meaning the default.
  * - Only the OSSA_API functions, all prefixed ossa_, are exported.
  *
  * The calls in the order a program makes them:

@@ -43,6 +43,10 @@ typedef struct ossa_error {
     char message[512];
 } ossa_error;
 
+/* The one "not found" value (ossa.h): what a look-up of an index answers when there is none,
+ * and the value of every "no index" constant (OSSA_SKIN_PAD_VERTEX, OSSA_INSTANCE_NO_CLIP). */
+#define OSSA_NOT_FOUND UINT32_MAX
+
 OSSA_API const char *ossa_status_name(ossa_status s);
 
 /* "file:offset 123: message" style text for humans, written into buf. */
