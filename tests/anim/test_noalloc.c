@@ -91,7 +91,7 @@ static void run_frames(const ossa_model *m)
                                                                              : OSSA_WRAP_PINGPONG);
         ossa_rt_skeleton_rest(sk, &local);
         ossa_sample_job sj = {.clip = rc, .cache = cache, .time = time,
-                              .time_mode = (ossa_wrap)(f % 3), .rot = (ossa_rot_interp)(f % 2),
+                              .wrap = (ossa_wrap)(f % 3), .rot = (ossa_rot_interp)(f % 2),
                               .output = &local};
         CHECK(ossa_sample_job_run(&sj, NULL) == OSSA_OK);
         ossa_ltm_job lj = {.skeleton = sk, .local = &local, .model = &model};

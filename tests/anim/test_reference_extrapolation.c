@@ -384,7 +384,7 @@ static void check_runtime(stats *st, int mi, const synth *s, const ossa_rt_clip 
                              NULL);
             ossa_soa_pose_from_aos(pose, t, r, sc);
             ossa_sample_job job = {.clip = rc, .cache = cached ? cache : NULL, .time = time,
-                                   .time_mode = (ossa_wrap)mode, .rot = OSSA_ROT_SLERP,
+                                   .wrap = (ossa_wrap)mode, .rot = OSSA_ROT_SLERP,
                                    .output = pose};
             CHECK(ossa_sample_job_run(&job, NULL) == OSSA_OK);
             ossa_soa_pose_to_aos(pose, t2, r2, s2, pose->bone_count, NULL);

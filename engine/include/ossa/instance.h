@@ -53,7 +53,7 @@ extern "C" {
 typedef struct ossa_instance ossa_instance;
 
 /* "No clip": the rest pose (ossa_instance_pose_clip) or no vertex clip. */
-#define OSSA_INSTANCE_NO_CLIP 0xffffffffu
+#define OSSA_INSTANCE_NO_CLIP OSSA_NOT_FOUND
 /* Default longest spring step: Verlet steps assume small, even steps, so a stalled frame must
  * not fling the cloth. */
 #define OSSA_INSTANCE_SPRING_MAX_DT 0.1f

@@ -95,7 +95,7 @@
  *     for (int frame = 0; frame < 60 && st == OSSA_OK && pos && nrm; frame++) {
  *         float t = ossa_playback_time(ossa_rt_clip_duration(clip), frame / 30.0f, OSSA_WRAP_LOOP);
  *         ossa_rt_skeleton_rest(skel, &local);
- *         ossa_sample_job sample = {.clip = clip, .time = t, .time_mode = OSSA_WRAP_LOOP,
+ *         ossa_sample_job sample = {.clip = clip, .time = t, .wrap = OSSA_WRAP_LOOP,
  *                                   .output = &local};
  *         ossa_ltm_job ltm = {.skeleton = skel, .local = &local, .model = &model};
  *         ossa_palette_job pal = {.skeleton = skel, .model = &model, .palette = palette,

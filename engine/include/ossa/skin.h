@@ -32,7 +32,7 @@ enum {
     OSSA_SKIN_GROUP_COUNT = 10,      /* groups 0..8, and group 9 for > 8 influences */
     OSSA_SKIN_MAX_PALETTE = 65535    /* bone indices are stored in 16 bits */
 };
-#define OSSA_SKIN_PAD_VERTEX 0xffffffffu /* ossa_skin_mesh_source() of a padding vertex */
+#define OSSA_SKIN_PAD_VERTEX OSSA_NOT_FOUND /* ossa_skin_mesh_source() of a padding vertex */
 
 /* ---- kernels ---------------------------------------------------------------------------- */
 

@@ -49,8 +49,10 @@ typedef struct ossa_error {
 
 OSSA_API const char *ossa_status_name(ossa_status s);
 
-/* "file:offset 123: message" style text for humans, written into buf. */
-OSSA_API const char *ossa_error_format(const ossa_error *err, char *buf, unsigned size);
+/* "file:offset 123: message" style text for humans, written into buf (capacity: the bytes it
+ * holds, the terminating NUL included; the text is cut to fit). Returns buf, or "" for a NULL
+ * buf or a capacity of 0. */
+OSSA_API const char *ossa_error_format(const ossa_error *err, char *buf, unsigned capacity);
 
 OSSA_API void ossa_error_clear(ossa_error *err);
 

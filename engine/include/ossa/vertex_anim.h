@@ -25,7 +25,7 @@ OSSA_API const ossa_vertex_track *ossa_clip_uv_track(const ossa_clip *clip, uint
  * first at t = duration; OSSA_WRAP_CLAMP and OSSA_WRAP_EXTRAPOLATE hold the first / last key
  * outside the keys (shapes are never extrapolated). */
 OSSA_API void ossa_vertex_track_locate(const ossa_vertex_track *track, float duration, float time,
-                                       ossa_wrap mode, uint32_t *frame_a, uint32_t *frame_b,
+                                       ossa_wrap wrap, uint32_t *frame_a, uint32_t *frame_b,
                                        float *fraction);
 
 /* Positions and normals (3 * vertex_count floats each, file vertex order) of a submesh at a
@@ -36,7 +36,7 @@ OSSA_API void ossa_vertex_track_locate(const ossa_vertex_track *track, float dur
  * buffer or out_capacity below the submesh's vertex_count. */
 OSSA_API ossa_status ossa_vertex_clip_eval(const ossa_model *m, const ossa_clip *clip,
                                            uint32_t mesh, uint32_t submesh, float time,
-                                           ossa_wrap mode, float *out_positions,
+                                           ossa_wrap wrap, float *out_positions,
                                            float *out_normals, uint32_t out_capacity,
                                            ossa_error *err);
 
@@ -44,7 +44,7 @@ OSSA_API ossa_status ossa_vertex_clip_eval(const ossa_model *m, const ossa_clip 
  * track for the submesh, else the submesh's own set 0 (zeros when it has no UVs). out_capacity:
  * vertices out_uvs holds (2 floats each); errors as ossa_vertex_clip_eval. */
 OSSA_API ossa_status ossa_uv_clip_eval(const ossa_model *m, const ossa_clip *clip, uint32_t mesh,
-                                       uint32_t submesh, float time, ossa_wrap mode,
+                                       uint32_t submesh, float time, ossa_wrap wrap,
                                        float *out_uvs, uint32_t out_capacity, ossa_error *err);
 
 /* A mount's model-space transform on the mesh as it is now: positions holds the mount's

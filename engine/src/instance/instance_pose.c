@@ -42,7 +42,7 @@ void ossa_instance_pose_clip(ossa_instance *inst, uint32_t clip, float time)
             .clip = inst->clips[clip],
             .cache = inst->cache,
             .time = ossa_clip_wrap_time(&m->clips[clip], time),
-            .time_mode = OSSA_WRAP_LOOP,
+            .wrap = OSSA_WRAP_LOOP,
             .rot = OSSA_ROT_SLERP,
             .output = &inst->local,
         };

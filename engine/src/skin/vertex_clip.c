@@ -29,14 +29,14 @@ const ossa_vertex_track *ossa_clip_uv_track(const ossa_clip *clip, uint32_t mesh
 }
 
 void ossa_vertex_track_locate(const ossa_vertex_track *tr, float duration, float time,
-                              ossa_wrap mode, uint32_t *frame_a, uint32_t *frame_b,
+                              ossa_wrap wrap, uint32_t *frame_a, uint32_t *frame_b,
                               float *fraction)
 {
     uint32_t n = tr->key_count;
     const float *times = tr->times;
     if (!isfinite(time))
         time = 0.0f;
-    if (mode == OSSA_WRAP_LOOP && duration > 0.0f) {
+    if (wrap == OSSA_WRAP_LOOP && duration > 0.0f) {
         time = fmodf(time, duration);
         if (time < 0.0f)
             time += duration;
@@ -102,7 +102,7 @@ static ossa_status no_submesh(ossa_error *err, const char *call, const ossa_mode
 }
 
 ossa_status ossa_vertex_clip_eval(const ossa_model *m, const ossa_clip *clip, uint32_t mesh,
-                                  uint32_t submesh, float time, ossa_wrap mode,
+                                  uint32_t submesh, float time, ossa_wrap wrap,
                                   float *out_positions, float *out_normals, uint32_t out_capacity,
                                   ossa_error *err)
 {
@@ -129,7 +129,7 @@ ossa_status ossa_vertex_clip_eval(const ossa_model *m, const ossa_clip *clip, ui
     }
     uint32_t fa, fb;
     float f;
-    ossa_vertex_track_locate(tr, clip->duration, time, mode, &fa, &fb, &f);
+    ossa_vertex_track_locate(tr, clip->duration, time, wrap, &fa, &fb, &f);
     if (!sm->vertex_count)
         return OSSA_OK;
     ossa_frame_lerp_job job;
@@ -150,7 +150,7 @@ ossa_status ossa_vertex_clip_eval(const ossa_model *m, const ossa_clip *clip, ui
 }
 
 ossa_status ossa_uv_clip_eval(const ossa_model *m, const ossa_clip *clip, uint32_t mesh,
-                              uint32_t submesh, float time, ossa_wrap mode, float *out_uvs,
+                              uint32_t submesh, float time, ossa_wrap wrap, float *out_uvs,
                               uint32_t out_capacity, ossa_error *err)
 {
     const ossa_submesh *sm = submesh_of(m, mesh, submesh);
@@ -173,7 +173,7 @@ ossa_status ossa_uv_clip_eval(const ossa_model *m, const ossa_clip *clip, uint32
     }
     uint32_t fa, fb;
     float f;
-    ossa_vertex_track_locate(tr, clip->duration, time, mode, &fa, &fb, &f);
+    ossa_vertex_track_locate(tr, clip->duration, time, wrap, &fa, &fb, &f);
     const float *a = sm->frame_uvs + 2 * nv * fa, *b = sm->frame_uvs + 2 * nv * fb;
     for (size_t i = 0; i < 2 * nv; i++)
         out_uvs[i] = a[i] + f * (b[i] - a[i]);
