@@ -40,8 +40,8 @@ typedef struct ossa_soa_pose {
 } ossa_soa_pose;
 
 /* Allocates the arrays of *out (a caller-owned struct; one block) and sets every entry, padding
- * included, to identity. OSSA_ERR_RANGE above 65536 bones, OSSA_ERR_NOMEM; on failure *out is
- * zeroed. */
+ * included, to identity. OSSA_ERR_INVALID_ARGUMENT above 65536 bones, OSSA_ERR_NOMEM; on
+ * failure *out is zeroed. */
 OSSA_API ossa_status ossa_soa_pose_create(uint32_t bone_count, ossa_soa_pose *out, ossa_error *err);
 /* Frees the block and zeroes the struct; safe on a zeroed struct and on NULL. */
 OSSA_API void ossa_soa_pose_destroy(ossa_soa_pose *pose);

@@ -20,12 +20,14 @@ extern "C" {
 
 typedef enum ossa_status {
     OSSA_OK = 0,
-    OSSA_ERR_INVALID_ARGUMENT, /* caller passed something unusable */
+    OSSA_ERR_INVALID_ARGUMENT, /* caller passed something unusable: NULL, an index out of
+                                  range, a count above its cap, a bad number, a capacity too
+                                  small (ossa.h) */
     OSSA_ERR_IO,               /* file cannot be opened or read */
     OSSA_ERR_FORMAT,           /* unknown format, bad magic, malformed structure */
     OSSA_ERR_VERSION,          /* version outside the accepted range */
     OSSA_ERR_TRUNCATED,        /* data ends before the structure does */
-    OSSA_ERR_RANGE,            /* count above its cap or index out of range */
+    OSSA_ERR_RANGE,            /* data: a count above its cap or an index out of range */
     OSSA_ERR_VALUE,            /* NaN/Inf or otherwise invalid number */
     OSSA_ERR_MISMATCH,         /* files of one model disagree (bones, counts) */
     OSSA_ERR_NOMEM,

@@ -24,7 +24,7 @@ static ossa_status soa_pose_create(uint32_t bone_count, ossa_soa_pose *pose)
 {
     memset(pose, 0, sizeof *pose);
     if (bone_count > OSSA_RT_MAX_SOA_BONES)
-        return OSSA_ERR_RANGE;
+        return OSSA_ERR_INVALID_ARGUMENT;
     uint32_t cap = soa_capacity(bone_count);
     float *block = aligned_alloc(32, (size_t)cap * 10 * sizeof(float));
     if (!block)

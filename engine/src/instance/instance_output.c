@@ -365,7 +365,7 @@ ossa_status ossa_instance_mount(ossa_instance *inst, uint32_t mount, bool bind, 
     char msg[96];
     if (mount >= m->mount_count) {
         snprintf(msg, sizeof msg, "mount: mount %u of %u", mount, m->mount_count);
-        return inst_fail(err, OSSA_ERR_RANGE, msg);
+        return inst_fail(err, OSSA_ERR_INVALID_ARGUMENT, msg);
     }
     uint32_t part = ossa_instance_part_of(inst, m->mounts[mount].mesh, m->mounts[mount].submesh);
     if (part >= inst->part_count) {

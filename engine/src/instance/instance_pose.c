@@ -118,9 +118,10 @@ ossa_status ossa_instance_play(ossa_instance *inst, uint32_t clip, float fade_se
 {
     const ossa_model *m = inst->model;
     if (clip >= m->clip_count)
-        return inst_fail(err, OSSA_ERR_RANGE, "clip out of range");
+        return inst_fail(err, OSSA_ERR_INVALID_ARGUMENT, "clip out of range");
     if (!isfinite(fade_seconds) || fade_seconds < 0.0f)
-        return inst_fail(err, OSSA_ERR_VALUE, "fade time negative or not finite");
+        return inst_fail(err, OSSA_ERR_INVALID_ARGUMENT,
+                         "fade time negative or not finite");
     /* Start the new cycle first, so a full mixer refuses before anything fades out. */
     if (ossa_mixer_blend_cycle(inst->mixer, clip, 1.0f, fade_seconds, NULL) != OSSA_OK)
         return inst_fail(err, OSSA_ERR_UNSUPPORTED, "the mixer's cycle capacity is full");
