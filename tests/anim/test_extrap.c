@@ -349,7 +349,7 @@ static void test_runtime_equals_scalar(void)
                            (double)times[k], mode);
                 }
                 for (int cached = 0; cached < 2; cached++) {
-                    ossa_soa_pose_from_aos(&pose, t, r, s);
+                    ossa_soa_pose_from_aos(&pose, t, r, s, sc.m.bone_count, NULL);
                     ossa_sample_job job = {.clip = rc, .cache = cached ? cache : NULL,
                                            .time = times[k], .wrap = (ossa_wrap)mode,
                                            .rot = OSSA_ROT_SLERP, .output = &pose};

@@ -17,8 +17,8 @@ static void compare_at(const ossa_model *m, uint32_t ci, const ossa_rt_clip *rc,
 {
     ossa_pose_rest(m, t, r, s, m->bone_count, NULL);
     ossa_sample_clip(m, &m->clips[ci], time, mode, t, r, s, m->bone_count, NULL);
-    ossa_soa_pose_from_aos(a, t, r, s);
-    ossa_soa_pose_from_aos(b, t, r, s);
+    ossa_soa_pose_from_aos(a, t, r, s, m->bone_count, NULL);
+    ossa_soa_pose_from_aos(b, t, r, s, m->bone_count, NULL);
     ossa_sample_job job = {.clip = rc, .cache = cache, .time = time, .wrap = mode,
                            .rot = OSSA_ROT_SLERP, .output = a};
     CHECK(ossa_sample_job_run(&job, NULL) == OSSA_OK);

@@ -94,7 +94,6 @@
  *     nrm = calloc(3 * (size_t)n + 3, sizeof(float));
  *     for (int frame = 0; frame < 60 && st == OSSA_OK && pos && nrm; frame++) {
  *         float t = ossa_playback_time(ossa_rt_clip_duration(clip), frame / 30.0f, OSSA_WRAP_LOOP);
- *         ossa_rt_skeleton_rest(skel, &local);
  *         ossa_sample_job sample = {.clip = clip, .time = t, .wrap = OSSA_WRAP_LOOP,
  *                                   .output = &local};
  *         ossa_ltm_job ltm = {.skeleton = skel, .local = &local, .model = &model};
@@ -102,7 +101,8 @@
  *                                 .palette_floats = 12 * (size_t)bones};
  *         ossa_skin_job skin;
  *         ossa_skin_job_init(&skin, mesh, palette, bones, pos, nrm, n + 1);
- *         if ((st = ossa_sample_job_run(&sample, &err)) == OSSA_OK &&
+ *         if ((st = ossa_rt_skeleton_rest(skel, &local, &err)) == OSSA_OK &&
+ *             (st = ossa_sample_job_run(&sample, &err)) == OSSA_OK &&
  *             (st = ossa_ltm_job_run(&ltm, &err)) == OSSA_OK &&
  *             (st = ossa_palette_job_run(&pal, &err)) == OSSA_OK)
  *             st = ossa_skin_job_run(&skin, &err);

@@ -108,7 +108,7 @@ static int evaluate_single_cycle(ossa_mixer *mx, ossa_soa_pose *pose)
         memcpy(pose->sy, s->sy, bytes);
         memcpy(pose->sz, s->sz, bytes);
     } else {
-        ossa_rt_skeleton_rest(mx->skel, pose);
+        ossa_rt_skeleton_rest(mx->skel, pose, NULL);
         for (uint32_t k = 0; k < clip->track_count; k++) {
             uint32_t b = clip->tracks[k].bone;
             pose->sx[b] = s->sx[b];

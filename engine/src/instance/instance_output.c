@@ -124,7 +124,8 @@ void ossa_instance_springs_run(ossa_instance *inst, float dt, bool reset)
             continue;
         skin_part(inst, p, inst->out_positions, inst->out_normals, false);
         if (reset)
-            ossa_spring_state_reset_to(p->spring, inst->out_positions);
+            ossa_spring_state_reset_to(p->spring, inst->out_positions, p->info.output_count,
+                                       NULL);
         else
             ossa_spring_update(p->spring, dt, inst->out_positions, p->info.output_count, NULL);
         springs_keep(inst, p, inst->out_positions);

@@ -17,7 +17,7 @@ void ossa_instance_pose_local(ossa_instance *inst, const ossa_soa_pose *local)
     if (!m->bone_count)
         return;
     if (!local || local->bone_count != m->bone_count) {
-        ossa_rt_skeleton_rest(inst->skeleton, &inst->local);
+        ossa_rt_skeleton_rest(inst->skeleton, &inst->local, NULL);
         local = &inst->local;
     }
     ossa_ltm_job ltm = {.skeleton = inst->skeleton, .local = local, .model = &inst->model_pose};
@@ -36,7 +36,7 @@ void ossa_instance_pose_clip(ossa_instance *inst, uint32_t clip, float time)
     ossa_instance_set_vertex_clip(inst, clip, time);
     if (!m->bone_count)
         return;
-    ossa_rt_skeleton_rest(inst->skeleton, &inst->local);
+    ossa_rt_skeleton_rest(inst->skeleton, &inst->local, NULL);
     if (clip < m->clip_count) {
         ossa_sample_job job = {
             .clip = inst->clips[clip],
