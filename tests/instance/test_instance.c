@@ -23,6 +23,7 @@ static void check_parts(const ossa_instance *inst, const ossa_model *m)
     CHECK(ossa_instance_model(inst) == m);
     ossa_instance_part p;
     CHECK(!ossa_instance_part_info(inst, expected, &p));
+    CHECK(ossa_instance_part_of(inst, m->mesh_count, 0) == OSSA_NOT_FOUND);
     for (uint32_t i = 0; i < expected; i++) {
         CHECK(ossa_instance_part_info(inst, i, &p));
         CHECK(ossa_instance_part_of(inst, p.mesh, p.submesh) == i);

@@ -13,7 +13,7 @@ uint32_t ossa_instance_part_of(const ossa_instance *inst, uint32_t mesh, uint32_
     /* Parts are the submeshes mesh by mesh, all of them: the index is a sum. */
     const ossa_model *m = inst->model;
     if (mesh >= m->mesh_count || submesh >= m->meshes[mesh].submesh_count)
-        return inst->part_count;
+        return OSSA_NOT_FOUND;
     uint32_t part = submesh;
     for (uint32_t i = 0; i < mesh; i++)
         part += m->meshes[i].submesh_count;
