@@ -527,13 +527,14 @@ static void check_lerp(ossa_skin_kernel k)
             nb[i] = i / 3 == 2 ? -na[i] : rng_f(&g, -1, 1); /* vertex 2 lerps to zero at 0.5 */
         }
         for (int norm = 0; norm < 2; norm++) {
-            ossa_frame_lerp_job j = {a, b, na, nb, 0.5f, n, p1, n1, norm, OSSA_SKIN_KERNEL_SCALAR};
-            CHECK(ossa_frame_lerp_run(&j, NULL) == OSSA_OK);
+            ossa_frame_lerp_job j = {a, b, na, nb, n, 0.5f, p1, n1, n, norm,
+                                     OSSA_SKIN_KERNEL_SCALAR};
+            CHECK(ossa_frame_lerp_job_run(&j, NULL) == OSSA_OK);
             /* unaligned outputs for the SIMD kernel */
             j.out_positions = p2 + 1;
             j.out_normals = n2 + 1;
             j.kernel = k;
-            CHECK(ossa_frame_lerp_run(&j, NULL) == OSSA_OK);
+            CHECK(ossa_frame_lerp_job_run(&j, NULL) == OSSA_OK);
             uint32_t bad = 0;
             for (size_t i = 0; i < f; i++) {
                 bad += !(fabs(p1[i] - p2[1 + i]) <= 1e-6 * fmax(1.0, fabs(a[i]) + fabs(b[i])));
@@ -549,6 +550,12 @@ static void check_lerp(ossa_skin_kernel k)
             }
             CHECK_NEAR(p1[0], 0.5 * ((double)a[0] + b[0]), 1e-4);
         }
+        /* outputs one vertex short are refused, naming out_capacity */
+        ossa_error err = {0};
+        ossa_frame_lerp_job s = {a, b, NULL, NULL, n, 0.5f, p1, NULL, n - 1, false, k};
+        CHECK(ossa_frame_lerp_job_validate(&s, &err) == OSSA_ERR_INVALID_ARGUMENT);
+        CHECKF(strstr(err.message, "out_capacity") != NULL, "%s", err.message);
+        CHECK(ossa_frame_lerp_job_run(&s, NULL) == OSSA_ERR_INVALID_ARGUMENT);
         free(a); free(b); free(na); free(nb); free(p1); free(n1); free(p2); free(n2);
     }
 }

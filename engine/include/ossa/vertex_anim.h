@@ -60,20 +60,25 @@ OSSA_API ossa_status ossa_mount_transform(const ossa_model *m, uint32_t mount,
 typedef struct ossa_frame_lerp_job {
     const float *positions_a, *positions_b; /* 3 * count floats each (packed float3) */
     const float *normals_a, *normals_b;     /* 3 * count each, or both NULL */
+    uint32_t count;                         /* vertices lerped: the size of every input */
     float t;                                /* out = a + t * (b - a) */
-    uint32_t count;                         /* vertices: the size of every array above and
-                                               below */
-    float *out_positions;                   /* 3 * count */
-    float *out_normals;                     /* 3 * count; required when normals are given */
+    float *out_positions;                   /* 3 floats a vertex, count vertices written */
+    float *out_normals;                     /* the same; required when normals are given */
+    uint32_t out_capacity;                  /* vertices each output holds: >= count */
     bool normalize;                         /* true: lerped normals are renormalised (a zero
                                                normal stays zero); false: left as lerped */
     ossa_skin_kernel kernel;                /* AUTO: ossa_skin_kernel_best() */
 } ossa_frame_lerp_job;
 
-/* Validates (OSSA_ERR_INVALID_ARGUMENT / OSSA_ERR_UNSUPPORTED as for skin jobs) and runs. Any
- * alignment; output may alias neither input. All kernels agree with the scalar one within
- * 1e-6 relative (FMA rounding). */
-OSSA_API ossa_status ossa_frame_lerp_run(const ossa_frame_lerp_job *job, ossa_error *err);
+/* OSSA_OK, or OSSA_ERR_INVALID_ARGUMENT (a NULL array, t not finite, out_capacity below count,
+ * an unknown kernel) or OSSA_ERR_UNSUPPORTED (the kernel is not available on this CPU); err
+ * says which. */
+OSSA_API ossa_status ossa_frame_lerp_job_validate(const ossa_frame_lerp_job *job,
+                                                  ossa_error *err);
+/* Validates, then runs (nothing written when the job is invalid). Any alignment; output may
+ * alias neither input. All kernels agree with the scalar one within 1e-6 relative (FMA
+ * rounding). */
+OSSA_API ossa_status ossa_frame_lerp_job_run(const ossa_frame_lerp_job *job, ossa_error *err);
 
 #ifdef __cplusplus
 }

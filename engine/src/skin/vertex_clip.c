@@ -144,9 +144,10 @@ ossa_status ossa_vertex_clip_eval(const ossa_model *m, const ossa_clip *clip, ui
     job.t = f;
     job.count = sm->vertex_count;
     job.out_positions = out_positions;
+    job.out_capacity = out_capacity;
     job.normalize = 1;
     job.kernel = OSSA_SKIN_KERNEL_AUTO;
-    return ossa_frame_lerp_run(&job, err);
+    return ossa_frame_lerp_job_run(&job, err);
 }
 
 ossa_status ossa_uv_clip_eval(const ossa_model *m, const ossa_clip *clip, uint32_t mesh,
