@@ -48,12 +48,14 @@ OSSA_API ossa_status ossa_uv_clip_eval(const ossa_model *m, const ossa_clip *cli
                                        float *out_uvs, uint32_t out_capacity, ossa_error *err);
 
 /* A mount's model-space transform on the mesh as it is now: positions holds the mount's
- * submesh's current vertex positions (3 * vertex_count, file order: bind, skinned or frame
- * output). Output is p -> t + R(r)(s * p), the composition of the triangle's frame with the
- * mount's offset. OSSA_ERR_VALUE when the triangle is degenerate (no normal). */
+ * submesh's current vertex positions (3 floats a vertex, file order: bind, skinned or frame
+ * output; vertex_capacity vertices, at least the submesh's vertex_count). Output is
+ * p -> t + R(r)(s * p), the composition of the triangle's frame with the mount's offset.
+ * OSSA_ERR_INVALID_ARGUMENT for a NULL pointer, a mount out of range or a vertex_capacity below
+ * the submesh's vertex_count; OSSA_ERR_VALUE when the triangle is degenerate (no normal). */
 OSSA_API ossa_status ossa_mount_transform(const ossa_model *m, uint32_t mount,
-                                          const float *positions, float t[3], float r[4],
-                                          float s[3], ossa_error *err);
+                                          const float *positions, uint32_t vertex_capacity,
+                                          float t[3], float r[4], float s[3], ossa_error *err);
 
 /* ---- vertex-frame playback (C3S-style) --------------------------------------------------- */
 

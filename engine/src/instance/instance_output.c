@@ -374,5 +374,6 @@ ossa_status ossa_instance_mount(ossa_instance *inst, uint32_t mount, bool bind, 
                  mount, m->mounts[mount].mesh, m->mounts[mount].submesh);
         return inst_fail(err, OSSA_ERR_RANGE, msg);
     }
-    return ossa_mount_transform(m, mount, part_shape(inst, part, bind), t, r, s, err);
+    return ossa_mount_transform(m, mount, part_shape(inst, part, bind),
+                                inst->parts[part].info.vertex_count, t, r, s, err);
 }

@@ -235,7 +235,8 @@ static void basis_to_quat(const float x[3], const float y[3], const float z[3], 
 }
 
 ossa_status ossa_mount_transform(const ossa_model *m, uint32_t mount, const float *positions,
-                                 float t[3], float r[4], float s[3], ossa_error *err)
+                                 uint32_t vertex_capacity, float t[3], float r[4], float s[3],
+                                 ossa_error *err)
 {
     const ossa_status bad = OSSA_ERR_INVALID_ARGUMENT;
     if (!m || !positions || !t || !r || !s)
@@ -247,6 +248,10 @@ ossa_status ossa_mount_transform(const ossa_model *m, uint32_t mount, const floa
     const ossa_submesh *sm = submesh_of(m, mt->mesh, mt->submesh);
     if (!sm)
         return no_submesh(err, "mount transform", m, mt->mesh, mt->submesh);
+    if (vertex_capacity < sm->vertex_count)
+        return ossa_error_fail(err, bad,
+                               "mount transform: positions hold %u vertices (vertex_capacity), "
+                               "the submesh has %u", vertex_capacity, sm->vertex_count);
     if (mt->face >= sm->face_count)
         return ossa_error_fail(err, bad, "mount transform: mount %u on face %u of %u", mount,
                                mt->face, sm->face_count);
