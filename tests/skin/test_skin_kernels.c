@@ -124,7 +124,9 @@ static void check_mesh_with(ossa_skin_kernel k, uint32_t n, uint32_t max_inf, ui
         job.out_normals = on2;
         memset(op2, 0, 3 * (size_t)out_n * sizeof(float));
         memset(on2, 0, 3 * (size_t)out_n * sizeof(float));
-        CHECK(ossa_skin_run_parallel(pool, &job, NULL) == OSSA_OK);
+        job.pool = pool;
+        CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
+        job.pool = NULL;
         CHECKF(memcmp(op, op2, 3 * (size_t)out_n * sizeof(float)) == 0, "pool %u positions", t);
         CHECKF(memcmp(on, on2, 3 * (size_t)out_n * sizeof(float)) == 0, "pool %u normals", t);
         ossa_skin_pool_destroy(pool);
@@ -294,7 +296,9 @@ static void check_exact_with(ossa_skin_kernel k, uint32_t n, uint32_t max_inf, u
         CHECK(ossa_skin_pool_create(t, &pool, NULL) == OSSA_OK);
         job.out_positions = op2;
         job.out_normals = on2;
-        CHECK(ossa_skin_run_parallel(pool, &job, NULL) == OSSA_OK);
+        job.pool = pool;
+        CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
+        job.pool = NULL;
         CHECKF(memcmp(op, op2, 3 * (size_t)out_n * sizeof(float)) == 0, "exact pool %u positions", t);
         CHECKF(memcmp(on, on2, 3 * (size_t)out_n * sizeof(float)) == 0, "exact pool %u normals", t);
         ossa_skin_pool_destroy(pool);

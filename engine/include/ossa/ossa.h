@@ -54,7 +54,7 @@
  *              ossa_spring_state_create (cloth.h)
  *   per frame  ossa_playback_time -> ossa_sample_job_run, or ossa_mixer_update ->
  *              ossa_mixer_evaluate; ossa_ltm_job_run -> ossa_palette_job_run (pose.h);
- *              ossa_skin_job_init -> ossa_skin_job_run / ossa_skin_run_parallel;
+ *              ossa_skin_job_init -> ossa_skin_job_run (over a pool: ossa_skin_job.pool);
  *              ossa_spring_update; vertex frames: ossa_vertex_clip_eval (vertex_anim.h)
  *   or at once ossa_instance_create / _create_shared (instance.h) wires all of the above for
  *              one character; per frame ossa_instance_play, ossa_instance_update (a crowd:

@@ -166,6 +166,8 @@ OSSA_API void ossa_skin_mesh_traffic(const ossa_skin_mesh *mesh, uint64_t *read_
 
 /* ---- skin job --------------------------------------------------------------------------- */
 
+typedef struct ossa_skin_pool ossa_skin_pool; /* ossa/skin_pool.h */
+
 typedef struct ossa_skin_job {
     const ossa_skin_mesh *mesh;
     const float *palette;        /* 12 floats (3x4 row-major) per bone, palette_size bones, as
@@ -183,10 +185,14 @@ typedef struct ossa_skin_job {
     ossa_skin_kernel kernel;     /* AUTO: the kernel the mesh resolved at creation
                                     (ossa_skin_kernel_best) */
     ossa_skin_store store;
+    ossa_skin_pool *pool;        /* NULL: the job runs on the calling thread; else its range is
+                                    split across the pool's threads (slices aligned to
+                                    OSSA_SKIN_BLOCK), with results identical to one thread's */
 } ossa_skin_job;
 
-/* Fills a job for the whole mesh with AUTO kernel and store policy; out_capacity: vertices
- * each output buffer holds (>= ossa_skin_mesh_output_count for the whole mesh). */
+/* Fills a job for the whole mesh with AUTO kernel and store policy, on the calling thread;
+ * out_capacity: vertices each output buffer holds (>= ossa_skin_mesh_output_count for the
+ * whole mesh). */
 OSSA_API void ossa_skin_job_init(ossa_skin_job *job, const ossa_skin_mesh *mesh,
                                  const float *palette, uint32_t palette_size, float *out_positions,
                                  float *out_normals, uint32_t out_capacity);
@@ -194,7 +200,7 @@ OSSA_API void ossa_skin_job_init(ossa_skin_job *job, const ossa_skin_mesh *mesh,
  * below end, unknown kernel), or OSSA_ERR_UNSUPPORTED (the requested kernel is not available
  * on this CPU); err says which. */
 OSSA_API ossa_status ossa_skin_job_validate(const ossa_skin_job *job, ossa_error *err);
-/* Validates, then skins [begin, end): positions sum_i w_i (M_i p + T_i) (exact meshes:
+/* Validates, then skins [begin, end) (over job->pool when set): positions sum_i w_i (M_i p + T_i) (exact meshes:
  * sum_i P_i [u_i; w_i], see ossa_skin_mesh_exact), normals sum_i w_i M_i n normalised (a zero
  * normal stays zero); weights are used as stored; a vertex without influences keeps its
  * (morphed) position and gets its normal normalised. */

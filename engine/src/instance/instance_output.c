@@ -82,7 +82,8 @@ static bool skin_part(const ossa_instance *inst, const inst_part *p, float *pos,
     job.kernel = inst->kernel;
     job.morph_weights = p->morph_weights;
     job.store = stream ? OSSA_SKIN_STORE_STREAM : OSSA_SKIN_STORE_CACHED;
-    ossa_skin_run_parallel(inst->desc.pool, &job, NULL);
+    job.pool = inst->desc.pool;
+    ossa_skin_job_run(&job, NULL);
     return false;
 }
 

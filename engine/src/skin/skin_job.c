@@ -245,6 +245,10 @@ ossa_status ossa_skin_job_run(const ossa_skin_job *job, ossa_error *err)
     ossa_status st = ossa_skin_job_validate(job, err);
     if (st != OSSA_OK)
         return st;
+    if (job->pool && ossa_skin_pool_threads(job->pool) > 1) {
+        ossa_skin_pool_run_job(job);
+        return OSSA_OK;
+    }
     const struct ossa_skin_mesh *m = job->mesh;
     int stream = skin_store_streams(job->store, job->end - job->begin);
     if ((((uintptr_t)job->out_positions | (uintptr_t)job->out_normals) & 63u) != 0)
