@@ -483,8 +483,14 @@ static void check_errors(void)
     free(on);
     ossa_skin_mesh_destroy(mesh);
     rand_submesh_free(&r);
-    CHECK(ossa_skin_kernel_parse("AVX2") == OSSA_SKIN_KERNEL_AVX2);
-    CHECK(ossa_skin_kernel_parse("nope") == OSSA_SKIN_KERNEL_COUNT);
+    ossa_skin_kernel parsed = OSSA_SKIN_KERNEL_AUTO;
+    CHECK(ossa_skin_kernel_parse("AVX2", &parsed, NULL) == OSSA_OK &&
+          parsed == OSSA_SKIN_KERNEL_AVX2);
+    ossa_error perr = {0};
+    CHECK(ossa_skin_kernel_parse("nope", &parsed, &perr) == OSSA_ERR_INVALID_ARGUMENT &&
+          parsed == OSSA_SKIN_KERNEL_AVX2);
+    CHECKF(strstr(perr.message, "'nope'") != NULL, "%s", perr.message);
+    CHECK(ossa_skin_kernel_parse(NULL, &parsed, NULL) == OSSA_ERR_INVALID_ARGUMENT);
     CHECK(ossa_skin_kernel_resolve(OSSA_SKIN_KERNEL_SCALAR, NULL) == OSSA_SKIN_KERNEL_SCALAR);
     /* AUTO is the best kernel whatever the environment says; a fallback goes to the log only. */
     setenv("OSSA_SKIN_KERNEL", "scalar", 1);
@@ -566,8 +572,9 @@ static void check_lerp(ossa_skin_kernel k)
 
 int main(int argc, char **argv)
 {
-    ossa_skin_kernel k = argc > 1 ? ossa_skin_kernel_parse(argv[1]) : OSSA_SKIN_KERNEL_SCALAR;
-    if (k == OSSA_SKIN_KERNEL_COUNT || k == OSSA_SKIN_KERNEL_AUTO) {
+    ossa_skin_kernel k = OSSA_SKIN_KERNEL_SCALAR;
+    if ((argc > 1 && ossa_skin_kernel_parse(argv[1], &k, NULL) != OSSA_OK) ||
+        k == OSSA_SKIN_KERNEL_AUTO) {
         fprintf(stderr, "usage: test-skin-kernels scalar|sse2|avx2|avx512\n");
         return 1;
     }

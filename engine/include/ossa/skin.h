@@ -47,8 +47,10 @@ typedef enum ossa_skin_kernel {
 
 /* "auto", "scalar", "sse2", "avx2", "avx512"; "?" for anything else. */
 OSSA_API const char *ossa_skin_kernel_name(ossa_skin_kernel k);
-/* Parses the names above; OSSA_SKIN_KERNEL_COUNT when unknown. */
-OSSA_API ossa_skin_kernel ossa_skin_kernel_parse(const char *name);
+/* Parses the names above (in any letter case) into *out; OSSA_ERR_INVALID_ARGUMENT (*out left
+ * as it was) for a name that is none of them. */
+OSSA_API ossa_status ossa_skin_kernel_parse(const char *name, ossa_skin_kernel *out,
+                                            ossa_error *err);
 /* true when the kernel is compiled in and this CPU runs it (__builtin_cpu_supports). AUTO: true. */
 OSSA_API bool ossa_skin_kernel_available(ossa_skin_kernel k);
 /* The fastest available kernel. */

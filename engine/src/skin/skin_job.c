@@ -22,14 +22,19 @@ const char *ossa_skin_kernel_name(ossa_skin_kernel k)
     return (unsigned)k < OSSA_SKIN_KERNEL_COUNT ? kernel_names[k] : "?";
 }
 
-ossa_skin_kernel ossa_skin_kernel_parse(const char *name)
+ossa_status ossa_skin_kernel_parse(const char *name, ossa_skin_kernel *out, ossa_error *err)
 {
-    if (!name)
-        return OSSA_SKIN_KERNEL_COUNT;
+    if (!name || !out)
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT, "skin kernel parse: %s is NULL",
+                               !name ? "name" : "out");
     for (int k = 0; k < OSSA_SKIN_KERNEL_COUNT; k++)
-        if (strcasecmp(name, kernel_names[k]) == 0)
-            return (ossa_skin_kernel)k;
-    return OSSA_SKIN_KERNEL_COUNT;
+        if (strcasecmp(name, kernel_names[k]) == 0) {
+            *out = (ossa_skin_kernel)k;
+            return OSSA_OK;
+        }
+    return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT,
+                           "skin kernel parse: '%.64s' is not auto, scalar, sse2, avx2 or avx512",
+                           name);
 }
 
 bool ossa_skin_kernel_available(ossa_skin_kernel k)
