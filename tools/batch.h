@@ -47,7 +47,7 @@ typedef struct ossa_cli_warnings {
     size_t count, cap;
 } ossa_cli_warnings;
 
-void ossa_cli_warning_add(void *user, const char *message); /* an ossa_export_warning_fn */
+void ossa_cli_warning_add(void *user, const char *message); /* an ossa_log_fn */
 void ossa_cli_warnings_clear(ossa_cli_warnings *w);
 /* The warnings of a model's load (a texture left out, keys sorted, ...), added to w: export
  * and convert say what the load changed as well as what the target drops. */

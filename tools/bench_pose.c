@@ -110,7 +110,7 @@ int bench_pose(const bench_opts *o, bench_report *r, size_t which)
         ossa_model_destroy(m);
         return 0;
     }
-    ossa_rt_skeleton_rest(p.skel, &p.local);
+    ossa_rt_skeleton_rest(p.skel, &p.local, NULL);
     ok = ossa_mixer_blend_cycle(p.mixer, 0, 1.0f, 0.0f, NULL) == OSSA_OK;
     ossa_mixer_update(p.mixer, 0.0f);
     bench_subject subs[3] = {{.fn = pose_sample_once, .ctx = &p},

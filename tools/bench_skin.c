@@ -71,8 +71,8 @@ static void skin_once(void *p)
                            ossa_skin_mesh_output_count(s->meshes[i]));
         job.kernel = s->kernel;
         job.store = s->store;
-        ossa_status st = s->pool ? ossa_skin_run_parallel(s->pool, &job, NULL)
-                                 : ossa_skin_job_run(&job, NULL);
+        job.pool = s->pool;
+        ossa_status st = ossa_skin_job_run(&job, NULL);
         s->failed |= st != OSSA_OK;
     }
 }

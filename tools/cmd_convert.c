@@ -367,12 +367,11 @@ static int convert_one(const char *const *files, size_t count, const char *out,
         st = ossa_write_c3s(m, out, &c3, &err);
     } else if (t == T_CFF) {
         ossa_cff_write_options co = {.frame_rate = o->fps, .up = o->gltf.up, .guard = guard,
-                                     .warning = ossa_cli_warning_add, .warning_user = w};
+                                     .log = {ossa_cli_warning_add, w}};
         st = ossa_write_cff(m, out, &co, &err);
     } else {
         o->gltf.fps = o->fps;
-        o->gltf.warning = ossa_cli_warning_add;
-        o->gltf.warning_user = w;
+        o->gltf.log = (ossa_log_options){ossa_cli_warning_add, w};
         o->gltf.guard = guard;
         st = ossa_export_gltf(m, out, &o->gltf, &err);
     }

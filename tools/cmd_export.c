@@ -48,8 +48,7 @@ static int export_one(const char *const *files, size_t count, const ossa_load_op
         snprintf(why, why_size, "cannot create the folders of %s", out);
         return 1;
     }
-    xopt->warning = ossa_cli_warning_add;
-    xopt->warning_user = w;
+    xopt->log = (ossa_log_options){ossa_cli_warning_add, w};
     ossa_status st = ossa_export_gltf(m, out, xopt, &err);
     ossa_model_destroy(m);
     if (st != OSSA_OK) {

@@ -17,7 +17,8 @@ static int parse_clip(const ossa_model *m, const char *arg)
             return (int)idx;
         return -1;
     }
-    return ossa_model_find_clip(m, arg);
+    uint32_t found = ossa_model_find_clip(m, arg);
+    return found == OSSA_NOT_FOUND ? -1 : (int)found;
 }
 
 static int sample(const ossa_model *m, int clip, float time, ossa_wrap mode, int bones)

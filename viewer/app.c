@@ -252,7 +252,7 @@ void view_app_scrub_to(view_app *app, float x)
     ossa_clock *p = app->playback;
     float t = view_timeline_time_at(&tl, x, p->duration);
     /* A loop's end is its start: the right end of the bar stays at the end. */
-    if (p->mode == OSSA_WRAP_LOOP && p->duration > 0.0f && t >= p->duration)
+    if (p->wrap == OSSA_WRAP_LOOP && p->duration > 0.0f && t >= p->duration)
         t = nextafterf(p->duration, 0.0f);
     ossa_clock_seek(p, t);
     time_jump(app);
@@ -320,7 +320,7 @@ static void crowd_tick(view_app *app, float before, float dt)
         return;
     }
     float delta = p->time - before;
-    if (p->mode == OSSA_WRAP_LOOP && p->duration > 0.0f) {
+    if (p->wrap == OSSA_WRAP_LOOP && p->duration > 0.0f) {
         if (p->speed > 0.0f && delta < 0.0f)
             delta += p->duration;
         else if (p->speed < 0.0f && delta > 0.0f)

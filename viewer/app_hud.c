@@ -126,7 +126,7 @@ static void fill_info(view_app *app, int w, int h, view_hud_info *info)
         .frame = ossa_clock_frame(p),
         .last_frame = ossa_clock_last_frame(p),
         .frames_per_second = app->fps,
-        .mode = view_wrap_mode_name(p->mode),
+        .mode = view_wrap_mode_name(p->wrap),
         .playing = p->playing,
         .fading = ossa_instance_fading(app->cur.scene.instance, NULL),
         .skinning = view_app_skinning_name(app),

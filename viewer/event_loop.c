@@ -48,7 +48,7 @@ static void print_state(view_app *app)
                  "\"speed\":%g,\"playing\":%s,\"mode\":\"%s\",\"fading\":%s,\"skinning\":",
             (double)p->time, ossa_clock_frame(p), ossa_clock_last_frame(p),
             (double)p->duration, (double)p->speed, p->playing ? "true" : "false",
-            view_wrap_mode_name(p->mode), ossa_instance_fading(app->cur.scene.instance, NULL) ? "true" : "false");
+            view_wrap_mode_name(p->wrap), ossa_instance_fading(app->cur.scene.instance, NULL) ? "true" : "false");
     json_string(out, view_app_skinning_name(app));
     const view_scene *sc = &app->cur.scene;
     fprintf(out, ",\"morph_parts\":%u,\"morph_time\":%.6f,\"spring_parts\":%u",

@@ -78,15 +78,15 @@ int view_resolve_clip(const ossa_model *m, const char *clip, uint32_t *out)
         *out = (uint32_t)n;
         return 0;
     }
-    int32_t found = ossa_model_find_clip(m, clip);
-    if (found < 0) {
+    uint32_t found = ossa_model_find_clip(m, clip);
+    if (found == OSSA_NOT_FOUND) {
         fprintf(stderr, "ossa-view: the model has no clip '%s' (%u clips:", clip, m->clip_count);
         for (uint32_t i = 0; i < m->clip_count; i++)
             fprintf(stderr, " %u '%s'", i, m->clips[i].name ? m->clips[i].name : "");
         fputs(")\n", stderr);
         return VIEW_EXIT_INPUT;
     }
-    *out = (uint32_t)found;
+    *out = found;
     return 0;
 }
 

@@ -150,8 +150,9 @@ static ossa_skin_kernel kernel_from_environment(void)
     const char *name = getenv("OSSA_SKIN_KERNEL");
     if (!name || !*name)
         return ossa_skin_kernel_best();
-    ossa_skin_kernel k = ossa_skin_kernel_parse(name);
-    if (k == OSSA_SKIN_KERNEL_COUNT)
+    /* An unknown name stays an unknown request, which resolve reports and replaces. */
+    ossa_skin_kernel k = OSSA_SKIN_KERNEL_COUNT;
+    if (ossa_skin_kernel_parse(name, &k, NULL) != OSSA_OK)
         fprintf(stderr, "ossa-view: OSSA_SKIN_KERNEL=\"%s\" is not a kernel\n", name);
     const ossa_log_options log = {log_to_stderr, NULL};
     return ossa_skin_kernel_resolve(k, &log);

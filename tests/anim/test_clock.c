@@ -79,7 +79,7 @@ int main(void)
     /* Frames at 30 per second over a 1 s clip: a loop has frames 0..29 (30 is 0 again),
      * once and ping-pong 0..30. */
     ossa_clock_init(&p, 3, durations);
-    CHECK(p.frame_rate == 30.0f && p.mode == OSSA_WRAP_LOOP);
+    CHECK(p.frame_rate == 30.0f && p.wrap == OSSA_WRAP_LOOP);
     CHECK(ossa_clock_last_frame(&p) == 29);
     ossa_clock_step_frames(&p, 1);
     CHECK(!p.playing); /* stepping pauses */
@@ -147,7 +147,7 @@ int main(void)
     /* Ping-pong: forwards to the end, then back. */
     ossa_clock_init(&p, 3, durations);
     ossa_clock_cycle_mode(&p);
-    CHECK(p.mode == OSSA_WRAP_PINGPONG);
+    CHECK(p.wrap == OSSA_WRAP_PINGPONG);
     ossa_clock_advance(&p, 0.75f);
     CHECK_NEAR(p.time, 0.75, 1e-6);
     ossa_clock_advance(&p, 0.5f); /* 1.25 in the period: 0.75 on the way back */
@@ -163,9 +163,9 @@ int main(void)
     CHECK_NEAR(p.time, 0.25, 1e-6);
     CHECK(p.backwards);
     ossa_clock_cycle_mode(&p);
-    CHECK(p.mode == OSSA_WRAP_CLAMP);
+    CHECK(p.wrap == OSSA_WRAP_CLAMP);
     ossa_clock_cycle_mode(&p);
-    CHECK(p.mode == OSSA_WRAP_LOOP);
+    CHECK(p.wrap == OSSA_WRAP_LOOP);
 
     /* A model without clips: nothing moves, nothing breaks. */
     ossa_clock_init(&p, 0, NULL);

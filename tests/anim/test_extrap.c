@@ -349,9 +349,9 @@ static void test_runtime_equals_scalar(void)
                            (double)times[k], mode);
                 }
                 for (int cached = 0; cached < 2; cached++) {
-                    ossa_soa_pose_from_aos(&pose, t, r, s);
+                    ossa_soa_pose_from_aos(&pose, t, r, s, sc.m.bone_count, NULL);
                     ossa_sample_job job = {.clip = rc, .cache = cached ? cache : NULL,
-                                           .time = times[k], .time_mode = (ossa_wrap)mode,
+                                           .time = times[k], .wrap = (ossa_wrap)mode,
                                            .rot = OSSA_ROT_SLERP, .output = &pose};
                     CHECK(ossa_sample_job_run(&job, NULL) == OSSA_OK);
                     ossa_soa_pose_to_aos(&pose, t2, r2, s2, pose.bone_count, NULL);
@@ -363,7 +363,7 @@ static void test_runtime_equals_scalar(void)
                 }
                 /* nlerp: unit rotations, finite everything. */
                 ossa_sample_job job = {.clip = rc, .time = times[k],
-                                       .time_mode = (ossa_wrap)mode,
+                                       .wrap = (ossa_wrap)mode,
                                        .rot = OSSA_ROT_NLERP, .output = &pose_nl};
                 CHECK(ossa_sample_job_run(&job, NULL) == OSSA_OK);
                 ossa_soa_pose_to_aos(&pose_nl, t2, r2, s2, pose_nl.bone_count, NULL);

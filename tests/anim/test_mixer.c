@@ -293,8 +293,8 @@ static void test_single_cycle_path(void)
             /* CalMixer::updateSkeleton's time of a synchronised cycle. */
             float d = m->clips[id].duration, md = ossa_mixer_duration(mx);
             float t = md == 0.0f ? 0.0f : ossa_mixer_time(mx) * d / md;
-            ossa_rt_skeleton_rest(ossa_mixer_skeleton(mx), &want);
-            ossa_sample_job job = {.clip = rc, .time = t, .time_mode = OSSA_WRAP_LOOP,
+            ossa_rt_skeleton_rest(ossa_mixer_skeleton(mx), &want, NULL);
+            ossa_sample_job job = {.clip = rc, .time = t, .wrap = OSSA_WRAP_LOOP,
                                    .output = &want};
             CHECK(ossa_sample_job_run(&job, NULL) == OSSA_OK);
             size_t bytes = (size_t)want.capacity * 10 * sizeof(float);

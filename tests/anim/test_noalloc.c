@@ -89,9 +89,9 @@ static void run_frames(const ossa_model *m)
         float time = f % 50 == 49 ? 0.1f * d : ossa_playback_time(d, 0.013f * (float)f,
                                                                      f < 200 ? OSSA_WRAP_LOOP
                                                                              : OSSA_WRAP_PINGPONG);
-        ossa_rt_skeleton_rest(sk, &local);
+        ossa_rt_skeleton_rest(sk, &local, NULL);
         ossa_sample_job sj = {.clip = rc, .cache = cache, .time = time,
-                              .time_mode = (ossa_wrap)(f % 3), .rot = (ossa_rot_interp)(f % 2),
+                              .wrap = (ossa_wrap)(f % 3), .rot = (ossa_rot_interp)(f % 2),
                               .output = &local};
         CHECK(ossa_sample_job_run(&sj, NULL) == OSSA_OK);
         ossa_ltm_job lj = {.skeleton = sk, .local = &local, .model = &model};

@@ -35,7 +35,7 @@ static void compare_pose(const ossa_model *m, const ossa_rt_skeleton *sk, const 
     ossa_soa_pose local, model;
     CHECK(ossa_soa_pose_create(n, &local, NULL) == OSSA_OK);
     CHECK(ossa_soa_pose_create(n, &model, NULL) == OSSA_OK);
-    ossa_soa_pose_from_aos(&local, lt, lr, ls);
+    CHECK(ossa_soa_pose_from_aos(&local, lt, lr, ls, n, NULL) == OSSA_OK);
     ossa_ltm_job ltm = {.skeleton = sk, .local = &local, .model = &model};
     CHECK(ossa_ltm_job_run(&ltm, NULL) == OSSA_OK);
     ossa_palette_job pj = {.skeleton = sk, .model = &model, .palette = pal2,
@@ -86,7 +86,7 @@ static void pose_model(const ossa_model *m)
     /* the skeleton's rest pose is the model's */
     ossa_soa_pose p;
     CHECK(ossa_soa_pose_create(n, &p, NULL) == OSSA_OK);
-    ossa_rt_skeleton_rest(sk, &p);
+    CHECK(ossa_rt_skeleton_rest(sk, &p, NULL) == OSSA_OK);
     float *t2 = calloc((size_t)n * 10 + 1, sizeof(float));
     ossa_soa_pose_to_aos(&p, t2, t2 + 3 * n, t2 + 7 * n, p.bone_count, NULL);
     CHECK(!memcmp(t2, buf, (size_t)n * 10 * sizeof(float)));
@@ -115,7 +115,7 @@ static void test_short_buffers(void)
     ossa_soa_pose model;
     CHECK(ossa_rt_skeleton_create(m, &sk, NULL) == OSSA_OK);
     CHECK(ossa_soa_pose_create(n, &model, NULL) == OSSA_OK);
-    ossa_rt_skeleton_rest(sk, &model);
+    ossa_rt_skeleton_rest(sk, &model, NULL);
     float buf[12 * 9];
     for (size_t i = 0; i < 12 * (size_t)n; i++)
         buf[i] = -7.0f;
@@ -149,6 +149,25 @@ static void test_short_buffers(void)
     CHECKF(strstr(err.message, "hold 8 bones") && strstr(err.message, "pose has 9"), "%s",
            err.message);
     uint32_t touched = 0;
+    /* the other way: AoS inputs one bone short are refused, the pose left as it was */
+    float tx0 = model.tx[0];
+    ossa_error_clear(&err);
+    CHECK(ossa_soa_pose_from_aos(&model, buf, buf, buf, n - 1, &err) ==
+          OSSA_ERR_INVALID_ARGUMENT);
+    CHECKF(strstr(err.message, "hold 8 bones") && strstr(err.message, "pose has 9"), "%s",
+           err.message);
+    CHECK(ossa_soa_pose_from_aos(NULL, buf, buf, buf, n, NULL) == OSSA_ERR_INVALID_ARGUMENT);
+    /* the rest pose into a pose of another bone count: refused, nothing written */
+    ossa_soa_pose other;
+    CHECK(ossa_soa_pose_create(n - 1, &other, NULL) == OSSA_OK);
+    other.tx[0] = -7.0f;
+    ossa_error_clear(&err);
+    CHECK(ossa_rt_skeleton_rest(sk, &other, &err) == OSSA_ERR_INVALID_ARGUMENT);
+    CHECKF(strstr(err.message, "8 bones") && strstr(err.message, "skeleton 9"), "%s",
+           err.message);
+    CHECK(other.tx[0] == -7.0f && model.tx[0] == tx0);
+    CHECK(ossa_rt_skeleton_rest(NULL, &model, NULL) == OSSA_ERR_INVALID_ARGUMENT);
+    ossa_soa_pose_destroy(&other);
     for (size_t i = 0; i < 12 * (size_t)n; i++)
         touched += buf[i] != -7.0f;
     CHECKF(touched == 0, "%u floats written by refused calls", touched);

@@ -382,9 +382,9 @@ static void check_runtime(stats *st, int mi, const synth *s, const ossa_rt_clip 
             ossa_pose_rest(&s->m, t, r, sc, s->m.bone_count, NULL);
             ossa_sample_clip(&s->m, &s->clip, time, (ossa_wrap)mode, t, r, sc, s->m.bone_count,
                              NULL);
-            ossa_soa_pose_from_aos(pose, t, r, sc);
+            ossa_soa_pose_from_aos(pose, t, r, sc, s->m.bone_count, NULL);
             ossa_sample_job job = {.clip = rc, .cache = cached ? cache : NULL, .time = time,
-                                   .time_mode = (ossa_wrap)mode, .rot = OSSA_ROT_SLERP,
+                                   .wrap = (ossa_wrap)mode, .rot = OSSA_ROT_SLERP,
                                    .output = pose};
             CHECK(ossa_sample_job_run(&job, NULL) == OSSA_OK);
             ossa_soa_pose_to_aos(pose, t2, r2, s2, pose->bone_count, NULL);

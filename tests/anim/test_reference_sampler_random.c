@@ -459,10 +459,10 @@ static void sample_same(stats *st, int mi, const ossa_model *m, uint32_t ci,
 {
     uint32_t n = m->bone_count;
     ossa_pose_rest(m, sb->t, sb->r, sb->s, m->bone_count, NULL);
-    ossa_soa_pose_from_aos(a, sb->t, sb->r, sb->s);
-    ossa_soa_pose_from_aos(b, sb->t, sb->r, sb->s);
+    ossa_soa_pose_from_aos(a, sb->t, sb->r, sb->s, n, NULL);
+    ossa_soa_pose_from_aos(b, sb->t, sb->r, sb->s, n, NULL);
     ossa_sample_clip(m, &m->clips[ci], time, mode, sb->t, sb->r, sb->s, m->bone_count, NULL);
-    ossa_sample_job job = {.clip = rc, .cache = cache, .time = time, .time_mode = mode,
+    ossa_sample_job job = {.clip = rc, .cache = cache, .time = time, .wrap = mode,
                            .rot = OSSA_ROT_SLERP, .output = a};
     CHECK(ossa_sample_job_run(&job, NULL) == OSSA_OK);
     job.cache = NULL;

@@ -17,9 +17,9 @@ static void compare_at(const ossa_model *m, uint32_t ci, const ossa_rt_clip *rc,
 {
     ossa_pose_rest(m, t, r, s, m->bone_count, NULL);
     ossa_sample_clip(m, &m->clips[ci], time, mode, t, r, s, m->bone_count, NULL);
-    ossa_soa_pose_from_aos(a, t, r, s);
-    ossa_soa_pose_from_aos(b, t, r, s);
-    ossa_sample_job job = {.clip = rc, .cache = cache, .time = time, .time_mode = mode,
+    ossa_soa_pose_from_aos(a, t, r, s, m->bone_count, NULL);
+    ossa_soa_pose_from_aos(b, t, r, s, m->bone_count, NULL);
+    ossa_sample_job job = {.clip = rc, .cache = cache, .time = time, .wrap = mode,
                            .rot = OSSA_ROT_SLERP, .output = a};
     CHECK(ossa_sample_job_run(&job, NULL) == OSSA_OK);
     job.cache = NULL;
@@ -151,21 +151,21 @@ static void test_nlerp(const ossa_model *m)
     /* Sampling a ping-pong time is sampling it clamped, past the keys too. */
     job.rot = OSSA_ROT_SLERP;
     job.time = 1e3f;
-    job.time_mode = OSSA_WRAP_CLAMP;
+    job.wrap = OSSA_WRAP_CLAMP;
     job.output = &a;
     CHECK(ossa_sample_job_run(&job, NULL) == OSSA_OK);
-    job.time_mode = OSSA_WRAP_PINGPONG;
+    job.wrap = OSSA_WRAP_PINGPONG;
     job.output = &b;
     CHECK(ossa_sample_job_run(&job, NULL) == OSSA_OK);
     CHECK(memcmp(a.block, b.block, (size_t)a.capacity * 10 * sizeof(float)) == 0);
     CHECK(b.qw[tr0->bone] == tr0->rotations[4 * tr0->key_count - 1]);
     job.output = &b;
     /* invalid jobs are refused */
-    job.time_mode = (ossa_wrap)7;
+    job.wrap = (ossa_wrap)7;
     CHECK(ossa_sample_job_run(&job, NULL) != OSSA_OK);
     ossa_soa_pose small;
     CHECK(ossa_soa_pose_create(1, &small, NULL) == OSSA_OK);
-    job.time_mode = OSSA_WRAP_EXTRAPOLATE;
+    job.wrap = OSSA_WRAP_EXTRAPOLATE;
     job.output = &small;
     CHECK(ossa_sample_job_validate(&job, NULL) != OSSA_OK);
     ossa_soa_pose_destroy(&small);

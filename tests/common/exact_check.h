@@ -107,7 +107,9 @@ static inline void ex_check_submesh(const ossa_submesh *sm, uint32_t bones, cons
                 CHECK(ossa_skin_pool_create(t, &pool, NULL) == OSSA_OK);
                 job.out_positions = pp;
                 job.out_normals = pn;
-                CHECK(ossa_skin_run_parallel(pool, &job, NULL) == OSSA_OK);
+                job.pool = pool;
+                CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
+                job.pool = NULL;
                 CHECKF(memcmp(op, pp, 3 * (size_t)out_n * sizeof(float)) == 0 &&
                        memcmp(on, pn, 3 * (size_t)out_n * sizeof(float)) == 0,
                        "%s: pool of %u differs", label, t);

@@ -207,7 +207,7 @@ static void check_model(const char *label, char *const *files, size_t count, con
     }
     char out[512];
     snprintf(out, sizeof out, "%s/model%d.%s", tmpdir, models_checked, ext);
-    ossa_export_options opt = {.warning = ignore_warning, .embed = embed};
+    ossa_export_options opt = {.log = {ignore_warning, NULL}, .embed = embed};
     ossa_status st = ossa_export_gltf(m, out, &opt, &err);
     char text[1024];
     CHECKF(st == OSSA_OK, "%s: export: %s", label, ossa_error_format(&err, text, sizeof text));
@@ -320,7 +320,7 @@ int main(void)
         CHECKF(exact_subs > 0, "the exact SKM has no exact submesh");
         char out[1100];
         snprintf(out, sizeof out, "%s/exact.glb", tmpdir);
-        ossa_export_options opt = {.warning = count_exact_warning};
+        ossa_export_options opt = {.log = {count_exact_warning, NULL}};
         CHECK(ossa_export_gltf(em, out, &opt, &err) == OSSA_OK);
         CHECKF(exact_warnings > 0, "no warning about the per-influence points");
         check_file("demo as SKM with disagreeing per-influence points", em, out);

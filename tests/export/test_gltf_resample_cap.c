@@ -142,7 +142,7 @@ static void check_export(const char *label, const char *const *files, size_t cou
     int bone = (int)m->clips[0].tracks[1].bone;
     CHECK(m->bones[bone].parent >= 0);
     warnings w = {0, 0};
-    ossa_export_options opt = {.warning = on_warning, .warning_user = &w};
+    ossa_export_options opt = {.log = {on_warning, &w}};
     CHECKF(ossa_export_gltf(m, out, &opt, &err) == OSSA_OK, "%s: %s", label, err.message);
     struct stat st;
     CHECK(stat(out, &st) == 0);

@@ -23,6 +23,7 @@ static void check_parts(const ossa_instance *inst, const ossa_model *m)
     CHECK(ossa_instance_model(inst) == m);
     ossa_instance_part p;
     CHECK(!ossa_instance_part_info(inst, expected, &p));
+    CHECK(ossa_instance_part_of(inst, m->mesh_count, 0) == OSSA_NOT_FOUND);
     for (uint32_t i = 0; i < expected; i++) {
         CHECK(ossa_instance_part_info(inst, i, &p));
         CHECK(ossa_instance_part_of(inst, p.mesh, p.submesh) == i);
@@ -92,9 +93,9 @@ static void test_demo(void)
     float before = ossa_instance_time(inst);
     ossa_instance_update(inst, NAN);
     CHECK(ossa_instance_time(inst) == before);
-    CHECK(ossa_instance_play(inst, m->clip_count, 0.0f, &err) == OSSA_ERR_RANGE);
-    CHECK(ossa_instance_play(inst, 0, NAN, &err) == OSSA_ERR_VALUE && err.message[0]);
-    CHECK(ossa_instance_play(inst, 0, -1.0f, &err) == OSSA_ERR_VALUE);
+    CHECK(ossa_instance_play(inst, m->clip_count, 0.0f, &err) == OSSA_ERR_INVALID_ARGUMENT);
+    CHECK(ossa_instance_play(inst, 0, NAN, &err) == OSSA_ERR_INVALID_ARGUMENT && err.message[0]);
+    CHECK(ossa_instance_play(inst, 0, -1.0f, &err) == OSSA_ERR_INVALID_ARGUMENT);
 
     /* Seek: the same palette as a mixer playing clip 1 set to that time by hand. */
     ossa_instance_seek(inst, 0.83f);
@@ -286,7 +287,8 @@ static void test_frames(void)
             CHECK(all_finite(t, 3) && all_finite(r, 4) && all_finite(s, 3));
     }
     CHECK(!inst || ossa_instance_mount(inst, m->mount_count, false, (float[3]){0},
-                                       (float[4]){0}, (float[3]){0}, NULL) == OSSA_ERR_RANGE);
+                                       (float[4]){0}, (float[3]){0}, NULL) ==
+                                       OSSA_ERR_INVALID_ARGUMENT);
     outputs_free(&o);
     ossa_instance_destroy(inst);
     ossa_model_destroy(m);

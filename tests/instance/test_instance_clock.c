@@ -76,9 +76,9 @@ int main(void)
     CHECK(palette_gap(inst, ref) == 0.0f);
 
     /* Cross-fades: refusals first. */
-    CHECK(ossa_instance_switch_clip(inst, 99, 0.25f, &err) == OSSA_ERR_RANGE);
-    CHECK(ossa_instance_switch_clip(inst, 1, -1.0f, &err) == OSSA_ERR_VALUE);
-    CHECK(ossa_instance_switch_clip(inst, 1, NAN, &err) == OSSA_ERR_VALUE);
+    CHECK(ossa_instance_switch_clip(inst, 99, 0.25f, &err) == OSSA_ERR_INVALID_ARGUMENT);
+    CHECK(ossa_instance_switch_clip(inst, 1, -1.0f, &err) == OSSA_ERR_INVALID_ARGUMENT);
+    CHECK(ossa_instance_switch_clip(inst, 1, NAN, &err) == OSSA_ERR_INVALID_ARGUMENT);
     CHECK(ossa_instance_switch_clip(inst, 0, 0.25f, &err) == OSSA_OK && !ossa_instance_fading(inst, NULL));
     CHECK(ossa_instance_switch_clip(inst, 1, 0.25f, &err) == OSSA_OK);
     uint32_t from = 0;

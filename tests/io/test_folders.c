@@ -29,7 +29,7 @@ static bool move(const char *from_rel, const char *to_rel)
 
 static bool has_clip(const ossa_model *m, const char *name)
 {
-    return ossa_model_find_clip(m, name) >= 0;
+    return ossa_model_find_clip(m, name) != OSSA_NOT_FOUND;
 }
 
 static bool has_warning(const ossa_model *m, const char *needle)

@@ -131,7 +131,7 @@ int main(void)
     if (scene) {
         /* ...and its warning says what the file is (it said "not found (Invalid argument)"). */
         seen_warning w = {"a FIFO, not a file Ossa reads", false};
-        ossa_export_options opt = {.warning = on_warning, .warning_user = &w};
+        ossa_export_options opt = {.log = {on_warning, &w}};
         double t0 = now();
         ossa_status st = ossa_export_gltf(scene, in_dir(p, sizeof p, "out.glb"), &opt, &err);
         CHECKF(st == OSSA_OK, "export with a FIFO texture: %s", err.message);

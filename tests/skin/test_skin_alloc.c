@@ -94,9 +94,12 @@ int main(void)
             CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
             job.begin = 3;
             job.end = out_n - 5;
-            CHECK(ossa_skin_run_parallel(pool, &job, NULL) == OSSA_OK);
-            ossa_frame_lerp_job lj = {r.pos, op, r.nrm, on, 0.3f, n, lp, ln, 1, (ossa_skin_kernel)k};
-            CHECK(ossa_frame_lerp_run(&lj, NULL) == OSSA_OK);
+            job.pool = pool;
+            CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
+            job.pool = NULL;
+            ossa_frame_lerp_job lj = {r.pos, op, r.nrm, on, n, 0.3f, lp, ln, n, 1,
+                                      (ossa_skin_kernel)k};
+            CHECK(ossa_frame_lerp_job_run(&lj, NULL) == OSSA_OK);
             frames++;
         }
         CHECK(ossa_spring_update(springs, 1.0f / 30.0f, op, out_n, NULL) == OSSA_OK);

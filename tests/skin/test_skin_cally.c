@@ -61,8 +61,8 @@ int main(void)
                         ossa_skin_job_init(&job, mesh, pal, nb, op, on,
                                            ossa_skin_mesh_output_count(mesh));
                         job.kernel = kk;
-                        CHECK((threaded ? ossa_skin_run_parallel(pool, &job, NULL)
-                                        : ossa_skin_job_run(&job, NULL)) == OSSA_OK);
+                        job.pool = threaded ? pool : NULL;
+                        CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
                         char what[160];
                         snprintf(what, sizeof what, "cally %s clip %u t=%.3f mesh %u/%u %s", threaded ? "pool" : "",
                                  c, (double)time, i, s, ossa_skin_kernel_name(kk));

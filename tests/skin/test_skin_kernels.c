@@ -124,7 +124,9 @@ static void check_mesh_with(ossa_skin_kernel k, uint32_t n, uint32_t max_inf, ui
         job.out_normals = on2;
         memset(op2, 0, 3 * (size_t)out_n * sizeof(float));
         memset(on2, 0, 3 * (size_t)out_n * sizeof(float));
-        CHECK(ossa_skin_run_parallel(pool, &job, NULL) == OSSA_OK);
+        job.pool = pool;
+        CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
+        job.pool = NULL;
         CHECKF(memcmp(op, op2, 3 * (size_t)out_n * sizeof(float)) == 0, "pool %u positions", t);
         CHECKF(memcmp(on, on2, 3 * (size_t)out_n * sizeof(float)) == 0, "pool %u normals", t);
         ossa_skin_pool_destroy(pool);
@@ -294,7 +296,9 @@ static void check_exact_with(ossa_skin_kernel k, uint32_t n, uint32_t max_inf, u
         CHECK(ossa_skin_pool_create(t, &pool, NULL) == OSSA_OK);
         job.out_positions = op2;
         job.out_normals = on2;
-        CHECK(ossa_skin_run_parallel(pool, &job, NULL) == OSSA_OK);
+        job.pool = pool;
+        CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
+        job.pool = NULL;
         CHECKF(memcmp(op, op2, 3 * (size_t)out_n * sizeof(float)) == 0, "exact pool %u positions", t);
         CHECKF(memcmp(on, on2, 3 * (size_t)out_n * sizeof(float)) == 0, "exact pool %u normals", t);
         ossa_skin_pool_destroy(pool);
@@ -479,8 +483,14 @@ static void check_errors(void)
     free(on);
     ossa_skin_mesh_destroy(mesh);
     rand_submesh_free(&r);
-    CHECK(ossa_skin_kernel_parse("AVX2") == OSSA_SKIN_KERNEL_AVX2);
-    CHECK(ossa_skin_kernel_parse("nope") == OSSA_SKIN_KERNEL_COUNT);
+    ossa_skin_kernel parsed = OSSA_SKIN_KERNEL_AUTO;
+    CHECK(ossa_skin_kernel_parse("AVX2", &parsed, NULL) == OSSA_OK &&
+          parsed == OSSA_SKIN_KERNEL_AVX2);
+    ossa_error perr = {0};
+    CHECK(ossa_skin_kernel_parse("nope", &parsed, &perr) == OSSA_ERR_INVALID_ARGUMENT &&
+          parsed == OSSA_SKIN_KERNEL_AVX2);
+    CHECKF(strstr(perr.message, "'nope'") != NULL, "%s", perr.message);
+    CHECK(ossa_skin_kernel_parse(NULL, &parsed, NULL) == OSSA_ERR_INVALID_ARGUMENT);
     CHECK(ossa_skin_kernel_resolve(OSSA_SKIN_KERNEL_SCALAR, NULL) == OSSA_SKIN_KERNEL_SCALAR);
     /* AUTO is the best kernel whatever the environment says; a fallback goes to the log only. */
     setenv("OSSA_SKIN_KERNEL", "scalar", 1);
@@ -527,13 +537,14 @@ static void check_lerp(ossa_skin_kernel k)
             nb[i] = i / 3 == 2 ? -na[i] : rng_f(&g, -1, 1); /* vertex 2 lerps to zero at 0.5 */
         }
         for (int norm = 0; norm < 2; norm++) {
-            ossa_frame_lerp_job j = {a, b, na, nb, 0.5f, n, p1, n1, norm, OSSA_SKIN_KERNEL_SCALAR};
-            CHECK(ossa_frame_lerp_run(&j, NULL) == OSSA_OK);
+            ossa_frame_lerp_job j = {a, b, na, nb, n, 0.5f, p1, n1, n, norm,
+                                     OSSA_SKIN_KERNEL_SCALAR};
+            CHECK(ossa_frame_lerp_job_run(&j, NULL) == OSSA_OK);
             /* unaligned outputs for the SIMD kernel */
             j.out_positions = p2 + 1;
             j.out_normals = n2 + 1;
             j.kernel = k;
-            CHECK(ossa_frame_lerp_run(&j, NULL) == OSSA_OK);
+            CHECK(ossa_frame_lerp_job_run(&j, NULL) == OSSA_OK);
             uint32_t bad = 0;
             for (size_t i = 0; i < f; i++) {
                 bad += !(fabs(p1[i] - p2[1 + i]) <= 1e-6 * fmax(1.0, fabs(a[i]) + fabs(b[i])));
@@ -549,14 +560,21 @@ static void check_lerp(ossa_skin_kernel k)
             }
             CHECK_NEAR(p1[0], 0.5 * ((double)a[0] + b[0]), 1e-4);
         }
+        /* outputs one vertex short are refused, naming out_capacity */
+        ossa_error err = {0};
+        ossa_frame_lerp_job s = {a, b, NULL, NULL, n, 0.5f, p1, NULL, n - 1, false, k};
+        CHECK(ossa_frame_lerp_job_validate(&s, &err) == OSSA_ERR_INVALID_ARGUMENT);
+        CHECKF(strstr(err.message, "out_capacity") != NULL, "%s", err.message);
+        CHECK(ossa_frame_lerp_job_run(&s, NULL) == OSSA_ERR_INVALID_ARGUMENT);
         free(a); free(b); free(na); free(nb); free(p1); free(n1); free(p2); free(n2);
     }
 }
 
 int main(int argc, char **argv)
 {
-    ossa_skin_kernel k = argc > 1 ? ossa_skin_kernel_parse(argv[1]) : OSSA_SKIN_KERNEL_SCALAR;
-    if (k == OSSA_SKIN_KERNEL_COUNT || k == OSSA_SKIN_KERNEL_AUTO) {
+    ossa_skin_kernel k = OSSA_SKIN_KERNEL_SCALAR;
+    if ((argc > 1 && ossa_skin_kernel_parse(argv[1], &k, NULL) != OSSA_OK) ||
+        k == OSSA_SKIN_KERNEL_AUTO) {
         fprintf(stderr, "usage: test-skin-kernels scalar|sse2|avx2|avx512\n");
         return 1;
     }

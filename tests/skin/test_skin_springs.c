@@ -146,7 +146,7 @@ int main(void)
     lifted[11] = lifted[23] = 2.0f;
     ossa_skin_job_init(&job, mesh, lifted, 2, op, on, ossa_skin_mesh_output_count(mesh));
     CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
-    ossa_spring_state_reset_to(st, op);
+    CHECK(ossa_spring_state_reset_to(st, op, out_n, NULL) == OSSA_OK);
     CHECK(ossa_spring_update(st, 0.0f, op, out_n, NULL) == OSSA_OK);
     for (uint32_t v = 0; v < NV; v++)
         for (int k = 0; k < 3; k++)
@@ -156,7 +156,7 @@ int main(void)
     /* a non-finite position starts that vertex at its bind place; the cloth stays finite */
     CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
     op[3 * remap[NV - 1] + 1] = NAN;
-    ossa_spring_state_reset_to(st, op);
+    CHECK(ossa_spring_state_reset_to(st, op, out_n, NULL) == OSSA_OK);
     CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
     CHECK(ossa_spring_update(st, 1.0f / 30.0f, op, out_n, NULL) == OSSA_OK);
     for (uint32_t i = 0; i < 3 * NV; i++)
@@ -181,8 +181,13 @@ int main(void)
     CHECK(untouched);
     free(short_p);
     free(short_n);
-    ossa_spring_state_reset_to(st, NULL); /* NULL: the bind reset */
-    ossa_spring_state_reset_to(NULL, op);
+    /* positions one vertex short are refused, naming both sizes */
+    ossa_error_clear(&err);
+    CHECK(ossa_spring_state_reset_to(st, op, out_n - 1, &err) == OSSA_ERR_INVALID_ARGUMENT);
+    CHECKF(strstr(err.message, "vertex_capacity") && strstr(err.message, "outputs"), "%s",
+           err.message);
+    CHECK(ossa_spring_state_reset_to(st, NULL, 0, NULL) == OSSA_OK); /* NULL: the bind reset */
+    CHECK(ossa_spring_state_reset_to(NULL, op, out_n, NULL) == OSSA_ERR_INVALID_ARGUMENT);
 
     /* a mesh without springs has no spring state */
     sm.spring_count = 0;

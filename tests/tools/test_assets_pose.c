@@ -60,10 +60,10 @@ static void check_asset(const char *root, const ossa_model *demo, const char *fm
     int clips = 0;
     for (uint32_t c = 0; c < demo->clip_count; c++) {
         const ossa_clip *dc = &demo->clips[c];
-        int32_t idx = ossa_model_find_clip(m, dc->name);
-        if (idx < 0 && m->clip_count == 1 && c == 0)
+        uint32_t idx = ossa_model_find_clip(m, dc->name);
+        if (idx == OSSA_NOT_FOUND && m->clip_count == 1 && c == 0)
             idx = 0; /* a format with one unnamed animation holds the first clip */
-        if (idx < 0) {
+        if (idx == OSSA_NOT_FOUND) {
             printf("note: assets/%s/%s has no clip '%s'\n", fmt, name, dc->name);
             continue;
         }

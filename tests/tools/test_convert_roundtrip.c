@@ -83,7 +83,8 @@ static int32_t kept_clip(const ossa_model *src, uint32_t c, const ossa_model *ou
 {
     if (!strcmp(t->name, "cff"))
         return c == 0 && out->clip_count ? 0 : -1;
-    return ossa_model_find_clip(out, src->clips[c].name);
+    uint32_t found = ossa_model_find_clip(out, src->clips[c].name);
+    return found == OSSA_NOT_FOUND ? -1 : (int32_t)found;
 }
 
 static int conversions, poses;

@@ -222,11 +222,11 @@ int main(void)
 
     /* L: loop -> ping-pong -> once -> loop. */
     press(app, 'L', 0);
-    CHECK(app->playback->mode == OSSA_WRAP_PINGPONG);
+    CHECK(app->playback->wrap == OSSA_WRAP_PINGPONG);
     press(app, 'L', 0);
-    CHECK(app->playback->mode == OSSA_WRAP_CLAMP);
+    CHECK(app->playback->wrap == OSSA_WRAP_CLAMP);
     press(app, 'L', 0);
-    CHECK(app->playback->mode == OSSA_WRAP_LOOP);
+    CHECK(app->playback->wrap == OSSA_WRAP_LOOP);
 
     /* Clips: Tab next, Shift+Tab previous, both wrapping; digits pick one, past the end
      * nothing. Every change fades from where the old clip was. */

@@ -65,20 +65,22 @@ int main(void)
     CHECK(m->bones[0].parent == -1);
     for (uint32_t i = 1; i < m->bone_count; i++)
         CHECK(m->bones[i].parent >= 0 && m->bones[i].parent < (int32_t)i);
-    int32_t foot_l = ossa_model_find_bone(m, "foot_l"), head = ossa_model_find_bone(m, "head");
-    int32_t hand_r = ossa_model_find_bone(m, "hand_r");
+    uint32_t foot_l = ossa_model_find_bone(m, "foot_l"), head = ossa_model_find_bone(m, "head");
+    uint32_t hand_r = ossa_model_find_bone(m, "hand_r");
     CHECK(foot_l > 0 && head > 0 && hand_r > 0);
+    CHECK(foot_l != OSSA_NOT_FOUND && head != OSSA_NOT_FOUND && hand_r != OSSA_NOT_FOUND);
     CHECK(ossa_model_find_bone(m, "pelvis") == 0);
     CHECK(m->material_count >= 2);
     if (m->material_count >= 2)
         CHECK(memcmp(m->materials[0].diffuse, m->materials[1].diffuse, 3 * sizeof(float)) != 0);
 
     CHECK(m->clip_count == 3);
-    int32_t walk = ossa_model_find_clip(m, "walk"), wave = ossa_model_find_clip(m, "wave");
-    CHECK(walk == 0 && wave >= 0 && ossa_model_find_clip(m, "idle") >= 0);
-    if (walk >= 0)
+    uint32_t walk = ossa_model_find_clip(m, "walk"), wave = ossa_model_find_clip(m, "wave");
+    CHECK(walk == 0 && wave != OSSA_NOT_FOUND &&
+          ossa_model_find_clip(m, "idle") != OSSA_NOT_FOUND);
+    if (walk != OSSA_NOT_FOUND)
         CHECK_NEAR(m->clips[walk].duration, 1.0, 1e-6);
-    if (wave >= 0)
+    if (wave != OSSA_NOT_FOUND)
         CHECK_NEAR(m->clips[wave].duration, 2.0, 1e-6);
 
     CHECK(m->mesh_count == 1);
@@ -126,9 +128,9 @@ int main(void)
 
         /* Walk at 0.25 s: the left leg swings, so the left foot moves. */
         float rest_foot[3], walk_foot[3];
-        bone_vertices_mean(m, bind, (uint32_t)foot_l, rest_foot);
+        bone_vertices_mean(m, bind, foot_l, rest_foot);
         skin_pose(m, &m->clips[0], 0.25f, pose);
-        bone_vertices_mean(m, pose, (uint32_t)foot_l, walk_foot);
+        bone_vertices_mean(m, pose, foot_l, walk_foot);
         float dz = walk_foot[2] - rest_foot[2], dy = walk_foot[1] - rest_foot[1];
         float moved = sqrtf(dz * dz + dy * dy);
         CHECKF(moved > 0.1f, "foot moved by %g", (double)moved);
@@ -142,11 +144,11 @@ int main(void)
         CHECK_NEAR(worst, 0.0, 1e-4);
 
         /* Wave: the right hand is above the head. */
-        if (wave >= 0) {
+        if (wave != OSSA_NOT_FOUND) {
             float hand[3], top[3];
             skin_pose(m, &m->clips[wave], 0.5f, pose);
-            bone_vertices_mean(m, pose, (uint32_t)hand_r, hand);
-            bone_vertices_mean(m, pose, (uint32_t)head, top);
+            bone_vertices_mean(m, pose, hand_r, hand);
+            bone_vertices_mean(m, pose, head, top);
             CHECKF(hand[1] > top[1], "hand y %g, head y %g", (double)hand[1], (double)top[1]);
         }
     }

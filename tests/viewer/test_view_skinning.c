@@ -31,10 +31,10 @@ static void check_scene_skinning(void)
     }
     view_scene s;
     CHECK(view_scene_init(&s, m));
-    int32_t walk = ossa_model_find_clip(m, "walk");
-    CHECK(walk >= 0 && s.part_count > 0);
-    const ossa_clip *clip = walk >= 0 ? &m->clips[walk] : NULL;
-    view_scene_pose(&s, walk >= 0 ? (uint32_t)walk : OSSA_INSTANCE_NO_CLIP, 0.3f);
+    uint32_t walk = ossa_model_find_clip(m, "walk");
+    CHECK(walk != OSSA_NOT_FOUND && s.part_count > 0);
+    const ossa_clip *clip = walk != OSSA_NOT_FOUND ? &m->clips[walk] : NULL;
+    view_scene_pose(&s, walk, 0.3f);
 
     /* The scalar pose of anim.h gives the same palette as the runtime jobs. */
     size_t nb = m->bone_count;
@@ -189,9 +189,9 @@ static void check_exact_scene(const char *skm)
         return;
     view_scene s;
     CHECK(view_scene_init(&s, m));
-    int32_t walk = ossa_model_find_clip(m, "walk");
-    CHECK(walk >= 0);
-    view_scene_pose(&s, walk >= 0 ? (uint32_t)walk : OSSA_INSTANCE_NO_CLIP, 0.3f);
+    uint32_t walk = ossa_model_find_clip(m, "walk");
+    CHECK(walk != OSSA_NOT_FOUND);
+    view_scene_pose(&s, walk, 0.3f);
     size_t n = s.vertex_count ? s.vertex_count : 1;
     float *pos = calloc(3 * n, sizeof(float)), *nrm = calloc(3 * n, sizeof(float));
     float *bind = calloc(3 * n, sizeof(float)), *weights = calloc(8 * n, sizeof(float));

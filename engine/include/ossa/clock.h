@@ -26,7 +26,7 @@ typedef struct ossa_clock {
     float time;           /* clip time in [0, duration] */
     float speed;          /* playback rate, 1 = real time; negative plays backwards */
     float frame_rate;     /* frames per second for stepping and frame numbers (> 0) */
-    ossa_wrap mode;  /* loop, ping-pong or once */
+    ossa_wrap wrap;       /* loop, ping-pong or once */
     bool backwards;       /* ping-pong: in the returning half of the period */
     bool playing;
 } ossa_clock;
@@ -60,7 +60,7 @@ OSSA_API void ossa_clock_speed_step(ossa_clock *c, int direction);
 OSSA_API void ossa_clock_reverse(ossa_clock *c);
 /* Loop -> ping-pong -> once -> loop. */
 OSSA_API void ossa_clock_cycle_mode(ossa_clock *c);
-OSSA_API void ossa_clock_set_mode(ossa_clock *c, ossa_wrap mode);
+OSSA_API void ossa_clock_set_mode(ossa_clock *c, ossa_wrap wrap);
 /* frames_per_second <= 0 or not finite: ignored. */
 OSSA_API void ossa_clock_set_frame_rate(ossa_clock *c, float frames_per_second);
 

@@ -23,11 +23,14 @@ OSSA_API ossa_status ossa_spring_state_create(const ossa_skin_mesh *mesh, ossa_s
 OSSA_API void ossa_spring_state_destroy(ossa_spring_state *state);
 /* Back to bind positions, at rest. */
 OSSA_API void ossa_spring_state_reset(ossa_spring_state *state);
-/* At rest at the given positions (output order, as the mesh's skin job wrote them): what
- * Cal3D's CalSpringSystem::resetPositions does with the skinned vertices, for a jump in time
- * (a seek or a new clip) without the cloth snapping back to the bind pose. A spring vertex whose
- * given position is not finite starts at its bind position. */
-OSSA_API void ossa_spring_state_reset_to(ossa_spring_state *state, const float *positions);
+/* At rest at the given positions (output order, as the mesh's skin job wrote them; 3 floats a
+ * vertex, vertex_capacity vertices): what Cal3D's CalSpringSystem::resetPositions does with the
+ * skinned vertices, for a jump in time (a seek or a new clip) without the cloth snapping back
+ * to the bind pose. A spring vertex whose given position is not finite starts at its bind
+ * position; NULL positions: ossa_spring_state_reset. OSSA_ERR_INVALID_ARGUMENT (nothing
+ * changed) for a NULL state or vertex_capacity below the mesh's output count. */
+OSSA_API ossa_status ossa_spring_state_reset_to(ossa_spring_state *state, const float *positions,
+                                                uint32_t vertex_capacity, ossa_error *err);
 /* One Cal3D spring-system step, called after the full-mesh skin job has written out_positions
  * (output order; out_capacity: the vertices it holds, >= the mesh's output count, else
  * OSSA_ERR_INVALID_ARGUMENT and nothing is written): every spring vertex does a Verlet step with force (0, 0.5, 0) + (0, 0, -98.1) *

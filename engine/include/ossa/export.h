@@ -28,8 +28,8 @@ typedef struct ossa_export_options {
     uint32_t max_influences;         /* per vertex in JOINTS_n/WEIGHTS_n; 0: 4, what three.js
                                         and most engines read (the smallest dropped, the rest
                                         renormalised, with a warning); up to OSSA_MAX_INFLUENCES */
-    ossa_export_warning_fn warning;  /* each warning, one line of text; NULL: not reported */
-    void *warning_user;
+    ossa_log_options log;            /* each warning, one line of text (status.h); zero: not
+                                        reported */
     ossa_write_guard guard;          /* asked about every file written (.glb; .gltf, .bin and
                                         textures beside it) before any is */
 } ossa_export_options;

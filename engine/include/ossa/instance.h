@@ -53,7 +53,7 @@ extern "C" {
 typedef struct ossa_instance ossa_instance;
 
 /* "No clip": the rest pose (ossa_instance_pose_clip) or no vertex clip. */
-#define OSSA_INSTANCE_NO_CLIP 0xffffffffu
+#define OSSA_INSTANCE_NO_CLIP OSSA_NOT_FOUND
 /* Default longest spring step: Verlet steps assume small, even steps, so a stalled frame must
  * not fling the cloth. */
 #define OSSA_INSTANCE_SPRING_MAX_DT 0.1f
@@ -130,7 +130,7 @@ OSSA_API const ossa_model *ossa_instance_model(const ossa_instance *inst);
 OSSA_API uint32_t ossa_instance_part_count(const ossa_instance *inst);
 /* Fills *out for part (parts are the model's submeshes, mesh by mesh); false when out of range. */
 OSSA_API bool ossa_instance_part_info(const ossa_instance *inst, uint32_t part, ossa_instance_part *out);
-/* The part that draws a submesh; ossa_instance_part_count() when none. */
+/* The part that draws a submesh; OSSA_NOT_FOUND when none. */
 OSSA_API uint32_t ossa_instance_part_of(const ossa_instance *inst, uint32_t mesh, uint32_t submesh);
 /* The concrete kernel the skin jobs run. */
 OSSA_API ossa_skin_kernel ossa_instance_kernel(const ossa_instance *inst);
@@ -150,9 +150,9 @@ OSSA_API size_t ossa_instance_state_bytes(const ossa_instance *inst);
 OSSA_API ossa_mixer *ossa_instance_mixer(ossa_instance *inst);
 /* Cross-fades to clip as a looping cycle of weight 1 over fade_seconds (0: at once): every
  * other active cycle is cleared over the same time (Cal3D blendCycle / clearCycle), and clip
- * becomes the vertex clip once its weight is the largest. OSSA_ERR_RANGE for a clip out of
- * range, OSSA_ERR_VALUE for a negative or non-finite fade, OSSA_ERR_UNSUPPORTED when the
- * mixer's cycle capacity is full. */
+ * becomes the vertex clip once its weight is the largest. OSSA_ERR_INVALID_ARGUMENT for a clip
+ * out of range or a negative or non-finite fade, OSSA_ERR_UNSUPPORTED when the mixer's cycle
+ * capacity is full. */
 OSSA_API ossa_status ossa_instance_play(ossa_instance *inst, uint32_t clip, float fade_seconds,
                                ossa_error *err);
 /* Advances by dt seconds (not finite: 0; negative runs the clocks back, as Cal3D's
@@ -195,7 +195,7 @@ OSSA_API void ossa_instance_seek_clock(ossa_instance *inst, uint32_t clip, float
 /* Cross-fades over fade_seconds from the clock's clip, which runs on at its own pace from its
  * time while it fades out, to clip `to` from time 0, which the clock then plays (Cal3D
  * clearCycle / blendCycle; a switch during a fade goes on from the blend). 0 seconds, or a model
- * without bones: at once. A jump. OSSA_ERR_RANGE for a clip out of range, OSSA_ERR_VALUE for a
+ * without bones: at once. A jump. OSSA_ERR_INVALID_ARGUMENT for a clip out of range or a
  * negative or non-finite fade; the clock's own clip: nothing. */
 OSSA_API ossa_status ossa_instance_switch_clip(ossa_instance *inst, uint32_t to,
                                                float fade_seconds, ossa_error *err);
@@ -273,8 +273,9 @@ OSSA_API const ossa_vertex_track *ossa_instance_part_vertex_track(const ossa_ins
 OSSA_API ossa_status ossa_instance_uvs(ossa_instance *inst, uint32_t part, bool bind, float *uvs,
                                        uint32_t capacity, ossa_error *err);
 /* A mount's model-space transform (ossa_mount_transform) on its submesh as it is drawn now, or
- * in the bind pose when bind is true. OSSA_ERR_RANGE for a mount out of range or on no part,
- * OSSA_ERR_VALUE for a degenerate triangle. */
+ * in the bind pose when bind is true. OSSA_ERR_INVALID_ARGUMENT for a mount out of range,
+ * OSSA_ERR_RANGE for one on a submesh no part draws, OSSA_ERR_VALUE for a degenerate
+ * triangle. */
 OSSA_API ossa_status ossa_instance_mount(ossa_instance *inst, uint32_t mount, bool bind, float t[3],
                                 float r[4], float s[3], ossa_error *err);
 

@@ -40,7 +40,7 @@ typedef struct ossa_mixer_desc {
     uint32_t max_cycles;       /* active cycles at once; 0 = 16 */
     uint32_t max_actions;      /* active actions at once; 0 = 16 */
     ossa_rot_interp rot;       /* OSSA_ROT_SLERP (Cal3D) by default */
-    ossa_wrap time_mode;  /* for actions; cycles always use OSSA_WRAP_LOOP. Default
+    ossa_wrap wrap;            /* for actions; cycles always use OSSA_WRAP_LOOP. Default
                                   OSSA_WRAP_EXTRAPOLATE, as Cal3D */
 } ossa_mixer_desc;
 

@@ -305,9 +305,10 @@ OSSA_API void ossa_model_destroy(ossa_model *model);
 /* Checks every index, count and number of a model (loaders run it before returning). */
 OSSA_API ossa_status ossa_model_validate(const ossa_model *model, ossa_error *err);
 
-/* -1 when absent. Exact match first, then case-insensitive. */
-OSSA_API int32_t ossa_model_find_bone(const ossa_model *model, const char *name);
-OSSA_API int32_t ossa_model_find_clip(const ossa_model *model, const char *name);
+/* The index of the bone or clip of that name, OSSA_NOT_FOUND when absent. Exact match first,
+ * then case-insensitive. */
+OSSA_API uint32_t ossa_model_find_bone(const ossa_model *model, const char *name);
+OSSA_API uint32_t ossa_model_find_clip(const ossa_model *model, const char *name);
 
 #ifdef __cplusplus
 }

@@ -1,30 +1,49 @@
 /* Ossa: skeletal animation runtime for legacy character formats.
  *
- * The contract, kept by every header below:
- * - A call that can fail returns ossa_status (OSSA_OK = 0, so test `!= OSSA_OK`) and takes the
- *   caller's ossa_error *err as its last parameter (which may be NULL), filled on failure only
- *   with what was wrong: which field or argument, which index, which sizes. Per-frame calls
- *   (jobs, the mixer) pay nothing for it when they succeed. The model builder (build.h) is the
- *   one variant: it takes err once, at ossa_builder_create, and its later calls fill that.
- * - An object is made by ossa_X_create(..., out, err) and freed by ossa_X_destroy (safe on
- *   NULL); on failure *out is NULL (an ossa_soa_pose is a caller-owned struct that create fills).
- * - A job is a struct of inputs and output arrays with their sizes: ossa_X_job_validate checks
- *   it, ossa_X_job_run validates and runs it and writes nothing when it is invalid.
+ * The contract, kept by every header below and checked on them by the api-contract test
+ * (tests/layout/check_contract.py, whose allowlist names what does not keep it yet):
+ * - Failure. A call that can fail returns ossa_status (OSSA_OK = 0, so test `!= OSSA_OK`) and
+ *   takes the caller's ossa_error *err as its last parameter (which may be NULL), filled on
+ *   failure only with what was wrong: which field or argument, which index, which sizes.
+ *   Per-frame calls (jobs, the mixer) pay nothing for it when they succeed. Only such a call
+ *   takes an ossa_error. The model builder (build.h) is the one variant: it takes err once, at
+ *   ossa_builder_create, and its later calls fill that.
+ * - No failure. A call that returns a value or nothing cannot fail: a getter, a count, a
+ *   destroy, a clock step. Each argument it cannot take has a documented meaning (ignored,
+ *   clamped, the rest pose); a precondition a caller can break makes the call fallible.
+ * - Which status. An argument the call cannot take (NULL, an index out of range, a count above
+ *   its cap, a non-finite or negative number where neither is meant, a capacity too small) is
+ *   OSSA_ERR_INVALID_ARGUMENT; the other codes describe data (a file, a model, a device).
+ * - Not found. A look-up of an index answers OSSA_NOT_FOUND (status.h, UINT32_MAX) when there
+ *   is none, and every "none" index (OSSA_SKIN_PAD_VERTEX, OSSA_INSTANCE_NO_CLIP) is that value;
+ *   a look-up of a pointer answers NULL.
+ * - Objects. An object is made by ossa_X_create(..., out, err) and freed by ossa_X_destroy
+ *   (safe on NULL); on failure *out is NULL (an ossa_soa_pose is a caller-owned struct that
+ *   create fills).
+ * - Jobs. A job is a struct of inputs and output arrays with their capacities, filled by the
+ *   caller (zero = default for its enums): ossa_X_job_validate(job, err) checks it,
+ *   ossa_X_job_run(job, err) validates and runs it and writes nothing when it is invalid.
  * - Buffers are the caller's; per-frame calls never allocate. Quaternions are Hamilton x y z w.
- * - Every caller-owned output array comes with its capacity, checked before anything is
- *   written (OSSA_ERR_INVALID_ARGUMENT naming the buffer and both sizes): an argument or job
- *   field right after the array, or after the group of parallel arrays it sizes, counting
- *   entries, never bytes: vertices (out_capacity, vertex_capacity: each array holds that many
- *   vertices of its own width, e.g. 3 floats a position, 2 a UV), bones (bone_capacity, for t,
- *   r, s and palettes) or weights, except a count of floats where the name says _floats
- *   (ossa_palette_job.palette_floats). A job's count of vertices that sizes its inputs and
- *   outputs alike (ossa_frame_lerp_job.count) is that capacity; fixed arrays (float t[3]) and
- *   sized structs (ossa_soa_pose) carry their own size.
+ * - Capacities. Every caller-owned output array comes with its capacity, checked before
+ *   anything is written (OSSA_ERR_INVALID_ARGUMENT naming the buffer and both sizes): an
+ *   argument or job field right after the array, or after the group of parallel arrays it
+ *   sizes, named `capacity` or `X_capacity` and counting entries, never bytes: vertices
+ *   (out_capacity, vertex_capacity: each array holds that many vertices of its own width, e.g.
+ *   3 floats a position, 2 a UV), bones (bone_capacity, for t, r, s and palettes) or weights;
+ *   the one other name is a count of floats that says so (ossa_palette_job.palette_floats). An
+ *   input array the call reads by a count of its own comes with that count the same way. Fixed
+ *   arrays (float t[3]) and sized structs (ossa_soa_pose) carry their own size.
+ * - Wrap mode. Every parameter or field of type ossa_wrap (sample.h) is named `wrap`.
+ * - Loaders and writers. Each takes its options struct by pointer (NULL or all zero: the
+ *   defaults) before out and err: ossa_load_options, ossa_X_write_options,
+ *   ossa_export_options; a writer takes where to write (a path, or dir and base for a set of
+ *   files), never loose settings.
+ * - Diagnostics. The library never prints and never reads the environment: messages go to one
+ *   callback type, ossa_log_fn (status.h), given as an ossa_log_options {fn, user}, zero
+ *   meaning nothing is reported.
  * - ossa_skin_buffer_alloc / _free are memory, not an object: a zeroed, aligned block like
  *   malloc / free's, with one way to fail (NULL: out of memory) and nothing to create or
  *   validate, so they keep malloc's shape rather than ossa_X_create(..., out, err).
- * - The library never prints and never reads the environment: diagnostics go to a callback in
- *   an options struct (ossa_log_options, ossa_export_options), zero meaning the default.
  * - Only the OSSA_API functions, all prefixed ossa_, are exported.
  *
  * The calls in the order a program makes them:
@@ -35,7 +54,7 @@
  *              ossa_spring_state_create (cloth.h)
  *   per frame  ossa_playback_time -> ossa_sample_job_run, or ossa_mixer_update ->
  *              ossa_mixer_evaluate; ossa_ltm_job_run -> ossa_palette_job_run (pose.h);
- *              ossa_skin_job_init -> ossa_skin_job_run / ossa_skin_run_parallel;
+ *              ossa_skin_job_init -> ossa_skin_job_run (over a pool: ossa_skin_job.pool);
  *              ossa_spring_update; vertex frames: ossa_vertex_clip_eval (vertex_anim.h)
  *   or at once ossa_instance_create / _create_shared (instance.h) wires all of the above for
  *              one character; per frame ossa_instance_play, ossa_instance_update (a crowd:
@@ -75,15 +94,15 @@
  *     nrm = calloc(3 * (size_t)n + 3, sizeof(float));
  *     for (int frame = 0; frame < 60 && st == OSSA_OK && pos && nrm; frame++) {
  *         float t = ossa_playback_time(ossa_rt_clip_duration(clip), frame / 30.0f, OSSA_WRAP_LOOP);
- *         ossa_rt_skeleton_rest(skel, &local);
- *         ossa_sample_job sample = {.clip = clip, .time = t, .time_mode = OSSA_WRAP_LOOP,
+ *         ossa_sample_job sample = {.clip = clip, .time = t, .wrap = OSSA_WRAP_LOOP,
  *                                   .output = &local};
  *         ossa_ltm_job ltm = {.skeleton = skel, .local = &local, .model = &model};
  *         ossa_palette_job pal = {.skeleton = skel, .model = &model, .palette = palette,
  *                                 .palette_floats = 12 * (size_t)bones};
  *         ossa_skin_job skin;
  *         ossa_skin_job_init(&skin, mesh, palette, bones, pos, nrm, n + 1);
- *         if ((st = ossa_sample_job_run(&sample, &err)) == OSSA_OK &&
+ *         if ((st = ossa_rt_skeleton_rest(skel, &local, &err)) == OSSA_OK &&
+ *             (st = ossa_sample_job_run(&sample, &err)) == OSSA_OK &&
  *             (st = ossa_ltm_job_run(&ltm, &err)) == OSSA_OK &&
  *             (st = ossa_palette_job_run(&pal, &err)) == OSSA_OK)
  *             st = ossa_skin_job_run(&skin, &err);

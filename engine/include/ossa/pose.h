@@ -40,17 +40,18 @@ typedef struct ossa_soa_pose {
 } ossa_soa_pose;
 
 /* Allocates the arrays of *out (a caller-owned struct; one block) and sets every entry, padding
- * included, to identity. OSSA_ERR_RANGE above 65536 bones, OSSA_ERR_NOMEM; on failure *out is
- * zeroed. */
+ * included, to identity. OSSA_ERR_INVALID_ARGUMENT above 65536 bones, OSSA_ERR_NOMEM; on
+ * failure *out is zeroed. */
 OSSA_API ossa_status ossa_soa_pose_create(uint32_t bone_count, ossa_soa_pose *out, ossa_error *err);
 /* Frees the block and zeroes the struct; safe on a zeroed struct and on NULL. */
 OSSA_API void ossa_soa_pose_destroy(ossa_soa_pose *pose);
-/* Conversions to and from the AoS arrays of ossa/reference.h (t: 3 floats a bone, r: 4, s: 3);
- * pose->bone_count entries are read (from_aos) or written (to_aos). to_aos writes nothing and
- * returns OSSA_ERR_INVALID_ARGUMENT when t, r, s hold fewer than pose->bone_count bones
- * (bone_capacity). */
-OSSA_API void ossa_soa_pose_from_aos(ossa_soa_pose *pose, const float *t, const float *r,
-                                     const float *s);
+/* Conversions to and from the AoS arrays of ossa/reference.h (t: 3 floats a bone, r: 4, s: 3,
+ * bone_capacity bones each); pose->bone_count entries are read (from_aos) or written (to_aos).
+ * Both change nothing and return OSSA_ERR_INVALID_ARGUMENT for a NULL pointer or when t, r, s
+ * hold fewer than pose->bone_count bones. */
+OSSA_API ossa_status ossa_soa_pose_from_aos(ossa_soa_pose *pose, const float *t, const float *r,
+                                            const float *s, uint32_t bone_capacity,
+                                            ossa_error *err);
 OSSA_API ossa_status ossa_soa_pose_to_aos(const ossa_soa_pose *pose, float *t, float *r, float *s,
                                           uint32_t bone_capacity, ossa_error *err);
 
@@ -65,8 +66,10 @@ OSSA_API ossa_status ossa_rt_skeleton_create(const ossa_model *model, ossa_rt_sk
                                              ossa_error *err);
 OSSA_API void ossa_rt_skeleton_destroy(ossa_rt_skeleton *skel);
 OSSA_API uint32_t ossa_rt_skeleton_bone_count(const ossa_rt_skeleton *skel);
-/* Writes the rest pose into every entry of pose (pose->bone_count must equal the skeleton's). */
-OSSA_API void ossa_rt_skeleton_rest(const ossa_rt_skeleton *skel, ossa_soa_pose *pose);
+/* Writes the rest pose into every entry of pose. OSSA_ERR_INVALID_ARGUMENT (nothing written)
+ * for a NULL pointer or a pose whose bone_count is not the skeleton's. */
+OSSA_API ossa_status ossa_rt_skeleton_rest(const ossa_rt_skeleton *skel, ossa_soa_pose *pose,
+                                           ossa_error *err);
 
 /* ---------------------------------------------------------------------------------------------
  * Local to model, palette */

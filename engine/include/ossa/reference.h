@@ -23,7 +23,7 @@ OSSA_API ossa_status ossa_pose_rest(const ossa_model *m, float *t, float *r, flo
  * arrays hold (call ossa_pose_rest first for Cal3D's "untouched bones use the rest pose").
  * Translation lerps, rotation uses Cal3D's shortest-path slerp. */
 OSSA_API ossa_status ossa_sample_clip(const ossa_model *m, const ossa_clip *clip, float time,
-                                      ossa_wrap mode, float *t, float *r, float *s,
+                                      ossa_wrap wrap, float *t, float *r, float *s,
                                       uint32_t bone_capacity, ossa_error *err);
 
 /* Model-space transforms from local ones (parents come before children); bone_capacity covers
@@ -51,16 +51,16 @@ typedef struct ossa_reference_pose {
 /* Floats a bone of the seven arrays together: 3 + 4 + 3 local, as many model, 12 palette. */
 #define OSSA_REFERENCE_POSE_FLOATS 32u
 
-/* The seven arrays laid out in one caller-owned block of OSSA_REFERENCE_POSE_FLOATS x bones
- * floats (a NULL block: every array NULL), so a caller allocates and frees once. */
-OSSA_API ossa_reference_pose ossa_reference_pose_in(float *block, uint32_t bones);
+/* The seven arrays laid out in one caller-owned block of OSSA_REFERENCE_POSE_FLOATS x
+ * bone_capacity floats (a NULL block: every array NULL), so a caller allocates and frees once. */
+OSSA_API ossa_reference_pose ossa_reference_pose_in(float *block, uint32_t bone_capacity);
 
 /* The rest pose, the clip sampled over it (NULL clip: the rest pose alone), then model space and
  * the palette where p holds their arrays: the pipeline written once for every caller. With
  * OSSA_WRAP_LOOP the time is wrapped into the clip first (ossa_clip_wrap_time): a cycle;
  * the other modes sample the time as given. Allocates nothing. */
 OSSA_API ossa_status ossa_reference_pose_at(const ossa_model *m, const ossa_clip *clip, float time,
-                                            ossa_wrap mode, const ossa_reference_pose *p,
+                                            ossa_wrap wrap, const ossa_reference_pose *p,
                                             ossa_error *err);
 
 /* Skinning of one submesh in file order: positions and normals (3 per vertex, normals

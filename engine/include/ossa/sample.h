@@ -78,7 +78,7 @@ typedef struct ossa_sample_job {
     const ossa_rt_clip *clip;
     ossa_sample_cache *cache;  /* may be NULL: every track binary-searches */
     float time;                /* clip time in seconds (see ossa_playback_time) */
-    ossa_wrap time_mode;  /* OSSA_WRAP_EXTRAPOLATE (Cal3D, default), _CLAMP, _LOOP */
+    ossa_wrap wrap;            /* OSSA_WRAP_EXTRAPOLATE (Cal3D, default), _CLAMP, _LOOP */
     ossa_rot_interp rot;
     ossa_soa_pose *output;     /* animated bones are written, others keep their values */
 } ossa_sample_job;

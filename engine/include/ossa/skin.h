@@ -32,7 +32,7 @@ enum {
     OSSA_SKIN_GROUP_COUNT = 10,      /* groups 0..8, and group 9 for > 8 influences */
     OSSA_SKIN_MAX_PALETTE = 65535    /* bone indices are stored in 16 bits */
 };
-#define OSSA_SKIN_PAD_VERTEX 0xffffffffu /* ossa_skin_mesh_source() of a padding vertex */
+#define OSSA_SKIN_PAD_VERTEX OSSA_NOT_FOUND /* ossa_skin_mesh_source() of a padding vertex */
 
 /* ---- kernels ---------------------------------------------------------------------------- */
 
@@ -47,8 +47,10 @@ typedef enum ossa_skin_kernel {
 
 /* "auto", "scalar", "sse2", "avx2", "avx512"; "?" for anything else. */
 OSSA_API const char *ossa_skin_kernel_name(ossa_skin_kernel k);
-/* Parses the names above; OSSA_SKIN_KERNEL_COUNT when unknown. */
-OSSA_API ossa_skin_kernel ossa_skin_kernel_parse(const char *name);
+/* Parses the names above (in any letter case) into *out; OSSA_ERR_INVALID_ARGUMENT (*out left
+ * as it was) for a name that is none of them. */
+OSSA_API ossa_status ossa_skin_kernel_parse(const char *name, ossa_skin_kernel *out,
+                                            ossa_error *err);
 /* true when the kernel is compiled in and this CPU runs it (__builtin_cpu_supports). AUTO: true. */
 OSSA_API bool ossa_skin_kernel_available(ossa_skin_kernel k);
 /* The fastest available kernel. */
@@ -166,6 +168,8 @@ OSSA_API void ossa_skin_mesh_traffic(const ossa_skin_mesh *mesh, uint64_t *read_
 
 /* ---- skin job --------------------------------------------------------------------------- */
 
+typedef struct ossa_skin_pool ossa_skin_pool; /* ossa/skin_pool.h */
+
 typedef struct ossa_skin_job {
     const ossa_skin_mesh *mesh;
     const float *palette;        /* 12 floats (3x4 row-major) per bone, palette_size bones, as
@@ -183,10 +187,14 @@ typedef struct ossa_skin_job {
     ossa_skin_kernel kernel;     /* AUTO: the kernel the mesh resolved at creation
                                     (ossa_skin_kernel_best) */
     ossa_skin_store store;
+    ossa_skin_pool *pool;        /* NULL: the job runs on the calling thread; else its range is
+                                    split across the pool's threads (slices aligned to
+                                    OSSA_SKIN_BLOCK), with results identical to one thread's */
 } ossa_skin_job;
 
-/* Fills a job for the whole mesh with AUTO kernel and store policy; out_capacity: vertices
- * each output buffer holds (>= ossa_skin_mesh_output_count for the whole mesh). */
+/* Fills a job for the whole mesh with AUTO kernel and store policy, on the calling thread;
+ * out_capacity: vertices each output buffer holds (>= ossa_skin_mesh_output_count for the
+ * whole mesh). */
 OSSA_API void ossa_skin_job_init(ossa_skin_job *job, const ossa_skin_mesh *mesh,
                                  const float *palette, uint32_t palette_size, float *out_positions,
                                  float *out_normals, uint32_t out_capacity);
@@ -194,7 +202,7 @@ OSSA_API void ossa_skin_job_init(ossa_skin_job *job, const ossa_skin_mesh *mesh,
  * below end, unknown kernel), or OSSA_ERR_UNSUPPORTED (the requested kernel is not available
  * on this CPU); err says which. */
 OSSA_API ossa_status ossa_skin_job_validate(const ossa_skin_job *job, ossa_error *err);
-/* Validates, then skins [begin, end): positions sum_i w_i (M_i p + T_i) (exact meshes:
+/* Validates, then skins [begin, end) (over job->pool when set): positions sum_i w_i (M_i p + T_i) (exact meshes:
  * sum_i P_i [u_i; w_i], see ossa_skin_mesh_exact), normals sum_i w_i M_i n normalised (a zero
  * normal stays zero); weights are used as stored; a vertex without influences keeps its
  * (morphed) position and gets its normal normalised. */

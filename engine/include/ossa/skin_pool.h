@@ -1,5 +1,5 @@
-/* A persistent thread pool for skin jobs (ossa/skin.h): split a job's output range across
- * threads with identical results. */
+/* A persistent thread pool for skin jobs (ossa/skin.h): a job whose pool field is set has its
+ * output range split across the pool's threads by ossa_skin_job_run, with identical results. */
 #ifndef OSSA_SKIN_POOL_H
 #define OSSA_SKIN_POOL_H
 
@@ -13,7 +13,7 @@ extern "C" {
 
 /* ---- thread pool ------------------------------------------------------------------------ */
 
-typedef struct ossa_skin_pool ossa_skin_pool;
+/* ossa_skin_pool is declared in ossa/skin.h, where ossa_skin_job names it. */
 
 /* A pool of `threads` participants: the calling thread plus threads - 1 persistent workers
  * (threads >= 1, <= 256). After a dispatch, a worker that finished (and the caller) spins for
@@ -34,11 +34,6 @@ OSSA_API double ossa_skin_pool_worker_cpu_seconds(const ossa_skin_pool *pool);
 typedef void (*ossa_skin_range_fn)(void *ctx, uint32_t begin, uint32_t end);
 OSSA_API void ossa_skin_pool_for(ossa_skin_pool *pool, uint32_t begin, uint32_t end, uint32_t align,
                                  ossa_skin_range_fn fn, void *ctx);
-
-/* Validates the job, then runs it split across the pool (slices aligned to OSSA_SKIN_BLOCK);
- * results are identical to ossa_skin_job_run. A NULL pool runs on the calling thread. */
-OSSA_API ossa_status ossa_skin_run_parallel(ossa_skin_pool *pool, const ossa_skin_job *job,
-                                            ossa_error *err);
 
 #ifdef __cplusplus
 }

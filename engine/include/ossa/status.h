@@ -20,12 +20,14 @@ extern "C" {
 
 typedef enum ossa_status {
     OSSA_OK = 0,
-    OSSA_ERR_INVALID_ARGUMENT, /* caller passed something unusable */
+    OSSA_ERR_INVALID_ARGUMENT, /* caller passed something unusable: NULL, an index out of
+                                  range, a count above its cap, a bad number, a capacity too
+                                  small (ossa.h) */
     OSSA_ERR_IO,               /* file cannot be opened or read */
     OSSA_ERR_FORMAT,           /* unknown format, bad magic, malformed structure */
     OSSA_ERR_VERSION,          /* version outside the accepted range */
     OSSA_ERR_TRUNCATED,        /* data ends before the structure does */
-    OSSA_ERR_RANGE,            /* count above its cap or index out of range */
+    OSSA_ERR_RANGE,            /* data: a count above its cap or an index out of range */
     OSSA_ERR_VALUE,            /* NaN/Inf or otherwise invalid number */
     OSSA_ERR_MISMATCH,         /* files of one model disagree (bones, counts) */
     OSSA_ERR_NOMEM,
@@ -43,10 +45,16 @@ typedef struct ossa_error {
     char message[512];
 } ossa_error;
 
+/* The one "not found" value (ossa.h): what a look-up of an index answers when there is none,
+ * and the value of every "no index" constant (OSSA_SKIN_PAD_VERTEX, OSSA_INSTANCE_NO_CLIP). */
+#define OSSA_NOT_FOUND UINT32_MAX
+
 OSSA_API const char *ossa_status_name(ossa_status s);
 
-/* "file:offset 123: message" style text for humans, written into buf. */
-OSSA_API const char *ossa_error_format(const ossa_error *err, char *buf, unsigned size);
+/* "file:offset 123: message" style text for humans, written into buf (capacity: the bytes it
+ * holds, the terminating NUL included; the text is cut to fit). Returns buf, or "" for a NULL
+ * buf or a capacity of 0. */
+OSSA_API const char *ossa_error_format(const ossa_error *err, char *buf, unsigned capacity);
 
 OSSA_API void ossa_error_clear(ossa_error *err);
 

@@ -25,7 +25,7 @@ OSSA_API const ossa_vertex_track *ossa_clip_uv_track(const ossa_clip *clip, uint
  * first at t = duration; OSSA_WRAP_CLAMP and OSSA_WRAP_EXTRAPOLATE hold the first / last key
  * outside the keys (shapes are never extrapolated). */
 OSSA_API void ossa_vertex_track_locate(const ossa_vertex_track *track, float duration, float time,
-                                       ossa_wrap mode, uint32_t *frame_a, uint32_t *frame_b,
+                                       ossa_wrap wrap, uint32_t *frame_a, uint32_t *frame_b,
                                        float *fraction);
 
 /* Positions and normals (3 * vertex_count floats each, file vertex order) of a submesh at a
@@ -36,7 +36,7 @@ OSSA_API void ossa_vertex_track_locate(const ossa_vertex_track *track, float dur
  * buffer or out_capacity below the submesh's vertex_count. */
 OSSA_API ossa_status ossa_vertex_clip_eval(const ossa_model *m, const ossa_clip *clip,
                                            uint32_t mesh, uint32_t submesh, float time,
-                                           ossa_wrap mode, float *out_positions,
+                                           ossa_wrap wrap, float *out_positions,
                                            float *out_normals, uint32_t out_capacity,
                                            ossa_error *err);
 
@@ -44,36 +44,43 @@ OSSA_API ossa_status ossa_vertex_clip_eval(const ossa_model *m, const ossa_clip 
  * track for the submesh, else the submesh's own set 0 (zeros when it has no UVs). out_capacity:
  * vertices out_uvs holds (2 floats each); errors as ossa_vertex_clip_eval. */
 OSSA_API ossa_status ossa_uv_clip_eval(const ossa_model *m, const ossa_clip *clip, uint32_t mesh,
-                                       uint32_t submesh, float time, ossa_wrap mode,
+                                       uint32_t submesh, float time, ossa_wrap wrap,
                                        float *out_uvs, uint32_t out_capacity, ossa_error *err);
 
 /* A mount's model-space transform on the mesh as it is now: positions holds the mount's
- * submesh's current vertex positions (3 * vertex_count, file order: bind, skinned or frame
- * output). Output is p -> t + R(r)(s * p), the composition of the triangle's frame with the
- * mount's offset. OSSA_ERR_VALUE when the triangle is degenerate (no normal). */
+ * submesh's current vertex positions (3 floats a vertex, file order: bind, skinned or frame
+ * output; vertex_capacity vertices, at least the submesh's vertex_count). Output is
+ * p -> t + R(r)(s * p), the composition of the triangle's frame with the mount's offset.
+ * OSSA_ERR_INVALID_ARGUMENT for a NULL pointer, a mount out of range or a vertex_capacity below
+ * the submesh's vertex_count; OSSA_ERR_VALUE when the triangle is degenerate (no normal). */
 OSSA_API ossa_status ossa_mount_transform(const ossa_model *m, uint32_t mount,
-                                          const float *positions, float t[3], float r[4],
-                                          float s[3], ossa_error *err);
+                                          const float *positions, uint32_t vertex_capacity,
+                                          float t[3], float r[4], float s[3], ossa_error *err);
 
 /* ---- vertex-frame playback (C3S-style) --------------------------------------------------- */
 
 typedef struct ossa_frame_lerp_job {
     const float *positions_a, *positions_b; /* 3 * count floats each (packed float3) */
     const float *normals_a, *normals_b;     /* 3 * count each, or both NULL */
+    uint32_t count;                         /* vertices lerped: the size of every input */
     float t;                                /* out = a + t * (b - a) */
-    uint32_t count;                         /* vertices: the size of every array above and
-                                               below */
-    float *out_positions;                   /* 3 * count */
-    float *out_normals;                     /* 3 * count; required when normals are given */
+    float *out_positions;                   /* 3 floats a vertex, count vertices written */
+    float *out_normals;                     /* the same; required when normals are given */
+    uint32_t out_capacity;                  /* vertices each output holds: >= count */
     bool normalize;                         /* true: lerped normals are renormalised (a zero
                                                normal stays zero); false: left as lerped */
     ossa_skin_kernel kernel;                /* AUTO: ossa_skin_kernel_best() */
 } ossa_frame_lerp_job;
 
-/* Validates (OSSA_ERR_INVALID_ARGUMENT / OSSA_ERR_UNSUPPORTED as for skin jobs) and runs. Any
- * alignment; output may alias neither input. All kernels agree with the scalar one within
- * 1e-6 relative (FMA rounding). */
-OSSA_API ossa_status ossa_frame_lerp_run(const ossa_frame_lerp_job *job, ossa_error *err);
+/* OSSA_OK, or OSSA_ERR_INVALID_ARGUMENT (a NULL array, t not finite, out_capacity below count,
+ * an unknown kernel) or OSSA_ERR_UNSUPPORTED (the kernel is not available on this CPU); err
+ * says which. */
+OSSA_API ossa_status ossa_frame_lerp_job_validate(const ossa_frame_lerp_job *job,
+                                                  ossa_error *err);
+/* Validates, then runs (nothing written when the job is invalid). Any alignment; output may
+ * alias neither input. All kernels agree with the scalar one within 1e-6 relative (FMA
+ * rounding). */
+OSSA_API ossa_status ossa_frame_lerp_job_run(const ossa_frame_lerp_job *job, ossa_error *err);
 
 #ifdef __cplusplus
 }

@@ -28,9 +28,6 @@ typedef enum ossa_export_up {
     OSSA_EXPORT_UP_Z
 } ossa_export_up;
 
-/* A warning of a writer or the exporter: one line of text (the library never prints). */
-typedef void (*ossa_export_warning_fn)(void *user, const char *message);
-
 /* How ossa_write_cal3d writes a set; all zero (or a NULL pointer) means binary files at 1100,
  * or at 1300 (upstream) for a model that 1100 cannot hold (ossa_cal3d_default_version). */
 typedef struct ossa_cal3d_write_options {
@@ -86,8 +83,8 @@ typedef struct ossa_cff_write_options {
     float frame_rate;       /* frames per second of the rigid frames; 0: 25 */
     ossa_export_up up;      /* the source's up axis; a Z-up model is turned to CFF's Y up */
     ossa_write_guard guard; /* asked about every file written (the .cff and its textures) */
-    ossa_export_warning_fn warning; /* a texture that could not be copied; NULL: not reported */
-    void *warning_user;
+    ossa_log_options log;   /* a texture that could not be copied, one line each (status.h);
+                               zero: not reported */
 } ossa_cff_write_options;
 
 /* CFF (Corsairs): every mesh is one rigid part bound to one bone; a clip is written as rigid

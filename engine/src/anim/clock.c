@@ -25,7 +25,7 @@ void ossa_clock_init(ossa_clock *c, uint32_t clip_count, const float *durations)
     c->duration = c->clip_count ? clip_duration(durations, 0) : 0.0f;
     c->speed = 1.0f;
     c->frame_rate = OSSA_CLOCK_FRAME_RATE;
-    c->mode = OSSA_WRAP_LOOP;
+    c->wrap = OSSA_WRAP_LOOP;
     c->playing = true;
 }
 
@@ -39,7 +39,7 @@ void ossa_clock_advance(ossa_clock *c, float dt)
     if (!c->playing || !has_time(c) || !isfinite(dt))
         return;
     float d = c->duration, delta = dt * c->speed;
-    switch (c->mode) {
+    switch (c->wrap) {
     case OSSA_WRAP_PINGPONG: {
         /* Position in the 2d-long period: forwards over [0, d], back over [d, 2d). */
         float u = (c->backwards ? 2.0f * d - c->time : c->time) + delta;
@@ -66,7 +66,7 @@ void ossa_clock_advance(ossa_clock *c, float dt)
 void ossa_clock_toggle(ossa_clock *c)
 {
     c->playing = !c->playing;
-    if (c->playing && c->mode == OSSA_WRAP_CLAMP && has_time(c)) {
+    if (c->playing && c->wrap == OSSA_WRAP_CLAMP && has_time(c)) {
         if (c->speed > 0.0f && c->time >= c->duration)
             c->time = 0.0f;
         else if (c->speed < 0.0f && c->time <= 0.0f)
@@ -98,7 +98,7 @@ void ossa_clock_seek(ossa_clock *c, float time)
     if (!isfinite(time))
         return;
     c->backwards = false;
-    if (c->mode == OSSA_WRAP_LOOP)
+    if (c->wrap == OSSA_WRAP_LOOP)
         c->time = ossa_playback_time(c->duration, time, OSSA_WRAP_LOOP);
     else
         c->time = clamp_time(c, time);
@@ -135,21 +135,21 @@ void ossa_clock_reverse(ossa_clock *c)
     c->speed = -c->speed;
 }
 
-void ossa_clock_set_mode(ossa_clock *c, ossa_wrap mode)
+void ossa_clock_set_mode(ossa_clock *c, ossa_wrap wrap)
 {
-    if (mode != OSSA_WRAP_LOOP && mode != OSSA_WRAP_PINGPONG && mode != OSSA_WRAP_CLAMP)
+    if (wrap != OSSA_WRAP_LOOP && wrap != OSSA_WRAP_PINGPONG && wrap != OSSA_WRAP_CLAMP)
         return;
-    c->mode = mode;
+    c->wrap = wrap;
     c->backwards = false;
     /* A loop never shows its end time (it is the start again). */
-    if (mode == OSSA_WRAP_LOOP)
+    if (wrap == OSSA_WRAP_LOOP)
         c->time = ossa_playback_time(c->duration, c->time, OSSA_WRAP_LOOP);
 }
 
 void ossa_clock_cycle_mode(ossa_clock *c)
 {
-    ossa_clock_set_mode(c, c->mode == OSSA_WRAP_LOOP       ? OSSA_WRAP_PINGPONG
-                              : c->mode == OSSA_WRAP_PINGPONG ? OSSA_WRAP_CLAMP
+    ossa_clock_set_mode(c, c->wrap == OSSA_WRAP_LOOP       ? OSSA_WRAP_PINGPONG
+                              : c->wrap == OSSA_WRAP_PINGPONG ? OSSA_WRAP_CLAMP
                                                               : OSSA_WRAP_LOOP);
 }
 
@@ -166,7 +166,7 @@ uint32_t ossa_clock_last_frame(const ossa_clock *c)
     double frames = (double)c->duration * (double)c->frame_rate;
     if (frames > 4e9)
         frames = 4e9;
-    double last = c->mode == OSSA_WRAP_LOOP ? ceil(frames - FRAME_SLACK) - 1.0
+    double last = c->wrap == OSSA_WRAP_LOOP ? ceil(frames - FRAME_SLACK) - 1.0
                                             : floor(frames + FRAME_SLACK);
     return last > 0.0 ? (uint32_t)last : 0;
 }
@@ -194,7 +194,7 @@ void ossa_clock_step_frames(ossa_clock *c, int delta)
      * previous one. */
     int64_t base = (int64_t)(delta >= 0 ? floor(at + FRAME_SLACK) : ceil(at - FRAME_SLACK));
     int64_t last = ossa_clock_last_frame(c), next = base + delta;
-    if (c->mode == OSSA_WRAP_LOOP) {
+    if (c->wrap == OSSA_WRAP_LOOP) {
         next %= last + 1;
         if (next < 0)
             next += last + 1;

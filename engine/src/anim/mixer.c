@@ -49,7 +49,7 @@ static ossa_status mixer_create(const ossa_model *model, const ossa_mixer_desc *
     if (!d.max_actions)
         d.max_actions = 16;
     if (d.max_cycles > 4096 || d.max_actions > 4096 || (unsigned)d.rot > OSSA_ROT_NLERP ||
-        (unsigned)d.time_mode > OSSA_WRAP_LOOP)
+        (unsigned)d.wrap > OSSA_WRAP_LOOP)
         return mix_fail(err, OSSA_ERR_INVALID_ARGUMENT, "capacity above 4096 or bad mode");
     ossa_mixer *mx = calloc(1, sizeof *mx);
     if (!mx)

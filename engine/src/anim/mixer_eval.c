@@ -72,7 +72,7 @@ static void lock_layer(ossa_mixer *mx, ossa_soa_pose *o)
 static void sample_into(ossa_mixer *mx, mix_slot *slot, float time, ossa_wrap mode)
 {
     ossa_sample_job job = {
-        .clip = mx->clips[slot->id], .cache = slot->cache, .time = time, .time_mode = mode,
+        .clip = mx->clips[slot->id], .cache = slot->cache, .time = time, .wrap = mode,
         .rot = mx->desc.rot, .output = &mx->sample,
     };
     ossa_sample_job_run(&job, NULL);
@@ -108,7 +108,7 @@ static int evaluate_single_cycle(ossa_mixer *mx, ossa_soa_pose *pose)
         memcpy(pose->sy, s->sy, bytes);
         memcpy(pose->sz, s->sz, bytes);
     } else {
-        ossa_rt_skeleton_rest(mx->skel, pose);
+        ossa_rt_skeleton_rest(mx->skel, pose, NULL);
         for (uint32_t k = 0; k < clip->track_count; k++) {
             uint32_t b = clip->tracks[k].bone;
             pose->sx[b] = s->sx[b];
@@ -118,7 +118,7 @@ static int evaluate_single_cycle(ossa_mixer *mx, ossa_soa_pose *pose)
     }
     ossa_sample_job job = {
         .clip = clip, .cache = cycle->cache, .time = ossa_mixer_cycle_time(mx, cycle),
-        .time_mode = OSSA_WRAP_LOOP, .rot = mx->desc.rot, .output = pose,
+        .wrap = OSSA_WRAP_LOOP, .rot = mx->desc.rot, .output = pose,
     };
     ossa_sample_job_run(&job, NULL);
     return 1;
@@ -138,7 +138,7 @@ int ossa_mixer_evaluate_pose(ossa_mixer *mx, ossa_soa_pose *pose)
         if (a->id >= mx->clip_count)
             continue;
         /* An animation once played as a cycle carries 0.11's loop key for good. */
-        ossa_wrap mode = mx->looped[a->id] ? OSSA_WRAP_LOOP : mx->desc.time_mode;
+        ossa_wrap mode = mx->looped[a->id] ? OSSA_WRAP_LOOP : mx->desc.wrap;
         sample_into(mx, a, a->time, mode);
         blend_layer(mx, mx->clips[a->id], a->weight);
     }

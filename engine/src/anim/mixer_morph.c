@@ -140,7 +140,7 @@ static void evaluate_morphs(ossa_mixer *mx)
     for (uint32_t i = 0; i < mx->action_count; i++) {
         const mix_slot *a = &mx->actions[i];
         if (a->id >= mx->clip_count)
-            morph_blend(mx, a->id - mx->clip_count, a->time, mx->desc.time_mode, a->weight);
+            morph_blend(mx, a->id - mx->clip_count, a->time, mx->desc.wrap, a->weight);
     }
     morph_lock(mx);
     for (uint32_t i = 0; i < mx->cycle_count; i++) {

@@ -87,16 +87,23 @@ uint32_t ossa_rt_skeleton_bone_count(const ossa_rt_skeleton *skel)
     return skel ? skel->bone_count : 0;
 }
 
-void ossa_rt_skeleton_rest(const ossa_rt_skeleton *skel, ossa_soa_pose *pose)
+ossa_status ossa_rt_skeleton_rest(const ossa_rt_skeleton *skel, ossa_soa_pose *pose,
+                                  ossa_error *err)
 {
-    if (!skel || !pose || pose->bone_count != skel->bone_count)
-        return;
+    if (!skel || !pose)
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT, "skeleton rest: %s is NULL",
+                               !skel ? "skeleton" : "pose");
+    if (pose->bone_count != skel->bone_count)
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT,
+                               "skeleton rest: the pose has %u bones, the skeleton %u",
+                               pose->bone_count, skel->bone_count);
     size_t bytes = (size_t)skel->capacity * sizeof(float);
     memcpy(pose->tx, skel->rest.tx, bytes); memcpy(pose->ty, skel->rest.ty, bytes);
     memcpy(pose->tz, skel->rest.tz, bytes); memcpy(pose->qx, skel->rest.qx, bytes);
     memcpy(pose->qy, skel->rest.qy, bytes); memcpy(pose->qz, skel->rest.qz, bytes);
     memcpy(pose->qw, skel->rest.qw, bytes); memcpy(pose->sx, skel->rest.sx, bytes);
     memcpy(pose->sy, skel->rest.sy, bytes); memcpy(pose->sz, skel->rest.sz, bytes);
+    return OSSA_OK;
 }
 
 static int pose_fits(const ossa_soa_pose *p, const ossa_rt_skeleton *sk)

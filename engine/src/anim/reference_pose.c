@@ -86,12 +86,12 @@ ossa_status ossa_skin_palette(const ossa_model *m, const float *mt, const float 
     return OSSA_OK;
 }
 
-ossa_reference_pose ossa_reference_pose_in(float *block, uint32_t bones)
+ossa_reference_pose ossa_reference_pose_in(float *block, uint32_t bone_capacity)
 {
     ossa_reference_pose p = {0};
     if (!block)
         return p;
-    size_t n = bones;
+    size_t n = bone_capacity;
     p.lt = block;
     p.lr = p.lt + 3 * n;
     p.ls = p.lr + 4 * n;
@@ -99,12 +99,12 @@ ossa_reference_pose ossa_reference_pose_in(float *block, uint32_t bones)
     p.mr = p.mt + 3 * n;
     p.ms = p.mr + 4 * n;
     p.palette = p.ms + 3 * n;
-    p.bone_capacity = bones;
+    p.bone_capacity = bone_capacity;
     return p;
 }
 
 ossa_status ossa_reference_pose_at(const ossa_model *m, const ossa_clip *clip, float time,
-                                   ossa_wrap mode, const ossa_reference_pose *p, ossa_error *err)
+                                   ossa_wrap wrap, const ossa_reference_pose *p, ossa_error *err)
 {
     if (!p)
         return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT, "reference pose: pose is NULL");
@@ -116,8 +116,8 @@ ossa_status ossa_reference_pose_at(const ossa_model *m, const ossa_clip *clip, f
     ossa_status st = ossa_pose_rest(m, p->lt, p->lr, p->ls, cap, err);
     if (st == OSSA_OK && clip)
         st = ossa_sample_clip(m, clip,
-                              mode == OSSA_WRAP_LOOP ? ossa_clip_wrap_time(clip, time) : time,
-                              mode, p->lt, p->lr, p->ls, cap, err);
+                              wrap == OSSA_WRAP_LOOP ? ossa_clip_wrap_time(clip, time) : time,
+                              wrap, p->lt, p->lr, p->ls, cap, err);
     if (st == OSSA_OK && model)
         st = ossa_local_to_model(m, p->lt, p->lr, p->ls, p->mt, p->mr, p->ms, cap, err);
     if (st == OSSA_OK && p->palette)

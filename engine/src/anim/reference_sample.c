@@ -92,7 +92,7 @@ static void sample_track(const ossa_track *tr, float time, ossa_wrap mode, float
 }
 
 ossa_status ossa_sample_clip(const ossa_model *m, const ossa_clip *clip, float time,
-                             ossa_wrap mode, float *t, float *r, float *s, uint32_t bone_capacity,
+                             ossa_wrap wrap, float *t, float *r, float *s, uint32_t bone_capacity,
                              ossa_error *err)
 {
     ossa_status st = bones_fit(m, bone_capacity, "sample clip", "t, r, s", err);
@@ -102,7 +102,7 @@ ossa_status ossa_sample_clip(const ossa_model *m, const ossa_clip *clip, float t
         return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT, "sample clip: %s is NULL",
                                !clip ? "clip" : !t ? "t" : !r ? "r" : "s");
     /* Cal3D decides on the loop key from the first track alone and then adds it to all. */
-    int loop_key = mode == OSSA_WRAP_LOOP && clip->track_count &&
+    int loop_key = wrap == OSSA_WRAP_LOOP && clip->track_count &&
                    clip->tracks[0].times[clip->tracks[0].key_count - 1] < clip->duration;
     for (uint32_t i = 0; i < clip->track_count; i++) {
         const ossa_track *tr = &clip->tracks[i];
@@ -112,7 +112,7 @@ ossa_status ossa_sample_clip(const ossa_model *m, const ossa_clip *clip, float t
         if (loop_key && time >= tr->times[tr->key_count - 1])
             sample_loop_tail(tr, time, clip->duration, t + 3 * b, r + 4 * b, s + 3 * b);
         else
-            sample_track(tr, time, mode, t + 3 * b, r + 4 * b, s + 3 * b);
+            sample_track(tr, time, wrap, t + 3 * b, r + 4 * b, s + 3 * b);
     }
     return OSSA_OK;
 }

@@ -18,7 +18,7 @@ static int sample_job_validate_impl(const ossa_sample_job *job)
         return 0;
     if (job->cache && job->cache->capacity < job->clip->track_count)
         return 0;
-    if ((unsigned)job->time_mode > OSSA_WRAP_PINGPONG || (unsigned)job->rot > OSSA_ROT_NLERP)
+    if ((unsigned)job->wrap > OSSA_WRAP_PINGPONG || (unsigned)job->rot > OSSA_ROT_NLERP)
         return 0;
     return job->output->bone_count >= job->clip->bone_limit;
 }
@@ -255,8 +255,8 @@ static int sample_job_run_impl(const ossa_sample_job *job)
     }
     ossa_soa_pose *o = job->output;
     float time = job->time;
-    int clamp = job->time_mode == OSSA_WRAP_CLAMP || job->time_mode == OSSA_WRAP_PINGPONG;
-    int loop = job->time_mode == OSSA_WRAP_LOOP && c->loop_key;
+    int clamp = job->wrap == OSSA_WRAP_CLAMP || job->wrap == OSSA_WRAP_PINGPONG;
+    int loop = job->wrap == OSSA_WRAP_LOOP && c->loop_key;
     int nlerp = job->rot == OSSA_ROT_NLERP;
 #ifdef OSSA_ANIM_HAVE_AVX2
     /* The eight-lane path covers slerp on tracks without scales. */
@@ -400,9 +400,9 @@ static ossa_status sample_job_explain(const ossa_sample_job *job, ossa_error *er
     if (job->cache && job->cache->capacity < job->clip->track_count)
         return ossa_error_fail(err, bad, "sample job: cache holds %u tracks, the clip has %u",
                                job->cache->capacity, job->clip->track_count);
-    if ((unsigned)job->time_mode > OSSA_WRAP_PINGPONG)
-        return ossa_error_fail(err, bad, "sample job: time_mode %u is not an ossa_wrap",
-                               (unsigned)job->time_mode);
+    if ((unsigned)job->wrap > OSSA_WRAP_PINGPONG)
+        return ossa_error_fail(err, bad, "sample job: wrap %u is not an ossa_wrap",
+                               (unsigned)job->wrap);
     if ((unsigned)job->rot > OSSA_ROT_NLERP)
         return ossa_error_fail(err, bad, "sample job: rot %u is not an ossa_rot_interp",
                                (unsigned)job->rot);

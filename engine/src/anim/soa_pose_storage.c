@@ -24,7 +24,7 @@ static ossa_status soa_pose_create(uint32_t bone_count, ossa_soa_pose *pose)
 {
     memset(pose, 0, sizeof *pose);
     if (bone_count > OSSA_RT_MAX_SOA_BONES)
-        return OSSA_ERR_RANGE;
+        return OSSA_ERR_INVALID_ARGUMENT;
     uint32_t cap = soa_capacity(bone_count);
     float *block = aligned_alloc(32, (size_t)cap * 10 * sizeof(float));
     if (!block)
@@ -55,14 +55,23 @@ void ossa_soa_pose_destroy(ossa_soa_pose *pose)
     memset(pose, 0, sizeof *pose);
 }
 
-void ossa_soa_pose_from_aos(ossa_soa_pose *pose, const float *t, const float *r, const float *s)
+ossa_status ossa_soa_pose_from_aos(ossa_soa_pose *pose, const float *t, const float *r,
+                                   const float *s, uint32_t bone_capacity, ossa_error *err)
 {
+    if (!pose || (pose->bone_count && (!t || !r || !s)))
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT, "SoA pose from AoS: %s is NULL",
+                               !pose ? "pose" : !t ? "t" : !r ? "r" : "s");
+    if (bone_capacity < pose->bone_count)
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT,
+                               "SoA pose from AoS: t, r, s hold %u bones (bone_capacity), the "
+                               "pose has %u", bone_capacity, pose->bone_count);
     for (uint32_t i = 0; i < pose->bone_count; i++) {
         pose->tx[i] = t[3 * i]; pose->ty[i] = t[3 * i + 1]; pose->tz[i] = t[3 * i + 2];
         pose->qx[i] = r[4 * i]; pose->qy[i] = r[4 * i + 1]; pose->qz[i] = r[4 * i + 2];
         pose->qw[i] = r[4 * i + 3];
         pose->sx[i] = s[3 * i]; pose->sy[i] = s[3 * i + 1]; pose->sz[i] = s[3 * i + 2];
     }
+    return OSSA_OK;
 }
 
 ossa_status ossa_soa_pose_to_aos(const ossa_soa_pose *pose, float *t, float *r, float *s,

@@ -31,23 +31,23 @@ void ossa_error_clear(ossa_error *err)
     err->offset = -1;
 }
 
-const char *ossa_error_format(const ossa_error *err, char *buf, unsigned size)
+const char *ossa_error_format(const ossa_error *err, char *buf, unsigned capacity)
 {
-    if (!buf || !size)
+    if (!buf || !capacity)
         return "";
     if (!err) {
-        snprintf(buf, size, "(no error record)");
+        snprintf(buf, capacity, "(no error record)");
         return buf;
     }
     const char *file = err->file[0] ? err->file : "(memory)";
     if (err->line > 0)
-        snprintf(buf, size, "%s:%d: %s: %s", file, (int)err->line, ossa_status_name(err->status),
-                 err->message);
+        snprintf(buf, capacity, "%s:%d: %s: %s", file, (int)err->line,
+                 ossa_status_name(err->status), err->message);
     else if (err->offset >= 0)
-        snprintf(buf, size, "%s: byte %lld: %s: %s", file, (long long)err->offset,
+        snprintf(buf, capacity, "%s: byte %lld: %s: %s", file, (long long)err->offset,
                  ossa_status_name(err->status), err->message);
     else
-        snprintf(buf, size, "%s: %s: %s", file, ossa_status_name(err->status), err->message);
+        snprintf(buf, capacity, "%s: %s: %s", file, ossa_status_name(err->status), err->message);
     return buf;
 }
 

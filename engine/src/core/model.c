@@ -29,26 +29,26 @@ void ossa_model_destroy(ossa_model *model)
         ossa_arena_destroy(model->arena);
 }
 
-int32_t ossa_model_find_bone(const ossa_model *m, const char *name)
+uint32_t ossa_model_find_bone(const ossa_model *m, const char *name)
 {
     for (uint32_t i = 0; i < m->bone_count; i++)
         if (strcmp(m->bones[i].name, name) == 0)
-            return (int32_t)i;
+            return i;
     for (uint32_t i = 0; i < m->bone_count; i++)
         if (strcasecmp(m->bones[i].name, name) == 0)
-            return (int32_t)i;
-    return -1;
+            return i;
+    return OSSA_NOT_FOUND;
 }
 
-int32_t ossa_model_find_clip(const ossa_model *m, const char *name)
+uint32_t ossa_model_find_clip(const ossa_model *m, const char *name)
 {
     for (uint32_t i = 0; i < m->clip_count; i++)
         if (strcmp(m->clips[i].name, name) == 0)
-            return (int32_t)i;
+            return i;
     for (uint32_t i = 0; i < m->clip_count; i++)
         if (strcasecmp(m->clips[i].name, name) == 0)
-            return (int32_t)i;
-    return -1;
+            return i;
+    return OSSA_NOT_FOUND;
 }
 
 /* Validation: a separate pass over the finished model, so that no consumer has to re-check

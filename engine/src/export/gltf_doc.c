@@ -11,14 +11,14 @@
 
 void ossa_gltf_warn(gltf_ctx *c, const char *fmt, ...)
 {
-    if (!c->opt.warning)
+    if (!c->opt.log.fn)
         return;
     char msg[768];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    c->opt.warning(c->opt.warning_user, msg);
+    c->opt.log.fn(c->opt.log.user, msg);
 }
 
 json_t *ossa_gltf_text(const char *s)

@@ -37,7 +37,8 @@ static double simulate(spring_run *r, ossa_skin_mesh *mesh, ossa_spring_state *s
     palette_at(r, clip, 0.0f);
     if (ossa_skin_job_run(&job, NULL) != OSSA_OK)
         return 0.0;
-    ossa_spring_state_reset_to(state, pos);
+    if (ossa_spring_state_reset_to(state, pos, n, NULL) != OSSA_OK)
+        return 0.0;
     double worst = 0.0;
     /* Steps counted in double (1e9 s at 30 fps overflows a uint32) and capped per run and per
      * export: past them the figure covers the first steps of a clip only. */

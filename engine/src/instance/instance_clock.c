@@ -70,9 +70,10 @@ ossa_status ossa_instance_switch_clip(ossa_instance *inst, uint32_t to, float fa
 {
     ossa_clock *c = &inst->play;
     if (to >= c->clip_count)
-        return inst_fail(err, OSSA_ERR_RANGE, "clip out of range");
+        return inst_fail(err, OSSA_ERR_INVALID_ARGUMENT, "clip out of range");
     if (!isfinite(fade_seconds) || fade_seconds < 0.0f)
-        return inst_fail(err, OSSA_ERR_VALUE, "fade time negative or not finite");
+        return inst_fail(err, OSSA_ERR_INVALID_ARGUMENT,
+                         "fade time negative or not finite");
     if (to == c->clip)
         return OSSA_OK;
     inst->fade_from = c->clip;

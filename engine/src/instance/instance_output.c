@@ -13,7 +13,7 @@ uint32_t ossa_instance_part_of(const ossa_instance *inst, uint32_t mesh, uint32_
     /* Parts are the submeshes mesh by mesh, all of them: the index is a sum. */
     const ossa_model *m = inst->model;
     if (mesh >= m->mesh_count || submesh >= m->meshes[mesh].submesh_count)
-        return inst->part_count;
+        return OSSA_NOT_FOUND;
     uint32_t part = submesh;
     for (uint32_t i = 0; i < mesh; i++)
         part += m->meshes[i].submesh_count;
@@ -82,7 +82,8 @@ static bool skin_part(const ossa_instance *inst, const inst_part *p, float *pos,
     job.kernel = inst->kernel;
     job.morph_weights = p->morph_weights;
     job.store = stream ? OSSA_SKIN_STORE_STREAM : OSSA_SKIN_STORE_CACHED;
-    ossa_skin_run_parallel(inst->desc.pool, &job, NULL);
+    job.pool = inst->desc.pool;
+    ossa_skin_job_run(&job, NULL);
     return false;
 }
 
@@ -124,7 +125,8 @@ void ossa_instance_springs_run(ossa_instance *inst, float dt, bool reset)
             continue;
         skin_part(inst, p, inst->out_positions, inst->out_normals, false);
         if (reset)
-            ossa_spring_state_reset_to(p->spring, inst->out_positions);
+            ossa_spring_state_reset_to(p->spring, inst->out_positions, p->info.output_count,
+                                       NULL);
         else
             ossa_spring_update(p->spring, dt, inst->out_positions, p->info.output_count, NULL);
         springs_keep(inst, p, inst->out_positions);
@@ -366,7 +368,7 @@ ossa_status ossa_instance_mount(ossa_instance *inst, uint32_t mount, bool bind, 
     char msg[96];
     if (mount >= m->mount_count) {
         snprintf(msg, sizeof msg, "mount: mount %u of %u", mount, m->mount_count);
-        return inst_fail(err, OSSA_ERR_RANGE, msg);
+        return inst_fail(err, OSSA_ERR_INVALID_ARGUMENT, msg);
     }
     uint32_t part = ossa_instance_part_of(inst, m->mounts[mount].mesh, m->mounts[mount].submesh);
     if (part >= inst->part_count) {
@@ -374,5 +376,6 @@ ossa_status ossa_instance_mount(ossa_instance *inst, uint32_t mount, bool bind, 
                  mount, m->mounts[mount].mesh, m->mounts[mount].submesh);
         return inst_fail(err, OSSA_ERR_RANGE, msg);
     }
-    return ossa_mount_transform(m, mount, part_shape(inst, part, bind), t, r, s, err);
+    return ossa_mount_transform(m, mount, part_shape(inst, part, bind),
+                                inst->parts[part].info.vertex_count, t, r, s, err);
 }

@@ -17,7 +17,7 @@ void ossa_instance_pose_local(ossa_instance *inst, const ossa_soa_pose *local)
     if (!m->bone_count)
         return;
     if (!local || local->bone_count != m->bone_count) {
-        ossa_rt_skeleton_rest(inst->skeleton, &inst->local);
+        ossa_rt_skeleton_rest(inst->skeleton, &inst->local, NULL);
         local = &inst->local;
     }
     ossa_ltm_job ltm = {.skeleton = inst->skeleton, .local = local, .model = &inst->model_pose};
@@ -36,13 +36,13 @@ void ossa_instance_pose_clip(ossa_instance *inst, uint32_t clip, float time)
     ossa_instance_set_vertex_clip(inst, clip, time);
     if (!m->bone_count)
         return;
-    ossa_rt_skeleton_rest(inst->skeleton, &inst->local);
+    ossa_rt_skeleton_rest(inst->skeleton, &inst->local, NULL);
     if (clip < m->clip_count) {
         ossa_sample_job job = {
             .clip = inst->clips[clip],
             .cache = inst->cache,
             .time = ossa_clip_wrap_time(&m->clips[clip], time),
-            .time_mode = OSSA_WRAP_LOOP,
+            .wrap = OSSA_WRAP_LOOP,
             .rot = OSSA_ROT_SLERP,
             .output = &inst->local,
         };
@@ -118,9 +118,10 @@ ossa_status ossa_instance_play(ossa_instance *inst, uint32_t clip, float fade_se
 {
     const ossa_model *m = inst->model;
     if (clip >= m->clip_count)
-        return inst_fail(err, OSSA_ERR_RANGE, "clip out of range");
+        return inst_fail(err, OSSA_ERR_INVALID_ARGUMENT, "clip out of range");
     if (!isfinite(fade_seconds) || fade_seconds < 0.0f)
-        return inst_fail(err, OSSA_ERR_VALUE, "fade time negative or not finite");
+        return inst_fail(err, OSSA_ERR_INVALID_ARGUMENT,
+                         "fade time negative or not finite");
     /* Start the new cycle first, so a full mixer refuses before anything fades out. */
     if (ossa_mixer_blend_cycle(inst->mixer, clip, 1.0f, fade_seconds, NULL) != OSSA_OK)
         return inst_fail(err, OSSA_ERR_UNSUPPORTED, "the mixer's cycle capacity is full");

@@ -3,7 +3,7 @@
 #include <math.h>
 #include "skin_internal.h"
 
-ossa_status ossa_frame_lerp_run(const ossa_frame_lerp_job *job, ossa_error *err)
+ossa_status ossa_frame_lerp_job_validate(const ossa_frame_lerp_job *job, ossa_error *err)
 {
     const ossa_status bad = OSSA_ERR_INVALID_ARGUMENT;
     if (!job || !job->positions_a || !job->positions_b || !job->out_positions)
@@ -24,6 +24,19 @@ ossa_status ossa_frame_lerp_run(const ossa_frame_lerp_job *job, ossa_error *err)
         return ossa_error_fail(err, OSSA_ERR_UNSUPPORTED,
                                "frame lerp job: kernel %s is not available on this CPU",
                                ossa_skin_kernel_name(job->kernel));
+    if (job->out_capacity < job->count)
+        return ossa_error_fail(err, bad,
+                               "frame lerp job: outputs hold %u vertices (out_capacity), count "
+                               "is %u", job->out_capacity, job->count);
+    return OSSA_OK;
+}
+
+ossa_status ossa_frame_lerp_job_run(const ossa_frame_lerp_job *job, ossa_error *err)
+{
+    ossa_status st = ossa_frame_lerp_job_validate(job, err);
+    if (st != OSSA_OK)
+        return st;
+    int normals = job->normals_a || job->normals_b;
     ossa_skin_kernel k = job->kernel == OSSA_SKIN_KERNEL_AUTO
                              ? ossa_skin_kernel_best() : job->kernel;
     void (*lerp)(const float *, const float *, float, size_t, float *) = ossa_lerp_floats_scalar;

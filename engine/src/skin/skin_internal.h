@@ -215,6 +215,9 @@ void ossa_skin_vertex_exact_scalar(const float *rows, const float *weights, cons
                                    const float *d, uint32_t k, uint32_t lane, const float *palette,
                                    float *out_p, float *out_n);
 
+/* A validated job whose pool has more than one thread, split across it (skin_pool.c). */
+void ossa_skin_pool_run_job(const ossa_skin_job *job);
+
 void ossa_skin_kernel_scalar(const skin_range *r);
 /* Exact meshes, groups with K >= 1 (group 0 is the same in both forms). */
 void ossa_skin_kernel_exact_scalar(const skin_range *r);

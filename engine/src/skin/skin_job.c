@@ -22,14 +22,19 @@ const char *ossa_skin_kernel_name(ossa_skin_kernel k)
     return (unsigned)k < OSSA_SKIN_KERNEL_COUNT ? kernel_names[k] : "?";
 }
 
-ossa_skin_kernel ossa_skin_kernel_parse(const char *name)
+ossa_status ossa_skin_kernel_parse(const char *name, ossa_skin_kernel *out, ossa_error *err)
 {
-    if (!name)
-        return OSSA_SKIN_KERNEL_COUNT;
+    if (!name || !out)
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT, "skin kernel parse: %s is NULL",
+                               !name ? "name" : "out");
     for (int k = 0; k < OSSA_SKIN_KERNEL_COUNT; k++)
-        if (strcasecmp(name, kernel_names[k]) == 0)
-            return (ossa_skin_kernel)k;
-    return OSSA_SKIN_KERNEL_COUNT;
+        if (strcasecmp(name, kernel_names[k]) == 0) {
+            *out = (ossa_skin_kernel)k;
+            return OSSA_OK;
+        }
+    return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT,
+                           "skin kernel parse: '%.64s' is not auto, scalar, sse2, avx2 or avx512",
+                           name);
 }
 
 bool ossa_skin_kernel_available(ossa_skin_kernel k)
@@ -245,6 +250,10 @@ ossa_status ossa_skin_job_run(const ossa_skin_job *job, ossa_error *err)
     ossa_status st = ossa_skin_job_validate(job, err);
     if (st != OSSA_OK)
         return st;
+    if (job->pool && ossa_skin_pool_threads(job->pool) > 1) {
+        ossa_skin_pool_run_job(job);
+        return OSSA_OK;
+    }
     const struct ossa_skin_mesh *m = job->mesh;
     int stream = skin_store_streams(job->store, job->end - job->begin);
     if ((((uintptr_t)job->out_positions | (uintptr_t)job->out_normals) & 63u) != 0)

@@ -370,20 +370,16 @@ static void run_slice(void *ctx, uint32_t begin, uint32_t end)
     ossa_skin_job job = *(const ossa_skin_job *)ctx;
     job.begin = begin;
     job.end = end;
-    ossa_skin_job_run(&job, NULL); /* validated whole by ossa_skin_run_parallel */
+    ossa_skin_job_run(&job, NULL); /* validated whole by ossa_skin_job_run */
 }
 
-ossa_status ossa_skin_run_parallel(ossa_skin_pool *pool, const ossa_skin_job *job, ossa_error *err)
+void ossa_skin_pool_run_job(const ossa_skin_job *job)
 {
-    ossa_status st = ossa_skin_job_validate(job, err);
-    if (st != OSSA_OK)
-        return st;
-    if (!pool || pool->threads == 1)
-        return ossa_skin_job_run(job, err);
-    /* AUTO's store choice is by the size of the whole job, not of each slice */
+    /* AUTO's store choice is by the size of the whole job, not of each slice; the slices run
+     * on the thread that claims them. */
     ossa_skin_job whole = *job;
     whole.store = skin_store_streams(job->store, job->end - job->begin) ? OSSA_SKIN_STORE_STREAM
                                                                         : OSSA_SKIN_STORE_CACHED;
-    ossa_skin_pool_for(pool, job->begin, job->end, OSSA_SKIN_BLOCK, run_slice, &whole);
-    return OSSA_OK;
+    whole.pool = NULL;
+    ossa_skin_pool_for(job->pool, job->begin, job->end, OSSA_SKIN_BLOCK, run_slice, &whole);
 }

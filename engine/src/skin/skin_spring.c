@@ -126,15 +126,20 @@ void ossa_spring_state_reset(ossa_spring_state *s)
     }
 }
 
-void ossa_spring_state_reset_to(ossa_spring_state *s, const float *positions)
+ossa_status ossa_spring_state_reset_to(ossa_spring_state *s, const float *positions,
+                                       uint32_t vertex_capacity, ossa_error *err)
 {
     if (!s)
-        return;
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT, "spring reset: state is NULL");
     if (!positions) {
         ossa_spring_state_reset(s);
-        return;
+        return OSSA_OK;
     }
     const struct ossa_skin_mesh *m = s->mesh;
+    if (vertex_capacity < m->output_count)
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT,
+                               "spring reset: positions hold %u vertices (vertex_capacity), the "
+                               "mesh outputs %u", vertex_capacity, m->output_count);
     for (uint32_t f = 0; f < m->free_count; f++) {
         const float *src = positions + 3 * (size_t)m->free_vertex[f];
         if (!(isfinite(src[0]) && isfinite(src[1]) && isfinite(src[2])))
@@ -142,6 +147,7 @@ void ossa_spring_state_reset_to(ossa_spring_state *s, const float *positions)
         memcpy(s->pos + 3 * (size_t)f, src, 3 * sizeof(float));
         memcpy(s->old + 3 * (size_t)f, src, 3 * sizeof(float));
     }
+    return OSSA_OK;
 }
 
 /* Verlet step of every free vertex into out; rigid ones keep their skinned positions. */

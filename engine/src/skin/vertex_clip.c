@@ -29,14 +29,14 @@ const ossa_vertex_track *ossa_clip_uv_track(const ossa_clip *clip, uint32_t mesh
 }
 
 void ossa_vertex_track_locate(const ossa_vertex_track *tr, float duration, float time,
-                              ossa_wrap mode, uint32_t *frame_a, uint32_t *frame_b,
+                              ossa_wrap wrap, uint32_t *frame_a, uint32_t *frame_b,
                               float *fraction)
 {
     uint32_t n = tr->key_count;
     const float *times = tr->times;
     if (!isfinite(time))
         time = 0.0f;
-    if (mode == OSSA_WRAP_LOOP && duration > 0.0f) {
+    if (wrap == OSSA_WRAP_LOOP && duration > 0.0f) {
         time = fmodf(time, duration);
         if (time < 0.0f)
             time += duration;
@@ -102,7 +102,7 @@ static ossa_status no_submesh(ossa_error *err, const char *call, const ossa_mode
 }
 
 ossa_status ossa_vertex_clip_eval(const ossa_model *m, const ossa_clip *clip, uint32_t mesh,
-                                  uint32_t submesh, float time, ossa_wrap mode,
+                                  uint32_t submesh, float time, ossa_wrap wrap,
                                   float *out_positions, float *out_normals, uint32_t out_capacity,
                                   ossa_error *err)
 {
@@ -129,7 +129,7 @@ ossa_status ossa_vertex_clip_eval(const ossa_model *m, const ossa_clip *clip, ui
     }
     uint32_t fa, fb;
     float f;
-    ossa_vertex_track_locate(tr, clip->duration, time, mode, &fa, &fb, &f);
+    ossa_vertex_track_locate(tr, clip->duration, time, wrap, &fa, &fb, &f);
     if (!sm->vertex_count)
         return OSSA_OK;
     ossa_frame_lerp_job job;
@@ -144,13 +144,14 @@ ossa_status ossa_vertex_clip_eval(const ossa_model *m, const ossa_clip *clip, ui
     job.t = f;
     job.count = sm->vertex_count;
     job.out_positions = out_positions;
+    job.out_capacity = out_capacity;
     job.normalize = 1;
     job.kernel = OSSA_SKIN_KERNEL_AUTO;
-    return ossa_frame_lerp_run(&job, err);
+    return ossa_frame_lerp_job_run(&job, err);
 }
 
 ossa_status ossa_uv_clip_eval(const ossa_model *m, const ossa_clip *clip, uint32_t mesh,
-                              uint32_t submesh, float time, ossa_wrap mode, float *out_uvs,
+                              uint32_t submesh, float time, ossa_wrap wrap, float *out_uvs,
                               uint32_t out_capacity, ossa_error *err)
 {
     const ossa_submesh *sm = submesh_of(m, mesh, submesh);
@@ -173,7 +174,7 @@ ossa_status ossa_uv_clip_eval(const ossa_model *m, const ossa_clip *clip, uint32
     }
     uint32_t fa, fb;
     float f;
-    ossa_vertex_track_locate(tr, clip->duration, time, mode, &fa, &fb, &f);
+    ossa_vertex_track_locate(tr, clip->duration, time, wrap, &fa, &fb, &f);
     const float *a = sm->frame_uvs + 2 * nv * fa, *b = sm->frame_uvs + 2 * nv * fb;
     for (size_t i = 0; i < 2 * nv; i++)
         out_uvs[i] = a[i] + f * (b[i] - a[i]);
@@ -234,7 +235,8 @@ static void basis_to_quat(const float x[3], const float y[3], const float z[3], 
 }
 
 ossa_status ossa_mount_transform(const ossa_model *m, uint32_t mount, const float *positions,
-                                 float t[3], float r[4], float s[3], ossa_error *err)
+                                 uint32_t vertex_capacity, float t[3], float r[4], float s[3],
+                                 ossa_error *err)
 {
     const ossa_status bad = OSSA_ERR_INVALID_ARGUMENT;
     if (!m || !positions || !t || !r || !s)
@@ -246,6 +248,10 @@ ossa_status ossa_mount_transform(const ossa_model *m, uint32_t mount, const floa
     const ossa_submesh *sm = submesh_of(m, mt->mesh, mt->submesh);
     if (!sm)
         return no_submesh(err, "mount transform", m, mt->mesh, mt->submesh);
+    if (vertex_capacity < sm->vertex_count)
+        return ossa_error_fail(err, bad,
+                               "mount transform: positions hold %u vertices (vertex_capacity), "
+                               "the submesh has %u", vertex_capacity, sm->vertex_count);
     if (mt->face >= sm->face_count)
         return ossa_error_fail(err, bad, "mount transform: mount %u on face %u of %u", mount,
                                mt->face, sm->face_count);

@@ -256,9 +256,9 @@ static double model_size(double (*bind)[3])
 static void verify_copy(const ossa_model *m, const fixture *f, const char *what, int want_exact,
                         double tol, int keys)
 {
-    int wave = ossa_model_find_clip(m, "wave");
-    CHECKF(wave >= 0 && m->mesh_count >= 1, "%s: no clip 'wave' or no mesh", what);
-    if (wave < 0 || !m->mesh_count)
+    uint32_t wave = ossa_model_find_clip(m, "wave");
+    CHECKF(wave != OSSA_NOT_FOUND && m->mesh_count >= 1, "%s: no clip 'wave' or no mesh", what);
+    if (wave == OSSA_NOT_FOUND || !m->mesh_count)
         return;
     const ossa_submesh *sm = &m->meshes[0].submeshes[0];
     CHECKF(sm->vertex_count == VERTS && sm->influence_points, "%s: %u vertices", what,

@@ -110,8 +110,10 @@ static void compare(const char *label, const ossa_model *a, const ossa_model *b,
         const ossa_submesh *sa = &a->meshes[x->mesh].submeshes[x->submesh];
         const ossa_submesh *sb = &b->meshes[y->mesh].submeshes[y->submesh];
         float ta[3], ra[4], sca[3], tb[3], rb[4], scb[3];
-        CHECK(ossa_mount_transform(a, i, sa->positions, ta, ra, sca, NULL) == OSSA_OK);
-        CHECK(ossa_mount_transform(b, i, sb->positions, tb, rb, scb, NULL) == OSSA_OK);
+        CHECK(ossa_mount_transform(a, i, sa->positions, sa->vertex_count, ta, ra, sca, NULL) ==
+              OSSA_OK);
+        CHECK(ossa_mount_transform(b, i, sb->positions, sb->vertex_count, tb, rb, scb, NULL) ==
+              OSSA_OK);
         CHECK(max_gap(ta, tb, 3) < 1e-5 && max_gap(ra, rb, 4) < 1e-5 &&
               max_gap(sca, scb, 3) < 1e-6);
     }

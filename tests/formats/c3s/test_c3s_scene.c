@@ -163,7 +163,8 @@ static void features(void)
         CHECK(strcmp(hat->name, "hat") == 0 && hat->mesh == 0 && hat->submesh == 0 &&
               hat->face == 1);
         float t[3], r[4], s[3];
-        CHECK(ossa_mount_transform(m, 0, s0->positions, t, r, s, NULL) == OSSA_OK);
+        CHECK(ossa_mount_transform(m, 0, s0->positions, s0->vertex_count, t, r, s, NULL) ==
+              OSSA_OK);
         /* P = 0.2 v1 + 0.3 v3 + 0.5 v4 = (0.5, 1.3, 0) (the coordinates follow the file's ring
          * v1 v3 v4); Y is the face normal +Z, so the offset (0, 0.1, 0) lifts it along z; Z
          * points from P to v1. */
@@ -187,7 +188,7 @@ static void features(void)
         float p[15], n[15];
         CHECK(ct_pose_submesh(m, bend, 0.1f, 0, 0, p, n));
         float t2[3], r2[4], sc2[3];
-        CHECK(ossa_mount_transform(m, 0, p, t2, r2, sc2, NULL) == OSSA_OK);
+        CHECK(ossa_mount_transform(m, 0, p, 5, t2, r2, sc2, NULL) == OSSA_OK);
         CHECK(fabsf(t2[0] - t[0]) > 1e-3f); /* it follows the arm */
     }
 done:

@@ -91,7 +91,12 @@ static void check_mount(const char *seed, const ossa_model *m)
      * (-1, -1, 0) / sqrt 2; X = Y x Z = (1, -1, 0) / sqrt 2. The offset lifts P by 0.1 along Z
      * and turns a quarter around Y, which takes X to -Z: X of the mount is (1, 1, 0) / sqrt 2. */
     float t[3], r[4], s[3];
-    CHECK(ossa_mount_transform(m, 0, sm->positions, t, r, s, NULL) == OSSA_OK);
+    CHECK(ossa_mount_transform(m, 0, sm->positions, sm->vertex_count, t, r, s, NULL) == OSSA_OK);
+    /* positions one vertex short are refused, naming vertex_capacity */
+    ossa_error short_err = {0};
+    CHECK(ossa_mount_transform(m, 0, sm->positions, sm->vertex_count - 1, t, r, s,
+                               &short_err) == OSSA_ERR_INVALID_ARGUMENT);
+    CHECKF(strstr(short_err.message, "vertex_capacity") != NULL, "%s", short_err.message);
     const float h = 0.70710678f, lift = 0.1f * h;
     check_vec(t, -0.5f - lift, 0.5f - lift, 0, 1e-5, "mount origin");
     check_vec(s, 1, 1, 1, 1e-6, "mount scale");
@@ -105,7 +110,7 @@ static void check_mount(const char *seed, const ossa_model *m)
     const ossa_clip *bend = clip_named(m, "bend");
     float p[12], n[12], t2[3], r2[4], s2[3];
     CHECK(bend && ct_pose_submesh(m, bend, 0.25f, 0, 0, p, n));
-    CHECK(ossa_mount_transform(m, 0, p, t2, r2, s2, NULL) == OSSA_OK);
+    CHECK(ossa_mount_transform(m, 0, p, 4, t2, r2, s2, NULL) == OSSA_OK);
     CHECKF(fabsf(t2[0] - t[0]) + fabsf(t2[1] - t[1]) > 1e-3f, "%s: the mount stays put", seed);
 }
 

@@ -86,9 +86,9 @@ static void check_each_lineage(int version)
         CHECK(m->has_scene_ambient == upstream);
         if (upstream)
             CHECK(m->scene_ambient[0] == 0.25f && m->scene_ambient[2] == 0.75f);
-        int32_t root = ossa_model_find_bone(m, "root"), head = ossa_model_find_bone(m, "head");
-        CHECK(root >= 0 && head >= 0);
-        if (root >= 0 && head >= 0) {
+        uint32_t root = ossa_model_find_bone(m, "root"), head = ossa_model_find_bone(m, "head");
+        CHECK(root != OSSA_NOT_FOUND && head != OSSA_NOT_FOUND);
+        if (root != OSSA_NOT_FOUND && head != OSSA_NOT_FOUND) {
             CHECK(m->bones[root].light_type == (upstream ? 1 : 0));
             CHECK(m->bones[head].light_type == (upstream ? 2 : 0));
             CHECK(m->bones[head].light_color[2] == (upstream ? 0.375f : 0.0f));

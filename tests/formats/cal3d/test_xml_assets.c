@@ -88,9 +88,9 @@ static ossa_model *load_set(const char *sub, const char *const *names, size_t co
 
 static const ossa_clip *clip(const ossa_model *m, const char *name)
 {
-    int32_t i = ossa_model_find_clip(m, name);
-    CHECKF(i >= 0, "clip %s", name);
-    return i >= 0 ? &m->clips[i] : NULL;
+    uint32_t i = ossa_model_find_clip(m, name);
+    CHECKF(i != OSSA_NOT_FOUND, "clip %s", name);
+    return i != OSSA_NOT_FOUND ? &m->clips[i] : NULL;
 }
 
 static void test_pose_mesh_marine(void)
@@ -107,21 +107,21 @@ static void test_pose_mesh_marine(void)
     CHECK(m->skeleton_version == 1100);
     CHECK(has_warning(m, "NUMBONES"));
     CHECK(m->mesh_count == 6 && m->clip_count == 4 && m->material_count == 6);
-    int32_t head = ossa_model_find_bone(m, "Bip01 Head");
-    CHECK(head >= 0);
-    if (head >= 0) {
+    uint32_t head = ossa_model_find_bone(m, "Bip01 Head");
+    CHECK(head != OSSA_NOT_FOUND);
+    if (head != OSSA_NOT_FOUND) {
         const ossa_bone *bn = &m->bones[head];
-        CHECK(bn->parent == ossa_model_find_bone(m, "Bip01 Neck"));
+        CHECK((uint32_t)bn->parent == ossa_model_find_bone(m, "Bip01 Neck"));
         CHECK_NEAR(bn->rest_t[0], 0.081591, 1e-7);
         CHECK_NEAR(bn->rest_r[2], -0.0605896, 1e-7); /* Hamilton: z negated */
         CHECK_NEAR(bn->rest_r[3], 0.998163, 1e-7);
         CHECK(bn->child_count == 3);
     }
-    int32_t gun = ossa_model_find_bone(m, "Gun Barrel");
-    CHECK(gun >= 0 && gun < 41);
+    uint32_t gun = ossa_model_find_bone(m, "Gun Barrel");
+    CHECK(gun < 41);
     const ossa_clip *c = clip(m, "EHeadLeft");
     if (c) {
-        CHECK(c->track_count == 1 && c->tracks[0].bone == (uint32_t)head);
+        CHECK(c->track_count == 1 && c->tracks[0].bone == head);
         CHECK_NEAR(c->duration, 0.966667, 1e-6);
         CHECK(c->tracks[0].key_count == 2 && c->version == 1100);
         CHECK_NEAR(c->tracks[0].rotations[0], 0.506606, 1e-7);
@@ -168,8 +168,9 @@ static void test_young_man(void)
     CHECK(strcmp(m->bones[0].name, "mPelvis") == 0 && m->bones[0].parent == -1);
     CHECK_NEAR(m->bones[0].rest_t[2], 9.2364, 1e-6);
     CHECK_NEAR(m->bones[0].rest_r[1], -0.654109, 1e-7);
-    int32_t head = ossa_model_find_bone(m, "mHead");
-    CHECK(head >= 0 && m->bones[head].parent == ossa_model_find_bone(m, "mNeck"));
+    uint32_t head = ossa_model_find_bone(m, "mHead");
+    CHECK(head != OSSA_NOT_FOUND &&
+          (uint32_t)m->bones[head].parent == ossa_model_find_bone(m, "mNeck"));
     const ossa_clip *walk = clip(m, "Walk");
     if (walk) {
         CHECK(walk->track_count == 21 && walk->duration == 2.0f);
@@ -179,8 +180,8 @@ static void test_young_man(void)
         CHECK_NEAR(walk->tracks[0].rotations[2], -0.7564, 1e-7);
     }
     const ossa_clip *pose = clip(m, "HeadLeft");
-    if (pose && head >= 0)
-        CHECK(pose->track_count == 1 && pose->tracks[0].bone == (uint32_t)head);
+    if (pose && head != OSSA_NOT_FOUND)
+        CHECK(pose->track_count == 1 && pose->tracks[0].bone == head);
     for (uint32_t i = 0; i < m->material_count; i++)
         if (strcmp(m->materials[i].name, "Eyebrows_Black") == 0) {
             CHECK(m->materials[i].map_count == 4);
@@ -198,8 +199,8 @@ static void test_project_context(void)
         return;
     CHECK(m->bone_count == 87 && m->skeleton_version == 911);
     CHECK(m->has_scene_ambient && m->scene_ambient[2] == 0.3f);
-    int32_t head = ossa_model_find_bone(m, "Head");
-    CHECK(head >= 0 && m->bones[head].source_index == 22);
+    uint32_t head = ossa_model_find_bone(m, "Head");
+    CHECK(head != OSSA_NOT_FOUND && m->bones[head].source_index == 22);
     CHECK(m->mesh_count == 1 && m->morph_clip_count == 1);
     if (m->mesh_count == 1) {
         const ossa_submesh *s = &m->meshes[0].submeshes[0];

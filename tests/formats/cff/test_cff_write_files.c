@@ -99,7 +99,7 @@ int main(void)
         snprintf(other, sizeof other, "%s/a", dir);
         CHECK(mkdir(other, 0700) == 0);
         snprintf(path, sizeof path, "%s/a/m.cff", dir);
-        ossa_cff_write_options opt = {.warning = on_warning};
+        ossa_cff_write_options opt = {.log = {on_warning, NULL}};
         CHECK(ossa_write_cff(c3s, path, &opt, &err) == OSSA_OK);
         for (int i = 0; i < 3; i++) {
             snprintf(other, sizeof other, "%s/a/%s", dir, names[i]);

@@ -65,9 +65,9 @@ static void compare_models(const ossa_model *a, const ossa_model *b)
         }
     }
     CHECK(a->clip_count == b->clip_count);
-    int32_t ca = ossa_model_find_clip(a, "wave"), cb = ossa_model_find_clip(b, "wave");
-    CHECK(ca >= 0 && cb >= 0);
-    if (ca < 0 || cb < 0 || a->bone_count != b->bone_count)
+    uint32_t ca = ossa_model_find_clip(a, "wave"), cb = ossa_model_find_clip(b, "wave");
+    CHECK(ca != OSSA_NOT_FOUND && cb != OSSA_NOT_FOUND);
+    if (ca == OSSA_NOT_FOUND || cb == OSSA_NOT_FOUND || a->bone_count != b->bone_count)
         return;
     skt_pose pa, pb;
     skt_pose_at(a, &a->clips[ca], 0.55f, &pa);

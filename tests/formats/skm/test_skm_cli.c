@@ -120,8 +120,8 @@ static void check_sample(const char *ossa, const char *dir)
     CHECK(ossa_load_file(path, NULL, &m, &err) == OSSA_OK);
     if (!m)
         return;
-    int32_t wave = ossa_model_find_clip(m, "wave");
-    CHECK(wave >= 0);
+    uint32_t wave = ossa_model_find_clip(m, "wave");
+    CHECK(wave != OSSA_NOT_FOUND);
     skt_pose pose;
     skt_pose_at(m, &m->clips[wave], 0.55f, &pose);
 

@@ -220,9 +220,9 @@ static void build_skm(skt_bytes *b, const fixture *fx)
  * every frame of "wave" (same vertex order). */
 static void verify_copy(const ossa_model *m, const fixture *fx, const char *what, int want_exact)
 {
-    int wave = ossa_model_find_clip(m, "wave");
-    CHECKF(wave >= 0 && m->mesh_count >= 1, "%s: no clip 'wave' or no mesh", what);
-    if (wave < 0 || !m->mesh_count)
+    uint32_t wave = ossa_model_find_clip(m, "wave");
+    CHECKF(wave != OSSA_NOT_FOUND && m->mesh_count >= 1, "%s: no clip 'wave' or no mesh", what);
+    if (wave == OSSA_NOT_FOUND || !m->mesh_count)
         return;
     const ossa_submesh *sm = &m->meshes[0].submeshes[0];
     CHECKF(sm->vertex_count == VERTS && sm->influence_points, "%s: %u vertices", what,
@@ -299,9 +299,9 @@ static void run_fixture(const char *cli, int agree)
     ossa_model *m = NULL;
     ossa_error err;
     CHECKF(ossa_load_file(path, NULL, &m, &err) == OSSA_OK, "%s: %s", what, err.message);
-    int wave = m ? ossa_model_find_clip(m, "wave") : -1;
-    CHECK(wave >= 0);
-    if (!m || wave < 0) {
+    uint32_t wave = m ? ossa_model_find_clip(m, "wave") : OSSA_NOT_FOUND;
+    CHECK(wave != OSSA_NOT_FOUND);
+    if (!m || wave == OSSA_NOT_FOUND) {
         ossa_model_destroy(m);
         skt_free(&skp);
         skt_free(&skm);

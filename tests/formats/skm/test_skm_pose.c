@@ -70,10 +70,10 @@ int main(void)
         compare_at(demo, NULL, 0.0f, at30, NULL, 0.0f, &worst);
         for (uint32_t c = 0; c < demo->clip_count; c++) {
             const ossa_clip *a = &demo->clips[c];
-            int32_t b30 = ossa_model_find_clip(at30, a->name);
-            int32_t b10 = ossa_model_find_clip(at10, a->name);
-            CHECK(b30 >= 0 && b10 >= 0);
-            if (b30 < 0 || b10 < 0)
+            uint32_t b30 = ossa_model_find_clip(at30, a->name);
+            uint32_t b10 = ossa_model_find_clip(at10, a->name);
+            CHECK(b30 != OSSA_NOT_FOUND && b10 != OSSA_NOT_FOUND);
+            if (b30 == OSSA_NOT_FOUND || b10 == OSSA_NOT_FOUND)
                 continue;
             CHECK_NEAR(at30->clips[b30].duration, 3.0 * a->duration, 1e-5);
             for (size_t i = 0; i < sizeof fractions / sizeof fractions[0]; i++) {

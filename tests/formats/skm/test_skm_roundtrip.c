@@ -93,7 +93,7 @@ static void compare_clips(const ossa_model *a, const ossa_model *b, float rate)
     /* The bind frame the writer stores last is the base pose again, not a clip: the same clips
      * at the same indices, and the same rest pose. */
     CHECK(b->clip_count == a->clip_count);
-    CHECK(ossa_model_find_clip(b, "bind") < 0);
+    CHECK(ossa_model_find_clip(b, "bind") == OSSA_NOT_FOUND);
     for (uint32_t j = 0; j < a->bone_count && j < b->bone_count; j++)
         for (int k = 0; k < 3; k++) {
             CHECK_NEAR(b->bones[j].inv_bind_t[k], a->bones[j].inv_bind_t[k], 1e-4);
@@ -104,9 +104,9 @@ static void compare_clips(const ossa_model *a, const ossa_model *b, float rate)
     float *bt = calloc(nb * 3, 4), *br = calloc(nb * 4, 4), *bs = calloc(nb * 3, 4);
     for (uint32_t i = 0; i < a->clip_count; i++) {
         const ossa_clip *ca = &a->clips[i];
-        int32_t j = ossa_model_find_clip(b, ca->name);
-        CHECKF(j == (int32_t)i, "clip %s at %d", ca->name, j);
-        if (j < 0)
+        uint32_t j = ossa_model_find_clip(b, ca->name);
+        CHECKF(j == i, "clip %s at %u", ca->name, j);
+        if (j == OSSA_NOT_FOUND)
             continue;
         const ossa_clip *cb = &b->clips[j];
         CHECK_NEAR(cb->duration, ca->duration, 1e-6);

@@ -361,14 +361,14 @@ static ossa_status sample_frames(cff_writer *w)
 
 static void warn(const ossa_cff_write_options *opt, const char *fmt, ...)
 {
-    if (!opt->warning)
+    if (!opt->log.fn)
         return;
     char line[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
-    opt->warning(opt->warning_user, line);
+    opt->log.fn(opt->log.user, line);
 }
 
 /* Each material's texture copied beside the .cff and named by its last part; without a
