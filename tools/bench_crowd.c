@@ -309,7 +309,7 @@ static void check_against_cal3d(const ossa_model *m, bench_cal3d *cal, uint64_t 
         uint64_t file_base = 0;
         for (uint32_t p = 0; p < c.parts && !mb.failed; p++) {
             ossa_instance_part info;
-            ossa_instance_part_info(mb.inst, p, &info);
+            ossa_instance_part_info(mb.inst, p, &info, NULL);
             const ossa_submesh *sm = info.source;
             for (uint32_t v = 0; v < sm->vertex_count; v++)
                 for (int k = 0; k < 3; k++) {

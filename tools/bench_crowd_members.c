@@ -64,7 +64,7 @@ static bool split_within(const crowd *c, uint32_t threads)
         return false;
     for (uint32_t p = 0; c->n && p < c->parts; p++) {
         ossa_instance_part info;
-        if (ossa_instance_part_info(c->members[0].inst, p, &info) &&
+        if (ossa_instance_part_info(c->members[0].inst, p, &info, NULL) == OSSA_OK &&
             info.output_count >= OSSA_INSTANCE_PARALLEL_MIN_VERTICES)
             return true;
     }
@@ -140,7 +140,7 @@ static uint64_t output_floats(const ossa_instance *inst, uint32_t parts)
     uint64_t total = 0;
     for (uint32_t p = 0; p < parts; p++) {
         ossa_instance_part info;
-        if (ossa_instance_part_info(inst, p, &info))
+        if (ossa_instance_part_info(inst, p, &info, NULL) == OSSA_OK)
             total += 3ull * info.output_count;
     }
     return total;
@@ -237,7 +237,7 @@ bool crowd_member_init_ossa(crowd *c, uint32_t i, char *msg, size_t size)
     float *pos = mb->out, *nrm = mb->out + floats;
     for (uint32_t p = 0; p < c->parts; p++) {
         ossa_instance_part info;
-        ossa_instance_part_info(mb->inst, p, &info);
+        ossa_instance_part_info(mb->inst, p, &info, NULL);
         mb->spans[p] = (ossa_instance_span){pos, nrm, info.output_count};
         pos += 3 * (size_t)info.output_count;
         nrm += 3 * (size_t)info.output_count;

@@ -221,7 +221,7 @@ int bench_skin(const bench_opts *o, const ossa_model *m, bench_report *r)
     size_t k = 0, max_out = 0;
     for (uint32_t i = 0; i < parts; i++) {
         ossa_instance_part part;
-        ossa_instance_part_info(inst, i, &part);
+        ossa_instance_part_info(inst, i, &part, NULL);
         if (!part.skin && !part.vertex_count)
             continue; /* an empty submesh: nothing to skin */
         if (!part.skin) {

@@ -196,7 +196,7 @@ static void skin_instance(view_crowd *c, uint32_t i, const bool *mask)
     size_t at = 0;
     for (uint32_t p = 0; p < parts; p++) {
         ossa_instance_part info;
-        ossa_instance_part_info(inst, p, &info);
+        ossa_instance_part_info(inst, p, &info, NULL);
         if (!mask || mask[p]) {
             ossa_instance_span span = {c->positions + 3 * (base + at),
                                        c->normals + 3 * (base + at), info.output_count};
@@ -328,7 +328,7 @@ void view_crowd_skin(view_crowd *c, const bool *part_mask)
         ossa_instance *inst = c->instances[0];
         for (uint32_t p = 0; p < ossa_instance_part_count(inst); p++) {
             ossa_instance_part info;
-            ossa_instance_part_info(inst, p, &info);
+            ossa_instance_part_info(inst, p, &info, NULL);
             per += part_mask[p] ? info.output_count : 0;
         }
     }

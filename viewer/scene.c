@@ -29,7 +29,7 @@ static bool build_parts(view_scene *s)
     bool morph_parts = false;
     for (uint32_t i = 0; i < count; i++) {
         ossa_instance_part *p = &s->parts[s->part_count++];
-        ossa_instance_part_info(s->instance, i, p);
+        ossa_instance_part_info(s->instance, i, p, NULL);
         const ossa_submesh *sm = p->source;
         s->hidden[i] = (m->meshes[p->mesh].flags & OSSA_MESH_HIDDEN) != 0;
         if (p->skin_status != OSSA_OK)

@@ -144,7 +144,7 @@ static void run_instance(const ossa_model *m)
     CHECK(spans != NULL);
     for (uint32_t i = 0; spans && i < parts; i++) {
         ossa_instance_part p;
-        CHECK(ossa_instance_part_info(inst, i, &p));
+        CHECK(ossa_instance_part_info(inst, i, &p, NULL) == OSSA_OK);
         spans[i].positions = malloc(3 * ((size_t)p.output_count + 1) * sizeof(float));
         spans[i].normals = malloc(3 * ((size_t)p.output_count + 1) * sizeof(float));
         spans[i].capacity = p.output_count;

@@ -177,7 +177,7 @@ static int skin_part_copy(ossa_instance *inst, uint32_t i, float **pos, float **
 {
     ossa_error err;
     ossa_instance_part p;
-    ossa_instance_part_info(inst, i, &p);
+    ossa_instance_part_info(inst, i, &p, NULL);
     size_t n = 3 * (size_t)p.output_count;
     ossa_instance_span span = {malloc((n + 1) * sizeof(float)), malloc((n + 1) * sizeof(float)),
                                p.output_count};
@@ -229,7 +229,7 @@ static int check_instance(const ossa_model *m, char *why, size_t why_size)
     ossa_instance_update_many(twin, 2, 1.0f / 30.0f);
     for (uint32_t i = 0; i < ossa_instance_part_count(inst) && !bad; i++) {
         ossa_instance_part p;
-        ossa_instance_part_info(inst, i, &p);
+        ossa_instance_part_info(inst, i, &p, NULL);
         size_t bytes = 3 * (size_t)p.output_count * sizeof(float);
         float *pos[3] = {NULL, NULL, NULL}, *nrm[3] = {NULL, NULL, NULL};
         for (int t = 0; t < 3 && !bad; t++)

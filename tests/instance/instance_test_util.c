@@ -15,7 +15,7 @@ int outputs_make(outputs *o, const ossa_instance *inst)
         return 0;
     for (uint32_t i = 0; i < o->count; i++) {
         ossa_instance_part p;
-        CHECK(ossa_instance_part_info(inst, i, &p));
+        CHECK(ossa_instance_part_info(inst, i, &p, NULL) == OSSA_OK);
         size_t n = p.output_count ? p.output_count : 1;
         o->spans[i].positions = malloc(3 * n * sizeof(float));
         o->spans[i].normals = malloc(3 * n * sizeof(float));
@@ -48,7 +48,7 @@ int outputs_finite(const outputs *o, const ossa_instance *inst)
 {
     for (uint32_t i = 0; i < o->count; i++) {
         ossa_instance_part p;
-        ossa_instance_part_info(inst, i, &p);
+        ossa_instance_part_info(inst, i, &p, NULL);
         if (!all_finite(o->spans[i].positions, 3 * (size_t)p.output_count) ||
             !all_finite(o->spans[i].normals, 3 * (size_t)p.output_count))
             return 0;
@@ -62,7 +62,7 @@ double skin_vs_scalar(const ossa_instance *inst, const outputs *o, uint32_t *com
     *compared = 0;
     for (uint32_t i = 0; i < o->count; i++) {
         ossa_instance_part p;
-        ossa_instance_part_info(inst, i, &p);
+        ossa_instance_part_info(inst, i, &p, NULL);
         if (!p.skin || p.spring || p.morph_weights || ossa_instance_part_vertex_track(inst, i))
             continue;
         float *ref_p = malloc(3 * (p.vertex_count + 1) * sizeof(float));

@@ -22,10 +22,10 @@ static void check_parts(const ossa_instance *inst, const ossa_model *m)
     CHECK(ossa_instance_part_count(inst) == expected);
     CHECK(ossa_instance_model(inst) == m);
     ossa_instance_part p;
-    CHECK(!ossa_instance_part_info(inst, expected, &p));
+    CHECK(ossa_instance_part_info(inst, expected, &p, NULL) == OSSA_ERR_INVALID_ARGUMENT);
     CHECK(ossa_instance_part_of(inst, m->mesh_count, 0) == OSSA_NOT_FOUND);
     for (uint32_t i = 0; i < expected; i++) {
-        CHECK(ossa_instance_part_info(inst, i, &p));
+        CHECK(ossa_instance_part_info(inst, i, &p, NULL) == OSSA_OK);
         CHECK(ossa_instance_part_of(inst, p.mesh, p.submesh) == i);
         CHECK(p.source == &m->meshes[p.mesh].submeshes[p.submesh]);
         CHECK(p.output_count >= p.vertex_count);
@@ -228,7 +228,7 @@ static void test_frames(void)
             if (!ossa_instance_part_vertex_track(inst, i))
                 continue;
             ossa_instance_part p;
-            ossa_instance_part_info(inst, i, &p);
+            ossa_instance_part_info(inst, i, &p, NULL);
             float *ref_p = malloc(3 * (p.vertex_count + 1) * sizeof(float));
             float *ref_n = malloc(3 * (p.vertex_count + 1) * sizeof(float));
             float *uvs = malloc(2 * (p.output_count + 1) * sizeof(float));

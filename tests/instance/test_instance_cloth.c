@@ -27,7 +27,7 @@ static double run_cloth(ossa_instance *inst, int steps, float dt)
     CHECK(outputs_finite(&o, inst));
     for (uint32_t i = 0; i < o.count; i++) {
         ossa_instance_part p;
-        ossa_instance_part_info(inst, i, &p);
+        ossa_instance_part_info(inst, i, &p, NULL);
         if (!p.spring)
             continue;
         float *plain = malloc(3 * (p.output_count + 1) * sizeof(float));
@@ -96,7 +96,7 @@ static void test_springs_morphs(void)
     uint32_t springs = 0, morphs = 0;
     for (uint32_t i = 0; i < ossa_instance_part_count(inst); i++) {
         ossa_instance_part p;
-        ossa_instance_part_info(inst, i, &p);
+        ossa_instance_part_info(inst, i, &p, NULL);
         springs += p.spring != NULL;
         morphs += p.morph_weights != NULL;
     }
@@ -108,7 +108,7 @@ static void test_springs_morphs(void)
         CHECK(ossa_instance_skin(inst, 0, o.count, o.spans, &err) == OSSA_OK);
         for (uint32_t i = 0; i < o.count; i++) {
             ossa_instance_part p;
-            ossa_instance_part_info(inst, i, &p);
+            ossa_instance_part_info(inst, i, &p, NULL);
             for (uint32_t v = 0; p.spring && v < p.output_count; v++) {
                 uint32_t f = p.output_source[v];
                 if (f != OSSA_SKIN_PAD_VERTEX && p.source->physique_weights[f] > 0.0f)
@@ -124,7 +124,7 @@ static void test_springs_morphs(void)
         ossa_instance_set_morph_time(inst, (float)k * 0.1f);
         for (uint32_t i = 0; i < ossa_instance_part_count(inst); i++) {
             ossa_instance_part p;
-            ossa_instance_part_info(inst, i, &p);
+            ossa_instance_part_info(inst, i, &p, NULL);
             for (uint32_t t = 0; p.morph_weights && t < p.source->morph_count; t++) {
                 CHECK(isfinite(p.morph_weights[t]));
                 seen_min = fminf(seen_min, p.morph_weights[t]);

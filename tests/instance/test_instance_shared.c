@@ -33,7 +33,7 @@ static int out_make_at(frame_out *o, const ossa_instance *inst, size_t offset)
     o->floats = 0;
     for (uint32_t p = 0; p < o->parts; p++) {
         ossa_instance_part info;
-        ossa_instance_part_info(inst, p, &info);
+        ossa_instance_part_info(inst, p, &info, NULL);
         o->floats += (3 * (size_t)info.output_count + 15) / 16 * 16;
     }
     o->block = ossa_skin_buffer_alloc((2 * o->floats + 16) * sizeof(float));
@@ -45,7 +45,7 @@ static int out_make_at(frame_out *o, const ossa_instance *inst, size_t offset)
     float *pos = o->data, *nrm = o->data + o->floats;
     for (uint32_t p = 0; p < o->parts; p++) {
         ossa_instance_part info;
-        ossa_instance_part_info(inst, p, &info);
+        ossa_instance_part_info(inst, p, &info, NULL);
         o->spans[p] = (ossa_instance_span){pos, nrm, info.output_count};
         pos += (3 * (size_t)info.output_count + 15) / 16 * 16;
         nrm += (3 * (size_t)info.output_count + 15) / 16 * 16;
@@ -106,9 +106,9 @@ static void check_shared_equal(const char *name, const ossa_model *m)
     CHECK(ossa_instance_part_count(shared) == parts);
     for (uint32_t p = 0; p < parts; p++) {
         ossa_instance_part a, b, c;
-        ossa_instance_part_info(proto, p, &a);
-        ossa_instance_part_info(shared, p, &b);
-        ossa_instance_part_info(own, p, &c);
+        ossa_instance_part_info(proto, p, &a, NULL);
+        ossa_instance_part_info(shared, p, &b, NULL);
+        ossa_instance_part_info(own, p, &c, NULL);
         CHECK(a.skin == b.skin && a.output_count == c.output_count); /* one copy, shared */
         CHECK(!b.skin || b.skin != c.skin);                          /* the other its own */
         CHECK(!b.spring || b.spring != a.spring);                    /* cloth is per instance */
@@ -163,7 +163,7 @@ static void check_direct_equals_job(const char *name, const ossa_model *m)
         CHECK(ossa_instance_skin(inst, 0, o.parts, o.spans, NULL) == OSSA_OK);
         for (uint32_t p = 0; p < o.parts; p++) {
             ossa_instance_part info;
-            ossa_instance_part_info(inst, p, &info);
+            ossa_instance_part_info(inst, p, &info, NULL);
             if (!info.skin || info.spring || !info.output_count)
                 continue;
             size_t n = 3 * (size_t)info.output_count;
@@ -234,7 +234,7 @@ static void check_part_subsets(const char *name, const ossa_model *m)
             size_t bad = 0;
             for (uint32_t p = 0; p < all.parts; p++) {
                 ossa_instance_part info;
-                ossa_instance_part_info(inst, p, &info);
+                ossa_instance_part_info(inst, p, &info, NULL);
                 size_t n = 3 * (size_t)info.output_count, at = (size_t)(all.spans[p].positions -
                                                                         all.data);
                 bool skipped = p == 0 || p % 2 == 0;
@@ -409,7 +409,7 @@ static void check_update_many(const char *name, const ossa_model *m)
     CHECK(ok);
     for (uint32_t p = 0; ok && p < ossa_instance_part_count(batch[0]); p++) {
         ossa_instance_part info;
-        ossa_instance_part_info(batch[0], p, &info);
+        ossa_instance_part_info(batch[0], p, &info, NULL);
         cloth += info.spring != NULL;
     }
     uint32_t differ = 0;
@@ -528,7 +528,7 @@ static void check_cloth_after_pose(const ossa_model *m)
     long rigid = 0, rigid_same = 0, free_moved = 0, normals_same = 1;
     for (uint32_t p = 0; p < oa.parts; p++) {
         ossa_instance_part info;
-        ossa_instance_part_info(a, p, &info);
+        ossa_instance_part_info(a, p, &info, NULL);
         if (!info.spring)
             continue;
         cloth++;

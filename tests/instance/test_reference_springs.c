@@ -82,7 +82,7 @@ static int parts_open(spring_run *run, const ossa_instance *inst)
     size_t at = 0;
     for (uint32_t i = 0; i < ossa_instance_part_count(inst); i++) {
         ossa_instance_part info;
-        ossa_instance_part_info(inst, i, &info);
+        ossa_instance_part_info(inst, i, &info, NULL);
         if (info.source->spring_count && run->part_count < 8) {
             CHECKF(info.spring != NULL, "mesh %u submesh %u: no cloth (%s)", info.mesh,
                    info.submesh, ossa_status_name(info.skin_status));

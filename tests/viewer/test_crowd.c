@@ -88,7 +88,7 @@ static void check_crowd(const ossa_model *m)
     size_t vertices = 0;
     for (uint32_t p = 0; p < parts; p++) {
         ossa_instance_part info;
-        ossa_instance_part_info(probe, p, &info);
+        ossa_instance_part_info(probe, p, &info, NULL);
         vertices += info.output_count;
     }
     const float lo[3] = {-0.5f, 0.0f, -0.2f}, hi[3] = {0.5f, 1.8f, 0.2f};
@@ -149,7 +149,7 @@ static void check_crowd(const ossa_model *m)
     mask[0] = true;
     view_crowd_skin(&pooled, mask);
     ossa_instance_part first;
-    ossa_instance_part_info(probe, 0, &first);
+    ossa_instance_part_info(probe, 0, &first, NULL);
     CHECK(pooled.skinned_vertices == 6 * (size_t)first.output_count);
     free(mask);
 

@@ -128,8 +128,10 @@ OSSA_API void ossa_instance_destroy(ossa_instance *inst);
 
 OSSA_API const ossa_model *ossa_instance_model(const ossa_instance *inst);
 OSSA_API uint32_t ossa_instance_part_count(const ossa_instance *inst);
-/* Fills *out for part (parts are the model's submeshes, mesh by mesh); false when out of range. */
-OSSA_API bool ossa_instance_part_info(const ossa_instance *inst, uint32_t part, ossa_instance_part *out);
+/* Fills *out for part (parts are the model's submeshes, mesh by mesh). OSSA_ERR_INVALID_ARGUMENT
+ * for a NULL instance or out, or a part out of range (*out untouched). */
+OSSA_API ossa_status ossa_instance_part_info(const ossa_instance *inst, uint32_t part,
+                                             ossa_instance_part *out, ossa_error *err);
 /* The part that draws a submesh; OSSA_NOT_FOUND when none. */
 OSSA_API uint32_t ossa_instance_part_of(const ossa_instance *inst, uint32_t mesh, uint32_t submesh);
 /* The concrete kernel the skin jobs run. */

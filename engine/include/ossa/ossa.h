@@ -57,8 +57,10 @@
  *              ossa_skin_job_init -> ossa_skin_job_run (over a pool: ossa_skin_job.pool);
  *              ossa_spring_update; vertex frames: ossa_vertex_clip_eval (vertex_anim.h)
  *   or at once ossa_instance_create / _create_shared (instance.h) wires all of the above for
- *              one character; per frame ossa_instance_play, ossa_instance_update (a crowd:
- *              ossa_instance_update_many) -> ossa_instance_skin into the caller's spans
+ *              one character; per frame the clock way, ossa_instance_tick (a crowd:
+ *              ossa_instance_tick_many; ossa_instance_switch_clip cross-fades), or the mixer
+ *              way, ossa_instance_play, ossa_instance_update (ossa_instance_update_many)
+ *              -> ossa_instance_skin into the caller's spans
  *   write      ossa_write_cal3d / _skm / _c3s / _cff (write.h), ossa_export_gltf (export.h)
  *   teardown   ossa_X_destroy in reverse order, ossa_model_destroy last
  * The scalar reference path (reference.h) computes the same pose and skin straight from the

@@ -405,12 +405,15 @@ uint32_t ossa_instance_part_count(const ossa_instance *inst)
     return inst->part_count;
 }
 
-bool ossa_instance_part_info(const ossa_instance *inst, uint32_t part, ossa_instance_part *out)
+ossa_status ossa_instance_part_info(const ossa_instance *inst, uint32_t part,
+                                    ossa_instance_part *out, ossa_error *err)
 {
-    if (!inst || !out || part >= inst->part_count)
-        return false;
+    if (!inst || !out)
+        return inst_fail(err, OSSA_ERR_INVALID_ARGUMENT, "part info: NULL instance or out");
+    if (part >= inst->part_count)
+        return inst_fail(err, OSSA_ERR_INVALID_ARGUMENT, "part info: part out of range");
     *out = inst->parts[part].info;
-    return true;
+    return OSSA_OK;
 }
 
 ossa_skin_kernel ossa_instance_kernel(const ossa_instance *inst)
