@@ -370,11 +370,7 @@ void ossa_skin_kernel_avx2(const skin_range *r)
     if (r->wide) {
         pal = r->wide; /* prepared once for every group of every part (skin_direct.h) */
     } else if (wide) {
-        for (uint32_t i = 0; i < bones; i++)
-            for (uint32_t j = 0; j < 12; j += 4)
-                _mm_store_ps(copy + SKIN_PAL_WIDE * i + j,
-                             _mm_loadu_ps(r->palette + 12 * (size_t)i + j));
-        pal = copy;
+        pal = skin_palette_wide(r->palette, bones, copy);
     }
     switch (k_count) {
     CASE_K(1) CASE_K(2) CASE_K(3) CASE_K(4) CASE_K(5) CASE_K(6) CASE_K(7) CASE_K(8)
@@ -559,11 +555,7 @@ void ossa_skin_kernel_exact_avx2(const skin_range *r)
     if (r->wide) {
         pal = r->wide; /* prepared once for every group of every part (skin_direct.h) */
     } else if (wide) {
-        for (uint32_t i = 0; i < bones; i++)
-            for (uint32_t j = 0; j < 12; j += 4)
-                _mm_store_ps(copy + SKIN_PAL_WIDE * i + j,
-                             _mm_loadu_ps(r->palette + 12 * (size_t)i + j));
-        pal = copy;
+        pal = skin_palette_wide(r->palette, bones, copy);
     }
     switch (k_count) {
     CASE_KX(1) CASE_KX(2) CASE_KX(3) CASE_KX(4) CASE_KX(5) CASE_KX(6) CASE_KX(7) CASE_KX(8)

@@ -22,6 +22,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 #include "core/error.h"
 #include "ossa/skin.h"
 #include "ossa/skin_pool.h"
@@ -133,6 +134,15 @@ typedef struct skin_list_range {
  * (SKIN_PAL_WIDE floats, the last 4 zero) when the range has at least as many vertices. */
 #define SKIN_PAL_COPY_MAX 256u
 #define SKIN_PAL_WIDE 16u
+
+/* That copy: bones rows of 12 floats from palette into copy, SKIN_PAL_WIDE floats apart (the last
+ * 4 of each line unused); returns copy. */
+static inline const float *skin_palette_wide(const float *palette, uint32_t bones, float *copy)
+{
+    for (uint32_t i = 0; i < bones; i++)
+        memcpy(copy + SKIN_PAL_WIDE * (size_t)i, palette + 12 * (size_t)i, 12 * sizeof(float));
+    return copy;
+}
 /* Ranges streaming more than SKIN_PREFETCH_MIN_BYTES prefetch every line of the block
  * SKIN_PREFETCH_BLOCKS ahead. */
 #ifndef SKIN_PREFETCH_BLOCKS

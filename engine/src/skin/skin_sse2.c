@@ -221,11 +221,7 @@ void ossa_skin_kernel_sse2(const skin_range *r)
     if (r->wide) {
         pal = r->wide;
     } else if (wide) {
-        for (uint32_t i = 0; i < bones; i++)
-            for (uint32_t j = 0; j < 12; j += 4)
-                _mm_store_ps(copy + SKIN_PAL_WIDE * i + j,
-                             _mm_loadu_ps(r->palette + 12 * (size_t)i + j));
-        pal = copy;
+        pal = skin_palette_wide(r->palette, bones, copy);
     }
     switch (k_count) {
     CASE_K(0) CASE_K(1) CASE_K(2) CASE_K(3) CASE_K(4) CASE_K(5) CASE_K(6) CASE_K(7) CASE_K(8)
