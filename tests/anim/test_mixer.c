@@ -145,7 +145,7 @@ static void test_fade(const scene *s, ossa_soa_pose *p)
     CHECK_NEAR(ossa_mixer_weight(mx, 0), 0.5, 1e-6);
     ossa_mixer_update(mx, 0.25f);
     CHECK(ossa_mixer_active_count(mx) == 1);
-    CHECK(ossa_mixer_weight(mx, 0) == -1.0f);
+    CHECK(!ossa_mixer_is_active(mx, 0) && ossa_mixer_weight(mx, 0) == 0.0f);
     eval(mx, p);
     CHECK_NEAR(p->tx[0], 3.0, 1e-7);
     CHECK_NEAR(p->ty[1], 0.0, 1e-7); /* bone 1 back to its rest pose */
@@ -192,7 +192,7 @@ static void test_action(const scene *s, ossa_soa_pose *p, int auto_lock)
     CHECK(ossa_mixer_blend_cycle(mx, 0, 1, 0, NULL) == OSSA_OK);
     CHECK(ossa_mixer_execute_action(mx, 2, 0.5f, 0.3f, 0.8f, auto_lock, NULL) == OSSA_OK);
     ossa_mixer_update(mx, 0);
-    CHECK(ossa_mixer_weight(mx, 2) == 0.0f);
+    CHECK(ossa_mixer_weight(mx, 2) == 0.0f && ossa_mixer_is_active(mx, 2));
     ossa_mixer_update(mx, 0.25f); /* fade in: 0.25 / 0.5 x 0.8 */
     CHECK_NEAR(ossa_mixer_weight(mx, 2), 0.4, 1e-6);
     eval(mx, p);
@@ -207,7 +207,7 @@ static void test_action(const scene *s, ossa_soa_pose *p, int auto_lock)
     if (!auto_lock) {
         CHECK_NEAR(ossa_mixer_weight(mx, 2), 0.25 / 0.3 * 0.8, 1e-5);
         ossa_mixer_update(mx, 0.3f);
-        CHECK(ossa_mixer_weight(mx, 2) == -1.0f); /* ended and removed */
+        CHECK(!ossa_mixer_is_active(mx, 2)); /* ended and removed */
         CHECK(ossa_mixer_active_count(mx) == 1);
     } else {
         CHECK_NEAR(ossa_mixer_weight(mx, 2), 0.8, 1e-6);

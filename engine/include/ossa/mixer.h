@@ -83,8 +83,11 @@ OSSA_API float ossa_mixer_duration(const ossa_mixer *mixer);  /* weighted durati
 OSSA_API void ossa_mixer_set_time(ossa_mixer *mixer, float time);
 OSSA_API void ossa_mixer_set_time_factor(ossa_mixer *mixer, float factor);
 
-/* Current weight of an active cycle or action (the newest action of id); -1 when inactive. */
+/* Current weight of a cycle or action that plays (the newest action of id); an animation that
+ * does not play weighs 0. */
 OSSA_API float ossa_mixer_weight(const ossa_mixer *mixer, uint32_t id);
+/* Whether a cycle or action of id plays (one just blended in may still weigh 0). */
+OSSA_API bool ossa_mixer_is_active(const ossa_mixer *mixer, uint32_t id);
 OSSA_API uint32_t ossa_mixer_active_count(const ossa_mixer *mixer);
 
 /* The blended local pose into pose (bone_count == the model's). OSSA_ERR_INVALID_ARGUMENT when

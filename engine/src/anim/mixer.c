@@ -391,17 +391,29 @@ void ossa_mixer_set_time_factor(ossa_mixer *mx, float factor)
         mx->time_factor = factor;
 }
 
-float ossa_mixer_weight(const ossa_mixer *mx, uint32_t id)
+/* The newest action of id, else its cycle; NULL when none plays. */
+static const float *weight_of(const ossa_mixer *mx, uint32_t id)
 {
     if (!mx)
-        return -1.0f;
+        return NULL;
     for (uint32_t i = 0; i < mx->action_count; i++)
         if (mx->actions[i].id == id)
-            return mx->actions[i].weight;
+            return &mx->actions[i].weight;
     for (uint32_t i = 0; i < mx->cycle_count; i++)
         if (mx->cycles[i].id == id)
-            return mx->cycles[i].weight;
-    return -1.0f;
+            return &mx->cycles[i].weight;
+    return NULL;
+}
+
+float ossa_mixer_weight(const ossa_mixer *mx, uint32_t id)
+{
+    const float *w = weight_of(mx, id);
+    return w ? *w : 0.0f;
+}
+
+bool ossa_mixer_is_active(const ossa_mixer *mx, uint32_t id)
+{
+    return weight_of(mx, id) != NULL;
 }
 
 uint32_t ossa_mixer_active_count(const ossa_mixer *mx)

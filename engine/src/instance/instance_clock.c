@@ -30,14 +30,14 @@ static bool can_fade(const ossa_instance *inst)
 static void clear_all(ossa_instance *inst)
 {
     for (uint32_t id = 0; id < inst->model->clip_count; id++)
-        if (ossa_mixer_weight(inst->mixer, id) >= 0.0f)
+        if (ossa_mixer_is_active(inst->mixer, id))
             ossa_mixer_clear_cycle(inst->mixer, id, 0.0f, NULL);
     ossa_mixer_update(inst->mixer, 0.0f);
 }
 
 void ossa_instance_seek_clock(ossa_instance *inst, uint32_t clip, float time)
 {
-    ossa_clock_set_clip(&inst->play, clip, inst->durations);
+    ossa_clock_set_clip(&inst->play, clip);
     ossa_clock_seek(&inst->play, time);
     inst->morph_clock = isfinite(time) ? time : 0.0f;
     inst->fading = false;
@@ -81,7 +81,7 @@ ossa_status ossa_instance_switch_clip(ossa_instance *inst, uint32_t to, float fa
     inst->jumped = true;
     inst->fading = fade_seconds > 0.0f && can_fade(inst) &&
                    fade_start(inst, c->clip, c->time, to, fade_seconds);
-    ossa_clock_set_clip(c, to, inst->durations);
+    ossa_clock_set_clip(c, to);
     return OSSA_OK;
 }
 

@@ -126,7 +126,7 @@ ossa_status ossa_instance_play(ossa_instance *inst, uint32_t clip, float fade_se
     if (ossa_mixer_blend_cycle(inst->mixer, clip, 1.0f, fade_seconds, NULL) != OSSA_OK)
         return inst_fail(err, OSSA_ERR_UNSUPPORTED, "the mixer's cycle capacity is full");
     for (uint32_t c = 0; c < m->clip_count; c++)
-        if (c != clip && ossa_mixer_weight(inst->mixer, c) >= 0.0f)
+        if (c != clip && ossa_mixer_is_active(inst->mixer, c))
             ossa_mixer_clear_cycle(inst->mixer, c, fade_seconds, NULL);
     return OSSA_OK;
 }
