@@ -38,16 +38,16 @@ int main(void)
         ossa_clock_scale_speed(&p, 0.5f);
     CHECK_NEAR(p.speed, -OSSA_CLOCK_SPEED_MIN, 0);
 
-    ossa_clock_set_clip(&p, 1, durations);
+    ossa_clock_set_clip(&p, 1);
     CHECK(p.clip == 1 && p.time == 0.0f);
     CHECK_NEAR(p.duration, 2.0, 0);
-    ossa_clock_set_clip(&p, 7, durations); /* out of range: ignored */
+    ossa_clock_set_clip(&p, 7); /* out of range: ignored */
     CHECK(p.clip == 1);
-    ossa_clock_step_clip(&p, 1, durations);
+    ossa_clock_step_clip(&p, 1);
     CHECK(p.clip == 2);
-    ossa_clock_step_clip(&p, 1, durations); /* wraps */
+    ossa_clock_step_clip(&p, 1); /* wraps */
     CHECK(p.clip == 0);
-    ossa_clock_step_clip(&p, -1, durations);
+    ossa_clock_step_clip(&p, -1);
     CHECK(p.clip == 2);
 
     ossa_clock_seek(&p, 1.2f); /* clip 2 lasts 0.5 s */
@@ -170,7 +170,7 @@ int main(void)
     /* A model without clips: nothing moves, nothing breaks. */
     ossa_clock_init(&p, 0, NULL);
     ossa_clock_advance(&p, 1.0f);
-    ossa_clock_step_clip(&p, 1, NULL);
+    ossa_clock_step_clip(&p, 1);
     ossa_clock_step_frames(&p, 1);
     ossa_clock_last_frame_seek(&p);
     CHECK(p.clip_count == 0 && p.clip == 0 && p.time == 0.0f);

@@ -21,6 +21,8 @@ extern "C" {
 
 typedef struct ossa_clock {
     uint32_t clip_count;  /* clips the model has; 0: the rest pose is shown */
+    const float *durations; /* clip_count lengths, the caller's (ossa_clock_init), read when
+                               the clip changes: they must live as long as the clock */
     uint32_t clip;        /* current clip, < clip_count when clip_count > 0 */
     float duration;       /* of the current clip (> 0), 0 with no clips */
     float time;           /* clip time in [0, duration] */
@@ -37,17 +39,17 @@ typedef struct ossa_clock {
 #define OSSA_CLOCK_FRAME_RATE 30.0f
 
 /* Starts at clip 0, time 0, speed 1, 30 frames a second, looping, playing. durations[i] is clip
- * i's length. */
+ * i's length, for i < clip_count; the clock keeps the pointer (NULL: no clips). */
 OSSA_API void ossa_clock_init(ossa_clock *c, uint32_t clip_count, const float *durations);
 /* Moves time on by dt seconds of wall time times the speed, as the wrap mode says; nothing when
  * paused. A clip played once stops (pauses) at its end, or at its start when played backwards. */
 OSSA_API void ossa_clock_advance(ossa_clock *c, float dt);
 /* Play or pause; playing a clip that was played once to its end starts it again. */
 OSSA_API void ossa_clock_toggle(ossa_clock *c);
-/* Selects a clip (out of range: ignored) and rewinds it; durations as for init. */
-OSSA_API void ossa_clock_set_clip(ossa_clock *c, uint32_t clip, const float *durations);
+/* Selects a clip (out of range: ignored) and rewinds it. */
+OSSA_API void ossa_clock_set_clip(ossa_clock *c, uint32_t clip);
 /* Next (+1) or previous (-1) clip, wrapping around. */
-OSSA_API void ossa_clock_step_clip(ossa_clock *c, int delta, const float *durations);
+OSSA_API void ossa_clock_step_clip(ossa_clock *c, int delta);
 /* Jumps to a time: wrapped into the clip when looping, clamped to [0, duration] otherwise
  * (non-finite: ignored). */
 OSSA_API void ossa_clock_seek(ossa_clock *c, float time);

@@ -22,6 +22,7 @@ void ossa_clock_init(ossa_clock *c, uint32_t clip_count, const float *durations)
 {
     memset(c, 0, sizeof *c);
     c->clip_count = durations ? clip_count : 0;
+    c->durations = c->clip_count ? durations : NULL;
     c->duration = c->clip_count ? clip_duration(durations, 0) : 0.0f;
     c->speed = 1.0f;
     c->frame_rate = OSSA_CLOCK_FRAME_RATE;
@@ -74,23 +75,23 @@ void ossa_clock_toggle(ossa_clock *c)
     }
 }
 
-void ossa_clock_set_clip(ossa_clock *c, uint32_t clip, const float *durations)
+void ossa_clock_set_clip(ossa_clock *c, uint32_t clip)
 {
-    if (clip >= c->clip_count || !durations)
+    if (clip >= c->clip_count || !c->durations)
         return;
     c->clip = clip;
-    c->duration = clip_duration(durations, clip);
+    c->duration = clip_duration(c->durations, clip);
     c->time = 0.0f;
     c->backwards = false;
 }
 
-void ossa_clock_step_clip(ossa_clock *c, int delta, const float *durations)
+void ossa_clock_step_clip(ossa_clock *c, int delta)
 {
     if (!c->clip_count)
         return;
     int64_t n = c->clip_count;
     int64_t next = ((int64_t)c->clip + delta % n + n) % n;
-    ossa_clock_set_clip(c, (uint32_t)next, durations);
+    ossa_clock_set_clip(c, (uint32_t)next);
 }
 
 void ossa_clock_seek(ossa_clock *c, float time)
