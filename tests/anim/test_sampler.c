@@ -48,7 +48,9 @@ static void sweep_model(const ossa_model *m, long *checked)
         ossa_rt_clip *rc;
         ossa_error err;
         CHECK(ossa_rt_clip_create(m, &m->clips[ci], &rc, &err) == OSSA_OK);
-        ossa_sample_cache *cache;
+        ossa_sample_cache *cache = NULL;
+        CHECK(ossa_sample_cache_create(OSSA_SAMPLE_CACHE_MAX_TRACKS + 1, &cache, &err) ==
+              OSSA_ERR_INVALID_ARGUMENT && !cache && strstr(err.message, "above the cap"));
         CHECK(ossa_sample_cache_create(ossa_rt_clip_track_count(rc), &cache, &err) == OSSA_OK);
         float d = m->clips[ci].duration;
         for (int mode = OSSA_WRAP_EXTRAPOLATE; mode <= OSSA_WRAP_PINGPONG; mode++) {

@@ -452,7 +452,10 @@ static void check_errors(void)
     ossa_skin_mesh *mesh = NULL;
     ossa_error err;
     CHECK(ossa_skin_mesh_create(&r.sm, 9, &mesh, &err) == OSSA_ERR_RANGE && mesh == NULL);
-    CHECK(ossa_skin_mesh_create(&r.sm, 0, &mesh, &err) == OSSA_ERR_RANGE);
+    /* a palette size no mesh can take is a bad argument; a bone the palette lacks, bad data */
+    CHECK(ossa_skin_mesh_create(&r.sm, 0, &mesh, &err) == OSSA_ERR_INVALID_ARGUMENT);
+    CHECK(ossa_skin_mesh_create(&r.sm, OSSA_SKIN_MAX_PALETTE + 1, &mesh, &err) ==
+          OSSA_ERR_INVALID_ARGUMENT && mesh == NULL);
     CHECK(ossa_skin_mesh_create(NULL, 10, &mesh, &err) == OSSA_ERR_INVALID_ARGUMENT);
     r.idx[4] = 50;
     CHECK(ossa_skin_mesh_create(&r.sm, 10, &mesh, &err) == OSSA_ERR_RANGE);

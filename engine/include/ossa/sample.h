@@ -61,8 +61,11 @@ OSSA_API uint32_t ossa_rt_clip_track_bone(const ossa_rt_clip *clip, uint32_t tra
 
 typedef struct ossa_sample_cache ossa_sample_cache;
 
-/* A cache for clips of up to max_tracks tracks. It remembers which clip it last served: used
- * with another clip it resets itself. */
+#define OSSA_SAMPLE_CACHE_MAX_TRACKS (1u << 24)
+
+/* A cache for clips of up to max_tracks tracks (at most OSSA_SAMPLE_CACHE_MAX_TRACKS, else
+ * OSSA_ERR_INVALID_ARGUMENT). It remembers which clip it last served: used with another clip it
+ * resets itself. */
 OSSA_API ossa_status ossa_sample_cache_create(uint32_t max_tracks, ossa_sample_cache **out,
                                               ossa_error *err);
 OSSA_API void ossa_sample_cache_destroy(ossa_sample_cache *cache);

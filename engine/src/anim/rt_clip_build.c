@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/error.h"
 #include "interp.h"
 #include "rt_internal.h"
 
@@ -171,9 +172,13 @@ uint32_t ossa_rt_clip_track_bone(const ossa_rt_clip *clip, uint32_t track)
 ossa_status ossa_sample_cache_create(uint32_t max_tracks, ossa_sample_cache **out,
                                      ossa_error *err)
 {
+    if (!out)
+        return rt_fail(err, OSSA_ERR_INVALID_ARGUMENT, "sample cache: NULL output");
     *out = NULL;
-    if (max_tracks > (1u << 24))
-        return rt_fail(err, OSSA_ERR_RANGE, "sample cache: too many tracks");
+    if (max_tracks > OSSA_SAMPLE_CACHE_MAX_TRACKS)
+        return ossa_error_fail(err, OSSA_ERR_INVALID_ARGUMENT,
+                               "sample cache: max_tracks %u above the cap of %u", max_tracks,
+                               (unsigned)OSSA_SAMPLE_CACHE_MAX_TRACKS);
     /* one block, the cursors right after the struct: a crowd asks for both at once
      * (ossa_mixer_prefetch_cycles) */
     ossa_sample_cache *c = calloc(1, ossa_sample_cache_bytes(max_tracks));

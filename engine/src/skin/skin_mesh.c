@@ -242,7 +242,7 @@ ossa_status ossa_skin_mesh_create(const ossa_submesh *sm, uint32_t palette_size,
     if (!sm || !out)
         return skin_fail(err, OSSA_ERR_INVALID_ARGUMENT, "skin mesh: NULL submesh or output");
     if (palette_size == 0 || palette_size > OSSA_SKIN_MAX_PALETTE)
-        return skin_fail(err, OSSA_ERR_RANGE, "skin mesh: palette size %u not in 1..%u",
+        return skin_fail(err, OSSA_ERR_INVALID_ARGUMENT, "skin mesh: palette size %u not in 1..%u",
                          palette_size, (unsigned)OSSA_SKIN_MAX_PALETTE);
     uint32_t counts[OSSA_SKIN_GROUP_COUNT] = {0};
     uint64_t gen_influences = 0;
