@@ -99,12 +99,6 @@ void ossa_cli_warning_add(void *user, const char *message)
         w->lines[w->count++] = copy;
 }
 
-void ossa_cli_load_warnings(const ossa_model *m, ossa_cli_warnings *w)
-{
-    for (uint32_t i = 0; i < m->warning_count; i++)
-        ossa_cli_warning_add(w, m->warnings[i]);
-}
-
 void ossa_cli_warnings_clear(ossa_cli_warnings *w)
 {
     for (size_t i = 0; i < w->count; i++)

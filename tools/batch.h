@@ -47,11 +47,10 @@ typedef struct ossa_cli_warnings {
     size_t count, cap;
 } ossa_cli_warnings;
 
-void ossa_cli_warning_add(void *user, const char *message); /* an ossa_log_fn */
+/* An ossa_log_fn: export and convert give it to the load (a texture left out, keys sorted, ...)
+ * and to the writer, to say what the load changed as well as what the target drops. */
+void ossa_cli_warning_add(void *user, const char *message);
 void ossa_cli_warnings_clear(ossa_cli_warnings *w);
-/* The warnings of a model's load (a texture left out, keys sorted, ...), added to w: export
- * and convert say what the load changed as well as what the target drops. */
-void ossa_cli_load_warnings(const ossa_model *m, ossa_cli_warnings *w);
 
 /* A model with neither a skeleton nor a mesh (a lone CAF, XAF or material) has nothing a scene
  * format can hold: writes why ("nothing to export (an animation without a skeleton)") and

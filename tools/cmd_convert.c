@@ -301,7 +301,9 @@ static int convert_one(const char *const *files, size_t count, const char *out,
     }
     ossa_model *m = NULL;
     ossa_error err;
-    if (ossa_load_files(files, count, &o->load, &m, &err) != OSSA_OK) {
+    ossa_load_options load = o->load;
+    load.log = (ossa_log_options){ossa_cli_warning_add, w}; /* a texture left out, keys sorted */
+    if (ossa_load_files(files, count, &load, &m, &err) != OSSA_OK) {
         ossa_error_format(&err, why, (unsigned)why_size);
         return 1;
     }
@@ -316,7 +318,6 @@ static int convert_one(const char *const *files, size_t count, const char *out,
         return 1;
     }
     const ossa_write_guard guard = ossa_cli_write_guard(&o->guard);
-    ossa_cli_load_warnings(m, w);
     if (ossa_batch_mkdirs(out) != 0) { /* the folders -o names, once there is something to write */
         ossa_model_destroy(m);
         snprintf(why, why_size, "cannot create the folders of %s", out);

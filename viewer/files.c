@@ -19,6 +19,13 @@ void view_free_model(view_model *vm)
     view_model_release(vm);
 }
 
+/* The load's warnings, on stderr as they come: also those of a load that then fails. */
+static void print_warning(void *user, const char *message)
+{
+    (void)user;
+    fprintf(stderr, "ossa-view: warning: %s\n", message);
+}
+
 bool view_load_model(const char *const *paths, size_t count, const view_options *opt, bool gl,
                      view_model *vm, char *err, size_t err_size)
 {
@@ -26,15 +33,14 @@ bool view_load_model(const char *const *paths, size_t count, const view_options 
     ossa_model *model;
     ossa_error e;
     /* Show what reads: a damaged file of a set is left out and named (view_left_out). */
-    ossa_load_options lopt = {.allow_outside = opt->allow_outside, .skip_bad_files = true};
+    ossa_load_options lopt = {.allow_outside = opt->allow_outside, .skip_bad_files = true,
+                              .log = {print_warning, NULL}};
     ossa_status st = count ? ossa_load_files(paths, count, &lopt, &model, &e)
                            : ossa_demo_model(&model, &e);
     if (st != OSSA_OK) {
         ossa_error_format(&e, err, err_size);
         return false;
     }
-    for (uint32_t i = 0; i < model->warning_count; i++)
-        fprintf(stderr, "ossa-view: warning: %s\n", model->warnings[i]);
     if (!view_model_init(vm, model, opt->fade, err, err_size))
         return false;
     if (gl) {

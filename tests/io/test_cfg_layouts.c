@@ -3,8 +3,10 @@
  * `path=data/models/hero/` in app/data/hero.cfg means app/data/models/hero/. The nearest
  * ancestor of the cfg's folder where path= names a folder is used, with a warning naming it;
  * path= beside the cfg still wins; a path= found nowhere fails naming the missing file (and a
- * file left out with skip_bad_files is named even when the caller takes no error). Uses
+ * file left out with skip_bad_files is named even when the caller takes no error, and told to
+ * the load's logger even when the load then fails). Uses
  * the committed demo set. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -58,6 +60,20 @@ static bool warned(const ossa_model *m, const char *needle)
     return false;
 }
 
+/* The load's logger (ossa_load_options.log): the lines it was given, in order. */
+typedef struct logged {
+    char lines[8][512];
+    uint32_t count;
+} logged;
+
+static void log_line(void *user, const char *message)
+{
+    logged *l = user;
+    if (l->count < 8)
+        snprintf(l->lines[l->count], sizeof l->lines[0], "%s", message);
+    l->count++;
+}
+
 int main(void)
 {
     const char *root = getenv("OSSA_SOURCE_ROOT");
@@ -109,8 +125,12 @@ int main(void)
     CHECK(ossa_load_file(p, NULL, &m, &err) != OSSA_OK && m == NULL);
     CHECKF(strstr(err.message, "not found") && strstr(err.message, "nowhere"), "%s", err.message);
     /* Left-out files are reported from their errors even when the caller takes none. */
-    ossa_load_options skip = {.skip_bad_files = true};
+    logged log = {0};
+    ossa_load_options skip = {.skip_bad_files = true, .log = {log_line, &log}};
     CHECK(ossa_load_file(p, &skip, &m, NULL) == OSSA_ERR_IO && m == NULL);
+    /* A failed load still tells the logger what it left out on the way. */
+    CHECKF(log.count >= 1 && strstr(log.lines[0], "left out") && strstr(log.lines[0], "nowhere"),
+           "%u lines, first '%s'", log.count, log.lines[0]);
     unlink(p);
     snprintf(p, sizeof p, "%s/data/hero.cfg", app);
     write_cfg(p, "data/models/hero/");
@@ -120,9 +140,16 @@ int main(void)
         fputs("animation=gone.caf\n", f);
         fclose(f);
     }
+    log.count = 0;
     CHECK(ossa_load_file(p, &skip, &m, NULL) == OSSA_OK && m != NULL);
-    if (m)
+    if (m) {
         CHECK(warned(m, "left out") && warned(m, "gone.caf") && m->clip_count == 3);
+        /* The logger hears the model's warnings, in order, and nothing else. */
+        CHECK(log.count == m->warning_count && log.count <= 8);
+        for (uint32_t i = 0; i < log.count && i < 8; i++)
+            CHECKF(!strcmp(log.lines[i], m->warnings[i]), "%s / %s", log.lines[i],
+                   m->warnings[i]);
+    }
     ossa_model_destroy(m);
 
     snprintf(p, sizeof p, "%s/data/hero.cfg", app);

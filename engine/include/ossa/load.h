@@ -30,6 +30,9 @@ typedef struct ossa_load_options {
                               * (docs/FORMATS.md, "Texture files"), and links to files outside
                               * a folder given as the model; false: such a map or file is left
                               * out with a warning */
+    ossa_log_options log;    /* each warning the load keeps ("FILE: text", as in
+                              * ossa_model.warnings), in order, when the load ends: also when
+                              * it fails, before it returns; zero: not reported */
 } ossa_load_options;
 
 /* Guesses a format from the first bytes and the file name (extension). A .cfg is decided by

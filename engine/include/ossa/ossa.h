@@ -40,7 +40,8 @@
  *   files), never loose settings.
  * - Diagnostics. The library never prints and never reads the environment: messages go to one
  *   callback type, ossa_log_fn (status.h), given as an ossa_log_options {fn, user}, zero
- *   meaning nothing is reported.
+ *   meaning nothing is reported: a field `log` of ossa_load_options, ossa_export_options and
+ *   ossa_cff_write_options, an argument of ossa_skin_kernel_resolve.
  * - ossa_skin_buffer_alloc / _free are memory, not an object: a zeroed, aligned block like
  *   malloc / free's, with one way to fail (NULL: out of memory) and nothing to create or
  *   validate, so they keep malloc's shape rather than ossa_X_create(..., out, err).

@@ -41,6 +41,7 @@ typedef struct ossa_read_options {
     float frame_rate;
     bool allow_outside;
     bool skip_bad_files;
+    ossa_log_options log; /* the kept warnings, reported when the load ends */
 } ossa_read_options;
 
 typedef struct ossa_build {

@@ -255,6 +255,11 @@ static ossa_status finish(ossa_build *b, ossa_status st, ossa_model **out)
         if (b->opt.scale > 0.0f && b->opt.scale != 1.0f)
             apply_scale(b->model, b->opt.scale);
     }
+    /* After the load's own checks, so a failed load still tells what it left out on the way;
+     * warnings of attempts it undid (ossa_build_restore) are gone by now. */
+    if (b->opt.log.fn)
+        for (uint32_t i = 0; i < b->model->warning_count; i++)
+            b->opt.log.fn(b->opt.log.user, b->model->warnings[i]);
     return ossa_build_finish(b, st, out);
 }
 
@@ -280,7 +285,7 @@ static ossa_status begin(ossa_build *b, ossa_model **out, ossa_error *err,
     if (opt)
         read = (ossa_read_options){opt->format, opt->scale, opt->flip_winding, opt->invert_v,
                                    opt->skip_missing_files, opt->frame_rate,
-                                   opt->allow_outside, opt->skip_bad_files};
+                                   opt->allow_outside, opt->skip_bad_files, opt->log};
     if (!ossa_build_init(b, err, &read)) {
         if (err) {
             err->status = OSSA_ERR_NOMEM;
