@@ -66,9 +66,11 @@ static void skin_once(void *p)
 {
     skin_ctx *s = p;
     for (size_t i = 0; i < s->count; i++) {
-        ossa_skin_job job;
-        ossa_skin_job_init(&job, s->meshes[i], s->palette, s->palette_size, s->pos[i], s->nrm[i],
-                           ossa_skin_mesh_output_count(s->meshes[i]));
+        ossa_skin_job job = {.mesh = s->meshes[i], .palette = s->palette,
+                             .palette_size = s->palette_size, .out_positions = s->pos[i],
+                             .out_normals = s->nrm[i],
+                             .out_capacity = ossa_skin_mesh_output_count(s->meshes[i]),
+                             .end = ossa_skin_mesh_output_count(s->meshes[i])};
         job.kernel = s->kernel;
         job.store = s->store;
         job.pool = s->pool;

@@ -88,8 +88,10 @@ static inline void ex_check_submesh(const ossa_submesh *sm, uint32_t bones, cons
         if (!ossa_skin_kernel_available((ossa_skin_kernel)k))
             continue;
         for (int store = 0; store < 2; store++) {
-            ossa_skin_job job;
-            ossa_skin_job_init(&job, mesh, pal, bones, op, on, ossa_skin_mesh_output_count(mesh));
+            ossa_skin_job job = {.mesh = mesh, .palette = pal, .palette_size = bones,
+                                 .out_positions = op, .out_normals = on,
+                                 .out_capacity = ossa_skin_mesh_output_count(mesh),
+                                 .end = ossa_skin_mesh_output_count(mesh)};
             job.kernel = (ossa_skin_kernel)k;
             job.store = store ? OSSA_SKIN_STORE_STREAM : OSSA_SKIN_STORE_CACHED;
             CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);

@@ -153,9 +153,11 @@ static int check_springs(const ossa_model *m, const pose_bufs *p, char *why, siz
             float *nrm = malloc((3 * n + 1) * sizeof(float));
             int bad = !pos || !nrm;
             for (int frame = 0; frame < 30 && !bad; frame++) {
-                ossa_skin_job job;
-                ossa_skin_job_init(&job, mesh, p->palette, (uint32_t)p->palette_bones, pos, nrm,
-                                   ossa_skin_mesh_output_count(mesh));
+                ossa_skin_job job = {.mesh = mesh, .palette = p->palette,
+                                     .palette_size = (uint32_t)p->palette_bones,
+                                     .out_positions = pos, .out_normals = nrm,
+                                     .out_capacity = ossa_skin_mesh_output_count(mesh),
+                                     .end = ossa_skin_mesh_output_count(mesh)};
                 bad = ossa_skin_job_run(&job, NULL) != OSSA_OK ||
                       ossa_spring_update(st, 1.0f / 30.0f, pos, (uint32_t)n, NULL) != OSSA_OK ||
                       !all_finite(pos, 3 * n);

@@ -33,9 +33,11 @@ static double run_cloth(ossa_instance *inst, int steps, float dt)
         float *plain = malloc(3 * (p.output_count + 1) * sizeof(float));
         float *nrm = malloc(3 * (p.output_count + 1) * sizeof(float));
         CHECK(plain && nrm);
-        ossa_skin_job job;
-        ossa_skin_job_init(&job, p.skin, ossa_instance_palette(inst),
-                           ossa_instance_model(inst)->bone_count, plain, nrm, p.output_count + 1);
+        ossa_skin_job job = {.mesh = p.skin, .palette = ossa_instance_palette(inst),
+                             .palette_size = ossa_instance_model(inst)->bone_count,
+                             .out_positions = plain, .out_normals = nrm,
+                             .out_capacity = p.output_count + 1,
+                             .end = ossa_skin_mesh_output_count(p.skin)};
         job.morph_weights = p.morph_weights;
         CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
         for (size_t k = 0; k < 3 * (size_t)p.output_count; k++)

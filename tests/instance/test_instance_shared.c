@@ -169,9 +169,10 @@ static void check_direct_equals_job(const char *name, const ossa_model *m)
             size_t n = 3 * (size_t)info.output_count;
             float *pos = ossa_skin_buffer_alloc(n * sizeof(float));
             float *nrm = ossa_skin_buffer_alloc(n * sizeof(float));
-            ossa_skin_job job;
-            ossa_skin_job_init(&job, info.skin, ossa_instance_palette(inst), m->bone_count, pos,
-                               nrm, info.output_count);
+            ossa_skin_job job = {.mesh = info.skin, .palette = ossa_instance_palette(inst),
+                                 .palette_size = m->bone_count, .out_positions = pos,
+                                 .out_normals = nrm, .out_capacity = info.output_count,
+                                 .end = ossa_skin_mesh_output_count(info.skin)};
             job.kernel = (ossa_skin_kernel)k;
             job.morph_weights = info.morph_weights;
             CHECK(pos && nrm && ossa_skin_job_run(&job, NULL) == OSSA_OK);

@@ -126,9 +126,11 @@ static double step(mix_runner *r, spring_run *run, float dt, const char *label, 
         spring_part *p = &run->parts[i];
         const uint32_t *remap = ossa_skin_mesh_remap(p->skin);
         /* The skinned positions the cloth is pulled away from (motion measure only). */
-        ossa_skin_job job;
-        ossa_skin_job_init(&job, p->skin, ossa_instance_palette(r->inst), m->bone_count, p->pos,
-                           p->nrm, ossa_skin_mesh_output_count(p->skin));
+        ossa_skin_job job = {.mesh = p->skin, .palette = ossa_instance_palette(r->inst),
+                             .palette_size = m->bone_count, .out_positions = p->pos,
+                             .out_normals = p->nrm,
+                             .out_capacity = ossa_skin_mesh_output_count(p->skin),
+                             .end = ossa_skin_mesh_output_count(p->skin)};
         CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
         for (uint32_t v = 0; v < p->sm->vertex_count; v++)
             memcpy(r->pos + 3 * (p->at + v), p->pos + 3 * (size_t)remap[v], 3 * sizeof(float));

@@ -86,8 +86,10 @@ int main(void)
         for (int k = OSSA_SKIN_KERNEL_AUTO; k < OSSA_SKIN_KERNEL_COUNT; k++) {
             if (!ossa_skin_kernel_available((ossa_skin_kernel)k))
                 continue;
-            ossa_skin_job job;
-            ossa_skin_job_init(&job, mesh, pal, bones, op, on, ossa_skin_mesh_output_count(mesh));
+            ossa_skin_job job = {.mesh = mesh, .palette = pal, .palette_size = bones,
+                                 .out_positions = op, .out_normals = on,
+                                 .out_capacity = ossa_skin_mesh_output_count(mesh),
+                                 .end = ossa_skin_mesh_output_count(mesh)};
             job.kernel = (ossa_skin_kernel)k;
             job.morph_weights = mw;
             job.store = frame & 1 ? OSSA_SKIN_STORE_STREAM : OSSA_SKIN_STORE_AUTO;

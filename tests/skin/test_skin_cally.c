@@ -57,9 +57,10 @@ int main(void)
                         ossa_skin_kernel kk = threaded ? OSSA_SKIN_KERNEL_AUTO : (ossa_skin_kernel)k;
                         if (!ossa_skin_kernel_available(kk))
                             continue;
-                        ossa_skin_job job;
-                        ossa_skin_job_init(&job, mesh, pal, nb, op, on,
-                                           ossa_skin_mesh_output_count(mesh));
+                        ossa_skin_job job = {.mesh = mesh, .palette = pal, .palette_size = nb,
+                                             .out_positions = op, .out_normals = on,
+                                             .out_capacity = ossa_skin_mesh_output_count(mesh),
+                                             .end = ossa_skin_mesh_output_count(mesh)};
                         job.kernel = kk;
                         job.pool = threaded ? pool : NULL;
                         CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);

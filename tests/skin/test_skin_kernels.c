@@ -72,8 +72,10 @@ static void check_mesh_with(ossa_skin_kernel k, uint32_t n, uint32_t max_inf, ui
     char what[128];
 
     for (int mode = 0; mode < 3; mode++) {
-        ossa_skin_job job;
-        ossa_skin_job_init(&job, mesh, pal, bones, op, on, ossa_skin_mesh_output_count(mesh));
+        ossa_skin_job job = {.mesh = mesh, .palette = pal, .palette_size = bones,
+                             .out_positions = op, .out_normals = on,
+                             .out_capacity = ossa_skin_mesh_output_count(mesh),
+                             .end = ossa_skin_mesh_output_count(mesh)};
         job.kernel = k;
         job.morph_weights = morphs ? mw : NULL;
         job.store = mode == 1 ? OSSA_SKIN_STORE_STREAM : OSSA_SKIN_STORE_CACHED;
@@ -112,8 +114,9 @@ static void check_mesh_with(ossa_skin_kernel k, uint32_t n, uint32_t max_inf, ui
     }
 
     /* thread pool: identical bits to one thread, with 2 and 3 participants */
-    ossa_skin_job job;
-    ossa_skin_job_init(&job, mesh, pal, bones, op, on, ossa_skin_mesh_output_count(mesh));
+    ossa_skin_job job = {.mesh = mesh, .palette = pal, .palette_size = bones, .out_positions = op,
+                         .out_normals = on, .out_capacity = ossa_skin_mesh_output_count(mesh),
+                         .end = ossa_skin_mesh_output_count(mesh)};
     job.kernel = k;
     job.morph_weights = morphs ? mw : NULL;
     CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
@@ -235,8 +238,10 @@ static void check_exact_with(ossa_skin_kernel k, uint32_t n, uint32_t max_inf, u
     const uint32_t *remap = ossa_skin_mesh_remap(mesh);
     char what[128];
     for (int mode = 0; mode < 3; mode++) {
-        ossa_skin_job job;
-        ossa_skin_job_init(&job, mesh, pal, bones, op, on, ossa_skin_mesh_output_count(mesh));
+        ossa_skin_job job = {.mesh = mesh, .palette = pal, .palette_size = bones,
+                             .out_positions = op, .out_normals = on,
+                             .out_capacity = ossa_skin_mesh_output_count(mesh),
+                             .end = ossa_skin_mesh_output_count(mesh)};
         job.kernel = k;
         job.morph_weights = morphs ? mw : NULL;
         job.store = mode == 1 ? OSSA_SKIN_STORE_STREAM : OSSA_SKIN_STORE_CACHED;
@@ -286,8 +291,9 @@ static void check_exact_with(ossa_skin_kernel k, uint32_t n, uint32_t max_inf, u
                 nonzero += op[3 * o + c] != 0.0f || on[3 * o + c] != 0.0f;
         CHECKF(nonzero == 0, "%s: padding written", what);
     }
-    ossa_skin_job job;
-    ossa_skin_job_init(&job, mesh, pal, bones, op, on, ossa_skin_mesh_output_count(mesh));
+    ossa_skin_job job = {.mesh = mesh, .palette = pal, .palette_size = bones, .out_positions = op,
+                         .out_normals = on, .out_capacity = ossa_skin_mesh_output_count(mesh),
+                         .end = ossa_skin_mesh_output_count(mesh)};
     job.kernel = k;
     job.morph_weights = morphs ? mw : NULL;
     CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
@@ -365,12 +371,15 @@ static void check_spill(ossa_skin_kernel k)
     one.influences = inf + 16;
     CHECK(ossa_skin_mesh_create(&one, BONES, &alone, NULL) == OSSA_OK);
     float *op = alloc_out(N), *on = alloc_out(N), *ap = alloc_out(16), *an = alloc_out(16);
-    ossa_skin_job job;
-    ossa_skin_job_init(&job, mesh, pal, BONES, op, on, N);
+    ossa_skin_job job = {.mesh = mesh, .palette = pal, .palette_size = BONES, .out_positions = op,
+                         .out_normals = on, .out_capacity = N,
+                         .end = ossa_skin_mesh_output_count(mesh)};
     job.kernel = k;
     CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
     if (alone) {
-        ossa_skin_job_init(&job, alone, pal, BONES, ap, an, 16);
+        job = (ossa_skin_job){.mesh = alone, .palette = pal, .palette_size = BONES,
+                              .out_positions = ap, .out_normals = an, .out_capacity = 16,
+                              .end = ossa_skin_mesh_output_count(alone)};
         job.kernel = k;
         CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
         uint32_t o = ossa_skin_mesh_remap(mesh)[16];
@@ -416,8 +425,9 @@ static void skin_runs(ossa_skin_kernel k, uint32_t extra, const float *pal,
         return;
     uint32_t outs = ossa_skin_mesh_output_count(mesh);
     float *op = alloc_out(outs), *on = alloc_out(outs);
-    ossa_skin_job job;
-    ossa_skin_job_init(&job, mesh, pal, RUN_BONES, op, on, outs);
+    ossa_skin_job job = {.mesh = mesh, .palette = pal, .palette_size = RUN_BONES,
+                         .out_positions = op, .out_normals = on, .out_capacity = outs,
+                         .end = ossa_skin_mesh_output_count(mesh)};
     job.kernel = k;
     CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
     for (uint32_t i = 0; i < extra; i++)
@@ -463,8 +473,9 @@ static void check_errors(void)
     CHECK(ossa_skin_mesh_create(&r.sm, 10, &mesh, &err) == OSSA_OK && mesh);
     float pal[120] = {0}, *op = alloc_out(ossa_skin_mesh_output_count(mesh)),
           *on = alloc_out(ossa_skin_mesh_output_count(mesh));
-    ossa_skin_job job;
-    ossa_skin_job_init(&job, mesh, pal, 10, op, on, ossa_skin_mesh_output_count(mesh));
+    ossa_skin_job job = {.mesh = mesh, .palette = pal, .palette_size = 10, .out_positions = op,
+                         .out_normals = on, .out_capacity = ossa_skin_mesh_output_count(mesh),
+                         .end = ossa_skin_mesh_output_count(mesh)};
     CHECK(ossa_skin_job_validate(&job, NULL) == OSSA_OK);
     job.palette_size = 9;
     CHECK(ossa_skin_job_validate(&job, NULL) == OSSA_ERR_INVALID_ARGUMENT);

@@ -130,8 +130,9 @@ static long run_cloth(uint64_t seed)
             float a = 0.3f * sinf(0.2f * (float)frame + (float)l), c = cosf(a), s = sinf(a);
             float pal[24] = {c, -s, 0, 0.1f * (float)l, s, c, 0, 0.02f * (float)frame, 0, 0, 1, 0,
                              1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
-            ossa_skin_job job;
-            ossa_skin_job_init(&job, mesh, pal, 2, op[l], on, out_n);
+            ossa_skin_job job = {.mesh = mesh, .palette = pal, .palette_size = 2,
+                                 .out_positions = op[l], .out_normals = on, .out_capacity = out_n,
+                                 .end = ossa_skin_mesh_output_count(mesh)};
             CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
             memcpy(want[l], op[l], 3 * sizeof(float) * out_n);
             ref_step(&ref[l], &sm, remap, dts[l], want[l]);

@@ -66,8 +66,9 @@ int main(void)
         memcpy(pal + 12, p1, sizeof p1);
 
         /* runtime */
-        ossa_skin_job job;
-        ossa_skin_job_init(&job, mesh, pal, 2, op, on, ossa_skin_mesh_output_count(mesh));
+        ossa_skin_job job = {.mesh = mesh, .palette = pal, .palette_size = 2, .out_positions = op,
+                             .out_normals = on, .out_capacity = ossa_skin_mesh_output_count(mesh),
+                             .end = ossa_skin_mesh_output_count(mesh)};
         CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
         CHECK(ossa_spring_update(st, dt, op, out_n, NULL) == OSSA_OK);
 
@@ -131,7 +132,9 @@ int main(void)
     ossa_spring_state_reset(st);
     ossa_skin_job job;
     float ident[24] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
-    ossa_skin_job_init(&job, mesh, ident, 2, op, on, ossa_skin_mesh_output_count(mesh));
+    job = (ossa_skin_job){.mesh = mesh, .palette = ident, .palette_size = 2, .out_positions = op,
+                          .out_normals = on, .out_capacity = ossa_skin_mesh_output_count(mesh),
+                          .end = ossa_skin_mesh_output_count(mesh)};
     CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
     CHECK(ossa_spring_update(st, 0.0f, op, out_n, NULL) == OSSA_OK);
     for (uint32_t v = 0; v < NV; v++)
@@ -144,7 +147,9 @@ int main(void)
     float lifted[24];
     memcpy(lifted, ident, sizeof lifted);
     lifted[11] = lifted[23] = 2.0f;
-    ossa_skin_job_init(&job, mesh, lifted, 2, op, on, ossa_skin_mesh_output_count(mesh));
+    job = (ossa_skin_job){.mesh = mesh, .palette = lifted, .palette_size = 2, .out_positions = op,
+                          .out_normals = on, .out_capacity = ossa_skin_mesh_output_count(mesh),
+                          .end = ossa_skin_mesh_output_count(mesh)};
     CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
     CHECK(ossa_spring_state_reset_to(st, op, out_n, NULL) == OSSA_OK);
     CHECK(ossa_spring_update(st, 0.0f, op, out_n, NULL) == OSSA_OK);
@@ -166,7 +171,9 @@ int main(void)
     for (uint32_t i = 0; i < 3 * out_n; i++)
         short_p[i] = short_n[i] = -5.0f;
     ossa_error err = {0};
-    ossa_skin_job_init(&job, mesh, lifted, 2, short_p, short_n, out_n - 1);
+    job = (ossa_skin_job){.mesh = mesh, .palette = lifted, .palette_size = 2,
+                          .out_positions = short_p, .out_normals = short_n,
+                          .out_capacity = out_n - 1, .end = ossa_skin_mesh_output_count(mesh)};
     CHECK(ossa_skin_job_run(&job, &err) == OSSA_ERR_INVALID_ARGUMENT);
     CHECKF(strstr(err.message, "out_capacity") && strstr(err.message, "needs"), "%s",
            err.message);

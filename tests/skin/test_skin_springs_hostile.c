@@ -75,8 +75,9 @@ static bool stays_finite(const cloth *c, const char *what)
     bool finite = true;
     for (int frame = 0; frame < 130 && finite; frame++) {
         float dt = frame < 120 ? 1.0f / 60.0f : frame < 125 ? 1e19f : 1e-30f;
-        ossa_skin_job job;
-        ossa_skin_job_init(&job, mesh, pal, 1, op, on, ossa_skin_mesh_output_count(mesh));
+        ossa_skin_job job = {.mesh = mesh, .palette = pal, .palette_size = 1, .out_positions = op,
+                             .out_normals = on, .out_capacity = ossa_skin_mesh_output_count(mesh),
+                             .end = ossa_skin_mesh_output_count(mesh)};
         CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
         CHECK(ossa_spring_update(st, dt, op, n, NULL) == OSSA_OK);
         for (uint32_t i = 0; i < 3 * n; i++)
@@ -117,8 +118,9 @@ static void lanes_equal(const cloth *c, const char *what)
                 dts[l] = dt;
                 const float k = scale[l], pal[12] = {k, 0, 0, 0.1f * (float)l, 0, k, 0, 0,
                                                      0, 0, k, -0.2f * (float)l};
-                ossa_skin_job job;
-                ossa_skin_job_init(&job, mesh, pal, 1, op[l], on[l], n);
+                ossa_skin_job job = {.mesh = mesh, .palette = pal, .palette_size = 1,
+                                     .out_positions = op[l], .out_normals = on[l],
+                                     .out_capacity = n, .end = ossa_skin_mesh_output_count(mesh)};
                 CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
                 memcpy(rp[l], op[l], 3 * (size_t)n * sizeof(float));
                 CHECK(ossa_spring_update(ref[l], dt, rp[l], n, NULL) == OSSA_OK);

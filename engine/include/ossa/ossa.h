@@ -55,7 +55,7 @@
  *              ossa_spring_state_create (cloth.h)
  *   per frame  ossa_playback_time -> ossa_sample_job_run, or ossa_mixer_update ->
  *              ossa_mixer_evaluate; ossa_ltm_job_run -> ossa_palette_job_run (pose.h);
- *              ossa_skin_job_init -> ossa_skin_job_run (over a pool: ossa_skin_job.pool);
+ *              ossa_skin_job_run (over a pool: ossa_skin_job.pool);
  *              ossa_spring_update; vertex frames: ossa_vertex_clip_eval (vertex_anim.h)
  *   or at once ossa_instance_create / _create_shared (instance.h) wires all of the above for
  *              one character; per frame the clock way, ossa_instance_tick (a crowd:
@@ -102,8 +102,9 @@
  *         ossa_ltm_job ltm = {.skeleton = skel, .local = &local, .model = &model};
  *         ossa_palette_job pal = {.skeleton = skel, .model = &model, .palette = palette,
  *                                 .palette_floats = 12 * (size_t)bones};
- *         ossa_skin_job skin;
- *         ossa_skin_job_init(&skin, mesh, palette, bones, pos, nrm, n + 1);
+ *         ossa_skin_job skin = {.mesh = mesh, .palette = palette, .palette_size = bones,
+ *                               .out_positions = pos, .out_normals = nrm, .out_capacity = n + 1,
+ *                               .end = n};
  *         if ((st = ossa_rt_skeleton_rest(skel, &local, &err)) == OSSA_OK &&
  *             (st = ossa_sample_job_run(&sample, &err)) == OSSA_OK &&
  *             (st = ossa_ltm_job_run(&ltm, &err)) == OSSA_OK &&

@@ -192,12 +192,6 @@ typedef struct ossa_skin_job {
                                     OSSA_SKIN_BLOCK), with results identical to one thread's */
 } ossa_skin_job;
 
-/* Fills a job for the whole mesh with AUTO kernel and store policy, on the calling thread;
- * out_capacity: vertices each output buffer holds (>= ossa_skin_mesh_output_count for the
- * whole mesh). */
-OSSA_API void ossa_skin_job_init(ossa_skin_job *job, const ossa_skin_mesh *mesh,
-                                 const float *palette, uint32_t palette_size, float *out_positions,
-                                 float *out_normals, uint32_t out_capacity);
 /* OSSA_OK, or OSSA_ERR_INVALID_ARGUMENT (NULL pointer, bad range, palette too small, outputs
  * below end, unknown kernel), or OSSA_ERR_UNSUPPORTED (the requested kernel is not available
  * on this CPU); err says which. */

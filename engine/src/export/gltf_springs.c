@@ -31,9 +31,10 @@ static double simulate(spring_run *r, ossa_skin_mesh *mesh, ossa_spring_state *s
                        float *lbs)
 {
     uint32_t n = ossa_skin_mesh_output_count(mesh);
-    ossa_skin_job job;
-    ossa_skin_job_init(&job, mesh, r->pose.palette, r->m->bone_count, pos, nrm,
-                       ossa_skin_mesh_output_count(mesh));
+    ossa_skin_job job = {.mesh = mesh, .palette = r->pose.palette,
+                         .palette_size = r->m->bone_count, .out_positions = pos,
+                         .out_normals = nrm, .out_capacity = ossa_skin_mesh_output_count(mesh),
+                         .end = ossa_skin_mesh_output_count(mesh)};
     palette_at(r, clip, 0.0f);
     if (ossa_skin_job_run(&job, NULL) != OSSA_OK)
         return 0.0;

@@ -75,13 +75,13 @@ static bool skin_part(const ossa_instance *inst, const inst_part *p, float *pos,
     if (!inst->desc.pool || p->info.output_count < inst->desc.parallel_min_vertices)
         return ossa_skin_mesh_run(p->skin, inst->kernel, inst->palette, inst->wide_palette,
                                   p->morph_weights, pos, nrm, stream) != 0;
-    ossa_skin_job job;
     /* pos / nrm hold the part's output_count vertices (checked by the callers) */
-    ossa_skin_job_init(&job, p->skin, inst->palette, inst->model->bone_count, pos, nrm,
-                       p->info.output_count);
-    job.kernel = inst->kernel;
-    job.morph_weights = p->morph_weights;
-    job.store = stream ? OSSA_SKIN_STORE_STREAM : OSSA_SKIN_STORE_CACHED;
+    ossa_skin_job job = {.mesh = p->skin, .palette = inst->palette,
+                         .palette_size = inst->model->bone_count,
+                         .morph_weights = p->morph_weights, .out_positions = pos,
+                         .out_normals = nrm, .out_capacity = p->info.output_count,
+                         .end = p->info.output_count, .kernel = inst->kernel,
+                         .store = stream ? OSSA_SKIN_STORE_STREAM : OSSA_SKIN_STORE_CACHED};
     job.pool = inst->desc.pool;
     ossa_skin_job_run(&job, NULL);
     return false;

@@ -135,21 +135,6 @@ static void skin_general(const skin_range *r)
 
 /* ---- jobs ------------------------------------------------------------------------------- */
 
-void ossa_skin_job_init(ossa_skin_job *job, const ossa_skin_mesh *mesh, const float *palette,
-                        uint32_t palette_size, float *out_positions, float *out_normals,
-                        uint32_t out_capacity)
-{
-    memset(job, 0, sizeof *job);
-    job->mesh = mesh;
-    job->palette = palette;
-    job->palette_size = palette_size;
-    job->out_positions = out_positions;
-    job->out_normals = out_normals;
-    job->out_capacity = out_capacity;
-    job->begin = 0;
-    job->end = mesh ? mesh->output_count : 0;
-}
-
 ossa_status ossa_skin_job_validate(const ossa_skin_job *job, ossa_error *err)
 {
     const ossa_status bad = OSSA_ERR_INVALID_ARGUMENT;
