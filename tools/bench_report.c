@@ -44,16 +44,20 @@ static const char *choice_why(const bench_report *r, char *buf, size_t size)
                 : snprintf(buf, size, "%s: the fastest on the calibration's %u-vertex mesh with "
                                       "%s stores (%.0f Mv/s)",
                            ossa_skin_kernel_name(cs->kernel), c->choice.vertices,
-                           store_names[cs->store], cs->rates[cs->kernel] * 1e-6);
+                           store_names[cs->store],
+                           (cs->store == OSSA_SKIN_STORE_STREAM ? c->choice.stream_rates
+                                                                : c->choice.cached_rates)[cs->kernel] *
+                               1e-6);
     if (n < 0 || (size_t)n >= size)
         return buf;
     if (c->choice.store_forced)
         snprintf(buf + n, size - (size_t)n, "; %s: forced (--store)", store_names[cs->store]);
     else
-        snprintf(buf + n, size - (size_t)n, "; %s: a job of %u vertices is %s %u, where 72 bytes "
-                 "a vertex outgrow the %.0f MB of last-level cache counted",
+        snprintf(buf + n, size - (size_t)n, "; %s: a job of %u vertices is %s %u (where 72 "
+                 "bytes a vertex outgrow %.0f KB)%s",
                  store_names[cs->store], c->job_vertices, large ? "at or above" : "below",
-                 c->choice.large_vertices, (double)c->choice.large_vertices * 72.0 / 1048576.0);
+                 c->choice.large_vertices, (double)c->choice.large_vertices * 72.0 / 1024.0,
+                 large ? ", so streaming" : ", so the faster store measured");
     return buf;
 }
 
@@ -62,18 +66,19 @@ static json_t *choice_json(const bench_report *r)
     const choice_result *c = &r->choice;
     static const char *const class_names[OSSA_SKIN_SIZE_COUNT] = {"small", "large"};
     json_t *sizes = json_array(), *forced = json_array();
-    for (int i = 0; i < OSSA_SKIN_SIZE_COUNT; i++) {
-        const ossa_skin_choice_size *cs = &c->choice.size[i];
-        json_t *rates = json_object();
-        for (int k = OSSA_SKIN_KERNEL_SCALAR; k < OSSA_SKIN_KERNEL_COUNT; k++)
-            if (cs->rates[k] > 0.0)
-                json_object_set_new(rates, ossa_skin_kernel_name((ossa_skin_kernel)k),
-                                    ossa_cli_json_num(cs->rates[k]));
-        json_array_append_new(sizes, json_pack("{s:s, s:s, s:s, s:o}", "class", class_names[i],
-                                               "kernel", ossa_skin_kernel_name(cs->kernel),
-                                               "store", store_names[cs->store],
-                                               "vertices_per_second", rates));
+    json_t *cached = json_object(), *stream = json_object();
+    for (int k = OSSA_SKIN_KERNEL_SCALAR; k < OSSA_SKIN_KERNEL_COUNT; k++) {
+        const char *name = ossa_skin_kernel_name((ossa_skin_kernel)k);
+        if (c->choice.cached_rates[k] > 0.0)
+            json_object_set_new(cached, name, ossa_cli_json_num(c->choice.cached_rates[k]));
+        if (c->choice.stream_rates[k] > 0.0)
+            json_object_set_new(stream, name, ossa_cli_json_num(c->choice.stream_rates[k]));
     }
+    for (int i = 0; i < OSSA_SKIN_SIZE_COUNT; i++)
+        json_array_append_new(sizes, json_pack("{s:s, s:s, s:s}", "class", class_names[i],
+                                               "kernel",
+                                               ossa_skin_kernel_name(c->choice.size[i].kernel),
+                                               "store", store_names[c->choice.size[i].store]));
     for (size_t i = 0; i < c->forced_count; i++)
         json_array_append_new(forced, json_pack(
             "{s:s, s:s, s:o, s:o}", "kernel", ossa_skin_kernel_name(c->forced[i].kernel), "store",
@@ -81,12 +86,13 @@ static json_t *choice_json(const bench_report *r)
             ossa_cli_json_num(c->forced[i].vps), "seconds", timing_json(c->forced[i].t)));
     char why[512];
     return json_pack(
-        "{s:{s:o, s:i, s:i, s:i, s:b, s:b, s:o}, s:i, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o,"
-        " s:{s:s, s:s, s:o}, s:o}",
+        "{s:{s:o, s:i, s:i, s:i, s:b, s:b, s:o, s:o, s:o}, s:i, s:s, s:s, s:s, s:s, s:o, s:o,"
+        " s:o, s:o, s:{s:s, s:s, s:o}, s:o}",
         "calibration", "seconds", ossa_cli_json_num(c->choice.seconds), "mesh_vertices",
         (json_int_t)c->choice.vertices, "rounds", (json_int_t)c->choice.rounds, "large_vertices",
         (json_int_t)c->choice.large_vertices, "kernel_forced", c->choice.kernel_forced,
-        "store_forced", c->choice.store_forced, "sizes", sizes,
+        "store_forced", c->choice.store_forced, "cached_vertices_per_second", cached,
+        "stream_vertices_per_second", stream, "sizes", sizes,
         "job_vertices", (json_int_t)c->job_vertices,
         "class", c->job_vertices >= c->choice.large_vertices ? "large" : "small",
         "kernel", ossa_skin_kernel_name(c->chosen.kernel), "store", store_names[c->chosen.store],

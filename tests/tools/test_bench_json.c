@@ -364,9 +364,12 @@ static void check_document(const jval *doc)
     CHECK(sizes && sizes->type == J_ARR && sizes->count == 2);
     for (size_t i = 0; sizes && sizes->type == J_ARR && i < sizes->count; i++) {
         check_str(sizes->items[i], "choice.calibration.sizes[]", "kernel");
-        const jval *rates = get(sizes->items[i], "vertices_per_second");
-        CHECK(rates && rates->type == J_OBJ && rates->count >= 1);
+        check_str(sizes->items[i], "choice.calibration.sizes[]", "store");
     }
+    const jval *rates = get(calib, "cached_vertices_per_second");
+    CHECK(rates && rates->type == J_OBJ && rates->count >= 1);
+    rates = get(calib, "stream_vertices_per_second");
+    CHECK(rates && rates->type == J_OBJ);
     const jval *forced = get(choice, "forced");
     CHECK(forced && forced->type == J_ARR && kernels && forced->count == 2 * kernels->count);
     for (size_t i = 0; forced && forced->type == J_ARR && i < forced->count; i++) {

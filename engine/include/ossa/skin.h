@@ -116,44 +116,45 @@ enum { OSSA_SKIN_SIZE_SMALL = 0, OSSA_SKIN_SIZE_LARGE = 1, OSSA_SKIN_SIZE_COUNT 
 typedef struct ossa_skin_calibration_options {
     ossa_skin_kernel kernel; /* AUTO: measured; another: that kernel at every size (not
                                 measured; it must be available) */
-    ossa_skin_store store;   /* AUTO: CACHED below large_vertices, STREAM from it; CACHED or
-                                STREAM: that policy at every size */
+    ossa_skin_store store;   /* AUTO: measured below large_vertices, STREAM from it; CACHED
+                                or STREAM: that policy at every size */
     uint32_t large_vertices; /* 0: ossa_skin_large_vertices() */
     uint32_t vertices;       /* of the synthetic mesh timed, 0: 4096 (64 .. 65536) */
     uint32_t rounds;         /* interleaved rounds, 0: 7 (1 .. 64) */
 } ossa_skin_calibration_options;
 
-/* What a choice runs for one size class, and why. */
+/* What a choice runs for one size class. */
 typedef struct ossa_skin_choice_size {
-    ossa_skin_kernel kernel;               /* concrete and available */
-    ossa_skin_store store;                 /* CACHED or STREAM */
-    double rates[OSSA_SKIN_KERNEL_COUNT];  /* vertices a second each kernel skinned the mesh with
-                                              this store (median of the rounds); 0: not measured */
+    ossa_skin_kernel kernel; /* concrete and available */
+    ossa_skin_store store;   /* CACHED or STREAM */
 } ossa_skin_choice_size;
 
 typedef struct ossa_skin_choice {
     uint32_t large_vertices;                      /* first vertex count of the large class */
     ossa_skin_choice_size size[OSSA_SKIN_SIZE_COUNT];
+    /* why: vertices a second each kernel skinned the mesh with cached and with streaming
+     * stores (its best round); 0: not measured */
+    double cached_rates[OSSA_SKIN_KERNEL_COUNT], stream_rates[OSSA_SKIN_KERNEL_COUNT];
     bool kernel_forced, store_forced;             /* taken from the options, not measured */
     uint32_t vertices, rounds;                    /* the mesh timed, the rounds run */
     double seconds;                               /* wall time the calibration took */
 } ossa_skin_choice;
 
-/* The size rule's threshold: the vertex count whose footprint, 72 bytes a vertex (a 4-influence
- * vertex's 48 bytes of streams read and 24 of outputs written), outgrows the last-level cache
- * (ossa_skin_cache_bytes, counted as at least 32 MB and at most OSSA_SKIN_CROWD_CACHE_MAX):
- * below it the outputs stay in cache, and cached stores were as fast or faster on the AMD and
- * Intel machines measured (docs/BENCHMARKS.md); 466,033 vertices for 32 MB. */
+/* The size rule's threshold, 7281: the vertex count whose footprint, 72 bytes a vertex (a
+ * 4-influence vertex's 48 bytes of streams read and 24 of outputs written), outgrows 512 KB.
+ * Above it streaming stores were as fast or faster (docs/BENCHMARKS.md); below it the
+ * calibration measures both. */
 OSSA_API uint32_t ossa_skin_large_vertices(void);
 
-/* Times every available kernel in interleaved rounds on a synthetic mesh in cache (4
- * influences, 64 bones), with cached stores for the small class and streaming ones for the
- * large, and fills *out with the fastest of each (a kernel under half the best rate in the
- * first round is not timed again). A few milliseconds: timing stops after 20 ms (a loaded
- * machine: fewer rounds, the slowest kernels perhaps unmeasured, widest first). Keep the result
- * for the process and hand it to jobs
- * (ossa_skin_job.choice). OSSA_ERR_INVALID_ARGUMENT for NULL out or an option out of range,
- * OSSA_ERR_UNSUPPORTED for a forced kernel this CPU lacks, OSSA_ERR_NOMEM. */
+/* Times every available kernel with cached and with streaming stores in interleaved rounds on a
+ * synthetic mesh in cache (4 influences, 64 bones) and fills *out: for the small class the
+ * fastest kernel and store, for the large class streaming stores (the size rule above) and the
+ * fastest kernel with them. A kernel's rate is its best round (interference only slows); one
+ * under half the best rate after two rounds is not timed again. A few milliseconds: timing
+ * stops after 20 ms (a loaded machine: fewer rounds, the slowest kernels perhaps unmeasured,
+ * widest first). Keep the result for the process and hand it to jobs (ossa_skin_job.choice).
+ * OSSA_ERR_INVALID_ARGUMENT for NULL out or an option out of range, OSSA_ERR_UNSUPPORTED for a
+ * forced kernel this CPU lacks, OSSA_ERR_NOMEM. */
 OSSA_API ossa_status ossa_skin_calibrate(const ossa_skin_calibration_options *opt,
                                          ossa_skin_choice *out, ossa_error *err);
 /* The kernel and store a choice gives a job of `vertices` vertices. NULL choice: AUTO for both

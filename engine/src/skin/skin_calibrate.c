@@ -20,10 +20,11 @@ enum {
 };
 /* Timing stops once this much has gone (a loaded machine), each class having one kernel. */
 #define CALIB_MAX_SECONDS 0.02
-/* The least last-level cache the size rule counts. The AMD EPYC VM's CPUID reports no cache
- * (ossa_skin_cache_bytes then says 8 MB), yet its jobs of 262,144 vertices (19 MB) ran faster
- * with cached stores: the L3 of a Zen 5 CCD is 32 MB. */
-#define CALIB_CACHE_MIN ((uint64_t)32 << 20)
+/* The size rule: jobs whose footprint outgrows this stream. On the AMD EPYC VM (1 MB of L2),
+ * with the AVX-512 kernel, the calibration's 290 KB mesh ran about 2 % faster with cached
+ * stores, and jobs of 10,000 vertices (720 KB) to 1,000,000 as fast or faster streaming
+ * (docs/BENCHMARKS.md, 2026-11-28, 21:05); on the Xeon VM 1,000,000 ran as fast. */
+#define CALIB_LARGE_BYTES ((uint64_t)512 << 10)
 
 static double now_s(void)
 {
@@ -34,11 +35,7 @@ static double now_s(void)
 
 uint32_t ossa_skin_large_vertices(void)
 {
-    uint64_t cache = ossa_skin_cache_bytes();
-    cache = cache < CALIB_CACHE_MIN ? CALIB_CACHE_MIN : cache;
-    cache = cache > OSSA_SKIN_CROWD_CACHE_MAX ? OSSA_SKIN_CROWD_CACHE_MAX : cache;
-    uint64_t v = cache / CALIB_FOOTPRINT;
-    return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+    return (uint32_t)(CALIB_LARGE_BYTES / CALIB_FOOTPRINT);
 }
 
 /* A seeded linear congruential generator: the same mesh in every process. */
@@ -152,18 +149,6 @@ static double time_pass(const calib_data *d, ossa_skin_kernel k, ossa_skin_store
     return (now_s() - t0) / CALIB_PASSES;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, uint32_t n)
-{
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 ossa_status ossa_skin_calibrate(const ossa_skin_calibration_options *opt, ossa_skin_choice *out,
                                 ossa_error *err)
 {
@@ -196,14 +181,14 @@ ossa_status ossa_skin_calibrate(const ossa_skin_calibration_options *opt, ossa_s
     out->kernel_forced = o.kernel != OSSA_SKIN_KERNEL_AUTO;
     out->store_forced = o.store != OSSA_SKIN_STORE_AUTO;
     out->vertices = n;
-    /* the class's store: the one the class runs, so its kernel is timed with it */
-    static const ossa_skin_store by_size[OSSA_SKIN_SIZE_COUNT] = {OSSA_SKIN_STORE_CACHED,
-                                                                 OSSA_SKIN_STORE_STREAM};
     for (int c = 0; c < OSSA_SKIN_SIZE_COUNT; c++) {
-        out->size[c].store = out->store_forced ? o.store : by_size[c];
+        out->size[c].store = out->store_forced ? o.store : OSSA_SKIN_STORE_STREAM;
         out->size[c].kernel = o.kernel;
     }
-    if (out->kernel_forced) {
+    if (out->kernel_forced && (out->store_forced || o.kernel == OSSA_SKIN_KERNEL_SCALAR)) {
+        /* nothing to measure: the scalar kernel never streams */
+        out->size[OSSA_SKIN_SIZE_SMALL].store = out->store_forced ? o.store
+                                                                  : OSSA_SKIN_STORE_CACHED;
         out->seconds = now_s() - t_start;
         return OSSA_OK;
     }
@@ -214,21 +199,25 @@ ossa_status ossa_skin_calibrate(const ossa_skin_calibration_options *opt, ossa_s
         calib_free(&d);
         return st;
     }
-    /* samples[c][k][r]: seconds a pass; a kernel stays timed while live */
-    double samples[OSSA_SKIN_SIZE_COUNT][OSSA_SKIN_KERNEL_COUNT][CALIB_ROUNDS_MAX];
-    uint32_t count[OSSA_SKIN_SIZE_COUNT][OSSA_SKIN_KERNEL_COUNT];
+    /* set 0 cached, set 1 streaming stores (only the forced one when a store is forced) */
+    const ossa_skin_store stores[2] = {OSSA_SKIN_STORE_CACHED, OSSA_SKIN_STORE_STREAM};
+    bool use[2] = {!out->store_forced || o.store == OSSA_SKIN_STORE_CACHED,
+                   !out->store_forced || o.store == OSSA_SKIN_STORE_STREAM};
+    double best_t[2][OSSA_SKIN_KERNEL_COUNT];
+    uint32_t count[2][OSSA_SKIN_KERNEL_COUNT];
     bool live[OSSA_SKIN_KERNEL_COUNT];
     memset(count, 0, sizeof count);
     for (int k = 0; k < OSSA_SKIN_KERNEL_COUNT; k++)
-        live[k] = k != OSSA_SKIN_KERNEL_AUTO && ossa_skin_kernel_available((ossa_skin_kernel)k);
+        live[k] = k != OSSA_SKIN_KERNEL_AUTO && ossa_skin_kernel_available((ossa_skin_kernel)k) &&
+                  (!out->kernel_forced || k == (int)o.kernel);
     /* widest kernels first, so that a deadline hit in the first round (a starved process)
-     * leaves the slow ones out; each class measures at least one kernel */
+     * leaves the slow ones out; each set measures at least one kernel */
     uint32_t r = 0;
     bool over = false;
     for (; r < rounds && !over; r++) {
-        for (int c = 0; c < OSSA_SKIN_SIZE_COUNT && !over; c++)
+        for (int c = 0; c < 2 && !over; c++)
             for (int k = OSSA_SKIN_KERNEL_COUNT - 1; k > OSSA_SKIN_KERNEL_AUTO && !over; k--) {
-                if (!live[k] || (r == 0 && c > 0 && !count[0][k]))
+                if (!use[c] || !live[k] || (c > 0 && use[0] && !count[0][k]))
                     continue;
                 bool have = false;
                 for (int j = 0; j < OSSA_SKIN_KERNEL_COUNT; j++)
@@ -237,41 +226,54 @@ ossa_status ossa_skin_calibrate(const ossa_skin_calibration_options *opt, ossa_s
                     over = true;
                     break;
                 }
-                samples[c][k][count[c][k]++] =
-                    time_pass(&d, (ossa_skin_kernel)k, out->size[c].store);
+                double t = time_pass(&d, (ossa_skin_kernel)k, stores[c]);
+                if (!count[c][k]++ || t < best_t[c][k])
+                    best_t[c][k] = t;
             }
-        if (r > 0)
+        if (r != 1)
             continue;
-        /* after the first round, drop the kernels at under half the best rate (the scalar one
-         * where a SIMD kernel runs): they cannot win, and would take most of the time; and those
-         * the deadline left out */
-        for (int c = 0; c < OSSA_SKIN_SIZE_COUNT; c++) {
-            double best = 1e30;
+        /* after two rounds (one preempted pass must not drop a kernel), drop the kernels at
+         * under half the best rate with either store (the scalar one where a SIMD kernel runs):
+         * they cannot win, and would take most of the time; and those the deadline left out */
+        double best[2] = {1e30, 1e30};
+        for (int c = 0; c < 2; c++)
             for (int k = 0; k < OSSA_SKIN_KERNEL_COUNT; k++)
-                if (count[c][k] && samples[c][k][0] < best)
-                    best = samples[c][k][0];
-            for (int k = 0; k < OSSA_SKIN_KERNEL_COUNT; k++)
-                if (!count[c][k] || samples[c][k][0] > 2.0 * best)
-                    live[k] = false;
+                if (count[c][k] && best_t[c][k] < best[c])
+                    best[c] = best_t[c][k];
+        for (int k = 0; k < OSSA_SKIN_KERNEL_COUNT; k++) {
+            bool keep = false, missing = false;
+            for (int c = 0; c < 2; c++) {
+                missing |= use[c] && !count[c][k];
+                keep |= count[c][k] && best_t[c][k] <= 2.0 * best[c];
+            }
+            if (missing || !keep)
+                live[k] = false;
         }
     }
     out->rounds = r;
-    for (int c = 0; c < OSSA_SKIN_SIZE_COUNT; c++) {
-        double best = 0.0;
-        for (int k = 0; k < OSSA_SKIN_KERNEL_COUNT; k++) {
-            if (!count[c][k])
-                continue;
-            double t = median(samples[c][k], count[c][k]);
-            double rate = t > 0.0 ? (double)n / t : 0.0;
-            out->size[c].rates[k] = rate;
-            if (rate > best) {
-                best = rate;
-                out->size[c].kernel = (ossa_skin_kernel)k;
+    /* the best round of each: interference only ever adds time */
+    for (int c = 0; c < 2; c++)
+        for (int k = 0; k < OSSA_SKIN_KERNEL_COUNT; k++)
+            if (count[c][k] && best_t[c][k] > 0.0)
+                (c ? out->stream_rates : out->cached_rates)[k] = (double)n / best_t[c][k];
+    /* small: the fastest pair; large: the fastest kernel with its store */
+    double best_small = 0.0, best_large = 0.0;
+    for (int k = 0; k < OSSA_SKIN_KERNEL_COUNT; k++)
+        for (int c = 0; c < 2; c++) {
+            double rate = (c ? out->stream_rates : out->cached_rates)[k];
+            if (rate > best_small) {
+                best_small = rate;
+                out->size[OSSA_SKIN_SIZE_SMALL] = (ossa_skin_choice_size){(ossa_skin_kernel)k,
+                                                                          stores[c]};
+            }
+            if (stores[c] == out->size[OSSA_SKIN_SIZE_LARGE].store && rate > best_large) {
+                best_large = rate;
+                out->size[OSSA_SKIN_SIZE_LARGE].kernel = (ossa_skin_kernel)k;
             }
         }
+    for (int c = 0; c < OSSA_SKIN_SIZE_COUNT; c++)
         if (out->size[c].kernel == OSSA_SKIN_KERNEL_AUTO)
             out->size[c].kernel = ossa_skin_kernel_best();
-    }
     calib_free(&d);
     out->seconds = now_s() - t_start;
     return OSSA_OK;
