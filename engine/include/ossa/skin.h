@@ -112,7 +112,7 @@ OSSA_API ossa_status ossa_skin_kernel_traffic(ossa_skin_kernel k, uint32_t influ
 /* A choice has two size classes: jobs of fewer than its large_vertices vertices, and the rest. */
 enum { OSSA_SKIN_SIZE_SMALL = 0, OSSA_SKIN_SIZE_LARGE = 1, OSSA_SKIN_SIZE_COUNT = 2 };
 
-/* Zero (or NULL): measure the kernel, take the store by the size rule. */
+/* Zero (or NULL): measure the kernel, and the store below the size rule's threshold. */
 typedef struct ossa_skin_calibration_options {
     ossa_skin_kernel kernel; /* AUTO: measured; another: that kernel at every size (not
                                 measured; it must be available) */
@@ -150,8 +150,9 @@ OSSA_API uint32_t ossa_skin_large_vertices(void);
  * synthetic mesh in cache (4 influences, 64 bones) and fills *out: for the small class the
  * fastest kernel and store, for the large class streaming stores (the size rule above) and the
  * fastest kernel with them. A kernel's rate is its best round (interference only slows); one
- * under half the best rate after two rounds is not timed again. A few milliseconds: timing
- * stops after 20 ms (a loaded machine: fewer rounds, the slowest kernels perhaps unmeasured,
+ * under half the best rate after two rounds is not timed again. A few milliseconds (2 to 13
+ * on the AMD EPYC VM; a process's first call and a busy machine the longest): timing stops
+ * after 20 ms (a loaded machine: fewer rounds, the slowest kernels perhaps unmeasured,
  * widest first). Keep the result for the process and hand it to jobs (ossa_skin_job.choice).
  * OSSA_ERR_INVALID_ARGUMENT for NULL out or an option out of range, OSSA_ERR_UNSUPPORTED for a
  * forced kernel this CPU lacks, OSSA_ERR_NOMEM. */

@@ -23,7 +23,7 @@ enum {
 /* The size rule: jobs whose footprint outgrows this stream. On the AMD EPYC VM (1 MB of L2),
  * with the AVX-512 kernel, the calibration's 290 KB mesh ran about 2 % faster with cached
  * stores, and jobs of 10,000 vertices (720 KB) to 1,000,000 as fast or faster streaming
- * (docs/BENCHMARKS.md, 2026-11-28, 21:05); on the Xeon VM 1,000,000 ran as fast. */
+ * (docs/BENCHMARKS.md, 2026-11-28, 21:00); on the Xeon VM 1,000,000 ran as fast. */
 #define CALIB_LARGE_BYTES ((uint64_t)512 << 10)
 
 static double now_s(void)
