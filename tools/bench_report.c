@@ -33,6 +33,77 @@ static const skin_result *best_single(const bench_report *r)
     return best;
 }
 
+/* Why the choice is what it is, in one sentence. */
+static const char *choice_why(const bench_report *r, char *buf, size_t size)
+{
+    const choice_result *c = &r->choice;
+    int large = c->job_vertices >= c->choice.large_vertices;
+    const ossa_skin_choice_size *cs = &c->choice.size[large];
+    int n = c->choice.kernel_forced
+                ? snprintf(buf, size, "%s: forced (--kernel)", ossa_skin_kernel_name(cs->kernel))
+                : snprintf(buf, size, "%s: the fastest on the calibration's %u-vertex mesh with "
+                                      "%s stores (%.0f Mv/s)",
+                           ossa_skin_kernel_name(cs->kernel), c->choice.vertices,
+                           store_names[cs->store],
+                           (cs->store == OSSA_SKIN_STORE_STREAM ? c->choice.stream_rates
+                                                                : c->choice.cached_rates)[cs->kernel] *
+                               1e-6);
+    if (n < 0 || (size_t)n >= size)
+        return buf;
+    if (c->choice.store_forced)
+        snprintf(buf + n, size - (size_t)n, "; %s: forced (--store)", store_names[cs->store]);
+    else
+        snprintf(buf + n, size - (size_t)n, "; %s: a job of %u vertices is %s %u (where 72 "
+                 "bytes a vertex outgrow %.0f KB)%s",
+                 store_names[cs->store], c->job_vertices, large ? "at or above" : "below",
+                 c->choice.large_vertices, (double)c->choice.large_vertices * 72.0 / 1024.0,
+                 large ? ", so streaming" : ", so the faster store measured");
+    return buf;
+}
+
+static json_t *choice_json(const bench_report *r)
+{
+    const choice_result *c = &r->choice;
+    static const char *const class_names[OSSA_SKIN_SIZE_COUNT] = {"small", "large"};
+    json_t *sizes = json_array(), *forced = json_array();
+    json_t *cached = json_object(), *stream = json_object();
+    for (int k = OSSA_SKIN_KERNEL_SCALAR; k < OSSA_SKIN_KERNEL_COUNT; k++) {
+        const char *name = ossa_skin_kernel_name((ossa_skin_kernel)k);
+        if (c->choice.cached_rates[k] > 0.0)
+            json_object_set_new(cached, name, ossa_cli_json_num(c->choice.cached_rates[k]));
+        if (c->choice.stream_rates[k] > 0.0)
+            json_object_set_new(stream, name, ossa_cli_json_num(c->choice.stream_rates[k]));
+    }
+    for (int i = 0; i < OSSA_SKIN_SIZE_COUNT; i++)
+        json_array_append_new(sizes, json_pack("{s:s, s:s, s:s}", "class", class_names[i],
+                                               "kernel",
+                                               ossa_skin_kernel_name(c->choice.size[i].kernel),
+                                               "store", store_names[c->choice.size[i].store]));
+    for (size_t i = 0; i < c->forced_count; i++)
+        json_array_append_new(forced, json_pack(
+            "{s:s, s:s, s:o, s:o}", "kernel", ossa_skin_kernel_name(c->forced[i].kernel), "store",
+            store_names[c->forced[i].store], "vertices_per_second",
+            ossa_cli_json_num(c->forced[i].vps), "seconds", timing_json(c->forced[i].t)));
+    char why[512];
+    return json_pack(
+        "{s:{s:o, s:i, s:i, s:i, s:b, s:b, s:o, s:o, s:o}, s:i, s:s, s:s, s:s, s:s, s:o, s:o,"
+        " s:o, s:o, s:{s:s, s:s, s:o}, s:o}",
+        "calibration", "seconds", ossa_cli_json_num(c->choice.seconds), "mesh_vertices",
+        (json_int_t)c->choice.vertices, "rounds", (json_int_t)c->choice.rounds, "large_vertices",
+        (json_int_t)c->choice.large_vertices, "kernel_forced", c->choice.kernel_forced,
+        "store_forced", c->choice.store_forced, "cached_vertices_per_second", cached,
+        "stream_vertices_per_second", stream, "sizes", sizes,
+        "job_vertices", (json_int_t)c->job_vertices,
+        "class", c->job_vertices >= c->choice.large_vertices ? "large" : "small",
+        "kernel", ossa_skin_kernel_name(c->chosen.kernel), "store", store_names[c->chosen.store],
+        "why", choice_why(r, why, sizeof why), "vertices_per_second", ossa_cli_json_num(c->vps),
+        "seconds", timing_json(c->t), "max_error_vs_scalar", ossa_cli_json_num(c->max_err),
+        "vs_fastest_forced", ossa_cli_json_num(c->vs_fastest),
+        "fastest_forced", "kernel", ossa_skin_kernel_name(c->forced[c->fastest].kernel), "store",
+        store_names[c->forced[c->fastest].store], "vertices_per_second",
+        ossa_cli_json_num(c->forced[c->fastest].vps), "forced", forced);
+}
+
 void bench_print_json(FILE *out, const bench_opts *o, const bench_report *r)
 {
     json_t *features = json_array(), *kernels = json_array(), *runs = json_array();
@@ -121,6 +192,7 @@ void bench_print_json(FILE *out, const bench_opts *o, const bench_report *r)
                              load_json(r->load.end), "rounds", (json_int_t)r->load.rounds,
                              "contended_rounds", (json_int_t)r->load.contended,
                              "min_cpu_share", ossa_cli_json_num(r->load.min_cpu_share));
+    json_object_set_new(doc, "choice", choice_json(r));
     if (doc && load) {
         json_object_set_new(doc, "load", load);
         json_object_set_new(doc, "warnings",
@@ -172,6 +244,18 @@ void bench_print_table(FILE *out, const bench_opts *o, const bench_report *r)
     else
         fprintf(out, "libcal3d: not measured (%s)\n",
                 r->cal3d_note[0] ? r->cal3d_note : "not found at build time");
+    const choice_result *c = &r->choice;
+    char why[512];
+    fprintf(out, "\nchosen by measurement (calibration %.2f ms, %u rounds): %s + %s\n  %s\n",
+            c->choice.seconds * 1e3, c->choice.rounds, ossa_skin_kernel_name(c->chosen.kernel),
+            store_names[c->chosen.store], choice_why(r, why, sizeof why));
+    fprintf(out, "%-8s %8s %12s %12s\n", "kernel", "stores", "Mvertices/s", "1 thread");
+    for (size_t i = 0; i < c->forced_count; i++)
+        fprintf(out, "%-8s %8s %12.2f %12s\n", ossa_skin_kernel_name(c->forced[i].kernel),
+                store_names[c->forced[i].store], c->forced[i].vps * 1e-6,
+                i == c->fastest ? "fastest" : "");
+    fprintf(out, "%-8s %8s %12.2f %11.2fx the fastest forced (median of per-round ratios)\n",
+            "chosen", store_names[c->chosen.store], c->vps * 1e-6, c->vs_fastest);
     fprintf(out, "\npose (sample + local_to_model + palette), microseconds per evaluation:\n");
     fprintf(out, "%6s %10s %12s %10s %10s\n", "bones", "ossa", "ossa mixer",
             r->pose[0].has_cal3d ? "libcal3d" : "", r->pose[0].has_cal3d ? "speedup" : "");

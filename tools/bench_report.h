@@ -23,6 +23,7 @@ typedef struct bench_opts {
     size_t model_count;
     int json;
     ossa_skin_store store;  /* --store: the skin jobs' store policy */
+    ossa_skin_kernel kernel; /* --kernel: the calibration's override (AUTO: measured) */
     bench_crowd_opts crowd; /* --crowd: size_count > 0 */
     bool vertices_set;      /* --vertices given (a crowd's synthetic default is smaller) */
 } bench_opts;
@@ -39,6 +40,26 @@ typedef struct skin_result {
     double ratio;               /* vs libcal3d's physique: median of per-round ratios */
     double max_err;         /* vs the scalar kernel, and the scalar kernel vs the scalar API */
 } skin_result;
+
+/* The kernel and store chosen by measurement (ossa_skin_calibrate), timed beside every
+ * kernel with each store forced, on 1 thread. */
+typedef struct choice_result {
+    ossa_skin_choice choice;      /* the calibration, once for the process */
+    ossa_skin_choice_size chosen; /* what it gives the largest job */
+    uint32_t job_vertices;        /* that job's output vertices */
+    bench_timing t;
+    double vps;
+    double vs_fastest;            /* median per-round ratio: chosen's rate / fastest forced's */
+    size_t fastest;               /* index in forced */
+    struct {
+        ossa_skin_kernel kernel;
+        ossa_skin_store store;
+        bench_timing t;
+        double vps;
+    } forced[2 * OSSA_SKIN_KERNEL_COUNT];
+    size_t forced_count;
+    double max_err;               /* chosen's output vs the scalar API */
+} choice_result;
 
 typedef struct pose_result {
     uint32_t bones;
@@ -67,6 +88,7 @@ typedef struct bench_report {
     size_t triad_n;         /* floats in each of a, b, c */
     skin_result skin[MAX_RESULTS];
     size_t skin_count;
+    choice_result choice;
     pose_result pose[POSE_SIZES];
     int has_cal3d;
     char cal3d_note[256];

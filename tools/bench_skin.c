@@ -59,6 +59,7 @@ typedef struct skin_ctx {
     ossa_skin_kernel kernel;
     ossa_skin_store store;
     ossa_skin_pool *pool;         /* NULL: the calling thread alone */
+    const ossa_skin_choice *choice; /* the calibration's, for AUTO kernel and store */
     int failed;
 } skin_ctx;
 
@@ -74,6 +75,7 @@ static void skin_once(void *p)
         job.kernel = s->kernel;
         job.store = s->store;
         job.pool = s->pool;
+        job.choice = s->choice;
         ossa_status st = ossa_skin_job_run(&job, NULL);
         s->failed |= st != OSSA_OK;
     }
@@ -124,6 +126,24 @@ static double max_diff(const float *a, const float *b, size_t n)
             m = d;
     }
     return m;
+}
+
+/* Largest difference of s's outputs from the scalar API's (file order). */
+static double outputs_err(const skin_ctx *s, const float *palette, float *ref_pos, float *ref_nrm)
+{
+    double err = 0.0;
+    for (size_t k = 0; k < s->count; k++) {
+        const ossa_submesh *sm = s->sources[k];
+        ossa_skin_submesh_scalar(sm, palette, ref_pos, ref_nrm, sm->vertex_count, NULL);
+        const uint32_t *remap = ossa_skin_mesh_remap(s->meshes[k]);
+        for (uint32_t v = 0; v < sm->vertex_count; v++) {
+            double e1 = max_diff(s->pos[k] + 3 * (size_t)remap[v], ref_pos + 3 * v, 3);
+            double e2 = max_diff(s->nrm[k] + 3 * (size_t)remap[v], ref_nrm + 3 * v, 3);
+            err = e1 > err ? e1 : err;
+            err = e2 > err ? e2 : err;
+        }
+    }
+    return err;
 }
 
 #ifdef OSSA_BENCH_CAL3D
@@ -187,11 +207,11 @@ static void triad_release(triad_ctx *t)
 
 int bench_skin(const bench_opts *o, const ossa_model *m, bench_report *r)
 {
-    skin_ctx s, skins[MAX_RESULTS];
+    skin_ctx s, skins[MAX_RESULTS], picks[2 * OSSA_SKIN_KERNEL_COUNT + 1];
     memset(&s, 0, sizeof s);
     triad_ctx tri = {0}, triads[2];
     ossa_skin_pool *pools[2] = {NULL, NULL};
-    bench_subject subs[2 + MAX_RESULTS + 1];
+    bench_subject subs[2 + MAX_RESULTS + 2 * OSSA_SKIN_KERNEL_COUNT + 1 + 1];
     size_t ns = 0;
 #ifdef OSSA_BENCH_CAL3D
     cal_skin_ctx cal = {NULL, NULL};
@@ -293,6 +313,25 @@ int bench_skin(const bench_opts *o, const ossa_model *m, bench_report *r)
             r->skin_count++;
         }
     }
+    /* The choice on 1 thread, beside every kernel with each store forced. */
+    choice_result *cr = &r->choice;
+    size_t pick0 = ns, np = 0;
+    cr->job_vertices = (uint32_t)max_out;
+    cr->chosen = ossa_skin_choice_at(&cr->choice, cr->job_vertices);
+    for (size_t ki = 0; ki < r->kernel_count; ki++)
+        for (int st = OSSA_SKIN_STORE_CACHED; st <= OSSA_SKIN_STORE_STREAM; st++) {
+            cr->forced[cr->forced_count].kernel = r->kernels[ki];
+            cr->forced[cr->forced_count++].store = (ossa_skin_store)st;
+            picks[np] = s;
+            picks[np].kernel = r->kernels[ki];
+            picks[np].store = (ossa_skin_store)st;
+            subs[ns++] = (bench_subject){.fn = skin_once, .ctx = &picks[np++], .threads = 1};
+        }
+    picks[np] = s;
+    picks[np].kernel = OSSA_SKIN_KERNEL_AUTO;
+    picks[np].store = OSSA_SKIN_STORE_AUTO;
+    picks[np].choice = &cr->choice;
+    subs[ns++] = (bench_subject){.fn = skin_once, .ctx = &picks[np++], .threads = 1};
 #ifdef OSSA_BENCH_CAL3D
     char msg[256];
     cal.cal = bench_cal3d_new(m, m->clip_count ? 0 : -1, msg, sizeof msg);
@@ -348,20 +387,22 @@ int bench_skin(const bench_opts *o, const ossa_model *m, bench_report *r)
         /* Run it once more so the outputs hold its result: compare with the scalar API. */
         skin_once(&skins[i]);
         s.failed |= skins[i].failed;
-        for (k = 0; k < s.count; k++) {
-            const ossa_submesh *sm = s.sources[k];
-            ossa_skin_submesh_scalar(sm, palette, ref_pos, ref_nrm, sm->vertex_count, NULL);
-            const uint32_t *remap = ossa_skin_mesh_remap(s.meshes[k]);
-            for (uint32_t v = 0; v < sm->vertex_count; v++) {
-                double e1 = max_diff(s.pos[k] + 3 * (size_t)remap[v], ref_pos + 3 * v, 3);
-                double e2 = max_diff(s.nrm[k] + 3 * (size_t)remap[v], ref_nrm + 3 * v, 3);
-                if (e1 > res->max_err)
-                    res->max_err = e1;
-                if (e2 > res->max_err)
-                    res->max_err = e2;
-            }
-        }
+        res->max_err = outputs_err(&s, palette, ref_pos, ref_nrm);
     }
+    const bench_subject *chosen_sub = &subs[pick0 + np - 1];
+    cr->t = bench_timing_of(chosen_sub, o->runs);
+    cr->vps = (double)r->vertices / cr->t.median;
+    for (size_t i = 0; i < cr->forced_count; i++) {
+        cr->forced[i].t = bench_timing_of(&subs[pick0 + i], o->runs);
+        cr->forced[i].vps = (double)r->vertices / cr->forced[i].t.median;
+        if (cr->forced[i].vps > cr->forced[cr->fastest].vps)
+            cr->fastest = i;
+    }
+    cr->vs_fastest = bench_median_ratio(subs[pick0 + cr->fastest].samples, chosen_sub->samples,
+                                        o->runs);
+    skin_once(&picks[np - 1]);
+    s.failed |= picks[np - 1].failed;
+    cr->max_err = outputs_err(&picks[np - 1], palette, ref_pos, ref_nrm);
     if (s.failed) {
         fprintf(stderr, "ossa bench: a skin job failed\n");
         ok = 0;

@@ -87,7 +87,8 @@ static int parse_u32(const char *opt, const char *arg, uint32_t lo, uint32_t hi,
 
 static const char bench_usage[] =
     "ossa bench [--vertices N] [--influences K] [--bones B] [--threads T] [--runs R] [--json]\n"
-    "           [--model FILE]... [--store auto|cached|stream] [--crowd N[,N...]] [--frames F]";
+    "           [--model FILE]... [--store auto|cached|stream] [--kernel K] [--crowd N[,N...]]\n"
+    "           [--frames F]";
 
 int ossa_cmd_bench(int argc, char **argv)
 {
@@ -125,6 +126,9 @@ int ossa_cmd_bench(int argc, char **argv)
             o.store = OSSA_SKIN_STORE_CACHED, i++;
         else if (!strcmp(a, "--store") && v && !strcmp(v, "stream"))
             o.store = OSSA_SKIN_STORE_STREAM, i++;
+        else if (!strcmp(a, "--kernel") && v &&
+                 ossa_skin_kernel_parse(v, &o.kernel, NULL) == OSSA_OK)
+            i++;
         else if (!strcmp(a, "--model") && v)
             o.models[o.model_count++] = v, i++;
         else {
@@ -202,6 +206,13 @@ int ossa_cmd_bench(int argc, char **argv)
         o.crowd.cores = r->cores;
         o.crowd.date = r->date;
         rc = bench_crowd_run(&o.crowd, m, stdout);
+        goto done;
+    }
+    /* once for the process, as a program would; --kernel and --store override it */
+    ossa_skin_calibration_options copt = {.kernel = o.kernel, .store = o.store};
+    ossa_error cerr;
+    if (ossa_skin_calibrate(&copt, &r->choice.choice, &cerr) != OSSA_OK) {
+        fprintf(stderr, "ossa bench: %s\n", cerr.message);
         goto done;
     }
     bench_load_begin(&r->load);

@@ -134,7 +134,7 @@ static const command commands[] = {
      OSSA_CLI_ALLOW_OUTSIDE_HELP},
     {"bench", ossa_cmd_bench,
      "bench [--vertices N] [--influences K] [--bones B] [--threads T] [--runs R]\n"
-     "      [--model FILE]... [--store auto|cached|stream] [--json]\n"
+     "      [--model FILE]... [--store auto|cached|stream] [--kernel K] [--json]\n"
      "      [--crowd N[,N...]] [--frames F]\n",
      "Skinning throughput (vertices/s, positions + normals) of every kernel this CPU\n"
      "runs, on 1 and T threads, a STREAM triad on arrays as large as the mesh's streams,\n"
@@ -152,6 +152,11 @@ static const command commands[] = {
      "stores for a mesh of 262144 vertices or more, cached stores below); with --crowd,\n"
      "the characters' (auto: streaming once the crowd outgrows half the last-level cache,\n"
      "counted as 64 MB at most).\n"
+     "The kernel and store chosen by a short calibration (ossa_skin_calibrate) are\n"
+     "timed beside every kernel with each store forced (1 thread), with the rates that\n"
+     "made the choice.\n"
+     "--kernel auto|scalar|sse2|avx2|avx512: the calibration's kernel (default auto:\n"
+     "measured); --store other than auto forces its store likewise.\n"
      "--json: one JSON document.\n"
      "--crowd N[,N...]: instead, crowds of N characters of the model (default: the\n"
      "synthetic one with 4000 vertices and 4 clips), each playing a clip at its own phase\n"

@@ -124,7 +124,7 @@ def check_help(exe):
     own = {"info": ("--json", "--cff-half", "--frame-rate"),
            "sample": ("--clip", "--time", "--clamp", "--extrapolate", "--bones", "--frame-rate"),
            "bench": ("--vertices", "--influences", "--bones", "--threads", "--runs", "--model",
-                     "--store", "--json")}
+                     "--store", "--kernel", "--json")}
     for args in (("bench", "--help"), ("info", "-h"), ("sample", "x", "--help")):
         rc, out, _ = ossa(exe, *args)
         cmd = args[0]

@@ -348,6 +348,35 @@ static void check_document(const jval *doc)
               (warn->count > 0) == (busy->num > 0));
     }
 
+    /* the kernel and store chosen by measurement, timed beside each forced one */
+    const jval *choice = get(doc, "choice");
+    CHECK(choice && choice->type == J_OBJ);
+    check_str(choice, "choice", "kernel");
+    check_str(choice, "choice", "store");
+    check_str(choice, "choice", "why");
+    check_num(choice, "choice", "vertices_per_second", 0);
+    check_num(choice, "choice", "vs_fastest_forced", 0);
+    const jval *cerr = get(choice, "max_error_vs_scalar");
+    CHECKF(cerr && cerr->type == J_NUM && cerr->num < 1e-3, "the choice's output differs");
+    const jval *calib = get(choice, "calibration"), *sizes = get(calib, "sizes");
+    check_num(calib, "choice.calibration", "seconds", 0);
+    check_num(calib, "choice.calibration", "large_vertices", 0);
+    CHECK(sizes && sizes->type == J_ARR && sizes->count == 2);
+    for (size_t i = 0; sizes && sizes->type == J_ARR && i < sizes->count; i++) {
+        check_str(sizes->items[i], "choice.calibration.sizes[]", "kernel");
+        check_str(sizes->items[i], "choice.calibration.sizes[]", "store");
+    }
+    const jval *rates = get(calib, "cached_vertices_per_second");
+    CHECK(rates && rates->type == J_OBJ && rates->count >= 1);
+    rates = get(calib, "stream_vertices_per_second");
+    CHECK(rates && rates->type == J_OBJ);
+    const jval *forced = get(choice, "forced");
+    CHECK(forced && forced->type == J_ARR && kernels && forced->count == 2 * kernels->count);
+    for (size_t i = 0; forced && forced->type == J_ARR && i < forced->count; i++) {
+        check_str(forced->items[i], "choice.forced[]", "kernel");
+        check_str(forced->items[i], "choice.forced[]", "store");
+        check_num(forced->items[i], "choice.forced[]", "vertices_per_second", 0);
+    }
     const jval *cal = get(doc, "cal3d");
     CHECK(cal && cal->type == J_OBJ);
     const jval *avail = get(cal, "available");

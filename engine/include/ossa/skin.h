@@ -107,6 +107,62 @@ OSSA_API ossa_status ossa_skin_kernel_traffic(ossa_skin_kernel k, uint32_t influ
                                               ossa_skin_store store, uint32_t vertex_count,
                                               ossa_skin_traffic *out, ossa_error *err);
 
+/* ---- kernel and store chosen by measurement --------------------------------------------- */
+
+/* A choice has two size classes: jobs of fewer than its large_vertices vertices, and the rest. */
+enum { OSSA_SKIN_SIZE_SMALL = 0, OSSA_SKIN_SIZE_LARGE = 1, OSSA_SKIN_SIZE_COUNT = 2 };
+
+/* Zero (or NULL): measure the kernel, and the store below the size rule's threshold. */
+typedef struct ossa_skin_calibration_options {
+    ossa_skin_kernel kernel; /* AUTO: measured; another: that kernel at every size (not
+                                measured; it must be available) */
+    ossa_skin_store store;   /* AUTO: measured below large_vertices, STREAM from it; CACHED
+                                or STREAM: that policy at every size */
+    uint32_t large_vertices; /* 0: ossa_skin_large_vertices() */
+    uint32_t vertices;       /* of the synthetic mesh timed, 0: 4096 (64 .. 65536) */
+    uint32_t rounds;         /* interleaved rounds, 0: 7 (1 .. 64) */
+} ossa_skin_calibration_options;
+
+/* What a choice runs for one size class. */
+typedef struct ossa_skin_choice_size {
+    ossa_skin_kernel kernel; /* concrete and available */
+    ossa_skin_store store;   /* CACHED or STREAM */
+} ossa_skin_choice_size;
+
+typedef struct ossa_skin_choice {
+    uint32_t large_vertices;                      /* first vertex count of the large class */
+    ossa_skin_choice_size size[OSSA_SKIN_SIZE_COUNT];
+    /* why: vertices a second each kernel skinned the mesh with cached and with streaming
+     * stores (its best round); 0: not measured */
+    double cached_rates[OSSA_SKIN_KERNEL_COUNT], stream_rates[OSSA_SKIN_KERNEL_COUNT];
+    bool kernel_forced, store_forced;             /* taken from the options, not measured */
+    uint32_t vertices, rounds;                    /* the mesh timed, the rounds run */
+    double seconds;                               /* wall time the calibration took */
+} ossa_skin_choice;
+
+/* The size rule's threshold, 7281: the vertex count whose footprint, 72 bytes a vertex (a
+ * 4-influence vertex's 48 bytes of streams read and 24 of outputs written), outgrows 512 KB.
+ * Above it streaming stores were as fast or faster (docs/BENCHMARKS.md); below it the
+ * calibration measures both. */
+OSSA_API uint32_t ossa_skin_large_vertices(void);
+
+/* Times every available kernel with cached and with streaming stores in interleaved rounds on a
+ * synthetic mesh in cache (4 influences, 64 bones) and fills *out: for the small class the
+ * fastest kernel and store, for the large class streaming stores (the size rule above) and the
+ * fastest kernel with them. A kernel's rate is its best round (interference only slows); one
+ * under half the best rate after two rounds is not timed again. A few milliseconds (2 to 13
+ * on the AMD EPYC VM; a process's first call and a busy machine the longest): timing stops
+ * after 20 ms (a loaded machine: fewer rounds, the slowest kernels perhaps unmeasured,
+ * widest first). Keep the result for the process and hand it to jobs (ossa_skin_job.choice).
+ * OSSA_ERR_INVALID_ARGUMENT for NULL out or an option out of range, OSSA_ERR_UNSUPPORTED for a
+ * forced kernel this CPU lacks, OSSA_ERR_NOMEM. */
+OSSA_API ossa_status ossa_skin_calibrate(const ossa_skin_calibration_options *opt,
+                                         ossa_skin_choice *out, ossa_error *err);
+/* The kernel and store a choice gives a job of `vertices` vertices. NULL choice: AUTO for both
+ * (the feature-flag default). */
+OSSA_API ossa_skin_choice_size ossa_skin_choice_at(const ossa_skin_choice *choice,
+                                                   uint32_t vertices);
+
 /* ---- runtime mesh ----------------------------------------------------------------------- */
 
 typedef struct ossa_skin_mesh ossa_skin_mesh;
@@ -184,17 +240,19 @@ typedef struct ossa_skin_job {
                                     by output vertex): must be >= end */
     uint32_t begin, end;         /* output vertex range [begin, end), end <= output_count;
                                     only this range of the outputs is written */
-    ossa_skin_kernel kernel;     /* AUTO: the kernel the mesh resolved at creation
-                                    (ossa_skin_kernel_best) */
+    ossa_skin_kernel kernel;     /* AUTO: the choice's, or without one the kernel the mesh
+                                    resolved at creation (ossa_skin_kernel_best) */
     ossa_skin_store store;
     ossa_skin_pool *pool;        /* NULL: the job runs on the calling thread; else its range is
                                     split across the pool's threads (slices aligned to
                                     OSSA_SKIN_BLOCK), with results identical to one thread's */
+    const ossa_skin_choice *choice; /* NULL: AUTO as above; else an AUTO kernel or store is the
+                                    choice's for end - begin vertices (ossa_skin_choice_at) */
 } ossa_skin_job;
 
 /* OSSA_OK, or OSSA_ERR_INVALID_ARGUMENT (NULL pointer, bad range, palette too small, outputs
- * below end, unknown kernel), or OSSA_ERR_UNSUPPORTED (the requested kernel is not available
- * on this CPU); err says which. */
+ * below end, unknown kernel or store, its choice's included), or OSSA_ERR_UNSUPPORTED (the
+ * requested kernel, or the choice's, is not available on this CPU); err says which. */
 OSSA_API ossa_status ossa_skin_job_validate(const ossa_skin_job *job, ossa_error *err);
 /* Validates, then skins [begin, end) (over job->pool when set): positions sum_i w_i (M_i p + T_i) (exact meshes:
  * sum_i P_i [u_i; w_i], see ossa_skin_mesh_exact), normals sum_i w_i M_i n normalised (a zero

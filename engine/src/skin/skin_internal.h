@@ -185,6 +185,10 @@ static inline int skin_store_streams(ossa_skin_store store, uint32_t job_vertice
            (store == OSSA_SKIN_STORE_AUTO && job_vertices >= SKIN_STREAM_MIN_VERTICES);
 }
 
+/* 1 when a job streams its stores: its store policy, or its choice's, for its size (before the
+ * outputs' alignment is checked). skin_job.c. */
+int ossa_skin_job_streams(const ossa_skin_job *job);
+
 static inline const float *skin_block_ptr(const skin_group_data *g, uint32_t block)
 {
     return (const float *)(const void *)(g->blocks + (size_t)block * g->stride);

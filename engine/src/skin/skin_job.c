@@ -161,14 +161,53 @@ ossa_status ossa_skin_job_validate(const ossa_skin_job *job, ossa_error *err)
         return ossa_error_fail(err, OSSA_ERR_UNSUPPORTED,
                                "skin job: kernel %s is not available on this CPU",
                                ossa_skin_kernel_name(job->kernel));
+    /* a choice made on another CPU, or a struct filled by hand */
+    for (int c = 0; job->choice && c < OSSA_SKIN_SIZE_COUNT; c++) {
+        const ossa_skin_choice_size *cs = &job->choice->size[c];
+        if ((unsigned)cs->kernel >= OSSA_SKIN_KERNEL_COUNT ||
+            (unsigned)cs->store > OSSA_SKIN_STORE_STREAM)
+            return ossa_error_fail(err, bad, "skin job: choice size %d: kernel %u, store %u", c,
+                                   (unsigned)cs->kernel, (unsigned)cs->store);
+        if (!ossa_skin_kernel_available(cs->kernel))
+            return ossa_error_fail(err, OSSA_ERR_UNSUPPORTED,
+                                   "skin job: the choice's kernel %s is not available on this CPU",
+                                   ossa_skin_kernel_name(cs->kernel));
+    }
     return OSSA_OK;
+}
+
+ossa_skin_choice_size ossa_skin_choice_at(const ossa_skin_choice *choice, uint32_t vertices)
+{
+    if (!choice) {
+        ossa_skin_choice_size none;
+        memset(&none, 0, sizeof none);
+        return none;
+    }
+    return choice->size[vertices < choice->large_vertices ? OSSA_SKIN_SIZE_SMALL
+                                                          : OSSA_SKIN_SIZE_LARGE];
+}
+
+/* The job's store policy once its choice is applied (AUTO stays AUTO without one). */
+static ossa_skin_store job_store(const ossa_skin_job *job)
+{
+    if (job->store != OSSA_SKIN_STORE_AUTO || !job->choice)
+        return job->store;
+    return ossa_skin_choice_at(job->choice, job->end - job->begin).store;
+}
+
+int ossa_skin_job_streams(const ossa_skin_job *job)
+{
+    return skin_store_streams(job_store(job), job->end - job->begin);
 }
 
 ossa_skin_kernel ossa_skin_job_kernel(const ossa_skin_job *job)
 {
     if (!job || !job->mesh)
         return OSSA_SKIN_KERNEL_SCALAR;
-    return job->kernel == OSSA_SKIN_KERNEL_AUTO ? job->mesh->auto_kernel : job->kernel;
+    if (job->kernel != OSSA_SKIN_KERNEL_AUTO)
+        return job->kernel;
+    ossa_skin_kernel k = ossa_skin_choice_at(job->choice, job->end - job->begin).kernel;
+    return k != OSSA_SKIN_KERNEL_AUTO ? k : job->mesh->auto_kernel;
 }
 
 /* Exact meshes: the same four kernels in their exact form. */
@@ -240,7 +279,7 @@ ossa_status ossa_skin_job_run(const ossa_skin_job *job, ossa_error *err)
         return OSSA_OK;
     }
     const struct ossa_skin_mesh *m = job->mesh;
-    int stream = skin_store_streams(job->store, job->end - job->begin);
+    int stream = ossa_skin_job_streams(job);
     if ((((uintptr_t)job->out_positions | (uintptr_t)job->out_normals) & 63u) != 0)
         stream = 0;
     skin_range r = {m, 0, 0, 0, job->palette, live_morphs(m, job->morph_weights),

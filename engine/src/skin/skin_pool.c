@@ -375,11 +375,11 @@ static void run_slice(void *ctx, uint32_t begin, uint32_t end)
 
 void ossa_skin_pool_run_job(const ossa_skin_job *job)
 {
-    /* AUTO's store choice is by the size of the whole job, not of each slice; the slices run
-     * on the thread that claims them. */
+    /* AUTO's kernel and store are by the size of the whole job, not of each slice; the slices
+     * run on the thread that claims them. */
     ossa_skin_job whole = *job;
-    whole.store = skin_store_streams(job->store, job->end - job->begin) ? OSSA_SKIN_STORE_STREAM
-                                                                        : OSSA_SKIN_STORE_CACHED;
+    whole.kernel = ossa_skin_job_kernel(job);
+    whole.store = ossa_skin_job_streams(job) ? OSSA_SKIN_STORE_STREAM : OSSA_SKIN_STORE_CACHED;
     whole.pool = NULL;
     ossa_skin_pool_for(job->pool, job->begin, job->end, OSSA_SKIN_BLOCK, run_slice, &whole);
 }

@@ -1,0 +1,280 @@
+/* The kernel chosen by measurement (ossa_skin_calibrate) and the store by size
+ * (ossa_skin_large_vertices). Feature flags only say which kernels run here; which of them is
+ * fastest differs by core: on a Zen 5 VM the AVX2 kernel beat the AVX-512 one at 10,000 vertices
+ * in many rounds, on the Xeons the AVX-512 kernel led by 1.2 to 1.4x (docs/BENCHMARKS.md). */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "skin_internal.h"
+
+enum {
+    CALIB_VERTICES = 4096,      /* 290 KB of streams and outputs: in a core's L2 */
+    CALIB_VERTICES_MIN = 64,
+    CALIB_VERTICES_MAX = 65536,
+    CALIB_ROUNDS = 7,
+    CALIB_ROUNDS_MAX = 64,
+    CALIB_BONES = 64,
+    CALIB_INFLUENCES = 4,
+    CALIB_PASSES = 2,           /* timed passes a round, after one untimed */
+    CALIB_FOOTPRINT = 72        /* bytes a 4-influence vertex reads (48) and writes (24) */
+};
+/* Timing stops once this much has gone (a loaded machine), each class having one kernel. */
+#define CALIB_MAX_SECONDS 0.02
+/* The size rule: jobs whose footprint outgrows this stream. On the AMD EPYC VM (1 MB of L2),
+ * with the AVX-512 kernel, the calibration's 290 KB mesh ran about 2 % faster with cached
+ * stores, and jobs of 10,000 vertices (720 KB) to 1,000,000 as fast or faster streaming
+ * (docs/BENCHMARKS.md, 2026-11-28, 21:00); on the Xeon VM 1,000,000 ran as fast. */
+#define CALIB_LARGE_BYTES ((uint64_t)512 << 10)
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+uint32_t ossa_skin_large_vertices(void)
+{
+    return (uint32_t)(CALIB_LARGE_BYTES / CALIB_FOOTPRINT);
+}
+
+/* A seeded linear congruential generator: the same mesh in every process. */
+static uint32_t lcg(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)(*s >> 33);
+}
+
+static float lcg_f(uint64_t *s, float lo, float hi)
+{
+    return lo + (hi - lo) * (float)(lcg(s) & 0xffffff) / (float)0x1000000;
+}
+
+typedef struct calib_data {
+    float *pos, *nrm, *palette, *out_pos, *out_nrm;
+    uint32_t *start;
+    ossa_influence *inf;
+    ossa_skin_mesh *mesh;
+} calib_data;
+
+static void calib_free(calib_data *d)
+{
+    ossa_skin_mesh_destroy(d->mesh);
+    ossa_skin_buffer_free(d->out_pos);
+    ossa_skin_buffer_free(d->out_nrm);
+    free(d->pos);
+    free(d->nrm);
+    free(d->palette);
+    free(d->start);
+    free(d->inf);
+}
+
+/* n vertices of 4 influences on distinct bones of 64, weights summing to 1, as ossa bench's
+ * synthetic mesh; a palette of rotations about random axes and small translations. */
+static ossa_status calib_make(calib_data *d, uint32_t n, ossa_error *err)
+{
+    memset(d, 0, sizeof *d);
+    d->pos = malloc(3 * sizeof(float) * n);
+    d->nrm = malloc(3 * sizeof(float) * n);
+    d->palette = malloc(12 * sizeof(float) * CALIB_BONES);
+    d->start = malloc(sizeof(uint32_t) * (n + 1));
+    d->inf = malloc(sizeof(ossa_influence) * CALIB_INFLUENCES * n);
+    if (!d->pos || !d->nrm || !d->palette || !d->start || !d->inf)
+        return ossa_error_fail(err, OSSA_ERR_NOMEM, "skin calibration: out of memory");
+    uint64_t s = 0x05517A2024ull;
+    for (uint32_t v = 0; v < n; v++) {
+        uint32_t b[CALIB_INFLUENCES];
+        float w[CALIB_INFLUENCES], sum = 0.0f;
+        for (uint32_t i = 0; i < CALIB_INFLUENCES; i++) {
+            uint32_t j;
+            do {
+                b[i] = lcg(&s) % CALIB_BONES;
+                for (j = 0; j < i && b[j] != b[i]; j++)
+                    ;
+            } while (j < i);
+            w[i] = lcg_f(&s, 0.05f, 1.0f);
+            sum += w[i];
+        }
+        d->start[v] = CALIB_INFLUENCES * v;
+        for (uint32_t i = 0; i < CALIB_INFLUENCES; i++)
+            d->inf[CALIB_INFLUENCES * v + i] = (ossa_influence){b[i], w[i] / sum};
+        for (int c = 0; c < 3; c++) {
+            d->pos[3 * v + c] = lcg_f(&s, -1.0f, 1.0f);
+            d->nrm[3 * v + c] = lcg_f(&s, -1.0f, 1.0f);
+        }
+    }
+    d->start[n] = CALIB_INFLUENCES * n;
+    for (uint32_t b = 0; b < CALIB_BONES; b++) {
+        float x = lcg_f(&s, -1, 1), y = lcg_f(&s, -1, 1), z = lcg_f(&s, -1, 1);
+        float len = sqrtf(x * x + y * y + z * z) + 1e-6f, a = lcg_f(&s, -0.8f, 0.8f);
+        x /= len, y /= len, z /= len;
+        float c = cosf(a), sn = sinf(a), t = 1.0f - c, *m = d->palette + 12 * b;
+        const float r[12] = {t * x * x + c, t * x * y - sn * z, t * x * z + sn * y, lcg_f(&s, -1, 1),
+                             t * x * y + sn * z, t * y * y + c, t * y * z - sn * x, lcg_f(&s, -1, 1),
+                             t * x * z - sn * y, t * y * z + sn * x, t * z * z + c, lcg_f(&s, -1, 1)};
+        memcpy(m, r, sizeof r);
+    }
+    ossa_submesh sm;
+    memset(&sm, 0, sizeof sm);
+    sm.material = -1;
+    sm.vertex_count = n;
+    sm.max_influences = CALIB_INFLUENCES;
+    sm.positions = d->pos;
+    sm.normals = d->nrm;
+    sm.influence_start = d->start;
+    sm.influences = d->inf;
+    ossa_status st = ossa_skin_mesh_create(&sm, CALIB_BONES, &d->mesh, err);
+    if (st != OSSA_OK)
+        return st;
+    uint32_t out = ossa_skin_mesh_output_count(d->mesh);
+    d->out_pos = ossa_skin_buffer_alloc(3 * sizeof(float) * out);
+    d->out_nrm = ossa_skin_buffer_alloc(3 * sizeof(float) * out);
+    if (!d->out_pos || !d->out_nrm)
+        return ossa_error_fail(err, OSSA_ERR_NOMEM, "skin calibration: out of memory");
+    return OSSA_OK;
+}
+
+/* Seconds a pass of kernel k with store policy `store` takes (one untimed pass first). */
+static double time_pass(const calib_data *d, ossa_skin_kernel k, ossa_skin_store store)
+{
+    ossa_skin_job job;
+    ossa_skin_job_init(&job, d->mesh, d->palette, CALIB_BONES, d->out_pos, d->out_nrm,
+                       ossa_skin_mesh_output_count(d->mesh));
+    job.kernel = k;
+    job.store = store;
+    ossa_skin_job_run(&job, NULL);
+    double t0 = now_s();
+    for (int p = 0; p < CALIB_PASSES; p++)
+        ossa_skin_job_run(&job, NULL);
+    return (now_s() - t0) / CALIB_PASSES;
+}
+
+ossa_status ossa_skin_calibrate(const ossa_skin_calibration_options *opt, ossa_skin_choice *out,
+                                ossa_error *err)
+{
+    const ossa_status bad = OSSA_ERR_INVALID_ARGUMENT;
+    double t_start = now_s();
+    ossa_skin_calibration_options o;
+    memset(&o, 0, sizeof o);
+    if (opt)
+        o = *opt;
+    if (!out)
+        return ossa_error_fail(err, bad, "skin calibration: out is NULL");
+    memset(out, 0, sizeof *out);
+    if ((unsigned)o.kernel >= OSSA_SKIN_KERNEL_COUNT || (unsigned)o.store > OSSA_SKIN_STORE_STREAM)
+        return ossa_error_fail(err, bad, "skin calibration: kernel %u or store %u is unknown",
+                               (unsigned)o.kernel, (unsigned)o.store);
+    if (!ossa_skin_kernel_available(o.kernel))
+        return ossa_error_fail(err, OSSA_ERR_UNSUPPORTED,
+                               "skin calibration: kernel %s is not available on this CPU",
+                               ossa_skin_kernel_name(o.kernel));
+    if (o.vertices && (o.vertices < CALIB_VERTICES_MIN || o.vertices > CALIB_VERTICES_MAX))
+        return ossa_error_fail(err, bad, "skin calibration: vertices %u, not in %u..%u",
+                               o.vertices, (unsigned)CALIB_VERTICES_MIN,
+                               (unsigned)CALIB_VERTICES_MAX);
+    if (o.rounds > CALIB_ROUNDS_MAX)
+        return ossa_error_fail(err, bad, "skin calibration: rounds %u, above %u", o.rounds,
+                               (unsigned)CALIB_ROUNDS_MAX);
+    uint32_t n = o.vertices ? o.vertices : CALIB_VERTICES;
+    uint32_t rounds = o.rounds ? o.rounds : CALIB_ROUNDS;
+    out->large_vertices = o.large_vertices ? o.large_vertices : ossa_skin_large_vertices();
+    out->kernel_forced = o.kernel != OSSA_SKIN_KERNEL_AUTO;
+    out->store_forced = o.store != OSSA_SKIN_STORE_AUTO;
+    out->vertices = n;
+    for (int c = 0; c < OSSA_SKIN_SIZE_COUNT; c++) {
+        out->size[c].store = out->store_forced ? o.store : OSSA_SKIN_STORE_STREAM;
+        out->size[c].kernel = o.kernel;
+    }
+    if (out->kernel_forced && (out->store_forced || o.kernel == OSSA_SKIN_KERNEL_SCALAR)) {
+        /* nothing to measure: the scalar kernel never streams */
+        out->size[OSSA_SKIN_SIZE_SMALL].store = out->store_forced ? o.store
+                                                                  : OSSA_SKIN_STORE_CACHED;
+        out->seconds = now_s() - t_start;
+        return OSSA_OK;
+    }
+
+    calib_data d;
+    ossa_status st = calib_make(&d, n, err);
+    if (st != OSSA_OK) {
+        calib_free(&d);
+        return st;
+    }
+    /* set 0 cached, set 1 streaming stores (only the forced one when a store is forced) */
+    const ossa_skin_store stores[2] = {OSSA_SKIN_STORE_CACHED, OSSA_SKIN_STORE_STREAM};
+    bool use[2] = {!out->store_forced || o.store == OSSA_SKIN_STORE_CACHED,
+                   !out->store_forced || o.store == OSSA_SKIN_STORE_STREAM};
+    double best_t[2][OSSA_SKIN_KERNEL_COUNT];
+    uint32_t count[2][OSSA_SKIN_KERNEL_COUNT];
+    bool live[OSSA_SKIN_KERNEL_COUNT];
+    memset(count, 0, sizeof count);
+    for (int k = 0; k < OSSA_SKIN_KERNEL_COUNT; k++)
+        live[k] = k != OSSA_SKIN_KERNEL_AUTO && ossa_skin_kernel_available((ossa_skin_kernel)k) &&
+                  (!out->kernel_forced || k == (int)o.kernel);
+    /* widest kernels first, so that a deadline hit in the first round (a starved process)
+     * leaves the slow ones out; each set measures at least one kernel */
+    uint32_t r = 0;
+    bool over = false;
+    for (; r < rounds && !over; r++) {
+        for (int c = 0; c < 2 && !over; c++)
+            for (int k = OSSA_SKIN_KERNEL_COUNT - 1; k > OSSA_SKIN_KERNEL_AUTO && !over; k--) {
+                if (!use[c] || !live[k] || (c > 0 && use[0] && !count[0][k]))
+                    continue;
+                bool have = false;
+                for (int j = 0; j < OSSA_SKIN_KERNEL_COUNT; j++)
+                    have |= count[c][j] > 0;
+                if (have && now_s() - t_start > CALIB_MAX_SECONDS) {
+                    over = true;
+                    break;
+                }
+                double t = time_pass(&d, (ossa_skin_kernel)k, stores[c]);
+                if (!count[c][k]++ || t < best_t[c][k])
+                    best_t[c][k] = t;
+            }
+        if (r != 1)
+            continue;
+        /* after two rounds (one preempted pass must not drop a kernel), drop the kernels at
+         * under half the best rate with either store (the scalar one where a SIMD kernel runs):
+         * they cannot win, and would take most of the time; and those the deadline left out */
+        double best[2] = {1e30, 1e30};
+        for (int c = 0; c < 2; c++)
+            for (int k = 0; k < OSSA_SKIN_KERNEL_COUNT; k++)
+                if (count[c][k] && best_t[c][k] < best[c])
+                    best[c] = best_t[c][k];
+        for (int k = 0; k < OSSA_SKIN_KERNEL_COUNT; k++) {
+            bool keep = false, missing = false;
+            for (int c = 0; c < 2; c++) {
+                missing |= use[c] && !count[c][k];
+                keep |= count[c][k] && best_t[c][k] <= 2.0 * best[c];
+            }
+            if (missing || !keep)
+                live[k] = false;
+        }
+    }
+    out->rounds = r;
+    /* the best round of each: interference only ever adds time */
+    for (int c = 0; c < 2; c++)
+        for (int k = 0; k < OSSA_SKIN_KERNEL_COUNT; k++)
+            if (count[c][k] && best_t[c][k] > 0.0)
+                (c ? out->stream_rates : out->cached_rates)[k] = (double)n / best_t[c][k];
+    /* small: the fastest pair; large: the fastest kernel with its store */
+    double best_small = 0.0, best_large = 0.0;
+    for (int k = 0; k < OSSA_SKIN_KERNEL_COUNT; k++)
+        for (int c = 0; c < 2; c++) {
+            double rate = (c ? out->stream_rates : out->cached_rates)[k];
+            if (rate > best_small) {
+                best_small = rate;
+                out->size[OSSA_SKIN_SIZE_SMALL] = (ossa_skin_choice_size){(ossa_skin_kernel)k,
+                                                                          stores[c]};
+            }
+            if (stores[c] == out->size[OSSA_SKIN_SIZE_LARGE].store && rate > best_large) {
+                best_large = rate;
+                out->size[OSSA_SKIN_SIZE_LARGE].kernel = (ossa_skin_kernel)k;
+            }
+        }
+    for (int c = 0; c < OSSA_SKIN_SIZE_COUNT; c++)
+        if (out->size[c].kernel == OSSA_SKIN_KERNEL_AUTO)
+            out->size[c].kernel = ossa_skin_kernel_best();
+    calib_free(&d);
+    out->seconds = now_s() - t_start;
+    return OSSA_OK;
+}
