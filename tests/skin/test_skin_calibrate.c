@@ -155,8 +155,9 @@ static void test_jobs(void)
             for (int threaded = 0; threaded < 2; threaded++) {
                 uint32_t b = ranges[ri][0], e = ranges[ri][1];
                 ossa_skin_choice_size want = ossa_skin_choice_at(choices[ci], e - b);
-                ossa_skin_job job;
-                ossa_skin_job_init(&job, mesh, pal, BONES, p[0], q[0], n);
+                ossa_skin_job job = {.mesh = mesh, .palette = pal, .palette_size = BONES,
+                                     .out_positions = p[0], .out_normals = q[0],
+                                     .out_capacity = n, .end = ossa_skin_mesh_output_count(mesh)};
                 job.begin = b;
                 job.end = e;
                 job.morph_weights = morph_w;
@@ -200,8 +201,9 @@ static void test_jobs(void)
             }
 
     /* a choice the job cannot run */
-    ossa_skin_job job;
-    ossa_skin_job_init(&job, mesh, pal, BONES, p[0], q[0], n);
+    ossa_skin_job job = {.mesh = mesh, .palette = pal, .palette_size = BONES,
+                         .out_positions = p[0], .out_normals = q[0], .out_capacity = n,
+                         .end = ossa_skin_mesh_output_count(mesh)};
     ossa_skin_choice broken = c;
     broken.size[1].kernel = OSSA_SKIN_KERNEL_COUNT;
     job.choice = &broken;

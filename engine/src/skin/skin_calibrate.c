@@ -137,9 +137,10 @@ static ossa_status calib_make(calib_data *d, uint32_t n, ossa_error *err)
 /* Seconds a pass of kernel k with store policy `store` takes (one untimed pass first). */
 static double time_pass(const calib_data *d, ossa_skin_kernel k, ossa_skin_store store)
 {
-    ossa_skin_job job;
-    ossa_skin_job_init(&job, d->mesh, d->palette, CALIB_BONES, d->out_pos, d->out_nrm,
-                       ossa_skin_mesh_output_count(d->mesh));
+    ossa_skin_job job = {.mesh = d->mesh, .palette = d->palette, .palette_size = CALIB_BONES,
+                         .out_positions = d->out_pos, .out_normals = d->out_nrm,
+                         .out_capacity = ossa_skin_mesh_output_count(d->mesh),
+                         .end = ossa_skin_mesh_output_count(d->mesh)};
     job.kernel = k;
     job.store = store;
     ossa_skin_job_run(&job, NULL);
