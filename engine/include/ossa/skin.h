@@ -150,10 +150,9 @@ OSSA_API uint32_t ossa_skin_large_vertices(void);
  * synthetic mesh in cache (4 influences, 64 bones) and fills *out: for the small class the
  * fastest kernel and store, for the large class streaming stores (the size rule above) and the
  * fastest kernel with them. A kernel's rate is its best round (interference only slows); one
- * under half the best rate after two rounds is not timed again. A few milliseconds (2 to 13
- * on the AMD EPYC VM; a process's first call and a busy machine the longest): timing stops
- * after 20 ms (a loaded machine: fewer rounds, the slowest kernels perhaps unmeasured,
- * widest first). Keep the result for the process and hand it to jobs (ossa_skin_job.choice).
+ * under half the best rate after two rounds is not timed again. A few milliseconds
+ * (docs/BENCHMARKS.md); timing stops after 20 ms (a loaded machine: fewer rounds, the slowest
+ * kernels perhaps unmeasured, widest first). Keep the result for the process and hand it to jobs (ossa_skin_job.choice).
  * OSSA_ERR_INVALID_ARGUMENT for NULL out or an option out of range, OSSA_ERR_UNSUPPORTED for a
  * forced kernel this CPU lacks, OSSA_ERR_NOMEM. */
 OSSA_API ossa_status ossa_skin_calibrate(const ossa_skin_calibration_options *opt,
