@@ -211,13 +211,14 @@ ossa_status ossa_skin_calibrate(const ossa_skin_calibration_options *opt, ossa_s
     for (int k = 0; k < OSSA_SKIN_KERNEL_COUNT; k++)
         live[k] = k != OSSA_SKIN_KERNEL_AUTO && ossa_skin_kernel_available((ossa_skin_kernel)k) &&
                   (!out->kernel_forced || k == (int)o.kernel);
-    /* widest kernels first, so that a deadline hit in the first round (a starved process)
-     * leaves the slow ones out; each set measures at least one kernel */
+    /* widest kernels first, so that a deadline hit in the first round (a starved process, or
+     * one under valgrind) leaves the slow ones out; past the deadline a set that has measured
+     * nothing yet still measures its first kernel, so each store gets a rate */
     uint32_t r = 0;
     bool over = false;
     for (; r < rounds && !over; r++) {
-        for (int c = 0; c < 2 && !over; c++)
-            for (int k = OSSA_SKIN_KERNEL_COUNT - 1; k > OSSA_SKIN_KERNEL_AUTO && !over; k--) {
+        for (int c = 0; c < 2; c++)
+            for (int k = OSSA_SKIN_KERNEL_COUNT - 1; k > OSSA_SKIN_KERNEL_AUTO; k--) {
                 if (!use[c] || !live[k] || (c > 0 && use[0] && !count[0][k]))
                     continue;
                 bool have = false;
@@ -225,7 +226,7 @@ ossa_status ossa_skin_calibrate(const ossa_skin_calibration_options *opt, ossa_s
                     have |= count[c][j] > 0;
                 if (have && now_s() - t_start > CALIB_MAX_SECONDS) {
                     over = true;
-                    break;
+                    continue;
                 }
                 double t = time_pass(&d, (ossa_skin_kernel)k, stores[c]);
                 if (!count[c][k]++ || t < best_t[c][k])
