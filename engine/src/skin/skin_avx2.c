@@ -129,10 +129,10 @@ AI void blend8(const float *w, const uint16_t *b, uint32_t k_count, uint32_t l, 
                uint32_t stride, __m256 m[12])
 {
     __m256 a[8], c[4];
-#pragma GCC unroll 4
+SKIN_UNROLL(4)
     for (uint32_t v = 0; v < 4; v++) {
         __m256 acc = _mm256_setzero_ps(), acc_u = _mm256_setzero_ps(), acc2 = _mm256_setzero_ps();
-#pragma GCC unroll 8
+SKIN_UNROLL(8)
         for (uint32_t k = 0; k < k_count; k++) {
             const float *p = bone_at(pal, (uint32_t)b[k * SKIN_B + l + v] * (stride * 4u));
             const float *q = bone_at(pal, (uint32_t)b[k * SKIN_B + l + v + 4] * (stride * 4u));
@@ -174,7 +174,7 @@ AI void blend8(const float *w, const uint16_t *b, uint32_t k_count, uint32_t l, 
 AI void blend8_uniform(const float *w, const uint16_t *b, uint32_t k_count, uint32_t l,
                        const float *pal, uint32_t stride, __m256 m[12])
 {
-#pragma GCC unroll 8
+SKIN_UNROLL(8)
     for (uint32_t k = 0; k < k_count; k++) {
         const float *p = bone_at(pal, (uint32_t)b[k * SKIN_B + l] * (stride * 4u));
         __m256 wk = _mm256_load_ps(w + k * SKIN_B + l);
@@ -356,7 +356,9 @@ void ossa_skin_kernel_avx2(const skin_range *r)
 {
     uint32_t k_count = r->mesh->groups[r->group].influences;
     if (k_count == 0) {
-        if (r->stream)
+        if (SKIN_ONE_SHAPE)
+            run_0(r, r->stream);
+        else if (r->stream)
             run_0(r, 1);
         else
             run_0(r, 0);
@@ -372,10 +374,17 @@ void ossa_skin_kernel_avx2(const skin_range *r)
     } else if (wide) {
         pal = skin_palette_wide(r->palette, bones, copy);
     }
+#if SKIN_ONE_SHAPE
+    if (k_count <= 8)
+        run_k(r, k_count, pal, wide ? SKIN_PAL_WIDE : 12, r->stream);
+    else
+        ossa_skin_kernel_scalar(r);
+#else
     switch (k_count) {
     CASE_K(1) CASE_K(2) CASE_K(3) CASE_K(4) CASE_K(5) CASE_K(6) CASE_K(7) CASE_K(8)
     default: ossa_skin_kernel_scalar(r); break;
     }
+#endif
 }
 
 /* ---- exact meshes (skin_internal.h): the blended matrix on q plus each rotated gap ---- */
@@ -407,21 +416,26 @@ AI void list_k(const skin_list_range *r, uint32_t k_count, int stream)
 
 void ossa_skin_list_avx2(const skin_list_range *r)
 {
+#if SKIN_ONE_SHAPE
+    if (r->k >= 1 && r->k <= 8) /* lists hold 1..8 influences only */
+        list_k(r, r->k, r->stream);
+#else
     switch (r->k) {
     LIST_K(1) LIST_K(2) LIST_K(3) LIST_K(4) LIST_K(5) LIST_K(6) LIST_K(7) LIST_K(8)
     default: break; /* lists hold 1..8 influences only */
     }
+#endif
 }
 
 AI void blend8_exact(const float *w, const uint16_t *b, const float *d, uint32_t k_count,
                      uint32_t l, const float *pal, uint32_t stride, __m256 m[12], __m256 g[3])
 {
     __m256 a[8], c[4], e[8], f[4];
-#pragma GCC unroll 4
+SKIN_UNROLL(4)
     for (uint32_t v = 0; v < 4; v++) {
         __m256 acc = _mm256_setzero_ps(), acc_u = _mm256_setzero_ps(), acc2 = _mm256_setzero_ps();
         __m256 gap = _mm256_setzero_ps(), gap_u = _mm256_setzero_ps(), gap2 = _mm256_setzero_ps();
-#pragma GCC unroll 8
+SKIN_UNROLL(8)
         for (uint32_t k = 0; k < k_count; k++) {
             const float *p = bone_at(pal, (uint32_t)b[k * SKIN_B + l + v] * (stride * 4u));
             const float *q = bone_at(pal, (uint32_t)b[k * SKIN_B + l + v + 4] * (stride * 4u));
@@ -557,10 +571,17 @@ void ossa_skin_kernel_exact_avx2(const skin_range *r)
     } else if (wide) {
         pal = skin_palette_wide(r->palette, bones, copy);
     }
+#if SKIN_ONE_SHAPE
+    if (k_count >= 1 && k_count <= 8)
+        run_k_exact(r, k_count, pal, wide ? SKIN_PAL_WIDE : 12, r->stream);
+    else
+        ossa_skin_kernel_exact_scalar(r);
+#else
     switch (k_count) {
     CASE_KX(1) CASE_KX(2) CASE_KX(3) CASE_KX(4) CASE_KX(5) CASE_KX(6) CASE_KX(7) CASE_KX(8)
     default: ossa_skin_kernel_exact_scalar(r); break;
     }
+#endif
 }
 
 void ossa_lerp_floats_avx2(const float *a, const float *b, float t, size_t n, float *out)

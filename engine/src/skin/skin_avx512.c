@@ -119,10 +119,10 @@ AI void transpose16x12(const __m512 r[16], __m512 out[12])
 AI void blend16(const float *w, const uint16_t *b, uint32_t k_count, const float *pal, int wide,
                 __m512 r[16])
 {
-#pragma GCC unroll 16
+SKIN_UNROLL(16)
     for (uint32_t v = 0; v < 16; v++) {
         __m512 acc = _mm512_setzero_ps();
-#pragma GCC unroll 8
+SKIN_UNROLL(8)
         for (uint32_t k = 0; k < k_count; k++) {
             uint32_t bone = b[k * SKIN_B + v];
             __m512 row = wide ? _mm512_load_ps(pal + SKIN_PAL_WIDE * bone)
@@ -142,7 +142,7 @@ AI void blend16_runs(const float *w, const uint16_t *b, uint32_t k_count, const 
                      int wide, uint32_t runs, __m512 m[12])
 {
     uint32_t stride = wide ? SKIN_PAL_WIDE : 12u;
-#pragma GCC unroll 8
+SKIN_UNROLL(8)
     for (uint32_t k = 0; k < k_count; k++) {
         const float *p = pal + stride * b[k * SKIN_B];
         __m512 wk = _mm512_load_ps(w + k * SKIN_B);
@@ -258,11 +258,18 @@ void ossa_skin_kernel_avx512(const skin_range *r)
                             _mm512_maskz_loadu_ps(0x0fff, r->palette + 12 * (size_t)i));
         pal = copy;
     }
+#if SKIN_ONE_SHAPE
+    if (k_count <= 8)
+        run_k(r, k_count, pal, wide, r->stream);
+    else
+        ossa_skin_kernel_scalar(r);
+#else
     switch (k_count) {
     case 0: r->stream ? run_k(r, 0, pal, 0, 1) : run_k(r, 0, pal, 0, 0); break;
     CASE_K(1) CASE_K(2) CASE_K(3) CASE_K(4) CASE_K(5) CASE_K(6) CASE_K(7) CASE_K(8)
     default: ossa_skin_kernel_scalar(r); break;
     }
+#endif
 }
 /* A list's blocks of k_count influences (skin_list.c): skin16 on each, the outputs of the block
  * SKIN_OUT_PREFETCH_BLOCKS further on asked for as run_k asks. */
@@ -289,19 +296,24 @@ AI void list_k(const skin_list_range *r, uint32_t k_count, int stream)
 
 void ossa_skin_list_avx512(const skin_list_range *r)
 {
+#if SKIN_ONE_SHAPE
+    if (r->k >= 1 && r->k <= 8) /* lists hold 1..8 influences only */
+        list_k(r, r->k, r->stream);
+#else
     switch (r->k) {
     LIST_K(1) LIST_K(2) LIST_K(3) LIST_K(4) LIST_K(5) LIST_K(6) LIST_K(7) LIST_K(8)
     default: break; /* lists hold 1..8 influences only */
     }
+#endif
 }
 
 AI void blend16_exact(const float *w, const uint16_t *b, const float *d, uint32_t k_count,
                       const float *pal, int wide, __m512 r[16], __m512 e[16])
 {
-#pragma GCC unroll 16
+SKIN_UNROLL(16)
     for (uint32_t v = 0; v < 16; v++) {
         __m512 acc = _mm512_setzero_ps(), gap = _mm512_setzero_ps();
-#pragma GCC unroll 8
+SKIN_UNROLL(8)
         for (uint32_t k = 0; k < k_count; k++) {
             uint32_t bone = b[k * SKIN_B + v];
             __m512 row = wide ? _mm512_load_ps(pal + SKIN_PAL_WIDE * bone)
@@ -401,10 +413,17 @@ void ossa_skin_kernel_exact_avx512(const skin_range *r)
                             _mm512_maskz_loadu_ps(0x0fff, r->palette + 12 * (size_t)i));
         pal = copy;
     }
+#if SKIN_ONE_SHAPE
+    if (k_count >= 1 && k_count <= 8)
+        run_k_exact(r, k_count, pal, wide, r->stream);
+    else
+        ossa_skin_kernel_exact_scalar(r);
+#else
     switch (k_count) {
     CASE_KX(1) CASE_KX(2) CASE_KX(3) CASE_KX(4) CASE_KX(5) CASE_KX(6) CASE_KX(7) CASE_KX(8)
     default: ossa_skin_kernel_exact_scalar(r); break;
     }
+#endif
 }
 
 void ossa_lerp_floats_avx512(const float *a, const float *b, float t, size_t n, float *out)

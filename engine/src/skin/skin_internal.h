@@ -127,6 +127,21 @@ typedef struct skin_list_range {
 
 /* Shared by the AVX2 and AVX-512 kernels. */
 #define AI static inline __attribute__((always_inline))
+
+/* The SIMD kernels compile one copy of their loop per influence count, palette stride and store
+ * policy (constants, so that every address is a displacement and every branch folds). Under ASan
+ * and UBSan those 32-odd inlined copies took 6 to 12 minutes a file to compile; sanitizer builds
+ * (src/skin/meson.build) set OSSA_SKIN_ONE_SHAPE, and each kernel then compiles a single copy
+ * with the three known at run time: the same source and the same memory accesses, checked in
+ * seconds. The default build tests the specialised copies. */
+#define SKIN_PRAGMA(x) _Pragma(#x)
+#ifdef OSSA_SKIN_ONE_SHAPE /* and their loops are not unrolled: unrolled, they still took minutes */
+#define SKIN_ONE_SHAPE 1
+#define SKIN_UNROLL(n)
+#else
+#define SKIN_ONE_SHAPE 0
+#define SKIN_UNROLL(n) SKIN_PRAGMA(GCC unroll n)
+#endif
 /* AVX-512 blocks of at most this many runs of lanes on the same bones are blended run by run
  * from broadcast palette rows; more go lane by lane (the AVX2 kernel takes one run only). */
 #define SKIN_RUNS_MAX_16 3

@@ -105,10 +105,10 @@ AI __m128 weight_lane(const __m128i *wk, uint32_t v)
 AI void blend4(const float *w, const uint16_t *b, uint32_t k_count, uint32_t l, const float *pal,
                uint32_t stride, __m128 r0[4], __m128 r1[4], __m128 r2[4])
 {
-#pragma GCC unroll 8
+SKIN_UNROLL(8)
     for (uint32_t k = 0; k < k_count; k++) {
         const __m128i *wk = (const __m128i *)(const void *)(w + k * SKIN_B + l);
-#pragma GCC unroll 4
+SKIN_UNROLL(4)
         for (uint32_t v = 0; v < 4; v++) {
             const float *m = bone_at(pal, (uint32_t)b[k * SKIN_B + l + v] * (stride * 4u));
             __m128 wv = weight_lane(wk, v);
@@ -223,10 +223,17 @@ void ossa_skin_kernel_sse2(const skin_range *r)
     } else if (wide) {
         pal = skin_palette_wide(r->palette, bones, copy);
     }
+#if SKIN_ONE_SHAPE
+    if (k_count <= 8)
+        run_k(r, k_count, pal, wide ? SKIN_PAL_WIDE : 12, r->stream);
+    else
+        ossa_skin_kernel_scalar(r);
+#else
     switch (k_count) {
     CASE_K(0) CASE_K(1) CASE_K(2) CASE_K(3) CASE_K(4) CASE_K(5) CASE_K(6) CASE_K(7) CASE_K(8)
     default: ossa_skin_kernel_scalar(r); break;
     }
+#endif
 }
 
 /* Exact meshes: skin4 plus sum_i R_i d_i. */
@@ -323,10 +330,18 @@ AI void run_k_exact(const skin_range *r, uint32_t k_count, int stream)
 
 void ossa_skin_kernel_exact_sse2(const skin_range *r)
 {
-    switch (r->mesh->groups[r->group].influences) {
+    uint32_t k_count = r->mesh->groups[r->group].influences;
+#if SKIN_ONE_SHAPE
+    if (k_count >= 1 && k_count <= 8)
+        run_k_exact(r, k_count, r->stream);
+    else
+        ossa_skin_kernel_exact_scalar(r);
+#else
+    switch (k_count) {
     CASE_KX(1) CASE_KX(2) CASE_KX(3) CASE_KX(4) CASE_KX(5) CASE_KX(6) CASE_KX(7) CASE_KX(8)
     default: ossa_skin_kernel_exact_scalar(r); break;
     }
+#endif
 }
 
 void ossa_lerp_floats_sse2(const float *a, const float *b, float t, size_t n, float *out)
