@@ -189,7 +189,8 @@ static bool run_size(const bench_crowd_opts *o, const ossa_model *m, uint32_t n,
     /* the memory probe's characters keep outputs of their own; the rest share one slab each
      * side, made once the crowd is known to fit */
     uint32_t probe = n < 8 ? n : 8;
-    crowd c = {.m = m, .n = 0, .clip_count = m->clip_count, .capacity = n, .own_first = probe};
+    crowd c = {.m = m, .n = 0, .clip_count = m->clip_count, .capacity = n, .own_first = probe,
+               .choice = o->choice};
 #ifdef OSSA_BENCH_CAL3D
     c.cal = cal;
 #else
@@ -372,11 +373,13 @@ int bench_crowd_run(const bench_crowd_opts *o, const ossa_model *m, FILE *out)
         check_against_cal3d(m, cal, rep->vertices, &rep->max_error, &rep->max_spring_error);
 #endif
     ossa_instance *probe = NULL;
-    if (ossa_instance_create(m, NULL, &probe, &err) != OSSA_OK) {
+    ossa_instance_desc desc = {.choice = o->choice};
+    if (ossa_instance_create(m, &desc, &probe, &err) != OSSA_OK) {
         fprintf(stderr, "ossa bench --crowd: %s\n", err.message);
         goto done;
     }
     rep->parts = ossa_instance_part_count(probe);
+    rep->kernel = ossa_instance_kernel(probe);
     ossa_instance_destroy(probe);
     bench_load_begin(&rep->load);
     for (uint32_t i = 0; i < o->size_count; i++)

@@ -21,6 +21,7 @@ typedef struct bench_crowd_opts {
     uint32_t runs;     /* rounds */
     ossa_skin_store store; /* the characters' (AUTO: ossa_skin_crowd_store on the crowd's
                               bytes, bench_crowd.c) */
+    const ossa_skin_choice *choice; /* the characters' kernel (ossa_instance_desc.choice) */
     bool json;
     const char *source; /* what the model is, for the report */
     const char *cpu;    /* CPU model name, cores */

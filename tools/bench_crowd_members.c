@@ -215,8 +215,9 @@ bool crowd_member_init_ossa(crowd *c, uint32_t i, char *msg, size_t size)
 {
     crowd_member *mb = &c->members[i];
     ossa_error err;
-    ossa_status st = i ? ossa_instance_create_shared(c->members[0].inst, NULL, &mb->inst, &err)
-                       : ossa_instance_create(c->m, NULL, &mb->inst, &err);
+    ossa_instance_desc desc = {.choice = c->choice};
+    ossa_status st = i ? ossa_instance_create_shared(c->members[0].inst, &desc, &mb->inst, &err)
+                       : ossa_instance_create(c->m, &desc, &mb->inst, &err);
     if (st != OSSA_OK) {
         snprintf(msg, size, "instance %u: %.200s", i, err.message);
         return false;

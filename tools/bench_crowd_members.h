@@ -52,6 +52,7 @@ typedef struct crowd {
                                  probe's, before the crowd is known to fit) */
     crowd_slab out;           /* the other Ossa characters' outputs */
     crowd_member *members;
+    const ossa_skin_choice *choice; /* the characters' kernel, may be NULL */
     ossa_skin_pool *pool; /* NULL: 1 thread */
     uint32_t frame;       /* of the subject being timed */
 #ifdef OSSA_BENCH_CAL3D

@@ -73,6 +73,7 @@ void bench_crowd_print_json(FILE *out, const bench_crowd_opts *o, const ossa_mod
             ? json_pack("[o]", ossa_cli_json_text(bench_load_warning(&rep->load, warning,
                                                                sizeof warning)))
             : json_array());
+    json_object_set_new(doc, "kernel", json_string(ossa_skin_kernel_name(rep->kernel)));
     json_object_set_new(doc, "max_spring_error_vs_cal3d",
                         rep->max_spring_error >= 0 ? ossa_cli_json_num(rep->max_spring_error) : json_null());
     ossa_cli_json_print(out, doc, true);
@@ -83,9 +84,9 @@ void bench_crowd_print_table(FILE *out, const bench_crowd_opts *o, const ossa_mo
 {
     fprintf(out, "ossa bench --crowd  %s  %s (%ld cores)\n", o->date, o->cpu, o->cores);
     fprintf(out, "model: %s, %llu vertices in %u parts, %u bones, %u clips; frames of 1/60 s, "
-                 "median over %u rounds\n",
+                 "median over %u rounds; kernel %s\n",
             o->source, (unsigned long long)rep->vertices, rep->parts, m->bone_count,
-            m->clip_count, o->runs);
+            m->clip_count, o->runs, ossa_skin_kernel_name(rep->kernel));
     if (rep->max_error >= 0)
         fprintf(out, "largest difference from libcal3d's skinned mesh: %.2g x the model's size\n",
                 rep->max_error);

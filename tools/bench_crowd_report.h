@@ -38,6 +38,7 @@ typedef struct crowd_result {
 typedef struct crowd_report {
     uint64_t vertices; /* a character's file vertices */
     uint32_t parts;
+    ossa_skin_kernel kernel; /* the characters' (the calibration's, or --kernel) */
     double max_error;  /* vs libcal3d, relative; < 0: not measured */
     double max_spring_error; /* the same over spring-owned vertices; < 0: none or not measured */
     crowd_result results[BENCH_CROWD_MAX_SIZES];

@@ -196,7 +196,16 @@ int ossa_cmd_bench(int argc, char **argv)
         snprintf(r->source, sizeof r->source, "synthetic");
     }
     r->bone_count = m->bone_count;
+    /* once for the process, as a program would; --kernel and --store override it; the crowd's
+     * characters run its kernel */
+    ossa_skin_calibration_options copt = {.kernel = o.kernel, .store = o.store};
+    ossa_error cerr;
+    if (ossa_skin_calibrate(&copt, &r->choice.choice, &cerr) != OSSA_OK) {
+        fprintf(stderr, "ossa bench: %s\n", cerr.message);
+        goto done;
+    }
     if (o.crowd.size_count) {
+        o.crowd.choice = &r->choice.choice;
         o.crowd.threads = o.threads;
         o.crowd.runs = o.runs;
         o.crowd.store = o.store;
@@ -206,13 +215,6 @@ int ossa_cmd_bench(int argc, char **argv)
         o.crowd.cores = r->cores;
         o.crowd.date = r->date;
         rc = bench_crowd_run(&o.crowd, m, stdout);
-        goto done;
-    }
-    /* once for the process, as a program would; --kernel and --store override it */
-    ossa_skin_calibration_options copt = {.kernel = o.kernel, .store = o.store};
-    ossa_error cerr;
-    if (ossa_skin_calibrate(&copt, &r->choice.choice, &cerr) != OSSA_OK) {
-        fprintf(stderr, "ossa bench: %s\n", cerr.message);
         goto done;
     }
     bench_load_begin(&r->load);

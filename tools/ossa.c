@@ -161,7 +161,8 @@ static const command commands[] = {
      "--crowd N[,N...]: instead, crowds of N characters of the model (default: the\n"
      "synthetic one with 4000 vertices and 4 clips), each playing a clip at its own phase\n"
      "and speed, some cross-fading: frame time (median, p95), characters and vertices per\n"
-     "second on 1 and T threads, and libcal3d doing the same work in the same rounds.\n"
+     "second on 1 and T threads, and libcal3d doing the same work in the same rounds;\n"
+     "the characters run the calibration's kernel (or --kernel's).\n"
      "--frames F: timed frames per round of a crowd (default 16, 1..256; fewer when\n"
      "frames are slow).\n"},
 };

@@ -88,6 +88,8 @@ void view_options_usage(FILE *out)
           "\n"
           "The HUD's font is DejaVu Sans (fonts-dejavu-core) or another from the usual places;\n"
           "OSSA_VIEW_FONT=FILE.ttf names one. With none the HUD has no text (a note says so).\n"
+          "The CPU skinning kernel is the one a short calibration measures fastest at start\n"
+          "(the HUD says \"(measured)\"); OSSA_SKIN_KERNEL=scalar|sse2|avx2|avx512 forces one.\n"
           "\n"
           "exit status: 0 success, 1 bad arguments, a file that does not load, a script\n"
           "that does not parse or a PNG that cannot be written, 3 no display (DISPLAY and\n"

@@ -143,13 +143,21 @@ static void log_to_stderr(void *user, const char *message)
     fprintf(stderr, "%s\n", message);
 }
 
-/* OSSA_SKIN_KERNEL=scalar|sse2|avx2|avx512|auto forces the CPU skinning kernel (the library
- * never reads the environment; the viewer does, and reports a fallback on stderr). */
-static ossa_skin_kernel kernel_from_environment(void)
+/* OSSA_SKIN_KERNEL=scalar|sse2|avx2|avx512 forces the CPU skinning kernel (the library never
+ * reads the environment; the viewer does, and reports a fallback on stderr). Unset, empty or
+ * auto: the kernel the calibration measures fastest here (ossa_skin_calibrate, a few ms), into
+ * *choice; *measured says which. */
+static ossa_skin_kernel kernel_from_environment(ossa_skin_choice *choice, bool *measured)
 {
     const char *name = getenv("OSSA_SKIN_KERNEL");
-    if (!name || !*name)
+    *measured = false;
+    if (!name || !*name || strcmp(name, "auto") == 0) {
+        if (ossa_skin_calibrate(NULL, choice, NULL) == OSSA_OK) {
+            *measured = true;
+            return choice->size[OSSA_SKIN_SIZE_SMALL].kernel;
+        }
         return ossa_skin_kernel_best();
+    }
     /* An unknown name stays an unknown request, which resolve reports and replaces. */
     ossa_skin_kernel k = OSSA_SKIN_KERNEL_COUNT;
     if (ossa_skin_kernel_parse(name, &k, NULL) != OSSA_OK)
@@ -162,17 +170,21 @@ bool view_scene_init(view_scene *s, const ossa_model *m)
 {
     memset(s, 0, sizeof *s);
     s->model = m;
-    s->kernel = kernel_from_environment();
+    ossa_skin_choice choice;
+    bool measured;
+    s->kernel = kernel_from_environment(&choice, &measured);
     switch (s->kernel) {
     case OSSA_SKIN_KERNEL_SCALAR:
     case OSSA_SKIN_KERNEL_SSE2:
     case OSSA_SKIN_KERNEL_AVX2:
     case OSSA_SKIN_KERNEL_AVX512:
-        snprintf(s->kernel_name, sizeof s->kernel_name, "cpu %s", ossa_skin_kernel_name(s->kernel));
+        snprintf(s->kernel_name, sizeof s->kernel_name, "cpu %s%s",
+                 ossa_skin_kernel_name(s->kernel), measured ? " (measured)" : "");
         break;
     default: snprintf(s->kernel_name, sizeof s->kernel_name, "cpu"); break;
     }
-    ossa_instance_desc desc = {.kernel = s->kernel};
+    ossa_instance_desc desc = {.kernel = measured ? OSSA_SKIN_KERNEL_AUTO : s->kernel,
+                               .choice = measured ? &choice : NULL};
     ossa_error err;
     if (ossa_instance_create(m, &desc, &s->instance, &err) != OSSA_OK) {
         char text[512];

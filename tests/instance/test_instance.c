@@ -195,6 +195,52 @@ static void test_demo(void)
         ossa_instance_destroy(ki);
     }
     ossa_skin_pool_destroy(pool);
+
+    /* A kernel chosen by measurement: an AUTO instance runs the choice's small-class kernel, an
+     * explicit kernel wins over it, and a bad or absent choice kernel is refused as a job's. */
+    for (int k = OSSA_SKIN_KERNEL_AUTO; k < OSSA_SKIN_KERNEL_COUNT; k++) {
+        if (k != OSSA_SKIN_KERNEL_AUTO && !ossa_skin_kernel_available((ossa_skin_kernel)k))
+            continue;
+        ossa_skin_calibration_options co = {.kernel = (ossa_skin_kernel)k, .rounds = 2};
+        ossa_skin_choice choice;
+        CHECK(ossa_skin_calibrate(&co, &choice, &err) == OSSA_OK);
+        ossa_skin_kernel chosen = choice.size[OSSA_SKIN_SIZE_SMALL].kernel;
+        CHECK(k == OSSA_SKIN_KERNEL_AUTO || chosen == (ossa_skin_kernel)k);
+        ossa_instance_desc d = {.choice = &choice};
+        ossa_instance *ki = NULL;
+        CHECK(ossa_instance_create(m, &d, &ki, &err) == OSSA_OK);
+        if (!ki)
+            continue;
+        memset(&choice, 0xff, sizeof choice); /* read at creation only */
+        CHECK(ossa_instance_kernel(ki) == chosen);
+        CHECK(ossa_instance_play(ki, 0, 0.0f, &err) == OSSA_OK);
+        ossa_instance_update(ki, 0.37f);
+        CHECK(ossa_instance_skin(ki, 0, o.count, o.spans, &err) == OSSA_OK);
+        CHECKF(skin_vs_scalar(ki, &o, &compared) <= 1e-5, "chosen kernel %s",
+               ossa_skin_kernel_name(chosen));
+        ossa_instance_destroy(ki);
+    }
+    ossa_skin_choice forced = {.size = {{OSSA_SKIN_KERNEL_SCALAR, OSSA_SKIN_STORE_CACHED},
+                                        {OSSA_SKIN_KERNEL_SCALAR, OSSA_SKIN_STORE_STREAM}}};
+    ossa_instance_desc over = {.kernel = OSSA_SKIN_KERNEL_SSE2, .choice = &forced};
+    ossa_instance *oi = NULL;
+    if (ossa_skin_kernel_available(OSSA_SKIN_KERNEL_SSE2)) {
+        CHECK(ossa_instance_create(m, &over, &oi, &err) == OSSA_OK);
+        CHECK(oi && ossa_instance_kernel(oi) == OSSA_SKIN_KERNEL_SSE2);
+        ossa_instance_destroy(oi);
+    }
+    forced.size[OSSA_SKIN_SIZE_SMALL].kernel = OSSA_SKIN_KERNEL_COUNT;
+    over.kernel = OSSA_SKIN_KERNEL_AUTO;
+    CHECK(ossa_instance_create(m, &over, &oi, &err) == OSSA_ERR_INVALID_ARGUMENT && !oi);
+    forced.size[OSSA_SKIN_SIZE_SMALL].kernel = OSSA_SKIN_KERNEL_AUTO;
+    CHECK(ossa_instance_create(m, &over, &oi, &err) == OSSA_ERR_INVALID_ARGUMENT && !oi);
+    for (int k = OSSA_SKIN_KERNEL_SCALAR; k < OSSA_SKIN_KERNEL_COUNT; k++) {
+        if (ossa_skin_kernel_available((ossa_skin_kernel)k))
+            continue;
+        forced.size[OSSA_SKIN_SIZE_SMALL].kernel = (ossa_skin_kernel)k;
+        CHECK(ossa_instance_create(m, &over, &oi, &err) == OSSA_ERR_UNSUPPORTED && !oi);
+    }
+
     outputs_free(&o);
     ossa_instance_destroy(inst);
     ossa_instance_destroy(NULL);

@@ -411,6 +411,12 @@ static void check_crowd(const jval *doc)
         CHECK(v && v->type == J_NUM && v->num == 500.0);
         check_num(model, "model", "clips", 0);
     }
+    /* the characters' kernel: the calibration's, a concrete one */
+    const jval *kernel = get(doc, "kernel");
+    CHECKF(kernel && kernel->type == J_STR &&
+               (!strcmp(kernel->str, "scalar") || !strcmp(kernel->str, "sse2") ||
+                !strcmp(kernel->str, "avx2") || !strcmp(kernel->str, "avx512")),
+           "crowd kernel %s", kernel && kernel->type == J_STR ? kernel->str : "missing");
     const jval *crowds = get(doc, "crowds");
     CHECK(crowds && crowds->type == J_ARR && crowds->count == 2);
     const double sizes[2] = {1.0, 12.0}; /* 12: 4 characters past the memory probe's 8 */

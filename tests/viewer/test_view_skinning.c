@@ -112,6 +112,12 @@ static void check_scene_skinning(void)
     CHECK(checked > 0);
     CHECKF(worst_p < 1e-4 && worst_n < 1e-4, "SIMD vs scalar: %g %g", worst_p, worst_n);
     CHECK(strncmp(view_scene_kernel_name(&s), "cpu", 3) == 0);
+    /* without OSSA_SKIN_KERNEL the kernel is the calibration's, and the instance runs it */
+    const char *forced = getenv("OSSA_SKIN_KERNEL");
+    if (!forced || !*forced)
+        CHECKF(strstr(view_scene_kernel_name(&s), " (measured)") != NULL, "%s",
+               view_scene_kernel_name(&s));
+    CHECK(ossa_instance_kernel(s.instance) == s.kernel);
 
     /* The bind bones sit where the inverse bind matrices put them. */
     float lo[3], hi[3];

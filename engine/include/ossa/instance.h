@@ -63,7 +63,12 @@ typedef struct ossa_instance ossa_instance;
 
 typedef struct ossa_instance_desc {
     ossa_mixer_desc mixer;           /* the skeletal mixer (zero: its defaults) */
-    ossa_skin_kernel kernel;         /* AUTO: ossa_skin_kernel_resolve(AUTO, NULL) */
+    ossa_skin_kernel kernel;         /* AUTO: the choice's, or without one
+                                        ossa_skin_kernel_resolve(AUTO, NULL) */
+    const ossa_skin_choice *choice;  /* may be NULL; read at creation only. With kernel AUTO
+                                        every part runs the choice's small-class kernel: a
+                                        character's parts are small, and the wide palette is laid
+                                        out for one kernel. Its store is not taken (see store) */
     ossa_skin_pool *pool;            /* not owned, may be NULL: parts of at least
                                         parallel_min_vertices are split over it */
     uint32_t parallel_min_vertices;  /* 0: OSSA_INSTANCE_PARALLEL_MIN_VERTICES */
@@ -73,7 +78,11 @@ typedef struct ossa_instance_desc {
                                         a job's; STREAM: for every skinned part without cloth
                                         whose spans are 64-byte aligned (a crowd whose outputs
                                         outgrow the last-level cache; _update_many then asks
-                                        for each next character's state ahead); CACHED: never */
+                                        for each next character's state ahead); CACHED: never.
+                                        A choice's store is measured on skinning alone, but an
+                                        instance's outputs are read at once (the upload, the
+                                        cloth); whether they should stream depends on the whole
+                                        crowd's footprint, which the caller knows */
 } ossa_instance_desc;
 
 /* What a caller needs to lay out the buffers of one part. */

@@ -295,6 +295,21 @@ static ossa_status instance_make(inst_shared *shared, const ossa_instance_desc *
         shared_release(shared);
         return inst_fail(err, OSSA_ERR_INVALID_ARGUMENT, "bad kernel, spring step or store");
     }
+    if (d.kernel == OSSA_SKIN_KERNEL_AUTO && d.choice) {
+        /* as a skin job checks its choice's: unknown is a bad argument, absent unsupported */
+        ossa_skin_kernel k = d.choice->size[OSSA_SKIN_SIZE_SMALL].kernel;
+        if ((unsigned)k >= OSSA_SKIN_KERNEL_COUNT || k == OSSA_SKIN_KERNEL_AUTO) {
+            shared_release(shared);
+            return inst_fail(err, OSSA_ERR_INVALID_ARGUMENT, "the choice's kernel is unknown");
+        }
+        if (!ossa_skin_kernel_available(k)) {
+            shared_release(shared);
+            return inst_fail(err, OSSA_ERR_UNSUPPORTED,
+                             "the choice's kernel is not available on this CPU");
+        }
+        d.kernel = k;
+    }
+    d.choice = NULL; /* not kept: the caller's */
     if (!d.parallel_min_vertices)
         d.parallel_min_vertices = OSSA_INSTANCE_PARALLEL_MIN_VERTICES;
     if (d.spring_max_dt == 0.0f)
