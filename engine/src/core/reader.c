@@ -114,7 +114,7 @@ ossa_status ossa_rd_count(ossa_reader *r, uint32_t *out, uint32_t cap, size_t mi
 
 ossa_status ossa_rd_cal3d_string(ossa_reader *r, const char **out, const char *what)
 {
-    uint32_t len;
+    uint32_t len = 0; /* set by the call below; GCC -O3 cannot see it */
     OSSA_TRY(ossa_rd_count(r, &len, OSSA_MAX_STRING, 1, what));
     const char *s = (const char *)r->data + r->pos;
     size_t text = 0;

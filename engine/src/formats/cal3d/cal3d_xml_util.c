@@ -289,7 +289,7 @@ ossa_status ossa_xml_dup_str(ossa_xml *x, int line, const char *what, const char
 ossa_status ossa_xml_check_hint(ossa_xml *x, const xmlNode *n, const char *attr, uint32_t actual,
                                 const char *child)
 {
-    int64_t hint;
+    int64_t hint = actual; /* set by the call below; GCC -O3 cannot see it */
     OSSA_TRY(ossa_xml_attr_int(x, n, attr, false, actual, INT32_MIN, INT32_MAX, &hint));
     if (hint != (int64_t)actual)
         ossa_warn(x->b, "line %d: %s=\"%lld\" but %u <%s> element%s", ossa_xml_line(n), attr,
