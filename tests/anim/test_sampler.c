@@ -226,6 +226,26 @@ static void test_wide(long *checked)
     fixture_free(&f);
 }
 
+/* Uniform clips (every track keyed at the same times): one key search for all tracks, and
+ * without scales the lane-major pair table, eight tracks of consecutive bones at once where the
+ * CPU has AVX2. Clip 1 keys all 83 bones (ten blocks of eight and a tail of three), clip 0
+ * every other bone (no block of consecutive bones: the records' path). */
+static void test_uniform(long *checked)
+{
+    fixture f;
+    fixture_random(&f, 5151, 83, 2, 9, 0);
+    for (uint32_t ci = 0; ci < f.model.clip_count; ci++) {
+        ossa_track *tr = (ossa_track *)f.model.clips[ci].tracks;
+        tr[1].key_count = tr[0].key_count;
+        tr[1].translations = tr[2].translations;
+        tr[1].rotations = tr[2].rotations;
+        for (uint32_t i = 1; i < f.model.clips[ci].track_count; i++)
+            tr[i].times = tr[0].times;
+    }
+    sweep_model(&f.model, checked);
+    fixture_free(&f);
+}
+
 int main(void)
 {
     long checked = 0;
@@ -239,6 +259,7 @@ int main(void)
     sweep_model(&f.model, &checked);
     fixture_free(&f);
     test_wide(&checked);
+    test_uniform(&checked);
     test_assets(&checked);
     printf("%ld samples compared\n", checked);
     CHECK(checked > 1000);

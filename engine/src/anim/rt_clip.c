@@ -73,35 +73,54 @@ OSSA_ANIM_AVX2 static inline v8f v8_sin(v8f x)
     return x + (x * u) * p;
 }
 
+/* The pair fields of eight tracks, one vector each (rt_internal.h's record order). */
+typedef struct pair8 {
+    v8f ta_x, ta_y, ta_z, theta, qa_x, qa_y, qa_z, qa_w;
+    v8f tb_x, tb_y, tb_z, inv_sin, qb_x, qb_y, qb_z, qb_w;
+} pair8;
+
 /* interp_group for eight tracks that animate bones bone .. bone + 7 in order, with slerp, no
  * single-key copy and no scales: the same operations on eight lanes. */
+OSSA_ANIM_AVX2 static inline void interp8_fields(const pair8 *p, v8f f, float *const *dst,
+                                                 uint32_t bone)
+{
+    v8f one_f = 1.0f - f;
+    v8i linear = p->theta == 0.0f;
+    v8f wa = v8_select(linear, one_f, v8_sin(one_f * p->theta) * p->inv_sin);
+    v8f wb = v8_select(linear, f, v8_sin(f * p->theta) * p->inv_sin);
+    v8_store(dst[0] + bone, p->ta_x + f * (p->tb_x - p->ta_x));
+    v8_store(dst[1] + bone, p->ta_y + f * (p->tb_y - p->ta_y));
+    v8_store(dst[2] + bone, p->ta_z + f * (p->tb_z - p->ta_z));
+    v8_store(dst[3] + bone, wa * p->qa_x + wb * p->qb_x);
+    v8_store(dst[4] + bone, wa * p->qa_y + wb * p->qb_y);
+    v8_store(dst[5] + bone, wa * p->qa_z + wb * p->qb_z);
+    v8_store(dst[6] + bone, wa * p->qa_w + wb * p->qb_w);
+}
+
+/* Eight tracks' records rec[0..7], gathered by four transposes. */
 OSSA_ANIM_AVX2 static void interp8(const float *const *rec, const float *fl,
                                    float *const *dst, uint32_t bone)
 {
-    v8f ta_x = v8_load2(rec[0], rec[4]), ta_y = v8_load2(rec[1], rec[5]),
-        ta_z = v8_load2(rec[2], rec[6]), theta = v8_load2(rec[3], rec[7]);
-    v8f qa_x = v8_load2(rec[0] + 4, rec[4] + 4), qa_y = v8_load2(rec[1] + 4, rec[5] + 4),
-        qa_z = v8_load2(rec[2] + 4, rec[6] + 4), qa_w = v8_load2(rec[3] + 4, rec[7] + 4);
-    v8f tb_x = v8_load2(rec[0] + 8, rec[4] + 8), tb_y = v8_load2(rec[1] + 8, rec[5] + 8),
-        tb_z = v8_load2(rec[2] + 8, rec[6] + 8), inv_sin = v8_load2(rec[3] + 8, rec[7] + 8);
-    v8f qb_x = v8_load2(rec[0] + 12, rec[4] + 12), qb_y = v8_load2(rec[1] + 12, rec[5] + 12),
-        qb_z = v8_load2(rec[2] + 12, rec[6] + 12), qb_w = v8_load2(rec[3] + 12, rec[7] + 12);
-    v8_transpose(&ta_x, &ta_y, &ta_z, &theta);
-    v8_transpose(&qa_x, &qa_y, &qa_z, &qa_w);
-    v8_transpose(&tb_x, &tb_y, &tb_z, &inv_sin);
-    v8_transpose(&qb_x, &qb_y, &qb_z, &qb_w);
-    v8f f = v8_load(fl);
-    v8f one_f = 1.0f - f;
-    v8i linear = theta == 0.0f;
-    v8f wa = v8_select(linear, one_f, v8_sin(one_f * theta) * inv_sin);
-    v8f wb = v8_select(linear, f, v8_sin(f * theta) * inv_sin);
-    v8_store(dst[0] + bone, ta_x + f * (tb_x - ta_x));
-    v8_store(dst[1] + bone, ta_y + f * (tb_y - ta_y));
-    v8_store(dst[2] + bone, ta_z + f * (tb_z - ta_z));
-    v8_store(dst[3] + bone, wa * qa_x + wb * qb_x);
-    v8_store(dst[4] + bone, wa * qa_y + wb * qb_y);
-    v8_store(dst[5] + bone, wa * qa_z + wb * qb_z);
-    v8_store(dst[6] + bone, wa * qa_w + wb * qb_w);
+    pair8 p;
+    v8f *v = &p.ta_x;
+    for (int g = 0; g < 4; g++) {
+        for (int j = 0; j < 4; j++)
+            v[4 * g + j] = v8_load2(rec[j] + 4 * g, rec[j + 4] + 4 * g);
+        v8_transpose(&v[4 * g], &v[4 * g + 1], &v[4 * g + 2], &v[4 * g + 3]);
+    }
+    interp8_fields(&p, v8_load(fl), dst, bone);
+}
+
+/* Eight tracks of a uniform clip from its lane-major table: row k of the pair at `row0` holds
+ * field k, tracks side by side. */
+OSSA_ANIM_AVX2 static void interp8_lanes(const float *row0, size_t stride, float f,
+                                         float *const *dst, uint32_t bone)
+{
+    pair8 p;
+    v8f *v = &p.ta_x;
+    for (int k = 0; k < OSSA_RT_PAIR_FLOATS; k++)
+        v[k] = v8_load(row0 + (size_t)k * stride);
+    interp8_fields(&p, (v8f){f, f, f, f, f, f, f, f}, dst, bone);
 }
 #endif
 
@@ -276,6 +295,12 @@ static int sample_job_run_impl(const ossa_sample_job *job)
     if (c->uniform && __builtin_expect(!extrap, 1)) {
         const float *rec0 = c->pairs + OSSA_RT_PAIR_FLOATS * (size_t)pair;
         size_t stride = OSSA_RT_PAIR_FLOATS * (size_t)c->tracks[0].key_count;
+#ifdef OSSA_ANIM_HAVE_AVX2
+        /* The pair's rows in the lane-major table (built for uniform clips without scales,
+         * the clips `wide` covers). */
+        const float *lanes0 =
+            c->lanes ? c->lanes + (size_t)pair * OSSA_RT_PAIR_FLOATS * c->lane_stride : NULL;
+#endif
         float fl[2 * OSSA_RT_LANES];
         int copies[OSSA_RT_LANES];
         for (uint32_t j = 0; j < 2 * OSSA_RT_LANES; j++)
@@ -290,9 +315,13 @@ static int sample_job_run_impl(const ossa_sample_job *job)
                 uint32_t gb = c->group_bone[base / OSSA_RT_LANES];
                 if (gb != UINT32_MAX &&
                     c->group_bone[base / OSSA_RT_LANES + 1] == gb + OSSA_RT_LANES) {
-                    for (uint32_t j = 0; j < 2 * OSSA_RT_LANES; j++)
-                        rec[j] = rec0 + (base + j) * stride;
-                    interp8(rec, fl, dst, gb);
+                    if (lanes0) {
+                        interp8_lanes(lanes0 + base, c->lane_stride, f_all, dst, gb);
+                    } else {
+                        for (uint32_t j = 0; j < 2 * OSSA_RT_LANES; j++)
+                            rec[j] = rec0 + (base + j) * stride;
+                        interp8(rec, fl, dst, gb);
+                    }
                     base += 2 * OSSA_RT_LANES;
                     continue;
                 }

@@ -35,6 +35,28 @@ static void fill_pair(float *rec, const float *ta, const float *qa, const float 
         rec[12 + k] = flip ? -qb[k] : qb[k];
 }
 
+/* The lane-major copy of a uniform clip's pair records (rt_internal.h); 0 when out of memory.
+ * Padding columns repeat track 0, so that they hold finite values. */
+static int fill_lanes(ossa_rt_clip *c)
+{
+    uint32_t keys = c->tracks[0].key_count;
+    uint32_t stride = (c->track_count + 7u) & ~7u;
+    size_t floats = (size_t)keys * OSSA_RT_PAIR_FLOATS * stride;
+    c->lanes = aligned_alloc(64, (floats * sizeof(float) + 63) & ~(size_t)63);
+    if (!c->lanes)
+        return 0;
+    c->lane_stride = stride;
+    for (uint32_t a = 0; a < keys; a++)
+        for (uint32_t k = 0; k < OSSA_RT_PAIR_FLOATS; k++) {
+            float *row = c->lanes + ((size_t)a * OSSA_RT_PAIR_FLOATS + k) * stride;
+            for (uint32_t i = 0; i < stride; i++) {
+                const ossa_rt_track *tr = &c->tracks[i < c->track_count ? i : 0];
+                row[i] = c->pairs[OSSA_RT_PAIR_FLOATS * ((size_t)tr->pair_first + a) + k];
+            }
+        }
+    return 1;
+}
+
 ossa_status ossa_rt_clip_create(const ossa_model *model, const ossa_clip *clip,
                                 ossa_rt_clip **out, ossa_error *err)
 {
@@ -131,6 +153,10 @@ ossa_status ossa_rt_clip_create(const ossa_model *model, const ossa_clip *clip,
     for (uint32_t i = 1; i < c->track_count; i++)
         c->uniform &= c->tracks[i].same_times != 0;
     c->all_bones = distinct == model->bone_count;
+    if (c->uniform && !c->has_scales && !fill_lanes(c)) {
+        ossa_rt_clip_destroy(c);
+        return rt_fail(err, OSSA_ERR_NOMEM, "runtime clip: out of memory");
+    }
     for (uint32_t g = 0; g < groups; g++) {
         uint32_t t0 = g * OSSA_RT_LANES, b0 = c->tracks[t0].bone;
         int contiguous = t0 + OSSA_RT_LANES <= c->track_count;
@@ -151,6 +177,7 @@ void ossa_rt_clip_destroy(ossa_rt_clip *clip)
     free(clip->pairs);
     free(clip->scales);
     free(clip->group_bone);
+    free(clip->lanes);
     free(clip);
 }
 

@@ -52,6 +52,12 @@ struct ossa_rt_clip {
     float *times;          /* key_count + 1 per track */
     float *pairs;          /* OSSA_RT_PAIR_FLOATS per pair, 64-byte aligned */
     float *scales;         /* 3 floats per key for tracks with scales */
+    /* Uniform clips without scales: the pair records again, lane-major, so that the eight-lane
+     * sampler loads each field of eight tracks as one vector (no transposes). Pair index a
+     * (of every track) holds OSSA_RT_PAIR_FLOATS rows of lane_stride floats (track_count
+     * rounded up to 8); row k, column i is float k of track i's pair a. NULL otherwise. */
+    float *lanes;
+    uint32_t lane_stride;
     /* Per group of OSSA_RT_LANES tracks: the first track's bone when the group animates that
      * bone and the next ones in order (SoA stores as vectors), otherwise UINT32_MAX. */
     uint32_t *group_bone;
