@@ -42,6 +42,9 @@ static void compare_pose(const ossa_model *m, const ossa_rt_skeleton *sk, const 
                            .palette_floats = 12 * (size_t)n};
     CHECK(ossa_palette_job_run(&pj, NULL) == OSSA_OK);
     ossa_soa_pose_to_aos(&model, mt2, mr2, ms2, model.bone_count, NULL);
+    /* Local to model does ossa_local_to_model's operations in its order: the same bits. */
+    CHECKF(!memcmp(mt2, mt, 12 * (size_t)n) && !memcmp(mr2, mr, 16 * (size_t)n) &&
+           !memcmp(ms2, ms, 12 * (size_t)n), "SoA local to model != scalar bits (%u bones)", n);
     /* Translations are compared relative to the size of the pose (the largest model-space or
      * inverse-bind translation): the palette's translation column is a sum of such terms. */
     double size = 1.0;

@@ -76,4 +76,10 @@ static inline size_t ossa_sample_cache_bytes(uint32_t max_tracks)
     return sizeof(struct ossa_sample_cache) + ((size_t)max_tracks + 1) * sizeof(uint32_t);
 }
 
+/* pose_jobs.c: whether pose p fits skeleton sk (arrays, bone count and capacity), and why not
+ * (NULL when it does; the text may be written into buf), for the jobs' checks and messages. */
+int ossa_rt_pose_fits(const ossa_soa_pose *p, const ossa_rt_skeleton *sk);
+const char *ossa_rt_pose_misfit(const ossa_soa_pose *p, const ossa_rt_skeleton *sk, char *buf,
+                                size_t size);
+
 #endif
