@@ -51,7 +51,8 @@ OSSA_API const char *ossa_skin_kernel_name(ossa_skin_kernel k);
  * as it was) for a name that is none of them. */
 OSSA_API ossa_status ossa_skin_kernel_parse(const char *name, ossa_skin_kernel *out,
                                             ossa_error *err);
-/* true when the kernel is compiled in and this CPU runs it (__builtin_cpu_supports). AUTO: true. */
+/* true when the kernel is compiled in and this CPU runs it (__builtin_cpu_supports; in
+ * WebAssembly, where SSE2 is built on wasm SIMD: compiled in). AUTO: true. */
 OSSA_API bool ossa_skin_kernel_available(ossa_skin_kernel k);
 /* The fastest available kernel. */
 OSSA_API ossa_skin_kernel ossa_skin_kernel_best(void);

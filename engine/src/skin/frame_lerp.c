@@ -42,8 +42,10 @@ ossa_status ossa_frame_lerp_job_run(const ossa_frame_lerp_job *job, ossa_error *
     void (*lerp)(const float *, const float *, float, size_t, float *) = ossa_lerp_floats_scalar;
     void (*norm)(float *, size_t) = ossa_normalize3_scalar;
     switch (k) {
-#ifdef OSSA_SKIN_X86
+#ifdef OSSA_SKIN_SSE2
     case OSSA_SKIN_KERNEL_SSE2: lerp = ossa_lerp_floats_sse2; norm = ossa_normalize3_sse2; break;
+#endif
+#ifdef OSSA_SKIN_X86
     case OSSA_SKIN_KERNEL_AVX2: lerp = ossa_lerp_floats_avx2; norm = ossa_normalize3_avx2; break;
     case OSSA_SKIN_KERNEL_AVX512: lerp = ossa_lerp_floats_avx512; norm = ossa_normalize3_avx2; break;
 #endif

@@ -33,6 +33,10 @@
 #if defined(__x86_64__)
 #define OSSA_SKIN_X86 1
 #endif
+/* The SSE2 kernels also build for WebAssembly SIMD, through emscripten's SSE2 headers. */
+#if defined(__x86_64__) || defined(__wasm_simd128__)
+#define OSSA_SKIN_SSE2 1
+#endif
 
 #define SKIN_B OSSA_SKIN_BLOCK
 #define SKIN_GENERAL (OSSA_SKIN_GROUP_COUNT - 1)

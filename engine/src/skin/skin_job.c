@@ -43,9 +43,14 @@ bool ossa_skin_kernel_available(ossa_skin_kernel k)
     case OSSA_SKIN_KERNEL_AUTO:
     case OSSA_SKIN_KERNEL_SCALAR:
         return 1;
-#ifdef OSSA_SKIN_X86
+#if defined(OSSA_SKIN_X86)
     case OSSA_SKIN_KERNEL_SSE2:
         return __builtin_cpu_supports("sse2") != 0;
+#elif defined(OSSA_SKIN_SSE2)
+    case OSSA_SKIN_KERNEL_SSE2: /* wasm has no cpuid: a runtime without SIMD rejects the module */
+        return 1;
+#endif
+#ifdef OSSA_SKIN_X86
     case OSSA_SKIN_KERNEL_AVX2:
         return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
     case OSSA_SKIN_KERNEL_AVX512:
@@ -214,8 +219,10 @@ ossa_skin_kernel ossa_skin_job_kernel(const ossa_skin_job *job)
 static skin_kernel_fn exact_kernel_fn(ossa_skin_kernel k)
 {
     switch (k) {
-#ifdef OSSA_SKIN_X86
+#ifdef OSSA_SKIN_SSE2
     case OSSA_SKIN_KERNEL_SSE2: return ossa_skin_kernel_exact_sse2;
+#endif
+#ifdef OSSA_SKIN_X86
     case OSSA_SKIN_KERNEL_AVX2: return ossa_skin_kernel_exact_avx2;
     case OSSA_SKIN_KERNEL_AVX512: return ossa_skin_kernel_exact_avx512;
 #endif
@@ -226,8 +233,10 @@ static skin_kernel_fn exact_kernel_fn(ossa_skin_kernel k)
 static skin_kernel_fn kernel_fn(ossa_skin_kernel k)
 {
     switch (k) {
-#ifdef OSSA_SKIN_X86
+#ifdef OSSA_SKIN_SSE2
     case OSSA_SKIN_KERNEL_SSE2: return ossa_skin_kernel_sse2;
+#endif
+#ifdef OSSA_SKIN_X86
     case OSSA_SKIN_KERNEL_AVX2: return ossa_skin_kernel_avx2;
     case OSSA_SKIN_KERNEL_AVX512: return ossa_skin_kernel_avx512;
 #endif
