@@ -207,7 +207,12 @@ ossa_status ossa_xml_parse_ints(ossa_xml *x, int line, const char *what, const c
                                   what, count, count == 1 ? "" : "s", i);
         char *end;
         errno = 0;
+#ifdef __EMSCRIPTEN__
+        /* emscripten's libc (musl) has no strtoll_l; its strtoll ignores the locale */
+        long long v = strtoll(p, &end, 10);
+#else
         long long v = strtoll_l(p, &end, 10, x->c_locale);
+#endif
         if (end == p || (*end && !is_space(*end)))
             return ossa_fail_line(x->b, OSSA_ERR_VALUE, line, "%s: '%.*s' is not an integer",
                                   what, token_len(p), p);

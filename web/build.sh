@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Builds the engine (engine/, not the viewer nor the tools) to WebAssembly with Debian's
+# emscripten, into build-web/ (OSSA_WEB_BUILD):
+#   deps/        libxml2 and jansson built for wasm from Debian's source packages, at the
+#                versions the native build links (apt-get source; nothing else is downloaded)
+#   engine/      the meson cross build of the engine and web/engine_api.c
+#   ossa_engine.js, ossa_engine.wasm   the engine module (web/README.md)
+# Every step is skipped when its output is already there. Needs emscripten, cmake, make and
+# dpkg-dev (./run.sh installs them) and a deb-src entry for apt-get source.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT=$(realpath -m "${OSSA_WEB_BUILD:-build-web}")
+DEPS=$OUT/deps
+# Debian's emscripten runs its tools with /usr/bin/node; a newer Node.js from elsewhere on PATH
+# does not see Debian's node modules (acorn) without this.
+export NODE_PATH=${NODE_PATH:-/usr/share/nodejs}
+mkdir -p "$OUT/src"
+# One build at a time: the wasm-engine test runs this script in each test build.
+exec 9>"$OUT/.lock"
+flock 9
+
+step() { # step NAME COMMAND...: runs and times one build step, its output in OUT/NAME.log
+    local name=$1 t0=$SECONDS; shift
+    echo "web/build.sh: $name"
+    if ! "$@" >"$OUT/$name.log" 2>&1; then
+        tail -n 40 "$OUT/$name.log" >&2
+        echo "web/build.sh: $name failed (log: $OUT/$name.log)" >&2
+        return 1
+    fi
+    echo "web/build.sh: $name took $((SECONDS - t0)) s"
+}
+
+# The source package's version, as the native build links it (the -dev package's source).
+source_version() { dpkg-query -W -f='${source:Version}' "$1"; }
+
+# apt-get source PKG=VERSION into OUT/src (once); prints the unpacked folder.
+fetch_source() { # fetch_source SOURCE DEVPKG
+    local src=$1 ver upstream dir
+    ver=$(source_version "$2")
+    upstream=${ver#*:}
+    upstream=${upstream%-*}
+    dir=$OUT/src/$src-$upstream
+    if [ ! -d "$dir" ]; then
+        (cd "$OUT/src" && apt-get source -qq "$src=$ver") >"$OUT/src/$src.log" 2>&1 || {
+            cat "$OUT/src/$src.log" >&2
+            echo "web/build.sh: apt-get source $src=$ver failed (no deb-src entry?)" >&2
+            return 1
+        }
+    fi
+    echo "$dir"
+}
+
+build_libxml2() {
+    local dir=$1
+    # Only the parser the Cal3D XML loaders use: no threads (no SharedArrayBuffer in the page),
+    # no compression, network, iconv or Python. --build/--host keep configure from running
+    # wasm as a native program (2.9.14's config.sub knows no emscripten system: linux-gnu);
+    # without maintainer mode, Makefile.am files Debian's patches touched do not call automake.
+    (cd "$dir" && emconfigure ./configure --build=x86_64-pc-linux-gnu \
+        --host=wasm32-unknown-linux-gnu --prefix="$DEPS" --disable-shared --enable-static \
+        --disable-maintainer-mode \
+        --without-threads --without-python --without-zlib --without-lzma --without-iconv \
+        --without-icu --without-http --without-ftp --without-modules --without-catalog \
+        --without-debug --without-docbook --without-legacy --without-readline \
+        --without-history CFLAGS=-O2 &&
+        emmake make -j2 libxml2.la && emmake make install-libLTLIBRARIES \
+        install-pkgconfigDATA && cd include && emmake make install)
+}
+
+build_jansson() {
+    local dir=$1
+    emcmake cmake -S "$dir" -B "$OUT/src/jansson-build" -DCMAKE_BUILD_TYPE=Release \
+        -DCMAKE_INSTALL_PREFIX="$DEPS" -DJANSSON_BUILD_SHARED_LIBS=OFF -DJANSSON_EXAMPLES=OFF \
+        -DJANSSON_WITHOUT_TESTS=ON -DJANSSON_BUILD_DOCS=OFF &&
+        cmake --build "$OUT/src/jansson-build" -j 2 && cmake --install "$OUT/src/jansson-build"
+}
+
+deps() {
+    local dir
+    if [ ! -f "$DEPS/lib/libxml2.a" ]; then
+        dir=$(fetch_source libxml2 libxml2-dev)
+        step libxml2 build_libxml2 "$dir"
+    fi
+    if [ ! -f "$DEPS/lib/libjansson.a" ]; then
+        dir=$(fetch_source jansson libjansson-dev)
+        step jansson build_jansson "$dir"
+    fi
+    # cglm is header-only for the engine: its headers, without the host's /usr/include.
+    mkdir -p "$DEPS/include" "$DEPS/lib/pkgconfig"
+    ln -sfn /usr/include/cglm "$DEPS/include/cglm"
+    printf 'Name: cglm\nDescription: cglm headers\nVersion: %s\nCflags: -I%s\nLibs:\n' \
+        "$(pkg-config --modversion cglm)" "$DEPS/include" >"$DEPS/lib/pkgconfig/cglm.pc"
+}
+
+engine() {
+    local dir=$OUT/engine
+    # The dependencies' pkg-config folder, which a cross build reads from its cross file only.
+    printf "[properties]\npkg_config_libdir = '%s'\n" "$DEPS/lib/pkgconfig" >"$OUT/deps.ini"
+    if [ ! -f "$dir/build.ninja" ]; then
+        rm -rf "$dir" # what a failed setup left
+        step engine-setup meson setup "$dir" --cross-file web/cross-emscripten.ini \
+            --cross-file "$OUT/deps.ini" --buildtype=release
+    fi
+    step engine ninja -C "$dir" web/ossa_engine.js
+    cp "$dir/web/ossa_engine.js" "$dir/web/ossa_engine.wasm" "$OUT/"
+}
+
+deps
+engine
