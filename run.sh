@@ -14,6 +14,9 @@ FUZZ_SECONDS=${OSSA_FUZZ_SECONDS:-20}
 # The glTF export test validates with the Khronos glTF-Validator, an npm package installed into
 # the build folder; Debian's nodejs and npm are installed only when node or npm is missing.
 GLTF_VALIDATOR_VERSION=2.0.0-dev.3.10
+# The engine built to WebAssembly (web/build.sh, the wasm-engine test): Debian's emscripten, and
+# what builds libxml2 and jansson from their Debian source packages (apt-get source).
+WEB_PACKAGES=(emscripten cmake make dpkg-dev)
 
 as_root() {
     if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
@@ -36,6 +39,39 @@ install_deps() {
         --no-install-recommends "${missing[@]}"
 }
 
+# apt-get source needs a deb-src entry; a fresh Debian 12 has none. Adds one beside each deb
+# entry of the configured mirrors (deb822 .sources or one-line sources.list), then updates.
+ensure_deb_src() {
+    local d=/etc/apt/sources.list.d
+    grep -qsE '^[[:space:]]*(deb-src[[:space:]]|Types:.*deb-src)' /etc/apt/sources.list "$d"/*.list \
+        "$d"/*.sources && return 0
+    echo "run.sh: adding deb-src entries ($d/ossa-deb-src.sources or .list) for apt-get source"
+    local f
+    for f in "$d"/*.sources; do
+        [ -f "$f" ] && sed 's/^Types:[[:space:]]*deb$/Types: deb-src/' "$f"
+    done | as_root tee "$d/ossa-deb-src.sources" >/dev/null
+    sed -n 's/^deb[[:space:]]/deb-src /p' /etc/apt/sources.list 2>/dev/null |
+        as_root tee "$d/ossa-deb-src.list" >/dev/null
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 update -qq
+}
+
+# The WebAssembly build's packages and deb-src entry; when they cannot be had the wasm-engine
+# test skips (no emcc) or fails (web/build.sh says why), and the rest of the run goes on.
+install_web_deps() {
+    local missing=() p
+    for p in "${WEB_PACKAGES[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+    done
+    if [ ${#missing[@]} -gt 0 ]; then
+        echo "run.sh: installing ${missing[*]}"
+        { as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 update \
+            -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 \
+            install -y -qq --no-install-recommends "${missing[@]}"; } ||
+            echo "run.sh: could not install ${missing[*]}: the wasm-engine test skips"
+    fi
+    ensure_deb_src || echo "run.sh: could not add a deb-src entry: web/build.sh cannot apt-get source"
+}
+
 # gltf-validator into build/gltf-validator (once); the gltf-validator test skips when npm cannot
 # reach its registry.
 install_gltf_validator() {
@@ -54,11 +90,13 @@ usage() {
 usage: ./run.sh COMMAND
   view [FILE...]      install what is missing, build the viewer and what it links (not the
                       tests), open ossa-view on FILE (no FILE: the demo mannequin)
-  test                install (and nodejs/npm when missing, and the Khronos glTF validator from
-                      npm into build/gltf-validator), build everything, run every test, then
-                      again under ASan+UBSan, a valgrind (memcheck) subset, and every libFuzzer
-                      harness for 20 s (OSSA_FUZZ_SECONDS) with clang; ends with "N passed, N
-                      failed, N skipped"
+  test                install (and nodejs/npm when missing, emscripten, and the Khronos glTF
+                      validator from npm into build/gltf-validator), build everything, and the
+                      engine to WebAssembly into build-web/ (web/build.sh: libxml2 and jansson
+                      from Debian's source packages, a deb-src entry added when none exists),
+                      run every test, then again under ASan+UBSan, a valgrind (memcheck)
+                      subset, and every libFuzzer harness for 20 s (OSSA_FUZZ_SECONDS) with
+                      clang; ends with "N passed, N failed, N skipped"
   build               install and build everything into build/ (build/tools/ossa,
                       build/viewer/ossa-view)
   install PREFIX      build, then install ossa, ossa-view, libossa, its headers and ossa.pc
@@ -152,8 +190,14 @@ case "$cmd" in
         ;;
     test)
         install_deps
+        install_web_deps
         build build
         install_gltf_validator
+        # The engine in WebAssembly before the suites, so that the wasm-engine test (which runs
+        # web/build.sh too, then a no-op) does not build it while other tests run.
+        if command -v emcc >/dev/null; then
+            run web/build.sh || echo "run.sh: web/build.sh failed (the wasm-engine test says why)"
+        fi
         run_suite build "default build (debugoptimized)"
         build build-asan -- -Db_sanitize=address,undefined -Db_lundef=false
         ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} run_suite build-asan "ASan + UBSan build"

@@ -13,7 +13,7 @@ below, never above:
     6 instance, export, and the format writers, which bake clips with the reference path
                  (instance.h, export.h, write.h)
 
-Nothing in engine/ includes viewer/ or tools/; tools/ and viewer/ include only the public
+Nothing in engine/ includes viewer/ or tools/; tools/, viewer/ and web/ include only the public
 headers of the engine (ossa/*.h), never engine/src.
 
 ossa-view's renderers (viewer/render*.c) only upload and draw what the scene and the crowd
@@ -98,7 +98,7 @@ def main():
                 hf = header_floor(inc, dirpath, src)
                 if hf is not None and hf > floor:
                     problems.append('%s (floor %d) includes %s (floor %d)' % (rel, floor, inc, hf))
-    for top in ('tools', 'viewer'):
+    for top in ('tools', 'viewer', 'web'):
         for dirpath, _, files in os.walk(os.path.join(root, top)):
             for name in sorted(files):
                 if not name.endswith(('.c', '.h', '.cpp')):
