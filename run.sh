@@ -46,12 +46,13 @@ ensure_deb_src() {
     grep -qsE '^[[:space:]]*(deb-src[[:space:]]|Types:.*deb-src)' /etc/apt/sources.list "$d"/*.list \
         "$d"/*.sources && return 0
     echo "run.sh: adding deb-src entries ($d/ossa-deb-src.sources or .list) for apt-get source"
-    local f
+    local f deb822="" oneline
     for f in "$d"/*.sources; do
-        [ -f "$f" ] && sed 's/^Types:[[:space:]]*deb$/Types: deb-src/' "$f"
-    done | as_root tee "$d/ossa-deb-src.sources" >/dev/null
-    sed -n 's/^deb[[:space:]]/deb-src /p' /etc/apt/sources.list 2>/dev/null |
-        as_root tee "$d/ossa-deb-src.list" >/dev/null
+        [ -f "$f" ] && deb822+=$(sed 's/^Types:[[:space:]]*deb$/Types: deb-src/' "$f")$'\n\n'
+    done
+    oneline=$(sed -n 's/^deb[[:space:]]/deb-src /p' /etc/apt/sources.list 2>/dev/null || true)
+    [ -z "$deb822" ] || as_root tee "$d/ossa-deb-src.sources" >/dev/null <<<"$deb822"
+    [ -z "$oneline" ] || as_root tee "$d/ossa-deb-src.list" >/dev/null <<<"$oneline"
     as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 update -qq
 }
 
