@@ -5,8 +5,9 @@
 #                versions the native build links (apt-get source; nothing else is downloaded)
 #   engine/      the meson cross build of the engine and web/engine_api.c
 #   ossa_engine.js, ossa_engine.wasm   the engine module (web/README.md)
-# Every step is skipped when its output is already there. Needs emscripten, cmake, make and
-# dpkg-dev (./run.sh installs them) and a deb-src entry for apt-get source.
+# Every step is skipped when its output is already there (libxml2 and jansson: built from the
+# versions the native build links now). Needs emscripten, cmake, make and dpkg-dev (./run.sh
+# installs them) and a deb-src entry for apt-get source.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=$(realpath -m "${OSSA_WEB_BUILD:-build-web}")
@@ -41,11 +42,13 @@ fetch_source() { # fetch_source SOURCE DEVPKG
     upstream=${upstream%-*}
     dir=$OUT/src/$src-$upstream
     if [ ! -d "$dir" ]; then
+        local t0=$SECONDS
         (cd "$OUT/src" && apt-get source -qq "$src=$ver") >"$OUT/src/$src.log" 2>&1 || {
             cat "$OUT/src/$src.log" >&2
             echo "web/build.sh: apt-get source $src=$ver failed (no deb-src entry?)" >&2
             return 1
         }
+        echo "web/build.sh: apt-get source $src=$ver took $((SECONDS - t0)) s" >&2
     fi
     echo "$dir"
 }
@@ -75,16 +78,24 @@ build_jansson() {
         cmake --build "$OUT/src/jansson-build" -j 2 && cmake --install "$OUT/src/jansson-build"
 }
 
+# Built when missing or built from another version than the native build links now (a Debian
+# update): each library's version stamp in deps/.
+built() { [ "$(cat "$DEPS/.$1-version" 2>/dev/null)" = "$(source_version "$2")" ]; }
+
 deps() {
-    local dir
-    if [ ! -f "$DEPS/lib/libxml2.a" ]; then
-        dir=$(fetch_source libxml2 libxml2-dev)
-        step libxml2 build_libxml2 "$dir"
+    local xml="" jansson="" pids=() pid rc=0
+    mkdir -p "$DEPS"
+    if ! built libxml2 libxml2-dev; then xml=$(fetch_source libxml2 libxml2-dev) || return 1; fi
+    if ! built jansson libjansson-dev; then
+        jansson=$(fetch_source jansson libjansson-dev) || return 1
     fi
-    if [ ! -f "$DEPS/lib/libjansson.a" ]; then
-        dir=$(fetch_source jansson libjansson-dev)
-        step jansson build_jansson "$dir"
-    fi
+    # Side by side: libxml2's configure runs one check at a time, leaving a core to jansson.
+    if [ -n "$xml" ]; then step libxml2 build_libxml2 "$xml" & pids+=($!); fi
+    if [ -n "$jansson" ]; then step jansson build_jansson "$jansson" & pids+=($!); fi
+    for pid in "${pids[@]}"; do wait "$pid" || rc=1; done
+    [ $rc -eq 0 ] || return 1
+    [ -z "$xml" ] || source_version libxml2-dev >"$DEPS/.libxml2-version"
+    [ -z "$jansson" ] || source_version libjansson-dev >"$DEPS/.jansson-version"
     # cglm is header-only for the engine: its headers, without the host's /usr/include.
     mkdir -p "$DEPS/include" "$DEPS/lib/pkgconfig"
     ln -sfn /usr/include/cglm "$DEPS/include/cglm"
@@ -95,7 +106,10 @@ deps() {
 engine() {
     local dir=$OUT/engine
     # The dependencies' pkg-config folder, which a cross build reads from its cross file only.
-    printf "[properties]\npkg_config_libdir = '%s'\n" "$DEPS/lib/pkgconfig" >"$OUT/deps.ini"
+    # (rewritten only when it changes: meson reconfigures on a newer cross file)
+    printf "[properties]\npkg_config_libdir = '%s'\n" "$DEPS/lib/pkgconfig" >"$OUT/deps.ini.new"
+    if cmp -s "$OUT/deps.ini.new" "$OUT/deps.ini"; then rm "$OUT/deps.ini.new"
+    else mv "$OUT/deps.ini.new" "$OUT/deps.ini"; fi
     if [ ! -f "$dir/build.ninja" ]; then
         rm -rf "$dir" # what a failed setup left
         step engine-setup meson setup "$dir" --cross-file web/cross-emscripten.ini \
