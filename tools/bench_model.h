@@ -6,6 +6,9 @@
 #include <stdint.h>
 #include "ossa/model.h"
 
+/* The seed of `ossa bench`'s synthetic mesh (the page's bench builds the same one). */
+#define BENCH_SEED 0x05517A2024ull
+
 typedef struct bench_model_params {
     uint32_t vertices;    /* 0: skeleton and clip only (pose benchmarks) */
     uint32_t influences;  /* per vertex, distinct bones, 1..min(bones, OSSA_MAX_INFLUENCES) */

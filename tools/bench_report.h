@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "bench_crowd.h"
+#include "bench_model.h"
 #include "bench_timing.h"
 #include "ossa/skin.h"
 
@@ -15,7 +16,6 @@ enum {
     MAX_RESULTS = 2 * OSSA_SKIN_KERNEL_COUNT,
     POSE_SIZES = 2,
 };
-#define BENCH_SEED 0x05517A2024ull
 
 typedef struct bench_opts {
     uint32_t vertices, influences, bones, threads, runs;
