@@ -308,6 +308,15 @@ EMSCRIPTEN_KEEPALIVE const float *ossa_web_joints(web_character *c)
     return c->joints;
 }
 
+/* Whether texture row 0 is the image's bottom for a mesh of this format, as ossa-view draws it
+ * (viewer/texture.c): Cal3D and the demo yes; SKM (Quake: t = 0 is the top row), C3S and CFF
+ * no. */
+static bool texture_origin_bottom(ossa_format mesh_format)
+{
+    return mesh_format != OSSA_FORMAT_SKM && mesh_format != OSSA_FORMAT_C3S &&
+           mesh_format != OSSA_FORMAT_CFF;
+}
+
 EMSCRIPTEN_KEEPALIVE uintptr_t ossa_web_part(const web_character *c, uint32_t part, int what)
 {
     ossa_instance_part info;
@@ -328,6 +337,8 @@ EMSCRIPTEN_KEEPALIVE uintptr_t ossa_web_part(const web_character *c, uint32_t pa
     case 11: return (uintptr_t)c->uvs[part];
     case 12: return (uintptr_t)c->colors[part];
     case 13: return c->uv_animated[part];
+    case 14: return texture_origin_bottom(c->model->meshes[info.mesh].format);
+    case 15: return (c->model->meshes[info.mesh].flags & OSSA_MESH_HIDDEN) != 0;
     default: return 0;
     }
 }

@@ -85,12 +85,14 @@ EMSCRIPTEN_KEEPALIVE const float *ossa_web_joints(web_character *c);
  * vertex), 6 indices (triangles in output order), 7 output_source (output -> file vertex,
  * OSSA_SKIN_PAD_VERTEX for padding; 0: output order is file order), 11 UV set 0 as shown
  * (2 floats per output vertex; 0 without UVs), 12 vertex colours (3 floats per output vertex; 0
- * without), 13 whether a clip animates the part's UVs. 0 for a part or `what` out of range. */
+ * without), 13 whether a clip animates the part's UVs, 14 whether its textures' row 0 is the
+ * image's bottom row (ossa-view's flip by mesh format), 15 whether its mesh is hidden (loaded,
+ * not drawn: C3S hidden elements). 0 for a part or `what` out of range. */
 EMSCRIPTEN_KEEPALIVE uintptr_t ossa_web_part(const web_character *c, uint32_t part, int what);
 
 /* ---- textures, export, bench (engine_extras.c) ------------------------------------------- */
 
-/* Reads material's first map as ossa-view does (ossa_texture_read: the file as named, else
+/* Reads material's diffuse map as ossa-view does (ossa_texture_read: the file as named, else
  * with .tga, .png, .bmp, .jpg); 0, or -1 with ossa_web_error() naming the file. The bytes stay
  * until the next call or ossa_web_destroy: ossa_web_texture_field `what` 0 data, 1 size,
  * 2 width, 3 height, 4 type ("TGA", "BMP", "PNG", "JPG"), 5 the path read. */

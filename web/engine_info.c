@@ -110,7 +110,7 @@ EMSCRIPTEN_KEEPALIVE const char *ossa_web_info(web_character *c)
             "{s:s?, s:o, s:o, s:o, s:f, s:s?}", "name", mat->name, "ambient",
             floats(mat->ambient, 4), "diffuse", floats(mat->diffuse, 4), "specular",
             floats(mat->specular, 4), "shininess", (double)mat->shininess, "map",
-            mat->map_count ? mat->maps[0].path : NULL));
+            web_diffuse_map(mat) ? web_diffuse_map(mat)->path : NULL));
     }
     json_t *root = json_pack(
         "{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I}", "name", name, "format",

@@ -16,13 +16,14 @@ let current = 0;       // the character shown (a pointer), 0 before the first lo
 let currentDir = null; // its files' folder in the module's file system
 let dropCount = 0;
 let queue = [];        // messages that came before the module was ready
+let replyTo;           // the id of the request being answered (every reply carries it)
 
 const str = (ptr) => (ptr ? M.UTF8ToString(ptr) : '');
 // Messages name files by the path the user dropped, not the module's folder.
 const clean = (text, dir) => (dir ? text.split(dir + '/').join('') : text);
 
-function fail(id, dir) {
-    postMessage({ type: 'error', id, message: clean(str(M._ossa_web_error()), dir) });
+function fail(dir) {
+    postMessage({ type: 'error', id: replyTo, message: clean(str(M._ossa_web_error()), dir) });
 }
 
 function floats(ptr, count) {
@@ -56,8 +57,9 @@ function frameMessage(c) {
     const joints = floats(M._ossa_web_joints(c), 3 * boneCount(c));
     if (joints)
         transfer.push(joints.buffer);
-    return [{ type: 'frame', state, positions, normals, uvs, joints: joints || new Float32Array(0) },
-            transfer];
+    const frame = { type: 'frame', id: replyTo, state, positions, normals, uvs,
+                    joints: joints || new Float32Array(0) };
+    return [frame, transfer];
 }
 
 const boneCounts = new Map();
@@ -67,7 +69,7 @@ function boneCount(c) {
 
 function sendFrame(c, status) {
     if (status !== 0) {
-        fail(undefined, currentDir);
+        fail(currentDir);
         return;
     }
     const [msg, transfer] = frameMessage(c);
@@ -122,9 +124,9 @@ function loadPaths(dir, files, roots) {
     return [dir];
 }
 
-function textureOf(c, material, dir) {
+function textureOf(c, material, map, dir) {
     if (M._ossa_web_texture(c, material) !== 0)
-        return { path: '', error: clean(str(M._ossa_web_error()), dir) };
+        return { path: clean(map, dir), error: clean(str(M._ossa_web_error()), dir) };
     const size = M._ossa_web_texture_field(c, 1) >>> 0;
     const path = clean(str(M._ossa_web_texture_field(c, 5)), dir);
     if (size > MAX_TEXTURE_BYTES)
@@ -162,17 +164,17 @@ function open(msg) {
         M._free(ptrs);
     } catch (e) {
         removeTree(dir);
-        postMessage({ type: 'error', id: msg.id, message: String(e.message || e) });
+        postMessage({ type: 'error', id: replyTo, message: String(e.message || e) });
         return;
     }
     if (!c) {
-        fail(msg.id, dir);
+        fail(dir);
         removeTree(dir);
         return;
     }
     const infoText = str(M._ossa_web_info(c));
     if (!infoText) {
-        fail(msg.id, dir);
+        fail(dir);
         M._ossa_web_destroy(c);
         removeTree(dir);
         return;
@@ -189,7 +191,7 @@ function open(msg) {
             return;
         if (!byPath.has(m.map)) {
             byPath.set(m.map, textures.length);
-            textures.push(textureOf(c, i, dir));
+            textures.push(textureOf(c, i, m.map, dir));
         }
         m.texture = byPath.get(m.map);
         m.map = clean(m.map, dir);
@@ -201,6 +203,7 @@ function open(msg) {
             mesh: partField(c, p, 0), submesh: partField(c, p, 1),
             material: M._ossa_web_part(c, p, 9) | 0, twoSided: partField(c, p, 10) !== 0,
             outputCount: n, vertexCount: partField(c, p, 8),
+            flipV: partField(c, p, 14) !== 0, hidden: partField(c, p, 15) !== 0,
             indices: uints(partField(c, p, 6), partField(c, p, 3)) || new Uint32Array(0),
             outputSource: uints(partField(c, p, 7), n),
             uvs: floats(partField(c, p, 11), 2 * n), colors: floats(partField(c, p, 12), 3 * n),
@@ -229,14 +232,15 @@ function open(msg) {
 function exportGlb() {
     const size = M._ossa_web_export_glb(current);
     if (size < 0) {
-        fail(undefined, currentDir);
+        fail(currentDir);
         return;
     }
     const ptr = M._ossa_web_export_data(current) >>> 0;
     const data = M.HEAPU8.slice(ptr, ptr + size).buffer;
     const info = JSON.parse(str(M._ossa_web_info(current)));
     const base = clean(info.name, currentDir).replace(/ \(.*\)$/, '').replace(/\.[^.]*$/, '');
-    postMessage({ type: 'glb', name: (base || 'model').replace(/\s+/g, '-') + '.glb', data }, [data]);
+    const name = (base || 'model').replace(/\s+/g, '-') + '.glb';
+    postMessage({ type: 'glb', id: replyTo, name, data }, [data]);
 }
 
 function bench(msg) {
@@ -244,7 +248,7 @@ function bench(msg) {
     const vertices = msg.vertices >>> 0 || 10000, rounds = msg.rounds >>> 0 || 7;
     if (M._ossa_web_bench(vertices, rounds, out) !== 0) {
         M._free(out);
-        fail(undefined, null);
+        fail(null);
         return;
     }
     const rates = M.HEAPF64.slice(out >> 3, (out >> 3) + 2);
@@ -252,22 +256,24 @@ function bench(msg) {
     const results = [{ kernel: 'scalar', vertices, mvps: rates[0] }];
     if (rates[1] > 0)
         results.push({ kernel: 'sse2', vertices, mvps: rates[1] });
-    postMessage({ type: 'bench', results });
+    postMessage({ type: 'bench', id: replyTo, results });
 }
 
 function handle(msg) {
+    replyTo = msg.id;
     if (msg.type === 'open')
         return open(msg);
     if (msg.type === 'bench')
         return bench(msg);
     if (!current)
-        return undefined;
+        return postMessage({ type: 'error', id: replyTo, message: 'no model is open yet' });
     switch (msg.type) {
     case 'tick': return sendFrame(current, M._ossa_web_tick(current, Number(msg.dt) || 0));
     case 'act': {
         const action = ACTIONS[msg.action];
         if (action === undefined)
-            return postMessage({ type: 'error', message: `unknown action ${msg.action}` });
+            return postMessage({ type: 'error', id: replyTo,
+                                 message: `unknown action ${msg.action}` });
         return sendFrame(current, M._ossa_web_act(current, action, msg.arg | 0));
     }
     case 'seek': {
@@ -276,7 +282,8 @@ function handle(msg) {
     }
     case 'bind': return sendFrame(current, M._ossa_web_set_bind(current, msg.on ? 1 : 0));
     case 'export': return exportGlb();
-    default: return postMessage({ type: 'error', message: `unknown message ${msg.type}` });
+    default:
+        return postMessage({ type: 'error', id: replyTo, message: `unknown message ${msg.type}` });
     }
 }
 
