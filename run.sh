@@ -17,6 +17,9 @@ GLTF_VALIDATOR_VERSION=2.0.0-dev.3.10
 # The engine built to WebAssembly (web/build.sh, the wasm-engine test): Debian's emscripten, and
 # what builds libxml2 and jansson from their Debian source packages (apt-get source).
 WEB_PACKAGES=(emscripten cmake make dpkg-dev)
+# `./run.sh web` without the native build's packages: web/build.sh's cross build, the -dev
+# packages whose source versions it builds and cglm's headers; python3 serves the site.
+WEB_SITE_PACKAGES=(meson ninja-build pkg-config python3 libxml2-dev libjansson-dev libcglm-dev)
 
 as_root() {
     if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
@@ -56,21 +59,34 @@ ensure_deb_src() {
     as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 update -qq
 }
 
-# The WebAssembly build's packages and deb-src entry; when they cannot be had the wasm-engine
-# test skips (no emcc) or fails (web/build.sh says why), and the rest of the run goes on.
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
+
+apt_install() { # apt_install PACKAGE...: update, then install without recommends
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 update -qq &&
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install \
+            -y -qq --no-install-recommends "$@"
+}
+
+# The WebAssembly build's packages and deb-src entry (for `web`: also what the native install
+# would have brought, and nodejs/npm when missing; for `test`: Debian's chromium, on its own so
+# that the rest installs without it). When they cannot be had the wasm-engine and web-page tests
+# skip (no emcc, no chromium) or fail (web/build.sh says why), and the rest of the run goes on.
 install_web_deps() {
-    local missing=() p
-    for p in "${WEB_PACKAGES[@]}"; do
-        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
-    done
+    local missing=() p wanted=("${WEB_PACKAGES[@]}")
+    if [ "$cmd" = web ]; then
+        wanted+=("${WEB_SITE_PACKAGES[@]}")
+        command -v node >/dev/null && command -v npm >/dev/null || wanted+=(nodejs npm)
+    fi
+    for p in "${wanted[@]}"; do installed "$p" || missing+=("$p"); done
     if [ ${#missing[@]} -gt 0 ]; then
         echo "run.sh: installing ${missing[*]}"
-        { as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 update \
-            -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 \
-            install -y -qq --no-install-recommends "${missing[@]}"; } ||
-            echo "run.sh: could not install ${missing[*]}: the wasm-engine test skips"
+        apt_install "${missing[@]}" || echo "run.sh: could not install ${missing[*]}"
     fi
     ensure_deb_src || echo "run.sh: could not add a deb-src entry: web/build.sh cannot apt-get source"
+    if [ "$cmd" = test ] && ! installed chromium; then
+        echo "run.sh: installing chromium (Debian's, for the web-page test)"
+        apt_install chromium || echo "run.sh: could not install chromium: the web-page test skips"
+    fi
 }
 
 # gltf-validator into build/gltf-validator (once); the gltf-validator test skips when npm cannot
@@ -91,13 +107,20 @@ usage() {
 usage: ./run.sh COMMAND
   view [FILE...]      install what is missing, build the viewer and what it links (not the
                       tests), open ossa-view on FILE (no FILE: the demo mannequin)
-  test                install (and nodejs/npm when missing, emscripten, and the Khronos glTF
-                      validator from npm into build/gltf-validator), build everything, and the
-                      engine to WebAssembly into build-web/ (web/build.sh: libxml2 and jansson
-                      from Debian's source packages, a deb-src entry added when none exists),
-                      run every test, then again under ASan+UBSan, a valgrind (memcheck)
-                      subset, and every libFuzzer harness for 20 s (OSSA_FUZZ_SECONDS) with
-                      clang; ends with "N passed, N failed, N skipped"
+  test                install (and nodejs/npm when missing, emscripten, Debian's chromium, and
+                      the Khronos glTF validator from npm into build/gltf-validator), build
+                      everything, and the engine to WebAssembly and its page into build-web/
+                      (web/build.sh: libxml2 and jansson from Debian's source packages, a
+                      deb-src entry added when none exists; three.js and puppeteer-core from
+                      npm), run every test (the page in headless chromium among them), then
+                      again under ASan+UBSan, a valgrind (memcheck) subset, and every
+                      libFuzzer harness for 20 s (OSSA_FUZZ_SECONDS) with clang; ends with
+                      "N passed, N failed, N skipped"
+  web                 install what the page needs (emscripten, nodejs/npm when missing, a
+                      deb-src entry), build the engine to WebAssembly and the page into
+                      build-web/site/ (web/build.sh; three.js from npm), and serve it on
+                      http://127.0.0.1:8000/ (port: OSSA_WEB_PORT); static files, any host
+                      serves them
   build               install and build everything into build/ (build/tools/ossa,
                       build/viewer/ossa-view)
   install PREFIX      build, then install ossa, ossa-view, libossa, its headers and ossa.pc
@@ -189,19 +212,41 @@ case "$cmd" in
         run meson configure build "--prefix=$(realpath -m "$1")"
         run meson install -C build
         ;;
+    web)
+        port=${OSSA_WEB_PORT:-8000}
+        site=${OSSA_WEB_BUILD:-build-web}/site
+        install_web_deps
+        # A port in use says so before the build, not after it.
+        python3 -c 'import socket, sys; socket.socket().bind(("127.0.0.1", int(sys.argv[1])))' \
+            "$port" 2>/dev/null || {
+            echo "run.sh: cannot serve on 127.0.0.1:$port (in use?): set OSSA_WEB_PORT" >&2
+            exit 1
+        }
+        run web/build.sh
+        echo "run.sh: the page: http://127.0.0.1:$port/ (serving $site/; Ctrl+C stops)"
+        if [ -n "${OSSA_RUN_DRY:-}" ]; then
+            echo "+ python3 -m http.server --bind 127.0.0.1 --directory $site $port"
+            exit 0
+        fi
+        exec python3 -m http.server --bind 127.0.0.1 --directory "$site" "$port"
+        ;;
     test)
         install_deps
         install_web_deps
         build build
         install_gltf_validator
-        # The engine in WebAssembly before the suites, so that the wasm-engine test (which runs
-        # web/build.sh too, then a no-op) does not build it while other tests run.
+        # The engine in WebAssembly and the page before the suites, so that the wasm-engine and
+        # web-page tests (which run web/build.sh too, then a no-op) do not build them while
+        # other tests run.
         if command -v emcc >/dev/null; then
-            run web/build.sh || echo "run.sh: web/build.sh failed (the wasm-engine test says why)"
+            run web/build.sh ||
+                echo "run.sh: web/build.sh failed (the wasm-engine and web-page tests say why)"
         fi
         run_suite build "default build (debugoptimized)"
         build build-asan -- -Db_sanitize=address,undefined -Db_lundef=false
-        ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} run_suite build-asan "ASan + UBSan build"
+        # The web suite checks the WebAssembly module, the same in both runs: once is enough.
+        ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} run_suite build-asan "ASan + UBSan build" \
+            testlog --no-suite web
         # Memcheck over the GL-free tests that fit CI's time (the whole non-GL suite passes it
         # too: meson test -C build --setup=valgrind).
         run_suite build "valgrind (memcheck) subset" testlog-valgrind --setup=valgrind \

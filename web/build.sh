@@ -5,9 +5,13 @@
 #                versions the native build links (apt-get source; nothing else is downloaded)
 #   engine/      the meson cross build of the engine and web/engine_api.c
 #   ossa_engine.js, ossa_engine.wasm   the engine module (web/README.md)
+#   npm/         web/package.json's packages (three.js for the page, puppeteer-core for its test)
+#   site/        the page as static files: web/site/, the engine module and three.js
+#   site-size.txt  what the page downloads of the engine (wasm + js, gzip -9)
 # Every step is skipped when its output is already there (libxml2 and jansson: built from the
-# versions the native build links now). Needs emscripten, cmake, make and dpkg-dev (./run.sh
-# installs them) and a deb-src entry for apt-get source.
+# versions the native build links now; npm: installed from this package.json and lock file).
+# Needs emscripten, cmake, make, dpkg-dev and npm (./run.sh installs them) and a deb-src entry
+# for apt-get source. OSSA_WEB_SITE=0 builds the engine module only (no npm).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=$(realpath -m "${OSSA_WEB_BUILD:-build-web}")
@@ -119,5 +123,72 @@ engine() {
     cp "$dir/web/ossa_engine.js" "$dir/web/ossa_engine.wasm" "$OUT/"
 }
 
+# web/package.json's packages into OUT/npm, installed again only when package.json or its lock
+# file changes (their checksum, stamped after a complete install).
+npm_packages() {
+    local dir=$OUT/npm stamp
+    stamp=$(cat web/package.json web/package-lock.json | sha256sum)
+    if [ -d "$dir/node_modules" ] && [ "$(cat "$dir/.stamp" 2>/dev/null)" = "$stamp" ]; then
+        return 0
+    fi
+    if ! command -v npm >/dev/null; then
+        echo "web/build.sh: npm is not installed (./run.sh web installs it): the engine module" \
+            "is built, the site is not" >&2
+        return 1
+    fi
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    cp web/package.json web/package-lock.json "$dir/"
+    step npm npm install --no-audit --no-fund --prefix "$dir" || {
+        echo "web/build.sh: npm could not install web/package.json's packages (is its registry" \
+            "reachable?): the engine module is built, the site is not" >&2
+        return 1
+    }
+    echo "$stamp" >"$dir/.stamp"
+}
+
+# OUT/site assembled afresh: web/site/ but its notes, the engine module, and three.js with the
+# orbit controls (the page's import map names them). It replaces the old one only when some
+# file differs, so that a page served from it (./run.sh web, the web-page test) is not cut off
+# by a rebuild that changes nothing.
+site() {
+    local dir=$OUT/site new=$OUT/site.new three=$OUT/npm/node_modules/three
+    rm -rf "$new"
+    mkdir -p "$new/three/addons/controls"
+    (cd web/site && find . -type f ! -name '*.md' -exec cp --parents {} "$new/" \;)
+    cp "$OUT/ossa_engine.js" "$OUT/ossa_engine.wasm" "$new/"
+    cp "$three/build/three.module.js" "$three/LICENSE" "$new/three/"
+    cp "$three/examples/jsm/controls/OrbitControls.js" "$new/three/addons/controls/"
+    if diff -rq "$new" "$dir" >/dev/null 2>&1; then
+        rm -rf "$new"
+    else
+        rm -rf "$dir"
+        mv "$new" "$dir"
+    fi
+    echo "web/build.sh: site in $dir ($(find "$dir" -type f | wc -l) files)"
+}
+
+# What a visit downloads of the engine, compressed as a static host would serve it.
+site_size() {
+    local f raw gz total=0 gztotal=0
+    {
+        echo "# file bytes gzip-9-bytes"
+        for f in ossa_engine.wasm ossa_engine.js; do
+            raw=$(stat -c %s "$OUT/site/$f")
+            gz=$(gzip -9 -c "$OUT/site/$f" | wc -c)
+            total=$((total + raw)) gztotal=$((gztotal + gz))
+            echo "$f $raw $gz"
+        done
+        echo "total $total $gztotal"
+    } >"$OUT/site-size.txt"
+    echo "web/build.sh: engine download $gztotal bytes gzip -9 ($total bytes raw," \
+        "$OUT/site-size.txt)"
+}
+
 deps
 engine
+if [ "${OSSA_WEB_SITE:-1}" != 0 ]; then
+    npm_packages
+    site
+    site_size
+fi
