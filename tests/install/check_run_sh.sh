@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # run.sh: with no command it prints a clean usage (no script text); an unknown command is a usage
 # error; `./run.sh view` builds the viewer and what it links, never the test targets (so a first
-# view does not wait for the whole test build); `./run.sh install` needs its PREFIX.
+# view does not wait for the whole test build); `./run.sh install` needs its PREFIX; `./run.sh
+# web` builds the page and serves it on 127.0.0.1 only.
 # usage: check_run_sh.sh SOURCE_ROOT BUILD_ROOT
 set -uo pipefail
 src=$1 build=$2
@@ -14,7 +15,7 @@ case "$out" in "usage: ./run.sh COMMAND"*) ;; *) fail "./run.sh: no usage: $out"
 for word in "set -" "#!" "PACKAGES"; do
     case "$out" in *"$word"*) fail "./run.sh usage shows script text '$word'" ;; esac
 done
-for cmd in view test build install; do
+for cmd in view test build install web; do
     grep -q "^  $cmd" <<<"$out" || fail "./run.sh usage does not list $cmd"
 done
 err=$("$src/run.sh" no-such-command 2>&1 >/dev/null); rc=$?
@@ -27,6 +28,12 @@ plan=$(OSSA_RUN_DRY=1 "$src/run.sh" view some.cfg 2>&1); rc=$?
 [ $rc -eq 0 ] || fail "OSSA_RUN_DRY=1 ./run.sh view: exit $rc: $plan"
 grep -q "^+ ninja -C build viewer/ossa-view$" <<<"$plan" || fail "view does not build only viewer/ossa-view: $plan"
 grep -q "^+ build/viewer/ossa-view some.cfg$" <<<"$plan" || fail "view does not open the file: $plan"
+plan=$(OSSA_RUN_DRY=1 OSSA_WEB_PORT=18437 "$src/run.sh" web 2>&1); rc=$?
+[ $rc -eq 0 ] || fail "OSSA_RUN_DRY=1 ./run.sh web: exit $rc: $plan"
+grep -q "^+ web/build.sh$" <<<"$plan" || fail "web does not run web/build.sh: $plan"
+grep -q "http://127.0.0.1:18437/" <<<"$plan" || fail "web does not print its URL: $plan"
+grep -q "^+ python3 -m http.server --bind 127.0.0.1 --directory build-web/site 18437$" <<<"$plan" ||
+    fail "web does not serve build-web/site on 127.0.0.1: $plan"
 if [ -f "$build/viewer/ossa-view" ]; then
     # The viewer target's inputs: the engine, viewer, shaders and the demo mannequin
     # (tools/demo/), nothing else of tests/ or tools/.

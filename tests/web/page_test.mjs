@@ -289,6 +289,44 @@ try {
   ok(hud.includes(k5.clipName) && hud.includes(`${k5.speed}x`) && hud.includes(k5.kernel),
     'the HUD line shows the clip, the speed and the kernel', `'${hud.replace(/\s+/g, ' ')}'`);
 
+  // The other keys of the viewer's help, each against what it promises (paused mid-clip).
+  const press = async (key, label, check, detail) => {
+    const s0 = await state();
+    await page.keyboard.press(key);
+    const s1 = await waitState((t) => {
+      const s = window.ossaPage.state();
+      return JSON.stringify([s.clip, s.frame, s.time, s.speed, s.mode, s.playing]) !== t;
+    }, JSON.stringify([s0.clip, s0.frame, s0.time, s0.speed, s0.mode, s0.playing]));
+    ok(check(s0, s1), label, detail(s0, s1));
+    return s1;
+  };
+  const frames = (a, b) => `frame ${a.frame} -> ${b.frame} of ${b.lastFrame}`;
+  await press('[', '[: the speed halves', (a, b) => Math.abs(b.speed - a.speed / 2) < 1e-6,
+    (a, b) => `${a.speed} -> ${b.speed}`);
+  await press('ArrowUp', 'Up: ten frames forward', (a, b) => b.frame === a.frame + 10, frames);
+  await press('ArrowDown', 'Down: ten frames back', (a, b) => b.frame === a.frame - 10, frames);
+  await press('End', 'End: the last frame', (a, b) => b.frame === b.lastFrame, frames);
+  await press('Home', 'Home: the first frame', (a, b) => b.frame === 0 && b.time === 0, frames);
+  await press('Backspace', 'Backspace: the direction reversed', (a, b) => b.speed === -a.speed,
+    (a, b) => `speed ${a.speed} -> ${b.speed}`);
+  await press('l', 'L: the next wrap mode', (a, b) => a.mode === 'loop' && b.mode === 'ping-pong',
+    (a, b) => `${a.mode} -> ${b.mode}`);
+  await press('1', '1: the first clip', (a, b) => b.clip === 0 && a.clip !== 0,
+    (a, b) => `clip ${a.clip} -> ${b.clip} '${b.clipName}'`);
+  const played = await press(' ', 'Space: plays', (a, b) => !a.playing && b.playing,
+    (a, b) => `playing ${a.playing} -> ${b.playing}`);
+  if (played.playing) await page.keyboard.press(' ');
+  // Display keys: what the HUD says is shown.
+  for (const [key, word] of [['b', 'bones'], ['w', 'wireframe'], ['g', 'grid'], ['p', 'bind pose']]) {
+    await page.keyboard.press(key);
+    const text = await page.evaluate(async () => {
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      return window.ossaPage.hud();
+    });
+    ok(text.includes(word), `${key.toUpperCase()}: the HUD shows ${word}`, `'${text.replace(/\s+/g, ' ')}'`);
+    await page.keyboard.press(key);
+  }
+
   // The file picker (the other way in): cally again.
   const picker = await page.$('input[type=file]:not([webkitdirectory])');
   if (picker) {
