@@ -327,6 +327,14 @@ try {
     await page.keyboard.press(key);
   }
 
+  // A click in the clip list cross-fades to that clip.
+  const c0 = await state();
+  const target = c0.clip === 0 ? 1 : 0;
+  await page.click(`#clips li:nth-child(${target + 1}) button`);
+  const c1 = await waitState((c) => window.ossaPage.state().clip !== c, c0.clip);
+  ok(c1.clip === target, 'a click in the clip list plays that clip',
+    `clip ${c0.clip} -> ${c1.clip} '${c1.clipName}'`);
+
   // The file picker (the other way in): cally again.
   const picker = await page.$('input[type=file]:not([webkitdirectory])');
   if (picker) {
@@ -337,6 +345,33 @@ try {
   } else {
     console.log('note: no file input found: the picker is not tested');
   }
+
+  // The .glb button: Ossa's exporter in the worker, saved as a download.
+  const downloads = path.join(env.OSSA_PAGE_OUT, 'downloads');
+  fs.rmSync(downloads, { recursive: true, force: true });
+  fs.mkdirSync(downloads, { recursive: true });
+  const cdp = await page.createCDPSession();
+  await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads });
+  await page.click('#download');
+  const glbPath = path.join(downloads, 'cally.glb');
+  const until = Date.now() + STEP_TIMEOUT;
+  while (!fs.existsSync(glbPath) && Date.now() < until)
+    await new Promise((r) => setTimeout(r, 50));
+  const glb = fs.existsSync(glbPath) ? fs.readFileSync(glbPath) : Buffer.alloc(0);
+  let gltf = null;
+  if (glb.length >= 20 && glb.toString('latin1', 0, 4) === 'glTF' && glb.readUInt32LE(4) === 2 &&
+      glb.readUInt32LE(8) === glb.length && glb.readUInt32LE(16) === 0x4e4f534a) {
+    try {
+      gltf = JSON.parse(glb.toString('utf8', 20, 20 + glb.readUInt32LE(12)));
+    } catch (e) {
+      gltf = null;
+    }
+  }
+  ok(gltf && gltf.meshes && gltf.meshes.length === 17 && gltf.skins && gltf.skins.length === 1 &&
+    gltf.animations && gltf.animations.length === 1,
+  'Download .glb saves cally as glTF 2.0 through the engine\'s exporter',
+  gltf ? `cally.glb, ${glb.length} bytes, ${gltf.meshes.length} meshes, ${gltf.animations.length} animation`
+    : `no valid cally.glb in ${downloads} (${glb.length} bytes)`);
 
   // Skinning throughput in the page, every kernel the module has (paused: no clip to tick).
   await seek(0, 0);
