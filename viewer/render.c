@@ -116,13 +116,13 @@ static bool load_textures(view_renderer *r, const ossa_model *m)
     if (!r->textures)
         return false;
     for (uint32_t i = 0; i < m->material_count; i++) {
-        const ossa_texture_map *map = view_texture_diffuse_map(&m->materials[i]);
+        const ossa_texture_map *map = ossa_material_diffuse_map(&m->materials[i]);
         if (!map)
             continue;
         const char *path = map->path ? map->path : map->file;
         bool seen = false;
         for (uint32_t j = 0; j < i && !seen; j++) {
-            const ossa_texture_map *other = view_texture_diffuse_map(&m->materials[j]);
+            const ossa_texture_map *other = ossa_material_diffuse_map(&m->materials[j]);
             const char *other_path = other ? (other->path ? other->path : other->file) : NULL;
             if (other_path && strcmp(other_path, path) == 0) {
                 r->textures[i] = r->textures[j];

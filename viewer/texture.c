@@ -2,7 +2,6 @@
 
 #include <SDL.h>
 #include <SDL_image.h>
-#include <ctype.h>
 #include <glad/gl.h>
 #include <stdio.h>
 #include <string.h>
@@ -86,32 +85,6 @@ unsigned view_texture_load(const char *path, char *err, size_t err_size)
         return 0;
     }
     return tex;
-}
-
-static bool mentions_diffuse(const char *type)
-{
-    static const char word[] = "diffuse";
-    size_t n = sizeof word - 1;
-    for (const char *p = type; *p; p++) {
-        size_t k = 0;
-        while (k < n && p[k] && tolower((unsigned char)p[k]) == word[k])
-            k++;
-        if (k == n)
-            return true;
-    }
-    return false;
-}
-
-const ossa_texture_map *view_texture_diffuse_map(const ossa_material *mat)
-{
-    for (uint32_t i = 0; i < mat->map_count; i++) {
-        const ossa_texture_map *map = &mat->maps[i];
-        if (!map->path && !map->file)
-            continue;
-        if (!map->type || !map->type[0] || mentions_diffuse(map->type))
-            return map;
-    }
-    return NULL;
 }
 
 bool view_texture_origin_bottom(ossa_format mesh_format)

@@ -15,10 +15,6 @@
  * reason in err. */
 unsigned view_texture_load(const char *path, char *err, size_t err_size);
 
-/* The map of a material that holds its diffuse colour: the first map whose type is empty or
- * mentions "diffuse" (IMVU and upstream Cal3D name types, e.g. "Diffuse Color", "Opacity");
- * NULL when there is none. */
-const ossa_texture_map *view_texture_diffuse_map(const ossa_material *mat);
 
 /* Whether a mesh of this format puts the UV origin at the image's bottom (OpenGL convention, as
  * Cal3D exporters do) rather than its top (Direct3D and Quake-derived formats). */

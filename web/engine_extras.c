@@ -1,33 +1,9 @@
 /* The page's textures, .glb export and skinning bench (engine_api.h). */
-#include <ctype.h>
 #include <emscripten/emscripten.h>
 #include <stdlib.h>
 #include <string.h>
 #include "bench_model.h"
 #include "engine_internal.h"
-
-static bool mentions_diffuse(const char *type)
-{
-    static const char word[] = "diffuse";
-    for (const char *p = type; *p; p++) {
-        size_t k = 0;
-        while (word[k] && p[k] && tolower((unsigned char)p[k]) == word[k])
-            k++;
-        if (!word[k])
-            return true;
-    }
-    return false;
-}
-
-const ossa_texture_map *web_diffuse_map(const ossa_material *mat)
-{
-    for (uint32_t i = 0; i < mat->map_count; i++) {
-        const ossa_texture_map *map = &mat->maps[i];
-        if (map->path && (!map->type || !map->type[0] || mentions_diffuse(map->type)))
-            return map;
-    }
-    return NULL;
-}
 
 EMSCRIPTEN_KEEPALIVE int ossa_web_texture(web_character *c, uint32_t material)
 {
@@ -35,13 +11,13 @@ EMSCRIPTEN_KEEPALIVE int ossa_web_texture(web_character *c, uint32_t material)
     ossa_texture_file_free(&c->texture);
     memset(&c->texture, 0, sizeof c->texture);
     const ossa_texture_map *map = material < c->model->material_count
-                                      ? web_diffuse_map(&c->model->materials[material])
+                                      ? ossa_material_diffuse_map(&c->model->materials[material])
                                       : NULL;
     if (!map) {
         web_fail(OSSA_ERR_INVALID_ARGUMENT, "the material has no diffuse texture map");
         return -1;
     }
-    if (ossa_texture_read(map->path, &c->texture, &err) != OSSA_OK) {
+    if (ossa_texture_read(map->path ? map->path : map->file, &c->texture, &err) != OSSA_OK) {
         web_set_error(&err);
         return -1;
     }

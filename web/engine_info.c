@@ -64,6 +64,13 @@ static void model_name(const ossa_model *m, char *out, size_t size)
              ossa_format_name(m->format));
 }
 
+/* The file of the map ossa-view draws the material with; NULL: none. */
+static const char *diffuse_path(const ossa_material *mat)
+{
+    const ossa_texture_map *map = ossa_material_diffuse_map(mat);
+    return map ? (map->path ? map->path : map->file) : NULL;
+}
+
 EMSCRIPTEN_KEEPALIVE const char *ossa_web_info(web_character *c)
 {
     const ossa_model *m = c->model;
@@ -110,7 +117,7 @@ EMSCRIPTEN_KEEPALIVE const char *ossa_web_info(web_character *c)
             "{s:s?, s:o, s:o, s:o, s:f, s:s?}", "name", mat->name, "ambient",
             floats(mat->ambient, 4), "diffuse", floats(mat->diffuse, 4), "specular",
             floats(mat->specular, 4), "shininess", (double)mat->shininess, "map",
-            web_diffuse_map(mat) ? web_diffuse_map(mat)->path : NULL));
+            diffuse_path(mat)));
     }
     json_t *root = json_pack(
         "{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I}", "name", name, "format",

@@ -23,9 +23,6 @@ struct web_character {
     size_t glb_size, glb_capacity;
 };
 
-/* The map ossa-view draws a material with: the first with a path whose type is empty or
- * mentions "diffuse" (viewer/texture.c); NULL when none. */
-const ossa_texture_map *web_diffuse_map(const ossa_material *mat);
 /* Fills the module's last error. */
 void web_set_error(const ossa_error *err);
 /* err with status, offset -1 and message. */

@@ -164,11 +164,34 @@ static void test_skeleton_order(void)
     CHECK(ossa_build_finish(&b, err.status, &out) != OSSA_OK && out == NULL);
 }
 
+/* The map ossa-view draws, the exporter exports and the page shows: the first with a file whose
+ * type is empty or names "diffuse" in any case. */
+static void test_diffuse_map(void)
+{
+    ossa_texture_map maps[4] = {
+        {.file = "a.tga", .path = "/m/a.tga", .type = "Opacity"},
+        {.file = NULL, .path = NULL, .type = ""},                 /* no file: skipped */
+        {.file = "b.tga", .path = "/m/b.tga", .type = "IMVU DIFFUSE color"},
+        {.file = "c.tga", .path = "/m/c.tga", .type = ""},
+    };
+    ossa_material mat = {.name = "m", .map_count = 4, .maps = maps};
+    CHECK(ossa_material_diffuse_map(&mat) == &maps[2]);
+    mat.maps = maps + 3;
+    mat.map_count = 1;
+    CHECK(ossa_material_diffuse_map(&mat) == &maps[3]);
+    mat.maps = maps;
+    mat.map_count = 2;
+    CHECK(ossa_material_diffuse_map(&mat) == NULL);
+    mat.map_count = 0;
+    CHECK(ossa_material_diffuse_map(&mat) == NULL);
+}
+
 int main(void)
 {
     test_reader();
     test_checked_and_arena();
     test_arena_rewind();
     test_skeleton_order();
+    test_diffuse_map();
     return test_finish("unit-core");
 }

@@ -309,6 +309,10 @@ OSSA_API ossa_status ossa_model_validate(const ossa_model *model, ossa_error *er
  * then case-insensitive. */
 OSSA_API uint32_t ossa_model_find_bone(const ossa_model *model, const char *name);
 OSSA_API uint32_t ossa_model_find_clip(const ossa_model *model, const char *name);
+/* The map a viewer draws as a material's diffuse texture, and the exporter exports as its base
+ * colour: the first with a path (or file) whose type is empty or names "diffuse" in any case;
+ * NULL when none. Its file is map->path, else map->file. */
+OSSA_API const ossa_texture_map *ossa_material_diffuse_map(const ossa_material *mat);
 
 #ifdef __cplusplus
 }

@@ -40,6 +40,21 @@ uint32_t ossa_model_find_bone(const ossa_model *m, const char *name)
     return OSSA_NOT_FOUND;
 }
 
+const ossa_texture_map *ossa_material_diffuse_map(const ossa_material *mat)
+{
+    for (uint32_t i = 0; mat && i < mat->map_count; i++) {
+        const ossa_texture_map *map = &mat->maps[i];
+        if (!map->path && !map->file)
+            continue;
+        if (!map->type || !map->type[0])
+            return map;
+        for (const char *p = map->type; *p; p++)
+            if (!strncasecmp(p, "diffuse", 7))
+                return map;
+    }
+    return NULL;
+}
+
 uint32_t ossa_model_find_clip(const ossa_model *m, const char *name)
 {
     for (uint32_t i = 0; i < m->clip_count; i++)

@@ -17,23 +17,6 @@
 #include "ossa/files.h"
 #include "gltf_internal.h"
 
-/* The map a viewer draws as the diffuse texture: the first with no type or a type naming
- * "diffuse" (as ossa-view picks it). */
-static const ossa_texture_map *diffuse_map(const ossa_material *mat)
-{
-    for (uint32_t i = 0; i < mat->map_count; i++) {
-        const ossa_texture_map *map = &mat->maps[i];
-        if (!map->path && !map->file)
-            continue;
-        if (!map->type || !map->type[0])
-            return map;
-        for (const char *p = map->type; *p; p++)
-            if (!strncasecmp(p, "diffuse", 7))
-                return map;
-    }
-    return NULL;
-}
-
 #if OSSA_HAVE_IMAGE_CONVERT
 typedef struct png_mem {
     uint8_t *data;
@@ -274,7 +257,7 @@ int ossa_gltf_material(gltf_ctx *c, int32_t material, bool two_sided)
     double rough = pow(2.0 / ((double)n + 2.0), 0.25);
     ossa_gltf_set(c, pbr, "metallicFactor", json_real(0.0));
     ossa_gltf_set(c, pbr, "roughnessFactor", json_real(rough > 1.0 ? 1.0 : rough));
-    const ossa_texture_map *map = diffuse_map(om);
+    const ossa_texture_map *map = ossa_material_diffuse_map(om);
     if (map) {
         int tex = texture_for(c, map, name);
         if (tex >= 0)
