@@ -43,6 +43,21 @@ static json_t *clip_ticks(const ossa_clip *clip)
     return out;
 }
 
+/* A name as a JSON string: legacy files often hold Latin-1 (ossa_name_utf8); NULL: null. */
+static json_t *text(const char *name)
+{
+    if (!name)
+        return json_null();
+    size_t n = ossa_name_utf8(name, NULL, 0);
+    char *buf = malloc(n + 1);
+    if (!buf)
+        return NULL;
+    ossa_name_utf8(name, buf, n + 1);
+    json_t *j = json_stringn(buf, n);
+    free(buf);
+    return j;
+}
+
 static json_t *floats(const float *v, size_t n)
 {
     json_t *a = json_array();
@@ -103,28 +118,29 @@ EMSCRIPTEN_KEEPALIVE const char *ossa_web_info(web_character *c)
     json_t *warnings = json_array(), *bones = json_array(), *clips = json_array(),
            *materials = json_array();
     for (uint32_t i = 0; i < m->warning_count; i++)
-        json_array_append_new(warnings, json_string(m->warnings[i]));
+        json_array_append_new(warnings, text(m->warnings[i]));
     for (uint32_t i = 0; i < m->bone_count; i++)
-        json_array_append_new(bones, json_pack("{s:s?, s:I}", "name", m->bones[i].name,
+        json_array_append_new(bones, json_pack("{s:o, s:I}", "name", text(m->bones[i].name),
                                                "parent", (json_int_t)m->bones[i].parent));
     for (uint32_t i = 0; i < m->clip_count; i++)
-        json_array_append_new(clips, json_pack("{s:s?, s:f, s:o}", "name", m->clips[i].name,
+        json_array_append_new(clips, json_pack("{s:o, s:f, s:o}", "name",
+                                               text(m->clips[i].name),
                                                "duration", (double)m->clips[i].duration,
                                                "ticks", clip_ticks(&m->clips[i])));
     for (uint32_t i = 0; i < m->material_count; i++) {
         const ossa_material *mat = &m->materials[i];
         json_array_append_new(materials, json_pack(
-            "{s:s?, s:o, s:o, s:o, s:f, s:s?}", "name", mat->name, "ambient",
+            "{s:o, s:o, s:o, s:o, s:f, s:o}", "name", text(mat->name), "ambient",
             floats(mat->ambient, 4), "diffuse", floats(mat->diffuse, 4), "specular",
             floats(mat->specular, 4), "shininess", (double)mat->shininess, "map",
-            diffuse_path(mat)));
+            text(diffuse_path(mat))));
     }
     json_t *root = json_pack(
-        "{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I}", "name", name, "format",
-        ossa_format_name(m->format), "up", up == OSSA_EXPORT_UP_Z ? "z" : "y", "kernel",
-        ossa_web_kernel(c), "warnings", warnings, "bones", bones, "clips", clips, "materials",
-        materials, "bindMin", floats(lo, 3), "bindMax", floats(hi, 3), "vertexCount",
-        (json_int_t)vertices, "faceCount", (json_int_t)faces);
+        "{s:o, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I}", "name", text(name),
+        "format", ossa_format_name(m->format), "up", up == OSSA_EXPORT_UP_Z ? "z" : "y",
+        "kernel", ossa_web_kernel(c), "warnings", warnings, "bones", bones, "clips", clips,
+        "materials", materials, "bindMin", floats(lo, 3), "bindMax", floats(hi, 3),
+        "vertexCount", (json_int_t)vertices, "faceCount", (json_int_t)faces);
     free(c->info_json);
     c->info_json = root ? json_dumps(root, JSON_COMPACT) : NULL;
     json_decref(root);
@@ -138,7 +154,7 @@ static const char *mode_name(ossa_wrap w)
     return w == OSSA_WRAP_PINGPONG ? "ping-pong" : w == OSSA_WRAP_CLAMP ? "once" : "loop";
 }
 
-/* A clip name as a JSON string's contents: quotes, backslashes and controls escaped. */
+/* UTF-8 text as a JSON string's contents: quotes, backslashes and controls escaped. */
 static void escape(const char *s, char *out, size_t size)
 {
     size_t n = 0;
@@ -160,9 +176,11 @@ EMSCRIPTEN_KEEPALIVE const char *ossa_web_state(web_character *c)
     bool clips = k->clip_count > 0;
     uint32_t from = OSSA_INSTANCE_NO_CLIP;
     bool fading = ossa_instance_fading(c->inst, &from);
-    char name[256] = "";
-    if (clips)
-        escape(c->model->clips[k->clip].name, name, sizeof name);
+    char utf8[256] = "", name[256] = "";
+    if (clips) {
+        ossa_name_utf8(c->model->clips[k->clip].name, utf8, sizeof utf8);
+        escape(utf8, name, sizeof name);
+    }
     snprintf(c->state_json, sizeof c->state_json,
              "{\"clip\":%d,\"clipName\":\"%s\",\"time\":%.9g,\"duration\":%.9g,\"frame\":%u,"
              "\"lastFrame\":%u,\"speed\":%.9g,\"playing\":%s,\"mode\":\"%s\",\"fading\":%s,"

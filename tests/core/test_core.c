@@ -186,6 +186,23 @@ static void test_diffuse_map(void)
     CHECK(ossa_material_diffuse_map(&mat) == NULL);
 }
 
+/* Names as UTF-8: valid sequences kept, other bytes read as Latin-1, the output never cut
+ * inside a sequence. */
+static void test_name_utf8(void)
+{
+    char out[32];
+    CHECK(ossa_name_utf8("Bip01 \xe9paule", out, sizeof out) == 13 &&
+          strcmp(out, "Bip01 \xc3\xa9paule") == 0);                 /* Latin-1 e-acute */
+    CHECK(ossa_name_utf8("\xc3\xa9t\xc3\xa9", out, sizeof out) == 5 &&
+          strcmp(out, "\xc3\xa9t\xc3\xa9") == 0);                  /* already UTF-8 */
+    CHECK(ossa_name_utf8("\xc0\xaf", out, sizeof out) == 4 &&    /* overlong '/': Latin-1 */
+          strcmp(out, "\xc3\x80\xc2\xaf") == 0);
+    CHECK(ossa_name_utf8("\xed\xa0\x80", out, sizeof out) == 6);  /* a surrogate: Latin-1 */
+    CHECK(ossa_name_utf8("a\xe9", out, 3) == 3 && strcmp(out, "a") == 0); /* not cut */
+    CHECK(ossa_name_utf8(NULL, out, sizeof out) == 0 && out[0] == 0);
+    CHECK(ossa_name_utf8("abc", NULL, 0) == 3);
+}
+
 int main(void)
 {
     test_reader();
@@ -193,5 +210,6 @@ int main(void)
     test_arena_rewind();
     test_skeleton_order();
     test_diffuse_map();
+    test_name_utf8();
     return test_finish("unit-core");
 }

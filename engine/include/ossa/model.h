@@ -313,6 +313,12 @@ OSSA_API uint32_t ossa_model_find_clip(const ossa_model *model, const char *name
  * colour: the first with a path (or file) whose type is empty or names "diffuse" in any case;
  * NULL when none. Its file is map->path, else map->file. */
 OSSA_API const ossa_texture_map *ossa_material_diffuse_map(const ossa_material *mat);
+/* A name from a model (bone, clip, material, file) as valid UTF-8: legacy files often hold
+ * Latin-1, so a byte that does not start a valid UTF-8 sequence (overlong forms, surrogates and
+ * code points past U+10FFFF included) is read as Latin-1. Writes at most capacity - 1 bytes and a
+ * NUL into out (capacity 0: nothing), never cutting a sequence, and returns the length of the
+ * whole conversion (at most twice strlen(name)), as snprintf does. NULL name: "". */
+OSSA_API size_t ossa_name_utf8(const char *name, char *out, size_t capacity);
 
 #ifdef __cplusplus
 }

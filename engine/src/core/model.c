@@ -55,6 +55,48 @@ const ossa_texture_map *ossa_material_diffuse_map(const ossa_material *mat)
     return NULL;
 }
 
+/* Length of the valid UTF-8 sequence at p (n bytes left), 0 when there is none. */
+static size_t utf8_sequence(const unsigned char *p, size_t n)
+{
+    size_t len = p[0] < 0x80 ? 1 : (p[0] & 0xE0) == 0xC0 ? 2 : (p[0] & 0xF0) == 0xE0 ? 3
+                 : (p[0] & 0xF8) == 0xF0 ? 4 : 0;
+    if (!len || len > n)
+        return 0;
+    for (size_t j = 1; j < len; j++)
+        if ((p[j] & 0xC0) != 0x80)
+            return 0;
+    if (len == 1)
+        return 1;
+    /* no overlong forms, surrogates or code points past U+10FFFF */
+    uint32_t cp = p[0] & (0x7Fu >> len);
+    for (size_t j = 1; j < len; j++)
+        cp = cp << 6 | (p[j] & 0x3Fu);
+    static const uint32_t min[5] = {0, 0, 0x80, 0x800, 0x10000};
+    return cp >= min[len] && cp <= 0x10FFFF && (cp < 0xD800 || cp > 0xDFFF) ? len : 0;
+}
+
+size_t ossa_name_utf8(const char *name, char *out, size_t capacity)
+{
+    const unsigned char *p = (const unsigned char *)(name ? name : "");
+    size_t n = strlen((const char *)p), total = 0, written = 0;
+    for (size_t i = 0; i < n;) {
+        unsigned char latin[2] = {(unsigned char)(0xC0 | (p[i] >> 6)),
+                                  (unsigned char)(0x80 | (p[i] & 0x3F))};
+        size_t len = utf8_sequence(p + i, n - i);
+        const unsigned char *from = len ? p + i : latin;
+        size_t bytes = len ? len : 2;
+        if (capacity && written == total && written + bytes < capacity) {
+            memcpy(out + written, from, bytes);
+            written += bytes;
+        }
+        total += bytes;
+        i += len ? len : 1;
+    }
+    if (capacity)
+        out[written] = 0;
+    return total;
+}
+
 uint32_t ossa_model_find_clip(const ossa_model *m, const char *name)
 {
     for (uint32_t i = 0; i < m->clip_count; i++)

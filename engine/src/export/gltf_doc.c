@@ -23,37 +23,13 @@ void ossa_gltf_warn(gltf_ctx *c, const char *fmt, ...)
 
 json_t *ossa_gltf_text(const char *s)
 {
-    /* jansson takes UTF-8 only; names in legacy files are often Latin-1: a byte that does not
-     * start a valid UTF-8 sequence is read as Latin-1. */
-    const unsigned char *p = (const unsigned char *)(s ? s : "");
-    size_t n = strlen((const char *)p), k = 0;
-    char *buf = malloc(2 * n + 1);
+    /* jansson takes UTF-8 only; names in legacy files are often Latin-1 (ossa_name_utf8). */
+    size_t n = ossa_name_utf8(s, NULL, 0);
+    char *buf = malloc(n + 1);
     if (!buf)
         return NULL;
-    for (size_t i = 0; i < n;) {
-        size_t len = p[i] < 0x80 ? 1 : (p[i] & 0xE0) == 0xC0 ? 2 : (p[i] & 0xF0) == 0xE0 ? 3
-                     : (p[i] & 0xF8) == 0xF0 ? 4 : 0;
-        bool ok = len && i + len <= n;
-        for (size_t j = 1; ok && j < len; j++)
-            ok = (p[i + j] & 0xC0) == 0x80;
-        if (ok && len > 1) { /* no overlong forms, surrogates or code points past U+10FFFF */
-            uint32_t cp = p[i] & (0x7F >> len);
-            for (size_t j = 1; j < len; j++)
-                cp = cp << 6 | (p[i + j] & 0x3F);
-            static const uint32_t min[5] = {0, 0, 0x80, 0x800, 0x10000};
-            ok = cp >= min[len] && cp <= 0x10FFFF && (cp < 0xD800 || cp > 0xDFFF);
-        }
-        if (ok) {
-            memcpy(buf + k, p + i, len);
-            k += len;
-            i += len;
-        } else {
-            buf[k++] = (char)(0xC0 | (p[i] >> 6));
-            buf[k++] = (char)(0x80 | (p[i] & 0x3F));
-            i++;
-        }
-    }
-    json_t *j = json_stringn(buf, k);
+    ossa_name_utf8(s, buf, n + 1);
+    json_t *j = json_stringn(buf, n);
     free(buf);
     return j;
 }
