@@ -14,6 +14,8 @@ const MAX_TEXTURE_BYTES = 64 << 20;
 let M = null;          // the module
 let current = 0;       // the character shown (a pointer), 0 before the first load
 let currentDir = null; // its files' folder in the module's file system
+let currentBones = 0;  // its bone count (3 joint floats each)
+let currentName = '';  // its name as the page shows it
 let dropCount = 0;
 let queue = [];        // messages that came before the module was ready
 let replyTo;           // the id of the request being answered (every reply carries it)
@@ -39,7 +41,7 @@ function partField(c, p, what) {
 }
 
 // The skinned buffers of every part, the clock's state and the joints, as one transfer.
-function frameMessage(c) {
+function frameMessage(c, bones) {
     const parts = M._ossa_web_part_count(c);
     const positions = [], normals = [], uvs = [], transfer = [];
     for (let p = 0; p < parts; p++) {
@@ -54,7 +56,7 @@ function frameMessage(c) {
             transfer.push(uv.buffer);
     }
     const state = JSON.parse(str(M._ossa_web_state(c)));
-    const joints = floats(M._ossa_web_joints(c), 3 * boneCount(c));
+    const joints = floats(M._ossa_web_joints(c), 3 * bones);
     if (joints)
         transfer.push(joints.buffer);
     const frame = { type: 'frame', id: replyTo, state, positions, normals, uvs,
@@ -62,17 +64,12 @@ function frameMessage(c) {
     return [frame, transfer];
 }
 
-const boneCounts = new Map();
-function boneCount(c) {
-    return boneCounts.get(c) || 0;
-}
-
 function sendFrame(c, status) {
     if (status !== 0) {
         fail(currentDir);
         return;
     }
-    const [msg, transfer] = frameMessage(c);
+    const [msg, transfer] = frameMessage(c, currentBones);
     postMessage(msg, transfer);
 }
 
@@ -116,11 +113,9 @@ function writeFiles(dir, files) {
 // folder (the engine's folder rule); anything else is the drop's own folder, which the same rule
 // reads (a .cfg, else the files of one model).
 function loadPaths(dir, files, roots) {
-    const tops = new Set(files.map((f) => String(f.path).split('/').filter(Boolean)[0]));
-    const folders = [...tops].filter((t) => files.some((f) => String(f.path).startsWith(t + '/')));
-    if (roots && roots.length === 1 && folders.length === 1 && folders[0] === roots[0] &&
-        tops.size === 1)
-        return [dir + '/' + roots[0]];
+    const root = roots && roots.length === 1 ? String(roots[0]) : null;
+    if (root && files.every((f) => String(f.path).startsWith(root + '/')))
+        return [dir + '/' + root];
     return [dir];
 }
 
@@ -182,7 +177,6 @@ function open(msg) {
     const info = JSON.parse(infoText);
     info.name = clean(info.name, dir);
     info.warnings = info.warnings.map((w) => clean(w, dir));
-    boneCounts.set(c, info.bones.length);
     // Each distinct map is read once; materials point at it.
     const textures = [], byPath = new Map();
     info.materials.forEach((m, i) => {
@@ -216,15 +210,16 @@ function open(msg) {
     for (const t of textures)
         if (t.data)
             transfer.push(t.data);
-    const [frame, frameTransfer] = frameMessage(c);
+    const [frame, frameTransfer] = frameMessage(c, info.bones.length);
     // The previous character goes only now: a load that failed left it as it was.
     if (current) {
         M._ossa_web_destroy(current);
-        boneCounts.delete(current);
         removeTree(currentDir);
     }
     current = c;
     currentDir = dir;
+    currentBones = info.bones.length;
+    currentName = info.name;
     postMessage({ type: 'opened', id: msg.id, ms: performance.now() - t0, info, parts, textures,
                   frame }, transfer.concat(frameTransfer));
 }
@@ -237,8 +232,7 @@ function exportGlb() {
     }
     const ptr = M._ossa_web_export_data(current) >>> 0;
     const data = M.HEAPU8.slice(ptr, ptr + size).buffer;
-    const info = JSON.parse(str(M._ossa_web_info(current)));
-    const base = clean(info.name, currentDir).replace(/ \(.*\)$/, '').replace(/\.[^.]*$/, '');
+    const base = currentName.replace(/ \(.*\)$/, '').replace(/\.[^.]*$/, '');
     const name = (base || 'model').replace(/\s+/g, '-') + '.glb';
     postMessage({ type: 'glb', id: replyTo, name, data }, [data]);
 }
