@@ -382,6 +382,7 @@ int bench_crowd_run(const bench_crowd_opts *o, const ossa_model *m, FILE *out)
     rep->kernel = ossa_instance_kernel(probe);
     ossa_instance_destroy(probe);
     bench_load_begin(&rep->load);
+    bench_cpus_probe(&rep->cpus, rep->kernel, o->threads);
     for (uint32_t i = 0; i < o->size_count; i++)
         if (!run_size(o, m, o->sizes[i], pool, cal, rep->vertices, &rep->results[i], &rep->load))
             goto done;

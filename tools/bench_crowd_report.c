@@ -74,6 +74,7 @@ void bench_crowd_print_json(FILE *out, const bench_crowd_opts *o, const ossa_mod
                                                                sizeof warning)))
             : json_array());
     json_object_set_new(doc, "kernel", json_string(ossa_skin_kernel_name(rep->kernel)));
+    json_object_set_new(doc, "cpu_speeds", bench_cpus_json(&rep->cpus, o->threads));
     json_object_set_new(doc, "max_spring_error_vs_cal3d",
                         rep->max_spring_error >= 0 ? ossa_cli_json_num(rep->max_spring_error) : json_null());
     ossa_cli_json_print(out, doc, true);
@@ -94,6 +95,7 @@ void bench_crowd_print_table(FILE *out, const bench_crowd_opts *o, const ossa_mo
         fprintf(out, "largest difference of its cloth (spring-owned vertices): %.2g x size\n",
                 rep->max_spring_error);
     bench_print_load(out, &rep->load, "\n");
+    bench_cpus_print(out, &rep->cpus, o->threads, "\n");
     fprintf(out, "\n%10s %7s %10s %10s %13s %12s %12s %10s\n", "characters", "threads",
             "frame ms", "p95 ms", "characters/s", "Mvertices/s", "libcal3d ms", "x libcal3d");
     for (uint32_t i = 0; i < o->size_count; i++) {

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "bench_cpus.h"
 #include "bench_crowd.h"
 #include "bench_timing.h"
 
@@ -43,6 +44,7 @@ typedef struct crowd_report {
     double max_spring_error; /* the same over spring-owned vertices; < 0: none or not measured */
     crowd_result results[BENCH_CROWD_MAX_SIZES];
     bench_load load;
+    bench_cpus cpus; /* each CPU's speed, when threads > 1 */
 } crowd_report;
 
 void bench_crowd_print_json(FILE *out, const bench_crowd_opts *o, const ossa_model *m,

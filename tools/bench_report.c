@@ -193,6 +193,8 @@ void bench_print_json(FILE *out, const bench_opts *o, const bench_report *r)
                              "contended_rounds", (json_int_t)r->load.contended,
                              "min_cpu_share", ossa_cli_json_num(r->load.min_cpu_share));
     json_object_set_new(doc, "choice", choice_json(r));
+    json_object_set_new(doc, "cpu_speeds",
+                        bench_cpus_json(&r->cpus, r->thread_count_n > 1 ? r->thread_counts[1] : 1));
     if (doc && load) {
         json_object_set_new(doc, "load", load);
         json_object_set_new(doc, "warnings",
@@ -213,7 +215,9 @@ void bench_print_table(FILE *out, const bench_opts *o, const bench_report *r)
                  "median of %u runs\n\n",
             o->model_count ? r->source : "synthetic", r->vertices, r->submeshes, r->bone_count,
             r->max_influences, o->runs);
-    bench_print_load(out, &r->load, "\n\n");
+    bench_print_load(out, &r->load, "\n");
+    bench_cpus_print(out, &r->cpus, r->thread_count_n > 1 ? r->thread_counts[1] : 1, "\n");
+    fputc('\n', out);
     if (r->exact_submeshes)
         fprintf(out, "skinning: exact per-influence form (C3S/SKM offsets that disagree) in %u of "
                      "%u submeshes, linear blend in the rest\n\n",

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "bench_cpus.h"
 #include "bench_crowd.h"
 #include "bench_model.h"
 #include "bench_timing.h"
@@ -95,6 +96,7 @@ typedef struct bench_report {
     bench_timing cal3d_skin;
     double cal3d_vps, cal3d_err;
     bench_load load;
+    bench_cpus cpus; /* each CPU's speed, when a second thread count is measured */
 } bench_report;
 
 /* Skinning figures over m's skin meshes (every kernel on each of r->thread_counts, the STREAM

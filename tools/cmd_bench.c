@@ -218,6 +218,8 @@ int ossa_cmd_bench(int argc, char **argv)
         goto done;
     }
     bench_load_begin(&r->load);
+    bench_cpus_probe(&r->cpus, r->choice.choice.size[OSSA_SKIN_SIZE_SMALL].kernel,
+                     r->thread_count_n > 1 ? r->thread_counts[1] : 1);
     if (!bench_skin(&o, m, r))
         goto done;
     ossa_model_destroy(m);

@@ -155,6 +155,8 @@ static const command commands[] = {
      "The kernel and store chosen by a short calibration (ossa_skin_calibrate) are\n"
      "timed beside every kernel with each store forced (1 thread), with the rates that\n"
      "made the choice.\n"
+     "With T > 1 the chosen kernel is also timed pinned to each CPU in turn (Linux):\n"
+     "their speeds and the most T threads can gain over the fastest alone.\n"
      "--kernel auto|scalar|sse2|avx2|avx512: the calibration's kernel (default auto:\n"
      "measured); --store other than auto forces its store likewise.\n"
      "--json: one JSON document.\n"

@@ -257,6 +257,35 @@ static void check_all_finite(const jval *v, int *numbers)
         check_all_finite(v->items[i], numbers);
 }
 
+/* Each CPU's speed: null where not probed (one thread, or no affinity to set), else every CPU
+ * the process may use with a rate, the fastest at 1, and a bound between 1 and the threads. */
+static void check_cpu_speeds(const jval *doc)
+{
+    const jval *s = get(doc, "cpu_speeds");
+    CHECKF(s && (s->type == J_NULL || s->type == J_OBJ), "cpu_speeds missing");
+    if (!s || s->type != J_OBJ)
+        return;
+    check_str(s, "cpu_speeds", "kernel");
+    const jval *cpus = get(s, "cpus"), *threads = get(s, "threads"), *bound = get(s, "bound");
+    CHECK(cpus && cpus->type == J_ARR && cpus->count >= 1);
+    CHECK(threads && threads->type == J_NUM && threads->num >= 2);
+    int fastest = 0;
+    for (size_t i = 0; cpus && cpus->type == J_ARR && i < cpus->count; i++) {
+        const jval *c = cpus->items[i], *x = get(c, "x_fastest"), *id = get(c, "cpu");
+        check_num(c, "cpu_speeds.cpus[]", "vertices_per_second", 0);
+        CHECK(id && id->type == J_NUM && id->num >= 0);
+        CHECK(x && x->type == J_NUM && x->num > 0 && x->num <= 1);
+        fastest += x && x->type == J_NUM && x->num == 1;
+    }
+    CHECK(fastest >= 1);
+    if (bound && bound->type == J_NUM && threads && threads->type == J_NUM && cpus)
+        CHECKF(bound->num >= 1 && bound->num <= threads->num &&
+                   bound->num <= (double)cpus->count + 1e-9,
+               "cpu_speeds.bound %g", bound->num);
+    else
+        CHECK(!"cpu_speeds.bound is a number");
+}
+
 static void check_document(const jval *doc)
 {
     CHECK(doc->type == J_OBJ);
@@ -349,6 +378,7 @@ static void check_document(const jval *doc)
     }
 
     /* the kernel and store chosen by measurement, timed beside each forced one */
+    check_cpu_speeds(doc);
     const jval *choice = get(doc, "choice");
     CHECK(choice && choice->type == J_OBJ);
     check_str(choice, "choice", "kernel");
@@ -448,6 +478,7 @@ static void check_crowd(const jval *doc)
     CHECK(err && (err->type == J_NULL || (err->type == J_NUM && err->num < 1e-5)));
     const jval *load = get(doc, "load"), *warn = get(doc, "warnings");
     CHECK(load && load->type == J_OBJ && warn && warn->type == J_ARR);
+    check_cpu_speeds(doc);
     int numbers = 0;
     check_all_finite(doc, &numbers);
     CHECK(numbers > 20);
