@@ -168,6 +168,46 @@ static void check_mesh_with(ossa_skin_kernel k, uint32_t n, uint32_t max_inf, ui
     rand_submesh_free(&r);
 }
 
+/* The AVX-512 kernel blends a palette of at most 64 bones from a lookup table for a range of 128
+ * vertices or more, and vertex by vertex below: the whole mesh as one job and as jobs of 64
+ * vertices give the same bits (for every kernel), palettes of 5, 32, 33 and 64 bones. */
+static void check_lookup_bits(ossa_skin_kernel k)
+{
+    static const uint32_t palettes[] = {5, 32, 33, 64};
+    for (size_t i = 0; i < sizeof palettes / sizeof palettes[0]; i++) {
+        uint32_t bones = palettes[i], n = 3001;
+        rand_submesh r;
+        rand_submesh_make(&r, n, bones, bones < 8 ? bones : 8, 0, 600 + i);
+        float *pal = malloc(12 * bones * sizeof(float));
+        rand_palette(pal, bones, 17 + i);
+        ossa_skin_mesh *mesh = NULL;
+        CHECK(ossa_skin_mesh_create(&r.sm, bones, &mesh, NULL) == OSSA_OK);
+        uint32_t out_n = mesh ? ossa_skin_mesh_output_count(mesh) : 0;
+        float *op = alloc_out(out_n), *on = alloc_out(out_n);
+        float *op2 = alloc_out(out_n), *on2 = alloc_out(out_n);
+        ossa_skin_job job = {.mesh = mesh, .palette = pal, .palette_size = bones,
+                             .out_positions = op, .out_normals = on, .out_capacity = out_n,
+                             .end = out_n, .kernel = k, .store = OSSA_SKIN_STORE_CACHED};
+        CHECK(mesh && ossa_skin_job_run(&job, NULL) == OSSA_OK);
+        job.out_positions = op2;
+        job.out_normals = on2;
+        for (uint32_t at = 0; mesh && at < out_n; at += 64) {
+            job.begin = at;
+            job.end = out_n - at > 64 ? at + 64 : out_n;
+            CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
+        }
+        size_t bytes = 3 * (size_t)out_n * sizeof(float);
+        CHECKF(memcmp(op, op2, bytes) == 0 && memcmp(on, on2, bytes) == 0,
+               "%s, %u bones: one job and jobs of 64 vertices differ", ossa_skin_kernel_name(k),
+               bones);
+        ossa_skin_buffer_free(op), ossa_skin_buffer_free(on);
+        ossa_skin_buffer_free(op2), ossa_skin_buffer_free(on2);
+        ossa_skin_mesh_destroy(mesh);
+        free(pal);
+        rand_submesh_free(&r);
+    }
+}
+
 static void check_mesh(ossa_skin_kernel k, uint32_t n, uint32_t max_inf, uint32_t morphs, uint64_t seed)
 {
     check_mesh_with(k, n, max_inf, morphs, seed, 67, 0);
@@ -607,6 +647,12 @@ int main(int argc, char **argv)
     check_mesh_with(k, 100, 4, 0, 72, 250, 0);
     check_mesh_with(k, 2001, 8, 0, 73, 67, 1);
     check_mesh_with(k, 2001, 4, 2, 74, 1000, 1);
+    /* palettes the AVX-512 kernel looks up (at most 32 bones, at most 64) */
+    check_mesh_with(k, 4099, 4, 0, 75, 64, 0);
+    check_mesh_with(k, 2001, 8, 2, 76, 33, 1);
+    check_mesh_with(k, 1001, 4, 0, 77, 32, 0);
+    check_mesh_with(k, 300, 3, 0, 78, 5, 0);
+    check_lookup_bits(k);
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         check_exact_with(k, sizes[i], 4, 0, 211 + i, 67, 1.0f);
         check_exact_with(k, sizes[i], 12, 0, 311 + i, 67, 0.5f);

@@ -10,6 +10,15 @@
  *  - a block of at most SKIN_RUNS_MAX_16 runs of lanes on the same bones (skin_mesh_plan.c) is
  *    blended run by run from 12 broadcast palette elements per influence times the lanes'
  *    weights, each run's lanes by mask, SoA with no transpose.
+ *  - a palette of at most LOOKUP_BONES bones, in a range of at least LOOKUP_MIN_BLOCKS blocks of
+ *    more runs than that, is blended in SoA from a table by element (run_lookup_k): each element
+ *    of the 16 lanes' bones is one two-source permute of 32 bones (two and a blend on bit 5 of
+ *    the bone past 32), times the lanes' weights. No per-vertex index loads, broadcasts or
+ *    transpose: on the Zen 5 VM 8 to 11 % more vertices a second at 10,000 vertices
+ *    (docs/BENCHMARKS.md, 2026-11-29 06:03), and the same operations in the same order as
+ *    blending vertex by vertex, so the same bits. It has loops of its own: built into every copy
+ *    of the block code, it made a crowd of small characters, which never takes it, 2 to 3 %
+ *    slower.
  *  - normals are renormalised with rsqrt14 and one Newton step (relative error about 1e-7); a
  *    block holding a subnormal squared length is redone with sqrt and divide.
  *  - outputs are packed float3 built with two-source permutes; large ranges prefetch every line
@@ -165,15 +174,34 @@ SKIN_UNROLL(8)
     }
 }
 
-AI void skin16(const float *rows, const float *w, const uint16_t *b, uint32_t k_count,
-               const float *pal, int wide, uint32_t runs, float *op, float *on,
-               const aos_index *ix, int stream)
+/* A block's positions and normals from its 16 blended matrices m (SoA), stored as packed float3. */
+AI void finish16(const float *rows, const __m512 m[12], float *op, float *on, const aos_index *ix,
+                 int stream)
 {
     __m512 x = _mm512_load_ps(rows), y = _mm512_load_ps(rows + SKIN_B);
     __m512 z = _mm512_load_ps(rows + 2 * SKIN_B);
     __m512 nx = _mm512_load_ps(rows + 3 * SKIN_B), ny = _mm512_load_ps(rows + 4 * SKIN_B);
     __m512 nz = _mm512_load_ps(rows + 5 * SKIN_B);
+    __m512 px = _mm512_fmadd_ps(m[2], z, _mm512_fmadd_ps(m[1], y, _mm512_fmadd_ps(m[0], x, m[3])));
+    __m512 py = _mm512_fmadd_ps(m[6], z, _mm512_fmadd_ps(m[5], y, _mm512_fmadd_ps(m[4], x, m[7])));
+    __m512 pz = _mm512_fmadd_ps(m[10], z, _mm512_fmadd_ps(m[9], y, _mm512_fmadd_ps(m[8], x, m[11])));
+    __m512 qx = _mm512_fmadd_ps(m[2], nz, _mm512_fmadd_ps(m[1], ny, _mm512_mul_ps(m[0], nx)));
+    __m512 qy = _mm512_fmadd_ps(m[6], nz, _mm512_fmadd_ps(m[5], ny, _mm512_mul_ps(m[4], nx)));
+    __m512 qz = _mm512_fmadd_ps(m[10], nz, _mm512_fmadd_ps(m[9], ny, _mm512_mul_ps(m[8], nx)));
+    normalize16(&qx, &qy, &qz);
+    store_aos16(op, px, py, pz, ix, stream);
+    store_aos16(on, qx, qy, qz, ix, stream);
+}
+
+AI void skin16(const float *rows, const float *w, const uint16_t *b, uint32_t k_count,
+               const float *pal, int wide, uint32_t runs, float *op, float *on,
+               const aos_index *ix, int stream)
+{
     if (k_count == 0) {
+        __m512 x = _mm512_load_ps(rows), y = _mm512_load_ps(rows + SKIN_B);
+        __m512 z = _mm512_load_ps(rows + 2 * SKIN_B);
+        __m512 nx = _mm512_load_ps(rows + 3 * SKIN_B), ny = _mm512_load_ps(rows + 4 * SKIN_B);
+        __m512 nz = _mm512_load_ps(rows + 5 * SKIN_B);
         normalize16(&nx, &ny, &nz);
         store_aos16(op, x, y, z, ix, stream);
         store_aos16(on, nx, ny, nz, ix, stream);
@@ -187,16 +215,9 @@ AI void skin16(const float *rows, const float *w, const uint16_t *b, uint32_t k_
         blend16(w, b, k_count, pal, wide, r);
         transpose16x12(r, m);
     }
-    __m512 px = _mm512_fmadd_ps(m[2], z, _mm512_fmadd_ps(m[1], y, _mm512_fmadd_ps(m[0], x, m[3])));
-    __m512 py = _mm512_fmadd_ps(m[6], z, _mm512_fmadd_ps(m[5], y, _mm512_fmadd_ps(m[4], x, m[7])));
-    __m512 pz = _mm512_fmadd_ps(m[10], z, _mm512_fmadd_ps(m[9], y, _mm512_fmadd_ps(m[8], x, m[11])));
-    __m512 qx = _mm512_fmadd_ps(m[2], nz, _mm512_fmadd_ps(m[1], ny, _mm512_mul_ps(m[0], nx)));
-    __m512 qy = _mm512_fmadd_ps(m[6], nz, _mm512_fmadd_ps(m[5], ny, _mm512_mul_ps(m[4], nx)));
-    __m512 qz = _mm512_fmadd_ps(m[10], nz, _mm512_fmadd_ps(m[9], ny, _mm512_mul_ps(m[8], nx)));
-    normalize16(&qx, &qy, &qz);
-    store_aos16(op, px, py, pz, ix, stream);
-    store_aos16(on, qx, qy, qz, ix, stream);
+    finish16(rows, m, op, on, ix, stream);
 }
+
 
 AI void run_k(const skin_range *r, uint32_t k_count, const float *pal, int wide, int stream)
 {
@@ -233,6 +254,145 @@ AI void run_k(const skin_range *r, uint32_t k_count, const float *pal, int wide,
     }
 }
 
+/* ---- the lookup table ------------------------------------------------------------------------
+ * table[e * LOOKUP_BONES + bone] is element e (row-major 3x4) of that bone, the entries past the
+ * palette zero. A build (about 300 instructions) costs about what the table saves on
+ * LOOKUP_MIN_BLOCKS blocks. */
+#define LOOKUP_BONES 64u
+#define LOOKUP_FLOATS (12u * LOOKUP_BONES)
+#define LOOKUP_MIN_BLOCKS 8u
+
+static void lookup_fill(const float *palette, uint32_t bones, float *table)
+{
+    uint32_t used = bones > LOOKUP_BONES / 2 ? LOOKUP_BONES : LOOKUP_BONES / 2;
+    for (uint32_t g = 0; g < used; g += 16) {
+        __m512 r[16], e[12];
+        for (uint32_t v = 0; v < 16; v++)
+            r[v] = g + v < bones ? _mm512_maskz_loadu_ps(0x0fff, palette + 12u * (g + v))
+                                 : _mm512_setzero_ps();
+        transpose16x12(r, e);
+        for (uint32_t c = 0; c < 12; c++)
+            _mm512_store_ps(table + c * LOOKUP_BONES + g, e[c]);
+    }
+}
+
+/* Whole blocks of the range that would be blended vertex by vertex (more runs than the run path
+ * takes), counted up to LOOKUP_MIN_BLOCKS. */
+static uint32_t lookup_blocks(const skin_range *r)
+{
+    const skin_group_data *g = &r->mesh->groups[r->group];
+    uint32_t first = (r->lo - g->begin + SKIN_B - 1) / SKIN_B, end = (r->hi - g->begin) / SKIN_B;
+    uint32_t n = 0;
+    for (uint32_t b = first; b < end && n < LOOKUP_MIN_BLOCKS; b++)
+        n += __builtin_popcount(r->mesh->runs[g->begin / SKIN_B + b]) > SKIN_RUNS_MAX_16;
+    return n;
+}
+
+/* As blend16 + transpose16x12 from the table: m[e] = sum_k w_k x element e of bone b_k, lane by
+ * lane, summed as blend16 sums (a product, then fused multiply-adds in k order). high: more than
+ * 32 bones (two permutes and a blend on bit 5 of the bone). */
+AI void blend16_lookup(const float *w, const uint16_t *b, uint32_t k_count, const float *table,
+                       int high, __m512 m[12])
+{
+    __m512i idx[8];
+    __m512 wk[8];
+    __mmask16 upper[8];
+SKIN_UNROLL(8)
+    for (uint32_t k = 0; k < k_count; k++) {
+        idx[k] = _mm512_cvtepu16_epi32(
+            _mm256_load_si256((const __m256i *)(const void *)(b + k * SKIN_B)));
+        upper[k] = _mm512_test_epi32_mask(idx[k], _mm512_set1_epi32(32));
+        wk[k] = _mm512_load_ps(w + k * SKIN_B);
+    }
+    for (uint32_t e = 0; e < 12; e++) {
+        const float *t = table + e * LOOKUP_BONES;
+        __m512 t0 = _mm512_load_ps(t), t1 = _mm512_load_ps(t + 16), acc = _mm512_setzero_ps();
+        if (high) {
+            __m512 t2 = _mm512_load_ps(t + 32), t3 = _mm512_load_ps(t + 48);
+SKIN_UNROLL(8)
+            for (uint32_t k = 0; k < k_count; k++) {
+                __m512 p = _mm512_mask_blend_ps(upper[k], _mm512_permutex2var_ps(t0, idx[k], t1),
+                                                _mm512_permutex2var_ps(t2, idx[k], t3));
+                acc = k == 0 ? _mm512_mul_ps(wk[k], p) : _mm512_fmadd_ps(wk[k], p, acc);
+            }
+        } else {
+SKIN_UNROLL(8)
+            for (uint32_t k = 0; k < k_count; k++) {
+                __m512 p = _mm512_permutex2var_ps(t0, idx[k], t1);
+                acc = k == 0 ? _mm512_mul_ps(wk[k], p) : _mm512_fmadd_ps(wk[k], p, acc);
+            }
+        }
+        m[e] = acc;
+    }
+}
+
+/* run_k for 1..8 influences with the table: blocks of few runs still go run by run. */
+AI void run_lookup_k(const skin_range *r, uint32_t k_count, const float *pal, int wide,
+                     int stream, const float *table)
+{
+    const skin_group_data *g = &r->mesh->groups[r->group];
+    float scratch[SKIN_ROWS] __attribute__((aligned(64)));
+    aos_index ix;
+    aos_index_init(&ix);
+    int high = r->mesh->palette_size > LOOKUP_BONES / 2;
+    int prefetch = (size_t)(r->hi - r->lo) / SKIN_B * g->stride > SKIN_PREFETCH_MIN_BYTES;
+    for (uint32_t o = r->lo; o < r->hi;) {
+        uint32_t local = o - g->begin, blk = local / SKIN_B;
+        uint32_t stop = g->begin + (blk + 1) * SKIN_B;
+        if (stop > r->hi)
+            stop = r->hi;
+        const float *block = skin_block_ptr(g, blk);
+        if (prefetch)
+            for (uint32_t off = 0; off < g->stride; off += 64)
+                _mm_prefetch((const char *)block + SKIN_PREFETCH_BLOCKS * (size_t)g->stride + off,
+                             _MM_HINT_T0);
+        if (r->prefetch_out && !stream)
+            skin_prefetch_outputs(r, o);
+        const float *rows = ossa_skin_block_rows(r, block, o / SKIN_B, scratch);
+        const float *w = block + SKIN_ROWS;
+        const uint16_t *b = (const uint16_t *)(const void *)(w + k_count * SKIN_B);
+        if (o % SKIN_B == 0 && stop - o == SKIN_B) {
+            uint32_t runs = r->mesh->runs[o / SKIN_B];
+            __m512 m[12];
+            if (__builtin_popcount(runs) <= SKIN_RUNS_MAX_16)
+                blend16_runs(w, b, k_count, pal, wide, runs, m);
+            else
+                blend16_lookup(w, b, k_count, table, high, m);
+            finish16(rows, m, r->out_pos + 3 * (size_t)o, r->out_nrm + 3 * (size_t)o, &ix,
+                     stream);
+            o = stop;
+            continue;
+        }
+        for (; o < stop; o++)
+            ossa_skin_vertex_scalar(rows, w, b, k_count, o % SKIN_B, r->palette,
+                                    r->out_pos + 3 * (size_t)o, r->out_nrm + 3 * (size_t)o);
+    }
+}
+
+#define CASE_LOOKUP(K)                                                                             \
+    case K:                                                                                        \
+        r->stream ? run_lookup_k(r, K, pal, wide, 1, table) : run_lookup_k(r, K, pal, wide, 0, table); \
+        break;
+
+/* The range through the table; false when it does not take one. */
+static bool run_lookup(const skin_range *r, uint32_t k_count, const float *pal, int wide)
+{
+    if (k_count < 1 || k_count > 8 || r->mesh->palette_size > LOOKUP_BONES ||
+        lookup_blocks(r) < LOOKUP_MIN_BLOCKS)
+        return false;
+    float table[LOOKUP_FLOATS] __attribute__((aligned(64)));
+    lookup_fill(r->palette, r->mesh->palette_size, table);
+#if SKIN_ONE_SHAPE
+    run_lookup_k(r, k_count, pal, wide, r->stream, table);
+#else
+    switch (k_count) {
+    CASE_LOOKUP(1) CASE_LOOKUP(2) CASE_LOOKUP(3) CASE_LOOKUP(4)
+    CASE_LOOKUP(5) CASE_LOOKUP(6) CASE_LOOKUP(7) default: CASE_LOOKUP(8)
+    }
+#endif
+    return true;
+}
+
 #define CASE_K(K)                                                                                  \
     case K:                                                                                        \
         if (wide)                                                                                  \
@@ -258,6 +418,8 @@ void ossa_skin_kernel_avx512(const skin_range *r)
                             _mm512_maskz_loadu_ps(0x0fff, r->palette + 12 * (size_t)i));
         pal = copy;
     }
+    if (run_lookup(r, k_count, pal, wide))
+        return;
 #if SKIN_ONE_SHAPE
     if (k_count <= 8)
         run_k(r, k_count, pal, wide, r->stream);
