@@ -1,8 +1,9 @@
 /* Each CPU's speed, for `ossa bench`'s figures on several threads. A VM's vCPUs, or a hybrid
  * CPU's cores, need not run alike: on the project VM one vCPU ran everything 1.6 to 1.8x slower
- * than the other for minutes at a time (docs/BENCHMARKS.md, 2026-11-29 05:15), and no split of a frame over
- * two threads can then gain more than 1 + slow / fast. The probe pins the calling thread to each
- * CPU the process may use in turn, times a kernel there, and restores the affinity. */
+ * than the other for minutes at a time (docs/BENCHMARKS.md, 2026-11-29 05:15), and no split of
+ * a frame over two threads can then gain more than 1 + slow / fast. The probe pins the calling
+ * thread to each CPU the process may use in turn, times a kernel there, and restores the
+ * affinity. */
 #ifndef OSSA_TOOLS_BENCH_CPUS_H
 #define OSSA_TOOLS_BENCH_CPUS_H
 
