@@ -11,14 +11,14 @@
  *    blended run by run from 12 broadcast palette elements per influence times the lanes'
  *    weights, each run's lanes by mask, SoA with no transpose.
  *  - a palette of at most LOOKUP_BONES bones, in a range of at least LOOKUP_MIN_BLOCKS blocks of
- *    more runs than that, is blended in SoA from a table by element (run_lookup_k): each element
+ *    more runs than that, is blended in SoA from a table by element (blend16_lookup): each element
  *    of the 16 lanes' bones is one two-source permute of 32 bones (two and a blend on bit 5 of
  *    the bone past 32), times the lanes' weights. No per-vertex index loads, broadcasts or
  *    transpose: on the Zen 5 VM 8 to 11 % more vertices a second at 10,000 vertices
  *    (docs/BENCHMARKS.md, 2026-11-29 06:03), and the same operations in the same order as
- *    blending vertex by vertex, so the same bits. It has loops of its own: built into every copy
- *    of the block code, it made a crowd of small characters, which never takes it, 2 to 3 %
- *    slower.
+ *    blending vertex by vertex, so the same bits. Only the copies of run_k made for it hold
+ *    it (the others get a constant NULL table): built into every copy of the block code, it made
+ *    crowds of small characters, which never take it, 1 to 3 % slower.
  *  - normals are renormalised with rsqrt14 and one Newton step (relative error about 1e-7); a
  *    block holding a subnormal squared length is redone with sqrt and divide.
  *  - outputs are packed float3 built with two-source permutes; large ranges prefetch every line
@@ -219,41 +219,6 @@ AI void skin16(const float *rows, const float *w, const uint16_t *b, uint32_t k_
 }
 
 
-AI void run_k(const skin_range *r, uint32_t k_count, const float *pal, int wide, int stream)
-{
-    const skin_group_data *g = &r->mesh->groups[r->group];
-    float scratch[SKIN_ROWS] __attribute__((aligned(64)));
-    aos_index ix;
-    aos_index_init(&ix);
-    int prefetch = (size_t)(r->hi - r->lo) / SKIN_B * g->stride > SKIN_PREFETCH_MIN_BYTES;
-    for (uint32_t o = r->lo; o < r->hi;) {
-        uint32_t local = o - g->begin, blk = local / SKIN_B;
-        uint32_t stop = g->begin + (blk + 1) * SKIN_B;
-        if (stop > r->hi)
-            stop = r->hi;
-        const float *block = skin_block_ptr(g, blk);
-        if (prefetch)
-            for (uint32_t off = 0; off < g->stride; off += 64)
-                _mm_prefetch((const char *)block + SKIN_PREFETCH_BLOCKS * (size_t)g->stride + off,
-                             _MM_HINT_T0);
-        if (r->prefetch_out && !stream)
-            skin_prefetch_outputs(r, o);
-        const float *rows = ossa_skin_block_rows(r, block, o / SKIN_B, scratch);
-        const float *w = block + SKIN_ROWS;
-        const uint16_t *b = (const uint16_t *)(const void *)(w + k_count * SKIN_B);
-        if (o % SKIN_B == 0 && stop - o == SKIN_B) {
-            skin16(rows, w, b, k_count, pal, wide, r->mesh->runs[o / SKIN_B],
-                   r->out_pos + 3 * (size_t)o, r->out_nrm + 3 * (size_t)o, &ix, stream);
-            o = stop;
-            continue;
-        }
-        /* unaligned head or tail of a range: the reference-form scalar path */
-        for (; o < stop; o++)
-            ossa_skin_vertex_scalar(rows, w, b, k_count, o % SKIN_B, r->palette,
-                                    r->out_pos + 3 * (size_t)o, r->out_nrm + 3 * (size_t)o);
-    }
-}
-
 /* ---- the lookup table ------------------------------------------------------------------------
  * table[e * LOOKUP_BONES + bone] is element e (row-major 3x4) of that bone, the entries past the
  * palette zero. A build (about 300 instructions) costs about what the table saves on
@@ -326,15 +291,15 @@ SKIN_UNROLL(8)
     }
 }
 
-/* run_k for 1..8 influences with the table: blocks of few runs still go run by run. */
-AI void run_lookup_k(const skin_range *r, uint32_t k_count, const float *pal, int wide,
-                     int stream, const float *table)
+/* table: the lookup table (a constant NULL in the copies without it, so that they stay as they
+ * were: see the top of the file), for a range of 1..8 influences. */
+AI void run_k(const skin_range *r, uint32_t k_count, const float *pal, int wide, int stream,
+              const float *table)
 {
     const skin_group_data *g = &r->mesh->groups[r->group];
     float scratch[SKIN_ROWS] __attribute__((aligned(64)));
     aos_index ix;
     aos_index_init(&ix);
-    int high = r->mesh->palette_size > LOOKUP_BONES / 2;
     int prefetch = (size_t)(r->hi - r->lo) / SKIN_B * g->stride > SKIN_PREFETCH_MIN_BYTES;
     for (uint32_t o = r->lo; o < r->hi;) {
         uint32_t local = o - g->begin, blk = local / SKIN_B;
@@ -351,18 +316,23 @@ AI void run_lookup_k(const skin_range *r, uint32_t k_count, const float *pal, in
         const float *rows = ossa_skin_block_rows(r, block, o / SKIN_B, scratch);
         const float *w = block + SKIN_ROWS;
         const uint16_t *b = (const uint16_t *)(const void *)(w + k_count * SKIN_B);
-        if (o % SKIN_B == 0 && stop - o == SKIN_B) {
-            uint32_t runs = r->mesh->runs[o / SKIN_B];
+        uint32_t runs = r->mesh->runs[o / SKIN_B];
+        if (o % SKIN_B == 0 && stop - o == SKIN_B && table &&
+            __builtin_popcount(runs) > SKIN_RUNS_MAX_16) {
             __m512 m[12];
-            if (__builtin_popcount(runs) <= SKIN_RUNS_MAX_16)
-                blend16_runs(w, b, k_count, pal, wide, runs, m);
-            else
-                blend16_lookup(w, b, k_count, table, high, m);
+            blend16_lookup(w, b, k_count, table, r->mesh->palette_size > LOOKUP_BONES / 2, m);
             finish16(rows, m, r->out_pos + 3 * (size_t)o, r->out_nrm + 3 * (size_t)o, &ix,
                      stream);
             o = stop;
             continue;
         }
+        if (o % SKIN_B == 0 && stop - o == SKIN_B) {
+            skin16(rows, w, b, k_count, pal, wide, runs, r->out_pos + 3 * (size_t)o,
+                   r->out_nrm + 3 * (size_t)o, &ix, stream);
+            o = stop;
+            continue;
+        }
+        /* unaligned head or tail of a range: the reference-form scalar path */
         for (; o < stop; o++)
             ossa_skin_vertex_scalar(rows, w, b, k_count, o % SKIN_B, r->palette,
                                     r->out_pos + 3 * (size_t)o, r->out_nrm + 3 * (size_t)o);
@@ -371,7 +341,7 @@ AI void run_lookup_k(const skin_range *r, uint32_t k_count, const float *pal, in
 
 #define CASE_LOOKUP(K)                                                                             \
     case K:                                                                                        \
-        r->stream ? run_lookup_k(r, K, pal, wide, 1, table) : run_lookup_k(r, K, pal, wide, 0, table); \
+        r->stream ? run_k(r, K, pal, wide, 1, table) : run_k(r, K, pal, wide, 0, table);       \
         break;
 
 /* The range through the table; false when it does not take one. */
@@ -383,7 +353,7 @@ static bool run_lookup(const skin_range *r, uint32_t k_count, const float *pal, 
     float table[LOOKUP_FLOATS] __attribute__((aligned(64)));
     lookup_fill(r->palette, r->mesh->palette_size, table);
 #if SKIN_ONE_SHAPE
-    run_lookup_k(r, k_count, pal, wide, r->stream, table);
+    run_k(r, k_count, pal, wide, r->stream, table);
 #else
     switch (k_count) {
     CASE_LOOKUP(1) CASE_LOOKUP(2) CASE_LOOKUP(3) CASE_LOOKUP(4)
@@ -396,9 +366,9 @@ static bool run_lookup(const skin_range *r, uint32_t k_count, const float *pal, 
 #define CASE_K(K)                                                                                  \
     case K:                                                                                        \
         if (wide)                                                                                  \
-            r->stream ? run_k(r, K, pal, 1, 1) : run_k(r, K, pal, 1, 0);                           \
+            r->stream ? run_k(r, K, pal, 1, 1, NULL) : run_k(r, K, pal, 1, 0, NULL);               \
         else                                                                                       \
-            r->stream ? run_k(r, K, pal, 0, 1) : run_k(r, K, pal, 0, 0);                           \
+            r->stream ? run_k(r, K, pal, 0, 1, NULL) : run_k(r, K, pal, 0, 0, NULL);               \
         break;
 
 void ossa_skin_kernel_avx512(const skin_range *r)
@@ -422,12 +392,12 @@ void ossa_skin_kernel_avx512(const skin_range *r)
         return;
 #if SKIN_ONE_SHAPE
     if (k_count <= 8)
-        run_k(r, k_count, pal, wide, r->stream);
+        run_k(r, k_count, pal, wide, r->stream, NULL);
     else
         ossa_skin_kernel_scalar(r);
 #else
     switch (k_count) {
-    case 0: r->stream ? run_k(r, 0, pal, 0, 1) : run_k(r, 0, pal, 0, 0); break;
+    case 0: r->stream ? run_k(r, 0, pal, 0, 1, NULL) : run_k(r, 0, pal, 0, 0, NULL); break;
     CASE_K(1) CASE_K(2) CASE_K(3) CASE_K(4) CASE_K(5) CASE_K(6) CASE_K(7) CASE_K(8)
     default: ossa_skin_kernel_scalar(r); break;
     }
