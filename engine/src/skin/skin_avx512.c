@@ -218,7 +218,6 @@ AI void skin16(const float *rows, const float *w, const uint16_t *b, uint32_t k_
     finish16(rows, m, op, on, ix, stream);
 }
 
-
 /* ---- the lookup table ------------------------------------------------------------------------
  * table[e * LOOKUP_BONES + bone] is element e (row-major 3x4) of that bone, the entries past the
  * palette zero. A build (about 300 instructions) costs about what the table saves on
