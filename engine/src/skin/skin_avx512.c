@@ -463,26 +463,15 @@ AI void skin16_exact(const float *rows, const float *w, const uint16_t *b, const
                      uint32_t k_count, const float *pal, int wide, float *op, float *on,
                      const aos_index *ix, int stream)
 {
-    __m512 x = _mm512_load_ps(rows), y = _mm512_load_ps(rows + SKIN_B);
-    __m512 z = _mm512_load_ps(rows + 2 * SKIN_B);
-    __m512 nx = _mm512_load_ps(rows + 3 * SKIN_B), ny = _mm512_load_ps(rows + 4 * SKIN_B);
-    __m512 nz = _mm512_load_ps(rows + 5 * SKIN_B);
     __m512 r[16], e[16], m[12], g[12];
     blend16_exact(w, b, d, k_count, pal, wide, r, e);
     transpose16x12(r, m);
     transpose16x12(e, g);
-    __m512 tx = _mm512_add_ps(m[3], _mm512_add_ps(_mm512_add_ps(g[0], g[1]), g[2]));
-    __m512 ty = _mm512_add_ps(m[7], _mm512_add_ps(_mm512_add_ps(g[4], g[5]), g[6]));
-    __m512 tz = _mm512_add_ps(m[11], _mm512_add_ps(_mm512_add_ps(g[8], g[9]), g[10]));
-    __m512 px = _mm512_fmadd_ps(m[2], z, _mm512_fmadd_ps(m[1], y, _mm512_fmadd_ps(m[0], x, tx)));
-    __m512 py = _mm512_fmadd_ps(m[6], z, _mm512_fmadd_ps(m[5], y, _mm512_fmadd_ps(m[4], x, ty)));
-    __m512 pz = _mm512_fmadd_ps(m[10], z, _mm512_fmadd_ps(m[9], y, _mm512_fmadd_ps(m[8], x, tz)));
-    __m512 qx = _mm512_fmadd_ps(m[2], nz, _mm512_fmadd_ps(m[1], ny, _mm512_mul_ps(m[0], nx)));
-    __m512 qy = _mm512_fmadd_ps(m[6], nz, _mm512_fmadd_ps(m[5], ny, _mm512_mul_ps(m[4], nx)));
-    __m512 qz = _mm512_fmadd_ps(m[10], nz, _mm512_fmadd_ps(m[9], ny, _mm512_mul_ps(m[8], nx)));
-    normalize16(&qx, &qy, &qz);
-    store_aos16(op, px, py, pz, ix, stream);
-    store_aos16(on, qx, qy, qz, ix, stream);
+    /* the translation column gains sum_i R_i d_i; the rest is the blend's */
+    m[3] = _mm512_add_ps(m[3], _mm512_add_ps(_mm512_add_ps(g[0], g[1]), g[2]));
+    m[7] = _mm512_add_ps(m[7], _mm512_add_ps(_mm512_add_ps(g[4], g[5]), g[6]));
+    m[11] = _mm512_add_ps(m[11], _mm512_add_ps(_mm512_add_ps(g[8], g[9]), g[10]));
+    finish16(rows, m, op, on, ix, stream);
 }
 
 AI void run_k_exact(const skin_range *r, uint32_t k_count, const float *pal, int wide, int stream)
