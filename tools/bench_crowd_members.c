@@ -71,16 +71,17 @@ static bool split_within(const crowd *c, uint32_t threads)
     return false;
 }
 
-/* Characters a piece of the crowd holds on `threads` threads: whole update groups (cloth lanes),
- * small ones so that a preempted thread holds little; a crowd too small for that gets one even
- * piece a thread (one character at the least: fewer characters than threads wake no more
- * workers than they have pieces). */
-static uint32_t piece_size(uint32_t n, uint32_t threads)
+/* Characters a piece of the crowd holds on `threads` threads: one or two update groups (cloth
+ * lanes), small so that a preempted thread holds little, of the size that shares the crowd out
+ * most evenly among the pool's threads (ossa_skin_pool_align); a crowd too small for that gets
+ * one even piece a thread (one character at the least: fewer characters than threads wake no
+ * more workers than they have pieces). */
+static uint32_t piece_size(uint32_t n, uint32_t threads, const ossa_skin_pool *pool)
 {
-    uint32_t align = OSSA_INSTANCE_UPDATE_GROUP;
-    if (threads && n < 4 * threads * align)
-        align = (n + threads - 1) / threads;
-    return align ? align : 1;
+    uint32_t group = OSSA_INSTANCE_UPDATE_GROUP;
+    if (threads && n < 4 * threads * group)
+        return n >= threads ? (n + threads - 1) / threads : 1;
+    return ossa_skin_pool_align(pool, n, group);
 }
 
 /* One frame of the whole crowd on c->pool's threads (or the caller's alone). */
@@ -89,7 +90,8 @@ void crowd_frame_ossa(void *ctx)
     crowd *c = ctx;
     uint32_t threads = ossa_skin_pool_threads(c->pool);
     if (c->pool && c->n >= 2 && !split_within(c, threads))
-        ossa_skin_pool_for(c->pool, 0, c->n, piece_size(c->n, threads), crowd_frame_range, c);
+        ossa_skin_pool_for(c->pool, 0, c->n, piece_size(c->n, threads, c->pool), crowd_frame_range,
+                           c);
     else
         crowd_frame_range(c, 0, c->n);
     c->frame++;
@@ -104,7 +106,7 @@ uint32_t crowd_busy_threads(const crowd *c, uint32_t threads)
         return threads;
     if (c->n < 2)
         return 1;
-    uint32_t piece = piece_size(c->n, threads), pieces = (c->n + piece - 1) / piece;
+    uint32_t piece = piece_size(c->n, threads, NULL), pieces = (c->n + piece - 1) / piece;
     return pieces < threads ? pieces : threads;
 }
 

@@ -271,11 +271,14 @@ static void crowd_range(void *ctx, uint32_t begin, uint32_t end)
     }
 }
 
-/* Small chunks of whole update groups: a slow instance (springs, a big part) holds up little. */
+/* Small chunks of one or two update groups, of the size that shares the crowd out most evenly
+ * among the threads: a slow instance (springs, a big part) holds up little. */
 static void run(view_crowd *c, crowd_work *w)
 {
     if (c->pool)
-        ossa_skin_pool_for(c->pool, 0, c->count, OSSA_INSTANCE_UPDATE_GROUP, crowd_range, w);
+        ossa_skin_pool_for(c->pool, 0, c->count,
+                           ossa_skin_pool_align(c->pool, c->count, OSSA_INSTANCE_UPDATE_GROUP),
+                           crowd_range, w);
     else
         crowd_range(w, 0, c->count);
 }

@@ -3,8 +3,8 @@
  * the spin window), with 2 to 4 participants and odd alignments; an idle pool sleeps: its
  * workers use (next to) no CPU while nothing is dispatched; and a worker that stalls (as one
  * preempted on a busy core) holds only the one small chunk it runs, the caller taking the rest;
- * the workers' CPU clock counts what they ran; each participant runs its home (an even run of the
- * chunks, the caller's first) from the front and steals from the back of the others'. */
+ * the workers' CPU clock counts what they ran; each participant runs its home (an even share of the
+ * aligned blocks, the caller's first) from the front and steals from the back of the others'. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <sched.h>
@@ -187,6 +187,72 @@ static void check_homes(void)
     ossa_skin_pool_destroy(pool);
 }
 
+#define EVEN_MAX_CALLS 64u
+
+typedef struct even_ctx {
+    atomic_uint calls;
+    uint32_t begin[EVEN_MAX_CALLS], end[EVEN_MAX_CALLS];
+} even_ctx;
+
+static void even_range(void *p, uint32_t begin, uint32_t end)
+{
+    even_ctx *c = p;
+    uint32_t i = atomic_fetch_add(&c->calls, 1);
+    if (i < EVEN_MAX_CALLS) {
+        c->begin[i] = begin;
+        c->end[i] = end;
+    }
+}
+
+/* Homes are even in blocks of align, not in chunks: n elements in blocks of `align` on 2 threads
+ * split at block blocks / 2 (element `split`), so no call straddles it, and no chunk is longer
+ * than `longest`, an eighth of a home rounded up to blocks. One grid of chunks over 1000 elements made chunks of 64 and
+ * split at 512 (homes of 512 and 488). */
+static void check_even_homes(uint32_t n, uint32_t split, uint32_t longest, uint32_t align)
+{
+    static even_ctx c;
+    ossa_skin_pool *pool = NULL;
+    CHECK(ossa_skin_pool_create(2, &pool, NULL) == OSSA_OK);
+    if (!pool)
+        return;
+    uint32_t bad = 0, covered = 0;
+    for (int d = 0; d < 20; d++) {
+        atomic_store(&c.calls, 0);
+        ossa_skin_pool_for(pool, 0, n, align, even_range, &c);
+        uint32_t calls = atomic_load(&c.calls);
+        bad += calls > EVEN_MAX_CALLS;
+        for (uint32_t i = 0; i < calls && i < EVEN_MAX_CALLS; i++) {
+            bad += c.begin[i] < split && c.end[i] > split;
+            bad += c.end[i] - c.begin[i] > longest || c.begin[i] % align != 0;
+            covered += c.end[i] - c.begin[i];
+        }
+    }
+    CHECKF(bad == 0 && covered == 20 * n, "%u elements: %u chunks straddle %u or are too long",
+           n, bad, split);
+    ossa_skin_pool_destroy(pool);
+}
+
+/* The align that shares a crowd out most evenly: 100 characters in groups of 8 on 2 threads go
+ * in blocks of 10 (50 and 50, not 48 and 52), 1000 likewise (not 496 and 504); 10000 in blocks
+ * of 8 already share evenly; one thread, or none, keeps the group. */
+static void check_align(void)
+{
+    ossa_skin_pool *two = NULL, *one = NULL;
+    CHECK(ossa_skin_pool_create(2, &two, NULL) == OSSA_OK);
+    CHECK(ossa_skin_pool_create(1, &one, NULL) == OSSA_OK);
+    CHECK(ossa_skin_pool_align(two, 100, 8) == 10);
+    CHECK(ossa_skin_pool_align(two, 1000, 8) == 10);
+    CHECK(ossa_skin_pool_align(two, 10000, 8) == 8);
+    CHECK(ossa_skin_pool_align(two, 0, 8) == 8);
+    CHECK(ossa_skin_pool_align(two, 7, 0) == 1);
+    CHECK(ossa_skin_pool_align(one, 100, 8) == 8);
+    CHECK(ossa_skin_pool_align(NULL, 100, 8) == 8);
+    CHECK(ossa_skin_pool_align(two, UINT32_MAX, UINT32_MAX) == UINT32_MAX);
+    check_even_homes(100, 50, 10, 10);
+    ossa_skin_pool_destroy(two);
+    ossa_skin_pool_destroy(one);
+}
+
 int main(void)
 {
     static count_ctx c;
@@ -223,6 +289,9 @@ int main(void)
     check_stalled_worker();
     check_worker_cpu();
     check_homes();
+    check_even_homes(1000, 62 * 8, 8 * 8, 8);  /* 125 blocks: homes of 62 and 63 */
+    check_even_homes(100, 6 * 8, 8, 8);      /* 13 blocks: homes of 6 and 7, chunks of 1 */
+    check_align();
     /* one participant runs on the caller; an empty range runs nothing */
     ossa_skin_pool *one = NULL;
     CHECK(ossa_skin_pool_create(1, &one, NULL) == OSSA_OK);

@@ -1,7 +1,10 @@
-/* Persistent pthread pool: workers are created once. A dispatch cuts its range into small chunks
- * (about 8 per participant, bounds on multiples of the caller's alignment) and gives each
- * participant (the caller is 0) an even run of them, its home, published in an atomic word of its
- * own (dispatch number, end, next); then it bumps a generation counter. Each participant claims
+/* Persistent pthread pool: workers are created once. A dispatch gives each participant (the
+ * caller is 0) an even share of its range's aligned blocks, its home, cut into small chunks (about
+ * 8, bounds on multiples of the caller's alignment) and published in an atomic word of its own
+ * (dispatch number, end, next chunk of that home); then it bumps a generation counter. Homes are
+ * even in blocks, not in chunks: with one grid of chunks over the whole range, 100 characters in
+ * pieces of 8 went 48 and 52 to two threads, and the shorter home's owner then raced the other
+ * for its last chunk, moving those characters between the cores' caches every other frame. Each participant claims
  * its home's chunks from the front, then steals from the back of the others' until none is left,
  * and the caller waits until every chunk is done. So on a quiet machine a participant runs the
  * same elements every dispatch (a crowd's characters stay in one core's caches: chunks taken
@@ -34,6 +37,9 @@
 
 typedef struct pool_home {
     _Alignas(64) atomic_uint_fast64_t claim;
+    /* the current dispatch's home, in blocks of align from the range's aligned base: written
+     * before the claim word is published, read after a claim acquires it */
+    uint32_t first, stop, chunk_blocks;
 } pool_home;
 
 typedef struct pool_worker {
@@ -47,7 +53,8 @@ struct ossa_skin_pool {
     pthread_mutex_t lock;
     pthread_cond_t wake, done_cond;
     atomic_uint_fast64_t generation; /* bumped by every dispatch: wakes the workers */
-    /* Each participant's home: dispatch number << 32 | end << 16 | next chunk, a line each. */
+    /* Each participant's home: dispatch number << 32 | end << 16 | next chunk of that home, and
+     * the home's blocks, a line each. */
     pool_home *homes;
     atomic_uint done;          /* chunks of the current dispatch finished */
     atomic_uint sleepers;      /* workers blocked (or about to block) on `wake` */
@@ -56,8 +63,8 @@ struct ossa_skin_pool {
     /* the current dispatch: written before the generation is bumped */
     ossa_skin_range_fn fn;
     void *ctx;
-    uint32_t begin, end, align, chunk; /* chunk: elements a chunk, a multiple of align */
-    uint32_t count;                    /* chunks of the current dispatch */
+    uint32_t begin, end, align;
+    uint32_t count;                    /* chunks of the current dispatch, all homes together */
     uint32_t dispatch;                 /* number of the current dispatch (wraps) */
     uint32_t started; /* workers successfully created */
     pool_worker *workers;
@@ -110,12 +117,15 @@ static int spin_for_done(struct ossa_skin_pool *p, uint32_t count)
 #define POOL_CHUNKS_PER_THREAD 8u
 #define POOL_MAX_CHUNKS 0xffffu
 
-/* Chunk i of the current dispatch: [begin + i x chunk, ...), its inner bounds on multiples of
- * align (relative to 0), the first starting at begin and the last ending at end. */
-static void chunk_bounds(const struct ossa_skin_pool *p, uint32_t i, uint32_t *b, uint32_t *e)
+/* Chunk i of home h of the current dispatch: its inner bounds on multiples of align (relative to
+ * 0), the first chunk of the range starting at begin and the last ending at end. */
+static void chunk_bounds(const struct ossa_skin_pool *p, const pool_home *h, uint32_t i,
+                         uint32_t *b, uint32_t *e)
 {
     uint64_t base = (uint64_t)p->begin / p->align * p->align;
-    uint64_t lo = base + (uint64_t)i * p->chunk, hi = lo + p->chunk;
+    uint64_t first = (uint64_t)h->first + (uint64_t)i * h->chunk_blocks;
+    uint64_t stop = first + h->chunk_blocks < h->stop ? first + h->chunk_blocks : h->stop;
+    uint64_t lo = base + first * p->align, hi = base + stop * p->align;
     if (lo < p->begin)
         lo = p->begin;
     if (hi > p->end)
@@ -143,13 +153,16 @@ static int claim_from(struct ossa_skin_pool *p, uint32_t h, int front, uint32_t 
     }
 }
 
-/* Takes the next chunk for participant `self`: its home's, else another's. Returns the chunk
- * count of that chunk's dispatch in *count (its fields were published before its words). */
-static int claim_chunk(struct ossa_skin_pool *p, uint32_t self, uint32_t *chunk, uint32_t *count)
+/* Takes the next chunk for participant `self`: its home's, else another's, into *home and
+ * *chunk. Returns the chunk count of that chunk's dispatch in *count (its fields were published
+ * before its words). */
+static int claim_chunk(struct ossa_skin_pool *p, uint32_t self, uint32_t *home, uint32_t *chunk,
+                       uint32_t *count)
 {
     for (uint32_t k = 0; k < p->threads; k++) {
         uint32_t h = self + k < p->threads ? self + k : self + k - p->threads;
         if (claim_from(p, h, k == 0, chunk)) {
+            *home = h;
             *count = p->count;
             return 1;
         }
@@ -160,10 +173,10 @@ static int claim_chunk(struct ossa_skin_pool *p, uint32_t self, uint32_t *chunk,
 /* Runs chunks until none is left; wakes the caller when it finished the dispatch's last one. */
 static void run_chunks(struct ossa_skin_pool *p, uint32_t self)
 {
-    uint32_t i, count;
-    while (claim_chunk(p, self, &i, &count)) {
+    uint32_t h, i, count;
+    while (claim_chunk(p, self, &h, &i, &count)) {
         uint32_t b, e;
-        chunk_bounds(p, i, &b, &e);
+        chunk_bounds(p, &p->homes[h], i, &b, &e);
         if (b < e)
             p->fn(p->ctx, b, e);
         if (atomic_fetch_add(&p->done, 1) + 1 == count && atomic_load(&p->caller_waiting)) {
@@ -311,14 +324,7 @@ void ossa_skin_pool_for(ossa_skin_pool *p, uint32_t begin, uint32_t end, uint32_
         return;
     }
     uint64_t blocks = ((uint64_t)end - (uint64_t)begin / align * align + align - 1) / align;
-    uint64_t want = (uint64_t)p->threads * POOL_CHUNKS_PER_THREAD;
-    uint64_t blocks_per_chunk = (blocks + want - 1) / want;
-    uint64_t count = (blocks + blocks_per_chunk - 1) / blocks_per_chunk;
-    if (count > POOL_MAX_CHUNKS) { /* only for a range wider than 2^32 / 65535 x want */
-        blocks_per_chunk = (blocks + POOL_MAX_CHUNKS - 1) / POOL_MAX_CHUNKS;
-        count = (blocks + blocks_per_chunk - 1) / blocks_per_chunk;
-    }
-    if (count <= 1) {
+    if (blocks <= 1) {
         fn(ctx, begin, end);
         return;
     }
@@ -327,17 +333,28 @@ void ossa_skin_pool_for(ossa_skin_pool *p, uint32_t begin, uint32_t end, uint32_
     p->begin = begin;
     p->end = end;
     p->align = align;
-    p->chunk = (uint32_t)(blocks_per_chunk * align > UINT32_MAX ? UINT32_MAX
-                                                                : blocks_per_chunk * align);
     p->dispatch++;
+    /* Home t: blocks [blocks x t / T, blocks x (t + 1) / T), in chunks of whole blocks, about
+     * POOL_CHUNKS_PER_THREAD of them and never more than a claim word counts. */
+    uint64_t count = 0, chunks[POOL_MAX_THREADS];
+    for (uint32_t t = 0; t < p->threads; t++) {
+        pool_home *h = &p->homes[t];
+        uint64_t first = blocks * t / p->threads, stop = blocks * (t + 1) / p->threads;
+        uint64_t per = (stop - first + POOL_CHUNKS_PER_THREAD - 1) / POOL_CHUNKS_PER_THREAD;
+        if (per < (stop - first + POOL_MAX_CHUNKS - 1) / POOL_MAX_CHUNKS)
+            per = (stop - first + POOL_MAX_CHUNKS - 1) / POOL_MAX_CHUNKS;
+        h->first = (uint32_t)first;
+        h->stop = (uint32_t)stop;
+        h->chunk_blocks = per ? (uint32_t)per : 1u;
+        chunks[t] = per ? (stop - first + per - 1) / per : 0;
+        count += chunks[t];
+    }
     p->count = (uint32_t)count;
     atomic_store(&p->done, 0);
     /* publishes the fields above to whoever claims a chunk */
-    for (uint32_t t = 0; t < p->threads; t++) {
-        uint64_t lo = count * t / p->threads, hi = count * (t + 1) / p->threads;
-        atomic_store_explicit(&p->homes[t].claim, (uint_fast64_t)p->dispatch << 32 | hi << 16 | lo,
+    for (uint32_t t = 0; t < p->threads; t++)
+        atomic_store_explicit(&p->homes[t].claim, (uint_fast64_t)p->dispatch << 32 | chunks[t] << 16,
                               memory_order_release);
-    }
     atomic_fetch_add(&p->generation, 1);
     if (atomic_load(&p->sleepers)) {
         /* No more sleepers woken than there are chunks beside the caller's: a few characters on
@@ -363,6 +380,38 @@ void ossa_skin_pool_for(ossa_skin_pool *p, uint32_t begin, uint32_t end, uint32_
         atomic_store(&p->caller_waiting, 0);
         pthread_mutex_unlock(&p->lock);
     }
+}
+
+/* The most elements any home holds when [0, count) in blocks of `piece` is shared out as
+ * ossa_skin_pool_for shares it. */
+static uint64_t largest_home(uint32_t threads, uint32_t count, uint32_t piece)
+{
+    uint64_t blocks = ((uint64_t)count + piece - 1) / piece, most = 0;
+    for (uint32_t t = 0; t < threads; t++) {
+        uint64_t lo = blocks * t / threads * piece, hi = blocks * (t + 1) / threads * piece;
+        hi = hi < count ? hi : count;
+        if (hi > lo && hi - lo > most)
+            most = hi - lo;
+    }
+    return most;
+}
+
+uint32_t ossa_skin_pool_align(const ossa_skin_pool *p, uint32_t count, uint32_t group)
+{
+    if (group < 1)
+        group = 1;
+    if (!p || p->threads == 1)
+        return group;
+    uint32_t best = group;
+    uint64_t least = largest_home(p->threads, count, group);
+    for (uint32_t step = 1; step < 16 && step < group && group + step > group; step++) {
+        uint64_t most = largest_home(p->threads, count, group + step);
+        if (most < least) {
+            least = most;
+            best = group + step;
+        }
+    }
+    return best;
 }
 
 static void run_slice(void *ctx, uint32_t begin, uint32_t end)
