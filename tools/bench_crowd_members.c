@@ -48,9 +48,12 @@ void crowd_frame_range(void *ctx, uint32_t begin, uint32_t end)
             batch[i - lo] = mb->inst;
         }
         ossa_instance_update_many(batch, hi - lo, CROWD_DT);
+        /* failed is written only on a failure: the members at the ends of two threads' pieces
+         * share a cache line, and a store every frame would move it between their cores */
         for (uint32_t i = lo; i < hi; i++) {
             crowd_member *mb = &c->members[i];
-            mb->failed |= ossa_instance_skin(mb->inst, 0, c->parts, mb->spans, NULL) != OSSA_OK;
+            if (ossa_instance_skin(mb->inst, 0, c->parts, mb->spans, NULL) != OSSA_OK)
+                mb->failed = true;
         }
     }
 }
