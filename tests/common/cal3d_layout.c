@@ -67,7 +67,7 @@ static bool field(cur *c, mf_kind kind, uint32_t limit, int32_t *out)
 /* A count, recorded, that must be >= 0 and fit the bytes left at min_each bytes apiece. */
 static bool count(cur *c, mf_kind kind, size_t min_each, uint32_t *out)
 {
-    int32_t v;
+    int32_t v = 0;
     if (!field(c, kind, 0, &v))
         return false;
     if (v < 0 || (min_each && (size_t)v > (c->n - c->pos) / min_each))
@@ -95,13 +95,13 @@ static bool floats(cur *c, mf_kind kind, size_t n)
 
 static bool string(cur *c)
 {
-    uint32_t len;
+    uint32_t len = 0;
     return count(c, MF_STR_LEN, 1, &len) && skip(c, len);
 }
 
 static bool header(cur *c, const char *magic, uint32_t *version)
 {
-    int32_t v;
+    int32_t v = 0;
     if (c->n < 4 || memcmp(c->d, magic, 4) != 0)
         return stop(c, "magic is not %s", magic);
     c->pos = 4;
@@ -118,7 +118,7 @@ static bool is_imvu(uint32_t v) { return v >= 911 && v <= 919; }
 
 static bool csf(cur *c)
 {
-    uint32_t version, bones;
+    uint32_t version = 0, bones;
     if (!header(c, "CSF", &version) || !count(c, MF_CNT_BONES, 68, &bones))
         return false;
     bool lights = is_imvu(version);
@@ -143,7 +143,7 @@ static bool csf(cur *c)
 
 static bool caf(cur *c)
 {
-    uint32_t version, tracks, flags = 0;
+    uint32_t version = 0, tracks, flags = 0;
     if (!header(c, "CAF", &version))
         return false;
     if (version >= 913 && version <= 919)
@@ -151,7 +151,7 @@ static bool caf(cur *c)
     if (!floats(c, MF_F_DURATION, 1) || !count(c, MF_CNT_TRACKS, 8, &tracks))
         return false;
     if (version >= 1200) {
-        int32_t f;
+        int32_t f = 0;
         if (!i32(c, &f))
             return false;
         flags = (uint32_t)f;
@@ -180,7 +180,7 @@ static bool caf(cur *c)
 
 static bool cmf(cur *c)
 {
-    uint32_t version, submeshes;
+    uint32_t version = 0, submeshes;
     if (!header(c, "CMF", &version) || !count(c, MF_CNT_SUBMESHES, 24, &submeshes))
         return false;
     bool imvu = is_imvu(version);
@@ -237,7 +237,7 @@ static bool cmf(cur *c)
 
 static bool crf(cur *c)
 {
-    uint32_t version, maps;
+    uint32_t version = 0, maps;
     if (!header(c, "CRF", &version) || !skip(c, 12) || !floats(c, MF_KIND_COUNT, 1) ||
         !count(c, MF_CNT_MAPS, 4, &maps))
         return false;
@@ -249,7 +249,7 @@ static bool crf(cur *c)
 
 static bool cpf(cur *c)
 {
-    uint32_t version, tracks;
+    uint32_t version = 0, tracks;
     if (!header(c, "CPF", &version) || !floats(c, MF_F_DURATION, 1) ||
         !count(c, MF_CNT_TRACKS, 8, &tracks))
         return false;
