@@ -23,6 +23,7 @@
  * blocks of one run. */
 #include <stdlib.h>
 #include <string.h>
+#include "core/checked.h"
 #include "skin_mesh_plan.h"
 
 #define SPILL_VERTEX_COST 3u
@@ -71,21 +72,29 @@ void ossa_skin_plan_spill(uint32_t counts[OSSA_SKIN_GROUP_COUNT], uint32_t moved
     }
 }
 
-typedef struct order_key {
-    uint16_t bone[OSSA_SKIN_MAX_GROUPED];
-    uint32_t vertex;
-    uint8_t group;
-} order_key;
-
-static int order_cmp(const void *pa, const void *pb)
+/* Vertex v's bone in slot k as the order sorts it: a group past the vertex's own count repeats
+ * its last bone (as its padding slots do), and the general group and vertices without influences
+ * sort by file order alone (0). */
+static uint16_t slot_bone(const ossa_submesh *sm, const uint8_t *group, uint32_t v, uint32_t k)
 {
-    const order_key *a = pa, *b = pb;
-    if (a->group != b->group)
-        return a->group < b->group ? -1 : 1;
-    for (uint32_t k = 0; k < OSSA_SKIN_MAX_GROUPED; k++)
-        if (a->bone[k] != b->bone[k])
-            return a->bone[k] < b->bone[k] ? -1 : 1;
-    return a->vertex < b->vertex ? -1 : a->vertex > b->vertex;
+    uint32_t a = sm->influence_start[v], e = sm->influence_start[v + 1];
+    if (group[v] == SKIN_GENERAL || a == e || k >= group[v])
+        return 0;
+    return (uint16_t)sm->influences[a + k < e ? a + k : e - 1].bone;
+}
+
+/* One stable counting sort of from[0, n) into to by key[from[i] x stride] < buckets, with
+ * count[buckets + 1]. */
+static void sort_pass(const uint16_t *key, uint32_t stride, uint32_t n, uint32_t buckets,
+                      const uint32_t *from, uint32_t *to, uint32_t *count)
+{
+    memset(count, 0, (buckets + 1) * sizeof *count);
+    for (uint32_t i = 0; i < n; i++)
+        count[1 + key[(size_t)from[i] * stride]]++;
+    for (uint32_t b = 0; b < buckets; b++)
+        count[b + 1] += count[b];
+    for (uint32_t i = 0; i < n; i++)
+        to[count[key[(size_t)from[i] * stride]]++] = from[i];
 }
 
 bool ossa_skin_plan_order(const ossa_submesh *sm, const uint32_t moved[OSSA_SKIN_GROUP_COUNT],
@@ -103,24 +112,54 @@ bool ossa_skin_plan_order(const ossa_submesh *sm, const uint32_t moved[OSSA_SKIN
                 group[v] = (uint8_t)(k + 1);
                 left--;
             }
-    order_key *keys = malloc((n ? n : 1) * sizeof *keys);
-    if (!keys)
+    /* Sorted by (group, bone in slot 0, slot 1, ..., file order): stable counting sorts over file
+     * order from the last slot to the first, then by group, on keys of the group and a bone per
+     * slot. (qsort with a comparator of the same key took 40 % of a 32,768-vertex mesh's
+     * creation.) */
+    enum { STRIDE = OSSA_SKIN_MAX_GROUPED + 1 };
+    size_t key_bytes;
+    if (!ossa_mul_size(n ? n : 1, STRIDE * sizeof(uint16_t), &key_bytes))
         return false;
-    for (uint32_t v = 0; v < n; v++) {
-        order_key *key = &keys[v];
-        memset(key, 0, sizeof *key);
-        key->vertex = v;
-        key->group = group[v];
-        uint32_t a = sm->influence_start[v], e = sm->influence_start[v + 1];
-        if (group[v] == SKIN_GENERAL || a == e)
-            continue; /* file order */
-        for (uint32_t k = 0; k < group[v]; k++)
-            key->bone[k] = (uint16_t)sm->influences[a + k < e ? a + k : e - 1].bone;
+    uint16_t *key = malloc(key_bytes);
+    uint32_t *tmp = malloc((n ? n : 1) * sizeof *tmp), *count = NULL;
+    if (!key || !tmp) {
+        free(key);
+        free(tmp);
+        return false;
     }
-    qsort(keys, n, sizeof *keys, order_cmp);
-    for (uint32_t i = 0; i < n; i++)
-        order[i] = keys[i].vertex;
-    free(keys);
+    uint32_t slots = 0, buckets = OSSA_SKIN_GROUP_COUNT;
+    for (uint32_t v = 0; v < n; v++) {
+        uint16_t *kv = key + (size_t)v * STRIDE;
+        for (uint32_t k = 0; k < OSSA_SKIN_MAX_GROUPED; k++) {
+            kv[k] = slot_bone(sm, group, v, k);
+            buckets = kv[k] + 1u > buckets ? kv[k] + 1u : buckets;
+        }
+        kv[OSSA_SKIN_MAX_GROUPED] = group[v];
+        if (group[v] != SKIN_GENERAL && group[v] > slots)
+            slots = group[v];
+    }
+    count = malloc(((size_t)buckets + 1) * sizeof *count);
+    if (!count) {
+        free(key);
+        free(tmp);
+        return false;
+    }
+    uint32_t *from = order, *to = tmp;
+    for (uint32_t v = 0; v < n; v++)
+        from[v] = v;
+    for (uint32_t p = 0; p <= slots; p++) {
+        /* slots from the last to the first, then the group */
+        uint32_t slot = p < slots ? slots - 1 - p : OSSA_SKIN_MAX_GROUPED;
+        sort_pass(key + slot, STRIDE, n, buckets, from, to, count);
+        uint32_t *t = from;
+        from = to;
+        to = t;
+    }
+    if (from != order)
+        memcpy(order, from, n * sizeof *order);
+    free(key);
+    free(tmp);
+    free(count);
     return true;
 }
 
