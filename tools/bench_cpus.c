@@ -17,7 +17,7 @@ enum {
 static double rate_here(ossa_skin_kernel kernel)
 {
     ossa_skin_calibration_options o = {.kernel = kernel, .vertices = PROBE_VERTICES,
-                                       .rounds = PROBE_ROUNDS};
+                                       .rounds = PROBE_ROUNDS, .small_class_only = true};
     ossa_skin_choice ch;
     if (ossa_skin_calibrate(&o, &ch, NULL) != OSSA_OK)
         return 0.0;

@@ -396,6 +396,18 @@ static void check_document(const jval *doc)
         check_str(sizes->items[i], "choice.calibration.sizes[]", "kernel");
         check_str(sizes->items[i], "choice.calibration.sizes[]", "store");
     }
+    /* the large class's store, timed on a mesh out of the L2 unless a store was forced */
+    const jval *large = get(calib, "large_store_mesh");
+    CHECKF(large && (large->type == J_NULL || large->type == J_OBJ), "large_store_mesh missing");
+    if (large && large->type == J_OBJ) {
+        check_num(large, "choice.calibration.large_store_mesh", "vertices", 0);
+        check_num(large, "choice.calibration.large_store_mesh", "rounds", 1);
+        for (int i = 0; i < 2; i++) {
+            const jval *r = get(large, i ? "stream_vertices_per_second"
+                                         : "cached_vertices_per_second");
+            CHECK(r && (r->type == J_NULL || (r->type == J_NUM && r->num > 0.0)));
+        }
+    }
     const jval *rates = get(calib, "cached_vertices_per_second");
     CHECK(rates && rates->type == J_OBJ && rates->count >= 1);
     rates = get(calib, "stream_vertices_per_second");

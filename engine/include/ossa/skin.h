@@ -117,11 +117,15 @@ enum { OSSA_SKIN_SIZE_SMALL = 0, OSSA_SKIN_SIZE_LARGE = 1, OSSA_SKIN_SIZE_COUNT 
 typedef struct ossa_skin_calibration_options {
     ossa_skin_kernel kernel; /* AUTO: measured; another: that kernel at every size (not
                                 measured; it must be available) */
-    ossa_skin_store store;   /* AUTO: measured below large_vertices, STREAM from it; CACHED
-                                or STREAM: that policy at every size */
+    ossa_skin_store store;   /* AUTO: measured for each class; CACHED or STREAM: that policy
+                                at every size */
     uint32_t large_vertices; /* 0: ossa_skin_large_vertices() */
     uint32_t vertices;       /* of the synthetic mesh timed, 0: 4096 (64 .. 65536) */
     uint32_t rounds;         /* interleaved rounds, 0: 7 (1 .. 64) */
+    uint32_t large_mesh_vertices; /* of the mesh the large class's store is timed on, 0: 32768
+                                     (1024 .. 262144) */
+    bool small_class_only;   /* true: the mesh in cache alone (the large class then streams),
+                                for a rate a kernel has in cache */
 } ossa_skin_calibration_options;
 
 /* What a choice runs for one size class. */
@@ -136,26 +140,33 @@ typedef struct ossa_skin_choice {
     /* why: vertices a second each kernel skinned the mesh with cached and with streaming
      * stores (its best round); 0: not measured */
     double cached_rates[OSSA_SKIN_KERNEL_COUNT], stream_rates[OSSA_SKIN_KERNEL_COUNT];
+    /* why the large class's store: its kernel on a mesh of large_mesh_vertices, out of a core's
+     * L2, with cached and with streaming stores (best rounds); 0: not measured */
+    double large_cached_rate, large_stream_rate;
     bool kernel_forced, store_forced;             /* taken from the options, not measured */
     uint32_t vertices, rounds;                    /* the mesh timed, the rounds run */
+    uint32_t large_mesh_vertices, large_rounds;   /* likewise for the large class's store */
     double seconds;                               /* wall time the calibration took */
 } ossa_skin_choice;
 
-/* The size rule's threshold, 7281: the vertex count whose footprint, 72 bytes a vertex (a
- * 4-influence vertex's 48 bytes of streams read and 24 of outputs written), outgrows 512 KB.
- * Above it streaming stores were as fast or faster (docs/BENCHMARKS.md); below it the
- * calibration measures both. */
+/* The first vertex count of the large class, 7281: where a footprint of 72 bytes a vertex (a
+ * 4-influence vertex's 48 bytes of streams read and 24 of outputs written) outgrows 512 KB, more
+ * than a core's L2 keeps beside everything else (docs/BENCHMARKS.md). */
 OSSA_API uint32_t ossa_skin_large_vertices(void);
 
 /* Times every available kernel with cached and with streaming stores in interleaved rounds on a
- * synthetic mesh in cache (4 influences, 64 bones) and fills *out: for the small class the
- * fastest kernel and store, for the large class streaming stores (the size rule above) and the
- * fastest kernel with them. A kernel's rate is its best round (interference only slows); one
- * under half the best rate after two rounds is not timed again. A few milliseconds
- * (docs/BENCHMARKS.md); timing stops after 20 ms (a loaded machine: fewer rounds, the slowest
- * kernels perhaps unmeasured, widest first). Keep the result for the process and hand it to jobs (ossa_skin_job.choice).
- * OSSA_ERR_INVALID_ARGUMENT for NULL out or an option out of range, OSSA_ERR_UNSUPPORTED for a
- * forced kernel this CPU lacks, OSSA_ERR_NOMEM. */
+ * synthetic mesh in cache (4 influences, 64 bones), then the large class's kernel with each
+ * store on a larger one (32768 vertices, 2.3 MB), and fills *out: for the small class the
+ * fastest kernel and store in cache; for the large class the fastest kernel in cache (with either
+ * store) and the store faster on the larger mesh. Which store wins out of the L2 differs by
+ * kernel as well as by CPU: on the Zen 5 VM of docs/BENCHMARKS.md the AVX-512 kernel streamed
+ * faster and the AVX2 kernel stored faster through the cache. A rate is its best round
+ * (interference only slows); a kernel under half the best rate after two rounds is not timed
+ * again. A few milliseconds (docs/BENCHMARKS.md); timing stops after 20 ms (a loaded machine:
+ * fewer rounds, the slowest kernels perhaps unmeasured, widest first; the large class's store
+ * then streaming if it has no rate of both). Keep the result for the process and hand it to jobs
+ * (ossa_skin_job.choice). OSSA_ERR_INVALID_ARGUMENT for NULL out or an option out of range,
+ * OSSA_ERR_UNSUPPORTED for a forced kernel this CPU lacks, OSSA_ERR_NOMEM. */
 OSSA_API ossa_status ossa_skin_calibrate(const ossa_skin_calibration_options *opt,
                                          ossa_skin_choice *out, ossa_error *err);
 /* The kernel and store a choice gives a job of `vertices` vertices. NULL choice: AUTO for both

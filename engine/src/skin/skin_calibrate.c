@@ -1,7 +1,10 @@
-/* The kernel chosen by measurement (ossa_skin_calibrate) and the store by size
- * (ossa_skin_large_vertices). Feature flags only say which kernels run here; which of them is
- * fastest differs by core: on a Zen 5 VM the AVX2 kernel beat the AVX-512 one at 10,000 vertices
- * in many rounds, on the Xeons the AVX-512 kernel led by 1.2 to 1.4x (docs/BENCHMARKS.md). */
+/* The kernel and the store chosen by measurement (ossa_skin_calibrate), for jobs in a core's L2
+ * and for larger ones (ossa_skin_large_vertices). Feature flags only say which kernels run here;
+ * which of them is fastest differs by core: on a Zen 5 VM the AVX2 kernel beat the AVX-512 one
+ * at 10,000 vertices in many rounds, on the Xeons the AVX-512 kernel led by 1.2 to 1.4x; and
+ * which store is faster out of the L2 differs by kernel: on the Zen 5 VM the AVX-512 kernel
+ * streamed 2 to 6 % faster from 32,768 vertices on, the AVX2 kernel stored 4 to 15 % faster
+ * through the cache (docs/BENCHMARKS.md). */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -16,14 +19,18 @@ enum {
     CALIB_BONES = 64,
     CALIB_INFLUENCES = 4,
     CALIB_PASSES = 2,           /* timed passes a round, after one untimed */
-    CALIB_FOOTPRINT = 72        /* bytes a 4-influence vertex reads (48) and writes (24) */
+    CALIB_FOOTPRINT = 72,       /* bytes a 4-influence vertex reads (48) and writes (24) */
+    CALIB_LARGE_MESH = 32768,   /* 2.3 MB: out of a core's L2 on the project's CPUs (1-2 MB) */
+    CALIB_LARGE_MESH_MIN = 1024,
+    CALIB_LARGE_MESH_MAX = 262144,
+    CALIB_LARGE_ROUNDS = 3      /* at most, each store once a round (a pass, after one untimed) */
 };
 /* Timing stops once this much has gone (a loaded machine), each class having one kernel. */
 #define CALIB_MAX_SECONDS 0.02
-/* The size rule: jobs whose footprint outgrows this stream. On the AMD EPYC VM (1 MB of L2),
- * with the AVX-512 kernel, the calibration's 290 KB mesh ran about 2 % faster with cached
- * stores, and jobs of 10,000 vertices (720 KB) to 1,000,000 as fast or faster streaming
- * (docs/BENCHMARKS.md, 2026-11-28, 21:00); on the Xeon VM 1,000,000 ran as fast. */
+/* The large class: jobs whose footprint outgrows this. On the AMD EPYC VM (1 MB of L2), with the
+ * AVX-512 kernel, the calibration's 290 KB mesh ran about 2 % faster with cached stores, and
+ * jobs of 10,000 vertices (720 KB) to 1,000,000 as fast or faster streaming (docs/BENCHMARKS.md,
+ * 2026-11-28, 21:00): the store that wins in cache is not the one that wins beyond it. */
 #define CALIB_LARGE_BYTES ((uint64_t)512 << 10)
 
 static double now_s(void)
@@ -134,8 +141,10 @@ static ossa_status calib_make(calib_data *d, uint32_t n, ossa_error *err)
     return OSSA_OK;
 }
 
-/* Seconds a pass of kernel k with store policy `store` takes (one untimed pass first). */
-static double time_pass(const calib_data *d, ossa_skin_kernel k, ossa_skin_store store)
+/* Seconds a pass of kernel k with store policy `store` takes, the mean of `passes` after one
+ * untimed pass. */
+static double time_pass(const calib_data *d, ossa_skin_kernel k, ossa_skin_store store,
+                        int passes)
 {
     ossa_skin_job job = {.mesh = d->mesh, .palette = d->palette, .palette_size = CALIB_BONES,
                          .out_positions = d->out_pos, .out_normals = d->out_nrm,
@@ -145,9 +154,44 @@ static double time_pass(const calib_data *d, ossa_skin_kernel k, ossa_skin_store
     job.store = store;
     ossa_skin_job_run(&job, NULL);
     double t0 = now_s();
-    for (int p = 0; p < CALIB_PASSES; p++)
+    for (int p = 0; p < passes; p++)
         ossa_skin_job_run(&job, NULL);
-    return (now_s() - t0) / CALIB_PASSES;
+    return (now_s() - t0) / passes;
+}
+
+/* The large class's store: its kernel on a mesh of n vertices, out of the L2, with each store in
+ * up to `rounds` alternated rounds (at least one, then until the deadline); the faster one's best
+ * round wins. The scalar kernel never streams: nothing to measure. */
+static ossa_status measure_large_store(ossa_skin_choice *out, uint32_t n, uint32_t rounds,
+                                       double t_start, ossa_error *err)
+{
+    ossa_skin_choice_size *large = &out->size[OSSA_SKIN_SIZE_LARGE];
+    out->large_mesh_vertices = n;
+    if (large->kernel == OSSA_SKIN_KERNEL_SCALAR)
+        return OSSA_OK;
+    calib_data d;
+    ossa_status st = calib_make(&d, n, err);
+    if (st != OSSA_OK) {
+        calib_free(&d);
+        return st;
+    }
+    const ossa_skin_store stores[2] = {OSSA_SKIN_STORE_CACHED, OSSA_SKIN_STORE_STREAM};
+    double best[2] = {0.0, 0.0};
+    uint32_t r = 0;
+    for (; r < rounds && (r == 0 || now_s() - t_start <= CALIB_MAX_SECONDS); r++)
+        for (int c = 0; c < 2; c++) {
+            double t = time_pass(&d, large->kernel, stores[c], 1);
+            if (r == 0 || t < best[c])
+                best[c] = t;
+        }
+    out->large_rounds = r;
+    out->large_cached_rate = best[0] > 0.0 ? (double)n / best[0] : 0.0;
+    out->large_stream_rate = best[1] > 0.0 ? (double)n / best[1] : 0.0;
+    if (out->large_cached_rate > 0.0 && out->large_stream_rate > 0.0)
+        large->store = out->large_cached_rate > out->large_stream_rate ? OSSA_SKIN_STORE_CACHED
+                                                                       : OSSA_SKIN_STORE_STREAM;
+    calib_free(&d);
+    return OSSA_OK;
 }
 
 ossa_status ossa_skin_calibrate(const ossa_skin_calibration_options *opt, ossa_skin_choice *out,
@@ -176,6 +220,11 @@ ossa_status ossa_skin_calibrate(const ossa_skin_calibration_options *opt, ossa_s
     if (o.rounds > CALIB_ROUNDS_MAX)
         return ossa_error_fail(err, bad, "skin calibration: rounds %u, above %u", o.rounds,
                                (unsigned)CALIB_ROUNDS_MAX);
+    if (o.large_mesh_vertices && (o.large_mesh_vertices < CALIB_LARGE_MESH_MIN ||
+                                  o.large_mesh_vertices > CALIB_LARGE_MESH_MAX))
+        return ossa_error_fail(err, bad, "skin calibration: large mesh of %u vertices, not in "
+                               "%u..%u", o.large_mesh_vertices, (unsigned)CALIB_LARGE_MESH_MIN,
+                               (unsigned)CALIB_LARGE_MESH_MAX);
     uint32_t n = o.vertices ? o.vertices : CALIB_VERTICES;
     uint32_t rounds = o.rounds ? o.rounds : CALIB_ROUNDS;
     out->large_vertices = o.large_vertices ? o.large_vertices : ossa_skin_large_vertices();
@@ -211,6 +260,11 @@ ossa_status ossa_skin_calibrate(const ossa_skin_calibration_options *opt, ossa_s
     for (int k = 0; k < OSSA_SKIN_KERNEL_COUNT; k++)
         live[k] = k != OSSA_SKIN_KERNEL_AUTO && ossa_skin_kernel_available((ossa_skin_kernel)k) &&
                   (!out->kernel_forced || k == (int)o.kernel);
+    /* The scalar kernel runs at a third of the SSE2 kernel's rate or less (docs/BENCHMARKS.md):
+     * timed only where no SIMD kernel runs. Pruned after two rounds, it took half the time. */
+    for (int k = OSSA_SKIN_KERNEL_SCALAR + 1; k < OSSA_SKIN_KERNEL_COUNT; k++)
+        if (live[k])
+            live[OSSA_SKIN_KERNEL_SCALAR] = false;
     /* widest kernels first, so that a deadline hit in the first round (a starved process, or
      * one under valgrind) leaves the slow ones out; past the deadline a set that has measured
      * nothing yet still measures its first kernel, so each store gets a rate */
@@ -228,7 +282,7 @@ ossa_status ossa_skin_calibrate(const ossa_skin_calibration_options *opt, ossa_s
                     over = true;
                     continue;
                 }
-                double t = time_pass(&d, (ossa_skin_kernel)k, stores[c]);
+                double t = time_pass(&d, (ossa_skin_kernel)k, stores[c], CALIB_PASSES);
                 if (!count[c][k]++ || t < best_t[c][k])
                     best_t[c][k] = t;
             }
@@ -258,8 +312,8 @@ ossa_status ossa_skin_calibrate(const ossa_skin_calibration_options *opt, ossa_s
         for (int k = 0; k < OSSA_SKIN_KERNEL_COUNT; k++)
             if (count[c][k] && best_t[c][k] > 0.0)
                 (c ? out->stream_rates : out->cached_rates)[k] = (double)n / best_t[c][k];
-    /* small: the fastest pair; large: the fastest kernel with its store */
-    double best_small = 0.0, best_large = 0.0;
+    /* small: the fastest pair; large: that kernel, its store measured below */
+    double best_small = 0.0;
     for (int k = 0; k < OSSA_SKIN_KERNEL_COUNT; k++)
         for (int c = 0; c < 2; c++) {
             double rate = (c ? out->stream_rates : out->cached_rates)[k];
@@ -268,15 +322,19 @@ ossa_status ossa_skin_calibrate(const ossa_skin_calibration_options *opt, ossa_s
                 out->size[OSSA_SKIN_SIZE_SMALL] = (ossa_skin_choice_size){(ossa_skin_kernel)k,
                                                                           stores[c]};
             }
-            if (stores[c] == out->size[OSSA_SKIN_SIZE_LARGE].store && rate > best_large) {
-                best_large = rate;
-                out->size[OSSA_SKIN_SIZE_LARGE].kernel = (ossa_skin_kernel)k;
-            }
         }
-    for (int c = 0; c < OSSA_SKIN_SIZE_COUNT; c++)
-        if (out->size[c].kernel == OSSA_SKIN_KERNEL_AUTO)
-            out->size[c].kernel = ossa_skin_kernel_best();
+    if (out->size[OSSA_SKIN_SIZE_SMALL].kernel == OSSA_SKIN_KERNEL_AUTO)
+        out->size[OSSA_SKIN_SIZE_SMALL].kernel = ossa_skin_kernel_best();
+    out->size[OSSA_SKIN_SIZE_LARGE].kernel = out->size[OSSA_SKIN_SIZE_SMALL].kernel;
     calib_free(&d);
+    if (!out->store_forced && !o.small_class_only) {
+        uint32_t rounds_large = rounds < CALIB_LARGE_ROUNDS ? rounds : CALIB_LARGE_ROUNDS;
+        st = measure_large_store(out, o.large_mesh_vertices ? o.large_mesh_vertices
+                                                            : CALIB_LARGE_MESH,
+                                 rounds_large, t_start, err);
+        if (st != OSSA_OK)
+            return st;
+    }
     out->seconds = now_s() - t_start;
     return OSSA_OK;
 }
