@@ -160,7 +160,7 @@ OSSA_API uint32_t ossa_skin_large_vertices(void);
  * fastest kernel and store in cache; for the large class the fastest kernel in cache (with either
  * store) and the store faster on the larger mesh. Which store wins out of the L2 differs by
  * kernel as well as by CPU: on the Zen 5 VM of docs/BENCHMARKS.md the AVX-512 kernel streamed
- * faster and the AVX2 kernel stored faster through the cache. A rate is its best round
+ * faster, the AVX2 kernel as fast or faster with cached stores. A rate is its best round
  * (interference only slows); a kernel under half the best rate after two rounds is not timed
  * again. A few milliseconds (docs/BENCHMARKS.md); timing stops after 20 ms (a loaded machine:
  * fewer rounds, the slowest kernels perhaps unmeasured, widest first; the large class's store
