@@ -78,7 +78,7 @@ static void calib_free(calib_data *d)
 
 /* n vertices of 4 influences on distinct bones of 64, weights summing to 1, as ossa bench's
  * synthetic mesh; a palette of rotations about random axes and small translations. */
-static ossa_status calib_make(calib_data *d, uint32_t n, ossa_error *err)
+static ossa_status calib_fill(calib_data *d, uint32_t n, ossa_error *err)
 {
     memset(d, 0, sizeof *d);
     d->pos = malloc(3 * sizeof(float) * n);
@@ -141,6 +141,18 @@ static ossa_status calib_make(calib_data *d, uint32_t n, ossa_error *err)
     return OSSA_OK;
 }
 
+/* calib_fill, everything freed on a failure. */
+static ossa_status calib_make(calib_data *d, uint32_t n, ossa_error *err)
+{
+    ossa_status st = calib_fill(d, n, err);
+    if (st != OSSA_OK)
+        calib_free(d);
+    return st;
+}
+
+/* Set 0 cached, set 1 streaming stores. */
+static const ossa_skin_store calib_stores[2] = {OSSA_SKIN_STORE_CACHED, OSSA_SKIN_STORE_STREAM};
+
 /* Seconds a pass of kernel k with store policy `store` takes, the mean of `passes` after one
  * untimed pass. */
 static double time_pass(const calib_data *d, ossa_skin_kernel k, ossa_skin_store store,
@@ -171,16 +183,13 @@ static ossa_status measure_large_store(ossa_skin_choice *out, uint32_t n, uint32
         return OSSA_OK;
     calib_data d;
     ossa_status st = calib_make(&d, n, err);
-    if (st != OSSA_OK) {
-        calib_free(&d);
+    if (st != OSSA_OK)
         return st;
-    }
-    const ossa_skin_store stores[2] = {OSSA_SKIN_STORE_CACHED, OSSA_SKIN_STORE_STREAM};
     double best[2] = {0.0, 0.0};
     uint32_t r = 0;
     for (; r < rounds && (r == 0 || now_s() - t_start <= CALIB_MAX_SECONDS); r++)
         for (int c = 0; c < 2; c++) {
-            double t = time_pass(&d, large->kernel, stores[c], 1);
+            double t = time_pass(&d, large->kernel, calib_stores[c], 1);
             if (r == 0 || t < best[c])
                 best[c] = t;
         }
@@ -245,12 +254,9 @@ ossa_status ossa_skin_calibrate(const ossa_skin_calibration_options *opt, ossa_s
 
     calib_data d;
     ossa_status st = calib_make(&d, n, err);
-    if (st != OSSA_OK) {
-        calib_free(&d);
+    if (st != OSSA_OK)
         return st;
-    }
-    /* set 0 cached, set 1 streaming stores (only the forced one when a store is forced) */
-    const ossa_skin_store stores[2] = {OSSA_SKIN_STORE_CACHED, OSSA_SKIN_STORE_STREAM};
+    /* only the forced store's set when a store is forced */
     bool use[2] = {!out->store_forced || o.store == OSSA_SKIN_STORE_CACHED,
                    !out->store_forced || o.store == OSSA_SKIN_STORE_STREAM};
     double best_t[2][OSSA_SKIN_KERNEL_COUNT];
@@ -282,7 +288,7 @@ ossa_status ossa_skin_calibrate(const ossa_skin_calibration_options *opt, ossa_s
                     over = true;
                     continue;
                 }
-                double t = time_pass(&d, (ossa_skin_kernel)k, stores[c], CALIB_PASSES);
+                double t = time_pass(&d, (ossa_skin_kernel)k, calib_stores[c], CALIB_PASSES);
                 if (!count[c][k]++ || t < best_t[c][k])
                     best_t[c][k] = t;
             }
@@ -320,7 +326,7 @@ ossa_status ossa_skin_calibrate(const ossa_skin_calibration_options *opt, ossa_s
             if (rate > best_small) {
                 best_small = rate;
                 out->size[OSSA_SKIN_SIZE_SMALL] = (ossa_skin_choice_size){(ossa_skin_kernel)k,
-                                                                          stores[c]};
+                                                                          calib_stores[c]};
             }
         }
     if (out->size[OSSA_SKIN_SIZE_SMALL].kernel == OSSA_SKIN_KERNEL_AUTO)
