@@ -1,23 +1,24 @@
 /* Persistent pthread pool: workers are created once. A dispatch gives each participant (the
- * caller is 0) an even share of its range's aligned blocks, its home, cut into small chunks (about
- * 8, bounds on multiples of the caller's alignment) and published in an atomic word of its own
- * (dispatch number, end, next chunk of that home); then it bumps a generation counter. Homes are
- * even in blocks, not in chunks: with one grid of chunks over the whole range, 100 characters in
- * pieces of 8 went 48 and 52 to two threads, and the shorter home's owner then raced the other
- * for its last chunk, moving those characters between the cores' caches every other frame. Each participant claims
- * its home's chunks from the front, then steals from the back of the others' until none is left,
- * and the caller waits until every chunk is done. So on a quiet machine a participant runs the
- * same elements every dispatch (a crowd's characters stay in one core's caches: chunks taken
- * first come first served moved them from core to core every frame), and a worker that the OS
- * preempts holds at most the one chunk it is running: the others take the rest (a fixed half per
- * thread made the whole dispatch wait for the slowest core). A worker that arrives late finds the
- * words at another dispatch, or exhausted, and goes back to waiting without touching the
- * dispatch's fields; those fields only change after every chunk of their dispatch is done, and a
- * claimed chunk is not done until its claimer finishes it.
+ * caller is 0) an even share of its range's aligned blocks, its home, cut into small chunks
+ * (about 8, bounds on multiples of the caller's alignment) and published in an atomic word of
+ * its own (dispatch number, end, next chunk of that home); then it bumps a generation counter.
+ * Homes are even in blocks, not in chunks: with one grid of chunks over the whole range, 100
+ * characters in pieces of 8 went 48 and 52 to two threads, and the shorter home's owner then
+ * raced the other for its last chunk, moving those characters between the cores' caches every
+ * other frame. Each participant claims its home's chunks from the front, then steals from the
+ * back of the others' until none is left, and the caller waits until every chunk is done. So on
+ * a quiet machine a participant runs the same elements every dispatch (a crowd's characters
+ * stay in one core's caches: chunks taken first come first served moved them from core to core
+ * every frame), and a worker that the OS preempts holds at most the one chunk it is running:
+ * the others take the rest (a fixed half per thread made the whole dispatch wait for the
+ * slowest core). A worker that arrives late finds the words at another dispatch, or exhausted,
+ * and goes back to waiting without touching the dispatch's fields; those fields only change
+ * after every chunk of their dispatch is done, and a claimed chunk is not done until its
+ * claimer finishes it.
  *
  * Waiting is spin-then-block on both sides: a worker that has just finished spins for at most
- * POOL_SPIN_NS waiting for the next dispatch (frames and benchmarks dispatch back to back, and a
- * condition-variable wake-up costs tens of microseconds on a VM), then sleeps on a condition
+ * POOL_SPIN_NS waiting for the next dispatch (frames and benchmarks dispatch back to back, and
+ * a condition-variable wake-up costs tens of microseconds on a VM), then sleeps on a condition
  * variable; the caller likewise spins at most POOL_SPIN_NS for the chunks to finish before
  * sleeping. So an idle pool sleeps (no CPU) at most POOL_SPIN_NS after its last dispatch.
  * Sleepers are counted so a dispatch only takes the mutex when someone sleeps; the counters are
