@@ -242,7 +242,7 @@ static bool run_size(const bench_crowd_opts *o, const ossa_model *m, uint32_t n,
     if (pool)
         subs[ns++] = (crowd_subject){.frame = crowd_frame_ossa, .pool = pool, .ossa = true,
                                      .threads = ossa_skin_pool_threads(pool),
-                                     .busy = crowd_busy_threads(&c, ossa_skin_pool_threads(pool))};
+                                     .busy = crowd_busy_threads(&c, pool)};
 #ifdef OSSA_BENCH_CAL3D
     if (c.cal)
         subs[ns++] = (crowd_subject){.frame = crowd_frame_cal, .threads = 1};

@@ -74,42 +74,35 @@ static bool split_within(const crowd *c, uint32_t threads)
     return false;
 }
 
-/* Characters a piece of the crowd holds on `threads` threads: one or two update groups (cloth
- * lanes), small so that a preempted thread holds little, of the size that shares the crowd out
- * most evenly among the pool's threads (ossa_skin_pool_align); a crowd too small for that gets
- * one even piece a thread (one character at the least: fewer characters than threads wake no
- * more workers than they have pieces). */
-static uint32_t piece_size(uint32_t n, uint32_t threads, const ossa_skin_pool *pool)
-{
-    uint32_t group = OSSA_INSTANCE_UPDATE_GROUP;
-    if (threads && n < 4 * threads * group)
-        return n >= threads ? (n + threads - 1) / threads : 1;
-    return ossa_skin_pool_align(pool, n, group);
-}
-
-/* One frame of the whole crowd on c->pool's threads (or the caller's alone). */
+/* One frame of the whole crowd on c->pool's threads (or the caller's alone), in pieces of one
+ * or two update groups (cloth lanes), small so that a preempted thread holds little, of the size
+ * that shares the crowd out most evenly, or one even piece a thread for a small crowd
+ * (ossa_skin_pool_align). */
 void crowd_frame_ossa(void *ctx)
 {
     crowd *c = ctx;
     uint32_t threads = ossa_skin_pool_threads(c->pool);
     if (c->pool && c->n >= 2 && !split_within(c, threads))
-        ossa_skin_pool_for(c->pool, 0, c->n, piece_size(c->n, threads, c->pool), crowd_frame_range,
-                           c);
+        ossa_skin_pool_for(c->pool, 0, c->n,
+                           ossa_skin_pool_align(c->pool, c->n, OSSA_INSTANCE_UPDATE_GROUP),
+                           crowd_frame_range, c);
     else
         crowd_frame_range(c, 0, c->n);
     c->frame++;
 }
 
-/* Threads a frame on a pool of `threads` keeps busy, for the contention check: all of them when
- * the instances split their large parts, one a piece when the characters are split (up to all),
+/* Threads a frame on `pool` keeps busy, for the contention check: all of them when the
+ * instances split their large parts, one a piece when the characters are split (up to all),
  * else the caller's alone; an idle worker is not a busy machine. */
-uint32_t crowd_busy_threads(const crowd *c, uint32_t threads)
+uint32_t crowd_busy_threads(const crowd *c, const ossa_skin_pool *pool)
 {
+    uint32_t threads = ossa_skin_pool_threads(pool);
     if (split_within(c, threads))
         return threads;
     if (c->n < 2)
         return 1;
-    uint32_t piece = piece_size(c->n, threads, NULL), pieces = (c->n + piece - 1) / piece;
+    uint32_t piece = ossa_skin_pool_align(pool, c->n, OSSA_INSTANCE_UPDATE_GROUP);
+    uint32_t pieces = (c->n + piece - 1) / piece;
     return pieces < threads ? pieces : threads;
 }
 

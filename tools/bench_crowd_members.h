@@ -72,7 +72,7 @@ void crowd_release(crowd *c);
 /* Bytes a slab holds (0: none made). */
 size_t crowd_slab_bytes(const crowd_slab *s);
 /* Whose threads a frame uses: the pool's across characters or within their parts (never both). */
-uint32_t crowd_busy_threads(const crowd *c, uint32_t threads);
+uint32_t crowd_busy_threads(const crowd *c, const ossa_skin_pool *pool);
 void crowd_use_pool(crowd *c, ossa_skin_pool *pool);
 /* Bytes of positions and normals a frame writes (every character), and the store policy of every
  * character's instance. */

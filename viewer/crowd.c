@@ -272,7 +272,8 @@ static void crowd_range(void *ctx, uint32_t begin, uint32_t end)
 }
 
 /* Small chunks of one or two update groups, of the size that shares the crowd out most evenly
- * among the threads: a slow instance (springs, a big part) holds up little. */
+ * among the threads, or one even share a thread for a small crowd (ossa_skin_pool_align): a
+ * slow instance (springs, a big part) holds up little. */
 static void run(view_crowd *c, crowd_work *w)
 {
     if (c->pool)

@@ -234,7 +234,8 @@ static void check_even_homes(uint32_t n, uint32_t split, uint32_t longest, uint3
 
 /* The align that shares a crowd out most evenly: 100 characters in groups of 8 on 2 threads go
  * in blocks of 10 (50 and 50, not 48 and 52), 1000 likewise (not 496 and 504); 10000 in blocks
- * of 8 already share evenly; one thread, or none, keeps the group. */
+ * of 8 already share evenly; under 4 groups a thread, one even share a thread (one element at
+ * the least); one thread, or none, keeps the group. */
 static void check_align(void)
 {
     ossa_skin_pool *two = NULL, *one = NULL;
@@ -243,11 +244,17 @@ static void check_align(void)
     CHECK(ossa_skin_pool_align(two, 100, 8) == 10);
     CHECK(ossa_skin_pool_align(two, 1000, 8) == 10);
     CHECK(ossa_skin_pool_align(two, 10000, 8) == 8);
-    CHECK(ossa_skin_pool_align(two, 0, 8) == 8);
-    CHECK(ossa_skin_pool_align(two, 7, 0) == 1);
+    CHECK(ossa_skin_pool_align(two, 64, 8) == 8);
+    CHECK(ossa_skin_pool_align(two, 63, 8) == 32);
+    CHECK(ossa_skin_pool_align(two, 10, 8) == 5);
+    CHECK(ossa_skin_pool_align(two, 1, 8) == 1);
+    CHECK(ossa_skin_pool_align(two, 0, 8) == 1);
+    CHECK(ossa_skin_pool_align(two, 7, 0) == 4);
     CHECK(ossa_skin_pool_align(one, 100, 8) == 8);
     CHECK(ossa_skin_pool_align(NULL, 100, 8) == 8);
-    CHECK(ossa_skin_pool_align(two, UINT32_MAX, UINT32_MAX) == UINT32_MAX);
+    CHECK(ossa_skin_pool_align(two, UINT32_MAX, UINT32_MAX) == (UINT32_MAX >> 1) + 1);
+    uint32_t huge = ossa_skin_pool_align(two, UINT32_MAX, 1u << 28);
+    CHECKF(huge >= 1u << 28 && huge < (1u << 28) + 16, "%u", huge);
     check_even_homes(100, 50, 10, 10);
     ossa_skin_pool_destroy(two);
     ossa_skin_pool_destroy(one);

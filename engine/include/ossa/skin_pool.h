@@ -37,9 +37,11 @@ OSSA_API void ossa_skin_pool_for(ossa_skin_pool *pool, uint32_t begin, uint32_t 
                                  ossa_skin_range_fn fn, void *ctx);
 /* An align for ossa_skin_pool_for over [0, count) whose elements run best in groups of `group`
  * (>= 1; a crowd's OSSA_INSTANCE_UPDATE_GROUP): of the sizes group to group + 15 (below
- * 2 x group), the smallest whose blocks share count out most evenly among the pool's homes.
- * 100 characters in blocks of 8 go 48 and 52 to 2 threads, in blocks of 10 50 and 50. group for
- * a NULL or one-thread pool. */
+ * 2 x group), the smallest whose blocks share count out most evenly among the pool's homes
+ * (100 characters in blocks of 8 go 48 and 52 to 2 threads, in blocks of 10 50 and 50). A count
+ * under 4 x group a thread gets one even share a thread instead (10 characters on 2 threads: 5
+ * and 5; smaller pieces lost the cloth's lanes and paid a claim each, docs/BENCHMARKS.md), and
+ * fewer elements than threads one each. group for a NULL or one-thread pool. */
 OSSA_API uint32_t ossa_skin_pool_align(const ossa_skin_pool *pool, uint32_t count, uint32_t group);
 
 #ifdef __cplusplus

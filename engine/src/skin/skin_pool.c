@@ -403,6 +403,9 @@ uint32_t ossa_skin_pool_align(const ossa_skin_pool *p, uint32_t count, uint32_t 
         group = 1;
     if (!p || p->threads == 1)
         return group;
+    if ((uint64_t)count < 4ull * p->threads * group)
+        return count >= p->threads ? (uint32_t)(((uint64_t)count + p->threads - 1) / p->threads)
+                                   : 1;
     uint32_t best = group;
     uint64_t least = largest_home(p->threads, count, group);
     for (uint32_t step = 1; step < 16 && step < group && group + step > group; step++) {
