@@ -37,7 +37,8 @@ typedef struct ossa_load_options {
 
 /* Guesses a format from the first bytes and the file name (extension). A .cfg is decided by
  * its text: OSSA_FORMAT_SKM for a Qfusion model config (an import, no key=value line), which
- * stands for the .skm of the same name, else OSSA_FORMAT_CAL3D_CFG. */
+ * stands for the .skm of the same name, else OSSA_FORMAT_CAL3D_CFG. A .cff name is CFF whatever
+ * its first bytes: CFF has no magic, and its first floats may spell another format's. */
 OSSA_API ossa_format ossa_sniff(const void *data, size_t size, const char *name);
 
 /* One file: a Cal3D file of any kind, a .cfg model set (Cal3D, or Qfusion: its .skm), or any

@@ -1,6 +1,8 @@
-/* Telling a file's format from its first bytes and name: Cal3D binary magics, the SKM/SKP id
- * (and the pose file's layout when the name does not tell), C3S's RIFF form, a .cfg of either
- * kind by its text, Cal3D XML and CFF by extension, and Cal3D XML by content. */
+/* Telling a file's format from its first bytes and name: a .cff name first (CFF has no magic,
+ * so its first bytes may spell another format's: they are its origin's three floats, and an x of
+ * 2.99e-9 reads "SKM1"), then Cal3D binary magics, the SKM/SKP id (and the pose file's layout
+ * when the name does not tell), C3S's RIFF form, a .cfg of either kind by its text, Cal3D XML by
+ * extension, and Cal3D XML by content. */
 #include <ctype.h>
 #include <stdint.h>
 #include <string.h>
@@ -74,6 +76,9 @@ bool ossa_sniffed_cfg(ossa_format fmt, const void *data, size_t size)
 ossa_format ossa_sniff(const void *data, size_t size, const char *name)
 {
     const uint8_t *p = data;
+    const char *ext = extension(name);
+    if (strcasecmp(ext, "cff") == 0)
+        return OSSA_FORMAT_CFF;
     static const struct { const char magic[4]; ossa_format f; } bin[] = {
         {"CSF", OSSA_FORMAT_CSF}, {"CAF", OSSA_FORMAT_CAF}, {"CMF", OSSA_FORMAT_CMF},
         {"CRF", OSSA_FORMAT_CRF}, {"CPF", OSSA_FORMAT_CPF}};
@@ -81,7 +86,6 @@ ossa_format ossa_sniff(const void *data, size_t size, const char *name)
         for (size_t k = 0; k < sizeof bin / sizeof bin[0]; k++)
             if (memcmp(p, bin[k].magic, 4) == 0)
                 return bin[k].f;
-    const char *ext = extension(name);
     if (size >= 4 && memcmp(p, "SKM1", 4) == 0) {
         /* Both kinds share the id. Without a telling extension, a pose file shows its layout:
          * the bone table right after the 28-byte header and the frame table after the bones. */
@@ -101,8 +105,7 @@ ossa_format ossa_sniff(const void *data, size_t size, const char *name)
     }
     static const struct { const char *ext; ossa_format f; } exts[] = {
         {"xsf", OSSA_FORMAT_XSF}, {"xaf", OSSA_FORMAT_XAF},
-        {"xmf", OSSA_FORMAT_XMF}, {"xrf", OSSA_FORMAT_XRF}, {"xpf", OSSA_FORMAT_XPF},
-        {"cff", OSSA_FORMAT_CFF}};
+        {"xmf", OSSA_FORMAT_XMF}, {"xrf", OSSA_FORMAT_XRF}, {"xpf", OSSA_FORMAT_XPF}};
     for (size_t k = 0; k < sizeof exts / sizeof exts[0]; k++)
         if (strcasecmp(ext, exts[k].ext) == 0)
             return exts[k].f;

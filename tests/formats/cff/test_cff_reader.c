@@ -151,6 +151,17 @@ int main(void)
     /* Detection is by extension only (no magic). */
     CHECK(ossa_sniff(fx.data, fx.size, "x/SHIP.CFF") == OSSA_FORMAT_CFF);
     CHECK(ossa_sniff(fx.data, fx.size, "ship.bin") == OSSA_FORMAT_UNKNOWN);
+    /* a .cff name wins over another format's magic: a CFF's first bytes are its origin's
+     * floats, and x = 2.99e-9 spells "SKM1" (a CFF written from such a model read back as SKM) */
+    static const uint8_t skm_bits[16] = "SKM1\0\0\x80\xbf\0\0\0F";
+    static const uint8_t c3s_bits[16] = "RIFF\0\0\0\0C3SB";
+    static const uint8_t csf_bits[16] = "CSF\0\x14\x05";
+    CHECK(ossa_sniff(skm_bits, sizeof skm_bits, "out/model.cff") == OSSA_FORMAT_CFF);
+    CHECK(ossa_sniff(c3s_bits, sizeof c3s_bits, "out/model.Cff") == OSSA_FORMAT_CFF);
+    CHECK(ossa_sniff(csf_bits, sizeof csf_bits, "model.cff") == OSSA_FORMAT_CFF);
+    CHECK(ossa_sniff(skm_bits, sizeof skm_bits, "model.skm") == OSSA_FORMAT_SKM);
+    CHECK(ossa_sniff(c3s_bits, sizeof c3s_bits, NULL) == OSSA_FORMAT_C3S);
+    CHECK(ossa_sniff(csf_bits, sizeof csf_bits, "model.bin") == OSSA_FORMAT_CSF);
 
     cff_fixture_free(&fx);
     return test_finish("cff-reader");
