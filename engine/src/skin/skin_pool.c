@@ -115,6 +115,13 @@ static int spin_for_done(struct ossa_skin_pool *p, uint32_t count)
     }
 }
 
+/* Where home t of `threads` begins among `blocks` blocks (it ends where home t + 1 begins): an
+ * even share each, for the dispatch and for ossa_skin_pool_align's forecast alike. */
+static uint64_t home_first(uint64_t blocks, uint32_t t, uint32_t threads)
+{
+    return blocks * t / threads;
+}
+
 #define POOL_CHUNKS_PER_THREAD 8u
 #define POOL_MAX_CHUNKS 0xffffu
 
@@ -340,7 +347,8 @@ void ossa_skin_pool_for(ossa_skin_pool *p, uint32_t begin, uint32_t end, uint32_
     uint64_t count = 0, chunks[POOL_MAX_THREADS];
     for (uint32_t t = 0; t < p->threads; t++) {
         pool_home *h = &p->homes[t];
-        uint64_t first = blocks * t / p->threads, stop = blocks * (t + 1) / p->threads;
+        uint64_t first = home_first(blocks, t, p->threads);
+        uint64_t stop = home_first(blocks, t + 1, p->threads);
         uint64_t per = (stop - first + POOL_CHUNKS_PER_THREAD - 1) / POOL_CHUNKS_PER_THREAD;
         if (per < (stop - first + POOL_MAX_CHUNKS - 1) / POOL_MAX_CHUNKS)
             per = (stop - first + POOL_MAX_CHUNKS - 1) / POOL_MAX_CHUNKS;
@@ -389,7 +397,8 @@ static uint64_t largest_home(uint32_t threads, uint32_t count, uint32_t piece)
 {
     uint64_t blocks = ((uint64_t)count + piece - 1) / piece, most = 0;
     for (uint32_t t = 0; t < threads; t++) {
-        uint64_t lo = blocks * t / threads * piece, hi = blocks * (t + 1) / threads * piece;
+        uint64_t lo = home_first(blocks, t, threads) * piece;
+        uint64_t hi = home_first(blocks, t + 1, threads) * piece;
         hi = hi < count ? hi : count;
         if (hi > lo && hi - lo > most)
             most = hi - lo;
