@@ -16,7 +16,10 @@
  *    the bone past 32), times the lanes' weights. No per-vertex index loads, broadcasts or
  *    transpose: on the Zen 5 VM 8 to 11 % more vertices a second at 10,000 vertices
  *    (docs/BENCHMARKS.md, 2026-11-29 06:03), and the same operations in the same order as
- *    blending vertex by vertex, so the same bits. Only the copies of run_k made for it hold
+ *    blending vertex by vertex, so the same bits. Past 32 bones the plan sorts a group's
+ *    vertices by which half of the table each slot's bone is in (skin_mesh_plan.c), so nearly
+ *    every slot of a block is in one half and takes one permute from that half: the two
+ *    permutes and the blend are left to the blocks that straddle two patterns. Only the copies of run_k made for it hold
  *    it (the others get a constant NULL table): built into every copy of the block code, it made
  *    crowds of small characters, which never take it, 1 to 3 % slower.
  *  - normals are renormalised with rsqrt14 and one Newton step (relative error about 1e-7); a
@@ -222,7 +225,7 @@ AI void skin16(const float *rows, const float *w, const uint16_t *b, uint32_t k_
  * table[e * LOOKUP_BONES + bone] is element e (row-major 3x4) of that bone, the entries past the
  * palette zero. A build (about 300 instructions) costs about what the table saves on
  * LOOKUP_MIN_BLOCKS blocks. */
-#define LOOKUP_BONES 64u
+#define LOOKUP_BONES SKIN_LOOKUP_BONES
 #define LOOKUP_FLOATS (12u * LOOKUP_BONES)
 #define LOOKUP_MIN_BLOCKS 8u
 
@@ -254,37 +257,50 @@ static uint32_t lookup_blocks(const skin_range *r)
 
 /* As blend16 + transpose16x12 from the table: m[e] = sum_k w_k x element e of bone b_k, lane by
  * lane, summed as blend16 sums (a product, then fused multiply-adds in k order). high: more than
- * 32 bones (two permutes and a blend on bit 5 of the bone). */
+ * 32 bones. A block whose every slot has its 16 bones in one half of the table (the plan's
+ * order makes that the rule) permutes that half only; otherwise each slot takes two permutes
+ * and a blend on bit 5 of the bone. Both loops are unrolled so that m stays in registers (a
+ * branch per slot inside them left m on the stack: 20 % slower). */
 AI void blend16_lookup(const float *w, const uint16_t *b, uint32_t k_count, const float *table,
                        int high, __m512 m[12])
 {
     __m512i idx[8];
     __m512 wk[8];
     __mmask16 upper[8];
+    const float *half[8];
+    int mixed = 0;
 SKIN_UNROLL(8)
     for (uint32_t k = 0; k < k_count; k++) {
         idx[k] = _mm512_cvtepu16_epi32(
             _mm256_load_si256((const __m256i *)(const void *)(b + k * SKIN_B)));
-        upper[k] = _mm512_test_epi32_mask(idx[k], _mm512_set1_epi32(32));
+        upper[k] = high ? _mm512_test_epi32_mask(idx[k], _mm512_set1_epi32(32)) : 0;
+        mixed |= upper[k] != 0 && upper[k] != 0xffffu;
+        half[k] = table + (upper[k] ? LOOKUP_BONES / 2 : 0);
         wk[k] = _mm512_load_ps(w + k * SKIN_B);
+    }
+    if (!mixed) {
+SKIN_UNROLL(12)
+        for (uint32_t e = 0; e < 12; e++) {
+            __m512 acc = _mm512_setzero_ps();
+SKIN_UNROLL(8)
+            for (uint32_t k = 0; k < k_count; k++) {
+                const float *t = half[k] + e * LOOKUP_BONES;
+                __m512 p = _mm512_permutex2var_ps(_mm512_load_ps(t), idx[k], _mm512_load_ps(t + 16));
+                acc = k == 0 ? _mm512_mul_ps(wk[k], p) : _mm512_fmadd_ps(wk[k], p, acc);
+            }
+            m[e] = acc;
+        }
+        return;
     }
     for (uint32_t e = 0; e < 12; e++) {
         const float *t = table + e * LOOKUP_BONES;
         __m512 t0 = _mm512_load_ps(t), t1 = _mm512_load_ps(t + 16), acc = _mm512_setzero_ps();
-        if (high) {
-            __m512 t2 = _mm512_load_ps(t + 32), t3 = _mm512_load_ps(t + 48);
+        __m512 t2 = _mm512_load_ps(t + 32), t3 = _mm512_load_ps(t + 48);
 SKIN_UNROLL(8)
-            for (uint32_t k = 0; k < k_count; k++) {
-                __m512 p = _mm512_mask_blend_ps(upper[k], _mm512_permutex2var_ps(t0, idx[k], t1),
-                                                _mm512_permutex2var_ps(t2, idx[k], t3));
-                acc = k == 0 ? _mm512_mul_ps(wk[k], p) : _mm512_fmadd_ps(wk[k], p, acc);
-            }
-        } else {
-SKIN_UNROLL(8)
-            for (uint32_t k = 0; k < k_count; k++) {
-                __m512 p = _mm512_permutex2var_ps(t0, idx[k], t1);
-                acc = k == 0 ? _mm512_mul_ps(wk[k], p) : _mm512_fmadd_ps(wk[k], p, acc);
-            }
+        for (uint32_t k = 0; k < k_count; k++) {
+            __m512 p = _mm512_mask_blend_ps(upper[k], _mm512_permutex2var_ps(t0, idx[k], t1),
+                                            _mm512_permutex2var_ps(t2, idx[k], t3));
+            acc = k == 0 ? _mm512_mul_ps(wk[k], p) : _mm512_fmadd_ps(wk[k], p, acc);
         }
         m[e] = acc;
     }

@@ -149,6 +149,11 @@ typedef struct skin_list_range {
 /* AVX-512 blocks of at most this many runs of lanes on the same bones are blended run by run
  * from broadcast palette rows; more go lane by lane (the AVX2 kernel takes one run only). */
 #define SKIN_RUNS_MAX_16 3
+/* The AVX-512 kernel's lookup table by element holds this many bones, two halves of 32, each
+ * half one two-source permute (skin_avx512.c); the plan orders the vertices of a palette of 33
+ * to 64 bones by which half each slot's bone is in, so a block's slot needs one (skin_mesh_plan.c). */
+#define SKIN_LOOKUP_BONES 64u
+#define SKIN_LOOKUP_HALF 32u
 /* A palette of up to SKIN_PAL_COPY_MAX bones is copied to the stack one bone per 64-byte line
  * (SKIN_PAL_WIDE floats, the last 4 zero) when the range has at least as many vertices. */
 #define SKIN_PAL_COPY_MAX 256u

@@ -292,7 +292,7 @@ ossa_status ossa_skin_mesh_create(const ossa_submesh *sm, uint32_t palette_size,
     m->runs = alloc_array((size_t)m->output_count / SKIN_B + 1, sizeof *m->runs, &failed);
     uint8_t *slot_group = alloc_array(n, 1, &failed);
     uint32_t *order = alloc_array(n, sizeof *order, &failed);
-    if (!failed && !ossa_skin_plan_order(sm, moved, order, slot_group))
+    if (!failed && !ossa_skin_plan_order(sm, palette_size, moved, order, slot_group))
         failed = 1;
     m->movable = alloc_array(m->output_count, 1, &failed);
     if (!failed && storage_bytes) {

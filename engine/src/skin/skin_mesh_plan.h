@@ -10,11 +10,13 @@
 /* counts: vertices per group by influence count; on return the groups' sizes after the moves,
  * and moved[k] how many group k (1..7) handed to group k + 1. */
 void ossa_skin_plan_spill(uint32_t counts[OSSA_SKIN_GROUP_COUNT], uint32_t moved[OSSA_SKIN_GROUP_COUNT]);
-/* group[v]: vertex v's group after the moves; order: the n vertices by group, then bones slot
- * by slot (a moved vertex repeats its last bone), then file index. The submesh was checked
- * (check_submesh). false: out of memory. */
-bool ossa_skin_plan_order(const ossa_submesh *sm, const uint32_t moved[OSSA_SKIN_GROUP_COUNT],
-                     uint32_t *order, uint8_t *group);
+/* group[v]: vertex v's group after the moves; order: the n vertices by group, then (for a
+ * palette of SKIN_LOOKUP_HALF + 1 to SKIN_LOOKUP_BONES bones) the lookup table's half of each
+ * slot's bone, then bones slot by slot (a moved vertex repeats its last bone), then file index.
+ * The submesh was checked (check_submesh). false: out of memory. */
+bool ossa_skin_plan_order(const ossa_submesh *sm, uint32_t palette_size,
+                          const uint32_t moved[OSSA_SKIN_GROUP_COUNT], uint32_t *order,
+                          uint8_t *group);
 /* Once the blocks are filled: padding lanes of groups 1..8 take the last vertex's bones (weight
  * 0), and bit i of m->runs[block] is set where lane i's bones differ from lane i - 1's (bit 0
  * always). counts: the real vertices of each group (as ossa_skin_plan_spill left them). */
