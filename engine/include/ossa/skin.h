@@ -123,8 +123,9 @@ typedef struct ossa_skin_calibration_options {
     uint32_t large_vertices; /* 0: ossa_skin_large_vertices() */
     uint32_t vertices;       /* of the synthetic mesh timed, 0: 4096 (64 .. 65536) */
     uint32_t rounds;         /* interleaved rounds, 0: 7 (1 .. 64) */
-    uint32_t large_mesh_vertices; /* of the mesh the large class's store is timed on, 0: 32768
-                                     (1024 .. 262144) */
+    uint32_t large_mesh_vertices; /* of the mesh the large class's store is timed on (the
+                                     timed mesh's blocks repeated, rounded up to a block), 0:
+                                     32768 (1024 .. 262144) */
     bool small_class_only;   /* true: the mesh in cache alone (the large class then streams),
                                 for a rate a kernel has in cache */
 } ossa_skin_calibration_options;

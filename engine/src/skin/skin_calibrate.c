@@ -171,20 +171,75 @@ static double time_pass(const calib_data *d, ossa_skin_kernel k, ossa_skin_store
     return (now_s() - t0) / passes;
 }
 
-/* The large class's store: its kernel on a mesh of n vertices, out of the L2, with each store in
- * up to `rounds` alternated rounds (at least one, then until the deadline); the faster one's best
- * round wins. The scalar kernel never streams: nothing to measure. */
-static ossa_status measure_large_store(ossa_skin_choice *out, uint32_t n, uint32_t rounds,
-                                       double t_start, ossa_error *err)
+/* The large class's mesh: the small mesh's blocks repeated to n vertices (rounded up to a block),
+ * each copy in its own memory, so its streams outgrow the L2 as a mesh of n vertices does; the
+ * kernels read a group's blocks, its runs and the palette size, nothing else of a mesh. Seeding,
+ * sorting and laying out 32,768 more vertices instead took about 2 of the calibration's 4 to 6
+ * ms on the AMD EPYC VM (docs/BENCHMARKS.md, 2026-11-29, 12:00). */
+typedef struct calib_large {
+    struct ossa_skin_mesh mesh;
+    float *out_pos, *out_nrm;
+} calib_large;
+
+static void large_free(calib_large *l)
+{
+    ossa_skin_buffer_free(l->mesh.storage);
+    free(l->mesh.runs);
+    ossa_skin_buffer_free(l->out_pos);
+    ossa_skin_buffer_free(l->out_nrm);
+}
+
+static ossa_status large_make(const calib_data *small, uint32_t n, calib_large *l,
+                              ossa_error *err)
+{
+    memset(l, 0, sizeof *l);
+    const struct ossa_skin_mesh *sm = small->mesh;
+    const skin_group_data *g = &sm->groups[CALIB_INFLUENCES];
+    uint32_t small_blocks = (g->padded_end - g->begin) / SKIN_B, blocks = (n + SKIN_B - 1) / SKIN_B;
+    struct ossa_skin_mesh *m = &l->mesh;
+    m->vertex_count = m->output_count = blocks * SKIN_B;
+    m->palette_size = sm->palette_size;
+    m->auto_kernel = sm->auto_kernel;
+    m->used_count = 1;
+    m->used[0] = CALIB_INFLUENCES;
+    m->groups[CALIB_INFLUENCES] = *g;
+    m->groups[CALIB_INFLUENCES].begin = 0;
+    m->groups[CALIB_INFLUENCES].end = m->groups[CALIB_INFLUENCES].padded_end = m->output_count;
+    m->storage = ossa_skin_buffer_alloc((size_t)blocks * g->stride);
+    m->runs = malloc(sizeof *m->runs * blocks);
+    l->out_pos = ossa_skin_buffer_alloc(3 * sizeof(float) * m->output_count);
+    l->out_nrm = ossa_skin_buffer_alloc(3 * sizeof(float) * m->output_count);
+    if (!small_blocks || !m->storage || !m->runs || !l->out_pos || !l->out_nrm) {
+        large_free(l);
+        return ossa_error_fail(err, OSSA_ERR_NOMEM, "skin calibration: out of memory");
+    }
+    m->groups[CALIB_INFLUENCES].blocks = m->storage;
+    for (uint32_t b = 0; b < blocks; b++) {
+        uint32_t from = b % small_blocks;
+        memcpy((unsigned char *)m->storage + (size_t)b * g->stride,
+               g->blocks + (size_t)from * g->stride, g->stride);
+        m->runs[b] = sm->runs[g->begin / SKIN_B + from];
+    }
+    return OSSA_OK;
+}
+
+/* The large class's store: its kernel on a mesh of n vertices (large_make), out of the L2, with
+ * each store in up to `rounds` alternated rounds (at least one, then until the deadline); the
+ * faster one's best round wins. The scalar kernel never streams: nothing to measure. */
+static ossa_status measure_large_store(ossa_skin_choice *out, const calib_data *small, uint32_t n,
+                                       uint32_t rounds, double t_start, ossa_error *err)
 {
     ossa_skin_choice_size *large = &out->size[OSSA_SKIN_SIZE_LARGE];
-    out->large_mesh_vertices = n;
     if (large->kernel == OSSA_SKIN_KERNEL_SCALAR)
         return OSSA_OK;
-    calib_data d;
-    ossa_status st = calib_make(&d, n, err);
+    calib_large l;
+    ossa_status st = large_make(small, n, &l, err);
     if (st != OSSA_OK)
         return st;
+    calib_data d = {.palette = small->palette, .mesh = &l.mesh, .out_pos = l.out_pos,
+                    .out_nrm = l.out_nrm};
+    n = l.mesh.output_count;
+    out->large_mesh_vertices = n;
     double best[2] = {0.0, 0.0};
     uint32_t r = 0;
     for (; r < rounds && (r == 0 || now_s() - t_start <= CALIB_MAX_SECONDS); r++)
@@ -199,7 +254,7 @@ static ossa_status measure_large_store(ossa_skin_choice *out, uint32_t n, uint32
     if (out->large_cached_rate > 0.0 && out->large_stream_rate > 0.0)
         large->store = out->large_cached_rate > out->large_stream_rate ? OSSA_SKIN_STORE_CACHED
                                                                        : OSSA_SKIN_STORE_STREAM;
-    calib_free(&d);
+    large_free(&l);
     return OSSA_OK;
 }
 
@@ -332,15 +387,15 @@ ossa_status ossa_skin_calibrate(const ossa_skin_calibration_options *opt, ossa_s
     if (out->size[OSSA_SKIN_SIZE_SMALL].kernel == OSSA_SKIN_KERNEL_AUTO)
         out->size[OSSA_SKIN_SIZE_SMALL].kernel = ossa_skin_kernel_best();
     out->size[OSSA_SKIN_SIZE_LARGE].kernel = out->size[OSSA_SKIN_SIZE_SMALL].kernel;
-    calib_free(&d);
     if (!out->store_forced && !o.small_class_only) {
         uint32_t rounds_large = rounds < CALIB_LARGE_ROUNDS ? rounds : CALIB_LARGE_ROUNDS;
-        st = measure_large_store(out, o.large_mesh_vertices ? o.large_mesh_vertices
-                                                            : CALIB_LARGE_MESH,
+        st = measure_large_store(out, &d, o.large_mesh_vertices ? o.large_mesh_vertices
+                                                                : CALIB_LARGE_MESH,
                                  rounds_large, t_start, err);
-        if (st != OSSA_OK)
-            return st;
     }
+    calib_free(&d);
+    if (st != OSSA_OK)
+        return st;
     out->seconds = now_s() - t_start;
     return OSSA_OK;
 }
