@@ -175,7 +175,7 @@ static double time_pass(const calib_data *d, ossa_skin_kernel k, ossa_skin_store
  * each copy in its own memory, so its streams outgrow the L2 as a mesh of n vertices does; the
  * kernels read a group's blocks, its runs and the palette size, nothing else of a mesh. Seeding,
  * sorting and laying out 32,768 more vertices instead took about 2 of the calibration's 4 to 6
- * ms on the AMD EPYC VM (docs/BENCHMARKS.md, 2026-11-29, 12:00). */
+ * ms on the AMD EPYC VM (docs/BENCHMARKS.md, 2026-11-29, 11:47). */
 typedef struct calib_large {
     struct ossa_skin_mesh mesh;
     float *out_pos, *out_nrm;
