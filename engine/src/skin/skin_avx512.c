@@ -19,9 +19,10 @@
  *    blending vertex by vertex, so the same bits. Past 32 bones the plan sorts a group's
  *    vertices by which half of the table each slot's bone is in (skin_mesh_plan.c), so nearly
  *    every slot of a block is in one half and takes one permute from that half: the two
- *    permutes and the blend are left to the blocks that straddle two patterns. Only the copies of run_k made for it hold
- *    it (the others get a constant NULL table): built into every copy of the block code, it made
- *    crowds of small characters, which never take it, 1 to 3 % slower.
+ *    permutes and the blend are left to the blocks that straddle two patterns. Only the copies
+ *    of run_k made for it hold it (the others get a constant NULL table): built into every copy
+ *    of the block code, it made crowds of small characters, which never take it, 1 to 3 %
+ *    slower.
  *  - normals are renormalised with rsqrt14 and one Newton step (relative error about 1e-7); a
  *    block holding a subnormal squared length is redone with sqrt and divide.
  *  - outputs are packed float3 built with two-source permutes; large ranges prefetch every line
@@ -285,7 +286,8 @@ SKIN_UNROLL(12)
 SKIN_UNROLL(8)
             for (uint32_t k = 0; k < k_count; k++) {
                 const float *t = half[k] + e * LOOKUP_BONES;
-                __m512 p = _mm512_permutex2var_ps(_mm512_load_ps(t), idx[k], _mm512_load_ps(t + 16));
+                __m512 p = _mm512_permutex2var_ps(_mm512_load_ps(t), idx[k],
+                                                  _mm512_load_ps(t + 16));
                 acc = k == 0 ? _mm512_mul_ps(wk[k], p) : _mm512_fmadd_ps(wk[k], p, acc);
             }
             m[e] = acc;

@@ -151,7 +151,8 @@ typedef struct skin_list_range {
 #define SKIN_RUNS_MAX_16 3
 /* The AVX-512 kernel's lookup table by element holds this many bones, two halves of 32, each
  * half one two-source permute (skin_avx512.c); the plan orders the vertices of a palette of 33
- * to 64 bones by which half each slot's bone is in, so a block's slot needs one (skin_mesh_plan.c). */
+ * to 64 bones by which half each slot's bone is in, so a block's slot needs one
+ * (skin_mesh_plan.c). */
 #define SKIN_LOOKUP_BONES 64u
 #define SKIN_LOOKUP_HALF 32u
 /* A palette of up to SKIN_PAL_COPY_MAX bones is copied to the stack one bone per 64-byte line
