@@ -6,9 +6,9 @@
  *
  * Vertex order. A skin mesh sorts the submesh's vertices into groups by influence count
  * (0, 1, ..., 8, then one general group for more than 8; a few vertices may sit one or more
- * groups up, where that saves padding), inside a group by their bones (for a palette of 33 to
- * 64 bones, first by which half of the palette, below 32 or not, each slot's bone is in), then
- * file order, and pads every group to a multiple of OSSA_SKIN_BLOCK vertices. Outputs are
+ * groups up, where that saves padding), inside a group by their bones slot by slot (for a
+ * palette of 33 to 64 bones, first by which half of the palette, below 32 or not, each slot's
+ * bone is in, slot by slot), then file order, and pads every group to a multiple of OSSA_SKIN_BLOCK vertices. Outputs are
  * written in that "output order": ossa_skin_mesh_output_count() vertices, padding included
  * (padding vertices are written as zero positions and normals and no triangle uses them).
  * ossa_skin_mesh_remap() maps file index -> output index, ossa_skin_mesh_source() the other way,

@@ -171,9 +171,11 @@ static double time_pass(const calib_data *d, ossa_skin_kernel k, ossa_skin_store
     return (now_s() - t0) / passes;
 }
 
-/* The large class's mesh: the small mesh's blocks repeated to n vertices (rounded up to a block),
- * each copy in its own memory, so its streams outgrow the L2 as a mesh of n vertices does; the
- * kernels read a group's blocks, its runs and the palette size, nothing else of a mesh. Seeding,
+/* The large class's mesh: the small mesh's 4-influence blocks (all of its vertices: 4 influences
+ * each, and the padding plan never moves the last group's tail) repeated to n vertices (rounded
+ * up to a block), each copy in its own memory, so its streams outgrow the L2 as a mesh of n
+ * vertices does. The job and the kernels read the counts, the palette size, the kernel, the used
+ * groups, the exact and morph flags, that group and its runs, all set here; seeding,
  * sorting and laying out 32,768 more vertices instead took about 2 of the calibration's 4 to 6
  * ms on the AMD EPYC VM (docs/BENCHMARKS.md, 2026-11-29, 11:47). */
 typedef struct calib_large {
@@ -200,6 +202,7 @@ static ossa_status large_make(const calib_data *small, uint32_t n, calib_large *
     m->vertex_count = m->output_count = blocks * SKIN_B;
     m->palette_size = sm->palette_size;
     m->auto_kernel = sm->auto_kernel;
+    m->exact = sm->exact;
     m->used_count = 1;
     m->used[0] = CALIB_INFLUENCES;
     m->groups[CALIB_INFLUENCES] = *g;

@@ -117,12 +117,13 @@ bool ossa_skin_plan_order(const ossa_submesh *sm, uint32_t palette_size,
     /* Sorted by (group, halves, bone in slot 0, slot 1, ..., file order): stable counting sorts
      * over file order from the last slot to the first, then by halves, then by group, on keys of
      * the group, the halves and a bone per slot. (qsort with a comparator of the same key took
-     * 40 % of a 32,768-vertex mesh's creation.) halves: bit k says slot k's bone is in the
-     * second half of the AVX-512 lookup table (SKIN_LOOKUP_HALF); with the palette in both
-     * halves, vertices of one pattern fill whole blocks, each slot of a block then one permute
-     * of the table, not two and a blend (the bench's 10,000 vertices of 4 random bones of 64:
-     * 11 to 15 % more vertices a second on the Zen 5 VM). Vertices on the same bones have the
-     * same halves, so runs stay whole. */
+     * 40 % of a 32,768-vertex mesh's creation.) halves: which half of the AVX-512 lookup table
+     * (SKIN_LOOKUP_HALF) each slot's bone is in, slot by slot (slot 0 the most significant bit);
+     * with the palette in both halves, vertices of one pattern fill whole blocks, and a block
+     * whose every slot is in one half takes one permute of the table per element and slot, not
+     * two and a blend (the bench's 10,000 vertices of 4 random bones of 64: 11 to 15 % more
+     * vertices a second on the Zen 5 VM). Vertices on the same bones have the same halves, so
+     * runs stay whole. */
     enum { STRIDE = OSSA_SKIN_MAX_GROUPED + 2, HALVES = OSSA_SKIN_MAX_GROUPED + 1 };
     bool by_halves = palette_size > SKIN_LOOKUP_HALF && palette_size <= SKIN_LOOKUP_BONES;
     size_t key_bytes;
@@ -143,9 +144,9 @@ bool ossa_skin_plan_order(const ossa_submesh *sm, uint32_t palette_size,
             buckets = kv[k] + 1u > buckets ? kv[k] + 1u : buckets;
         }
         kv[OSSA_SKIN_MAX_GROUPED] = group[v];
-        kv[HALVES] = 0;
+        kv[HALVES] = 0; /* slot 0's half the most significant bit: slot by slot, as the bones */
         for (uint32_t k = 0; by_halves && k < OSSA_SKIN_MAX_GROUPED; k++)
-            kv[HALVES] |= (uint16_t)((kv[k] >= SKIN_LOOKUP_HALF) << k);
+            kv[HALVES] |= (uint16_t)((kv[k] >= SKIN_LOOKUP_HALF) << (OSSA_SKIN_MAX_GROUPED - 1 - k));
         buckets = kv[HALVES] + 1u > buckets ? kv[HALVES] + 1u : buckets;
         if (group[v] != SKIN_GENERAL && group[v] > slots)
             slots = group[v];

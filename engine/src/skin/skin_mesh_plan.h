@@ -12,7 +12,8 @@
 void ossa_skin_plan_spill(uint32_t counts[OSSA_SKIN_GROUP_COUNT], uint32_t moved[OSSA_SKIN_GROUP_COUNT]);
 /* group[v]: vertex v's group after the moves; order: the n vertices by group, then (for a
  * palette of SKIN_LOOKUP_HALF + 1 to SKIN_LOOKUP_BONES bones) the lookup table's half of each
- * slot's bone, then bones slot by slot (a moved vertex repeats its last bone), then file index.
+ * slot's bone, slot by slot, then bones slot by slot (a moved vertex repeats its last bone),
+ * then file index.
  * The submesh was checked (check_submesh). false: out of memory. */
 bool ossa_skin_plan_order(const ossa_submesh *sm, uint32_t palette_size,
                           const uint32_t moved[OSSA_SKIN_GROUP_COUNT], uint32_t *order,
