@@ -139,14 +139,14 @@ bool ossa_skin_plan_order(const ossa_submesh *sm, uint32_t palette_size,
     uint32_t slots = 0, buckets = OSSA_SKIN_GROUP_COUNT;
     for (uint32_t v = 0; v < n; v++) {
         uint16_t *kv = key + (size_t)v * STRIDE;
+        kv[HALVES] = 0; /* slot 0's half the most significant bit: slot by slot, as the bones */
         for (uint32_t k = 0; k < OSSA_SKIN_MAX_GROUPED; k++) {
             kv[k] = slot_bone(sm, group, v, k);
             buckets = kv[k] + 1u > buckets ? kv[k] + 1u : buckets;
+            if (by_halves && kv[k] >= SKIN_LOOKUP_HALF)
+                kv[HALVES] |= (uint16_t)(1u << (OSSA_SKIN_MAX_GROUPED - 1 - k));
         }
         kv[OSSA_SKIN_MAX_GROUPED] = group[v];
-        kv[HALVES] = 0; /* slot 0's half the most significant bit: slot by slot, as the bones */
-        for (uint32_t k = 0; by_halves && k < OSSA_SKIN_MAX_GROUPED; k++)
-            kv[HALVES] |= (uint16_t)((kv[k] >= SKIN_LOOKUP_HALF) << (OSSA_SKIN_MAX_GROUPED - 1 - k));
         buckets = kv[HALVES] + 1u > buckets ? kv[HALVES] + 1u : buckets;
         if (group[v] != SKIN_GENERAL && group[v] > slots)
             slots = group[v];
