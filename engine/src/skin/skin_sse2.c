@@ -12,11 +12,44 @@
 #include <math.h>
 #include "skin_internal.h"
 
+/* Built for wasm SIMD (web/), LLVM splits an unpack whose two users each read two of its lanes
+ * into two shuffles that fill the unread lanes with lane 0. V8 maps no such pattern to one x64
+ * instruction: each becomes two pshufb and an or, their masks built in registers (about 11
+ * instructions), where a whole unpack is one punpck. An empty asm statement that takes the value
+ * and gives it back keeps each unpack whole (docs/BENCHMARKS.md, 2026-11-29 14:00). Native
+ * builds: nothing. */
+#ifdef __wasm_simd128__
+#define KEEP_WHOLE(v) __asm__("" : "+r"(v))
+#else
+#define KEEP_WHOLE(v) ((void)0)
+#endif
+
+/* The 4x4 transpose of _MM_TRANSPOSE4_PS (the same unpacks and moves), its unpacks kept whole. */
+AI void transpose4(__m128 *a, __m128 *b, __m128 *c, __m128 *d)
+{
+    __m128 t0 = _mm_unpacklo_ps(*a, *b), t1 = _mm_unpackhi_ps(*a, *b);
+    __m128 t2 = _mm_unpacklo_ps(*c, *d), t3 = _mm_unpackhi_ps(*c, *d);
+    KEEP_WHOLE(t0);
+    KEEP_WHOLE(t1);
+    KEEP_WHOLE(t2);
+    KEEP_WHOLE(t3);
+    *a = _mm_movelh_ps(t0, t2);
+    *b = _mm_movehl_ps(t2, t0);
+    *c = _mm_movelh_ps(t1, t3);
+    *d = _mm_movehl_ps(t3, t1);
+}
+
 AI void store_aos4(float *dst, __m128 x, __m128 y, __m128 z, int stream)
 {
     __m128 xy_lo = _mm_unpacklo_ps(x, y), xy_hi = _mm_unpackhi_ps(x, y);
     __m128 zx_lo = _mm_unpacklo_ps(z, x), zx_hi = _mm_unpackhi_ps(z, x);
     __m128 yz_lo = _mm_unpacklo_ps(y, z), yz_hi = _mm_unpackhi_ps(y, z);
+    KEEP_WHOLE(xy_lo);
+    KEEP_WHOLE(xy_hi);
+    KEEP_WHOLE(zx_lo);
+    KEEP_WHOLE(zx_hi);
+    KEEP_WHOLE(yz_lo);
+    KEEP_WHOLE(yz_hi);
     __m128 o0 = _mm_shuffle_ps(xy_lo, zx_lo, _MM_SHUFFLE(3, 0, 1, 0));
     __m128 o1 = _mm_shuffle_ps(yz_lo, xy_hi, _MM_SHUFFLE(1, 0, 3, 2));
     __m128 o2 = _mm_shuffle_ps(zx_hi, yz_hi, _MM_SHUFFLE(3, 2, 3, 0));
@@ -60,9 +93,13 @@ AI void normalize4(__m128 *x, __m128 *y, __m128 *z)
 
 /* rsqrt and one Newton step (relative error about 3e-7, as the AVX2 kernel's). Lanes with a
  * squared length below FLT_MIN get 0 (a zero normal stays zero); a group holding a subnormal
- * squared length, where rsqrt saturates, is done by normalize4 instead. */
+ * squared length, where rsqrt saturates, is done by normalize4 instead. On wasm, which has no
+ * estimate, emscripten's _mm_rsqrt_ps is a square root and a divide already: normalize4 alone. */
 AI void normalize4_fast(__m128 *x, __m128 *y, __m128 *z)
 {
+#ifdef __wasm_simd128__
+    normalize4(x, y, z);
+#else
     __m128 len2 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(*x, *x), _mm_mul_ps(*y, *y)), _mm_mul_ps(*z, *z));
     __m128 r = _mm_rsqrt_ps(len2);
     __m128 t = _mm_sub_ps(_mm_set1_ps(1.5f),
@@ -77,6 +114,7 @@ AI void normalize4_fast(__m128 *x, __m128 *y, __m128 *z)
     *x = _mm_mul_ps(*x, inv);
     *y = _mm_mul_ps(*y, inv);
     *z = _mm_mul_ps(*z, inv);
+#endif
 }
 
 /* Bone at a byte offset of the palette (index x 48, or x 64 in the stack copy). */
@@ -150,13 +188,13 @@ AI void skin4(const float *rows, const float *w, const uint16_t *b, uint32_t k_c
     __m128 z = _mm_load_ps(rows + 2 * SKIN_B + l);
     __m128 nx = _mm_load_ps(rows + 3 * SKIN_B + l), ny = _mm_load_ps(rows + 4 * SKIN_B + l);
     __m128 nz = _mm_load_ps(rows + 5 * SKIN_B + l);
-    _MM_TRANSPOSE4_PS(r0[0], r0[1], r0[2], r0[3]);
+    transpose4(&r0[0], &r0[1], &r0[2], &r0[3]);
     __m128 px = MADD(r0[0], x, MADD(r0[1], y, MADD(r0[2], z, r0[3])));
     __m128 qx = MADD(r0[0], nx, MADD(r0[1], ny, _mm_mul_ps(r0[2], nz)));
-    _MM_TRANSPOSE4_PS(r1[0], r1[1], r1[2], r1[3]);
+    transpose4(&r1[0], &r1[1], &r1[2], &r1[3]);
     __m128 py = MADD(r1[0], x, MADD(r1[1], y, MADD(r1[2], z, r1[3])));
     __m128 qy = MADD(r1[0], nx, MADD(r1[1], ny, _mm_mul_ps(r1[2], nz)));
-    _MM_TRANSPOSE4_PS(r2[0], r2[1], r2[2], r2[3]);
+    transpose4(&r2[0], &r2[1], &r2[2], &r2[3]);
     __m128 pz = MADD(r2[0], x, MADD(r2[1], y, MADD(r2[2], z, r2[3])));
     __m128 qz = MADD(r2[0], nx, MADD(r2[1], ny, _mm_mul_ps(r2[2], nz)));
     store_aos4(op, px, py, pz, stream);
@@ -268,12 +306,12 @@ AI void skin4_exact(const float *rows, const float *w, const uint16_t *b, const 
         g1[v] = e1;
         g2[v] = e2;
     }
-    _MM_TRANSPOSE4_PS(r0[0], r0[1], r0[2], r0[3]);
-    _MM_TRANSPOSE4_PS(r1[0], r1[1], r1[2], r1[3]);
-    _MM_TRANSPOSE4_PS(r2[0], r2[1], r2[2], r2[3]);
-    _MM_TRANSPOSE4_PS(g0[0], g0[1], g0[2], g0[3]);
-    _MM_TRANSPOSE4_PS(g1[0], g1[1], g1[2], g1[3]);
-    _MM_TRANSPOSE4_PS(g2[0], g2[1], g2[2], g2[3]);
+    transpose4(&r0[0], &r0[1], &r0[2], &r0[3]);
+    transpose4(&r1[0], &r1[1], &r1[2], &r1[3]);
+    transpose4(&r2[0], &r2[1], &r2[2], &r2[3]);
+    transpose4(&g0[0], &g0[1], &g0[2], &g0[3]);
+    transpose4(&g1[0], &g1[1], &g1[2], &g1[3]);
+    transpose4(&g2[0], &g2[1], &g2[2], &g2[3]);
     __m128 gx = _mm_add_ps(_mm_add_ps(g0[0], g0[1]), g0[2]); /* g0[3]: the 0 component */
     __m128 gy = _mm_add_ps(_mm_add_ps(g1[0], g1[1]), g1[2]);
     __m128 gz = _mm_add_ps(_mm_add_ps(g2[0], g2[1]), g2[2]);
