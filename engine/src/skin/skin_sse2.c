@@ -12,12 +12,12 @@
 #include <math.h>
 #include "skin_internal.h"
 
-/* Built for wasm SIMD (web/), LLVM splits an unpack whose two users each read two of its lanes
- * into two shuffles that fill the unread lanes with lane 0. V8 maps no such pattern to one x64
- * instruction: each becomes two pshufb and an or, their masks built in registers (about 11
- * instructions), where a whole unpack is one punpck. An empty asm statement that takes the value
- * and gives it back keeps each unpack whole (docs/BENCHMARKS.md, 2026-11-29 14:00). Native
- * builds: nothing. */
+/* Built for wasm SIMD (web/), LLVM splits a shuffle whose two users each read part of it (an
+ * unpack of a transpose) into shuffles that fill the unread lanes with lane 0, or merges it into
+ * its users. V8 maps no such pattern to one x64 instruction: each becomes two pshufb and an or,
+ * their masks built in registers (about 11 instructions), where a whole unpack is one punpck. An
+ * empty asm statement that takes the value and gives it back keeps each one whole
+ * (docs/BENCHMARKS.md, 2026-11-29 14:00; test wasm-kernel-shuffles). Native builds: nothing. */
 #ifdef __wasm_simd128__
 #define KEEP_WHOLE(v) __asm__("" : "+r"(v))
 #else
@@ -68,12 +68,17 @@ AI void load_aos4(const float *src, __m128 *x, __m128 *y, __m128 *z)
 {
     __m128 o0 = _mm_loadu_ps(src), o1 = _mm_loadu_ps(src + 4), o2 = _mm_loadu_ps(src + 8);
     __m128 a = _mm_shuffle_ps(o0, o1, _MM_SHUFFLE(2, 0, 3, 0));
+    KEEP_WHOLE(a);
     __m128 c = _mm_shuffle_ps(a, o2, _MM_SHUFFLE(0, 1, 0, 3));
+    KEEP_WHOLE(c);
     *x = _mm_shuffle_ps(a, c, _MM_SHUFFLE(2, 0, 1, 0));
     __m128 d = _mm_shuffle_ps(o0, o1, _MM_SHUFFLE(3, 0, 0, 1));
+    KEEP_WHOLE(d);
     __m128 f = _mm_shuffle_ps(d, o2, _MM_SHUFFLE(0, 2, 0, 3));
+    KEEP_WHOLE(f);
     *y = _mm_shuffle_ps(d, f, _MM_SHUFFLE(2, 0, 2, 0));
     __m128 g = _mm_shuffle_ps(o0, o1, _MM_SHUFFLE(0, 1, 0, 2));
+    KEEP_WHOLE(g);
     *z = _mm_shuffle_ps(g, o2, _MM_SHUFFLE(3, 0, 2, 0));
 }
 
