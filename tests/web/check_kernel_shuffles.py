@@ -31,8 +31,10 @@ r = subprocess.run([os.path.join(root, "web", "build.sh")], capture_output=True,
 if r.returncode != 0:
     print("FAIL: web/build.sh exited %d\n%s" % (r.returncode, r.stderr[-4000:]))
     sys.exit(1)
-obj = os.path.join(root, "build-web", "engine", "engine", "src", "skin",
-                   "libossa_skin_sse2.a.p", "skin_sse2.c.o")
+# where web/build.sh builds: OSSA_WEB_BUILD, relative to the source root, or build-web
+web = os.path.join(root, os.environ.get("OSSA_WEB_BUILD", "build-web"))
+obj = os.path.join(web, "engine", "engine", "src", "skin", "libossa_skin_sse2.a.p",
+                   "skin_sse2.c.o")
 if not os.path.exists(obj):
     print("FAIL: %s is not there after web/build.sh" % obj)
     sys.exit(1)

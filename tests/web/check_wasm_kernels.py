@@ -30,7 +30,8 @@ if r.returncode != 0:
     print("FAIL: web/build.sh exited %d\n%s" % (r.returncode, r.stderr[-4000:]))
     sys.exit(1)
 
-web = os.path.join(root, "build-web")
+# where web/build.sh builds: OSSA_WEB_BUILD, relative to the source root, or build-web
+web = os.path.join(root, os.environ.get("OSSA_WEB_BUILD", "build-web"))
 libs = [os.path.join(web, "engine", "engine", "libossa.a"),
         os.path.join(web, "engine", "engine", "libossa_runtime.a"),
         os.path.join(web, "engine", "tools", "demo", "libossa_demo.a"),
