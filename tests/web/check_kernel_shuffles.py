@@ -19,20 +19,15 @@ import shutil
 import subprocess
 import sys
 
+from web_build import build_engine
+
 SKIP = 77
 root = sys.argv[1]
 if not shutil.which("emcc") or not shutil.which("wasm-dis"):
     print("SKIP: emscripten (with binaryen's wasm-dis) is not installed (./run.sh test installs it)")
     sys.exit(SKIP)
 
-env = dict(os.environ, OSSA_WEB_SITE="0")
-r = subprocess.run([os.path.join(root, "web", "build.sh")], capture_output=True, text=True,
-                   env=env)
-if r.returncode != 0:
-    print("FAIL: web/build.sh exited %d\n%s" % (r.returncode, r.stderr[-4000:]))
-    sys.exit(1)
-# where web/build.sh builds: OSSA_WEB_BUILD, relative to the source root, or build-web
-web = os.path.join(root, os.environ.get("OSSA_WEB_BUILD", "build-web"))
+web, _ = build_engine(root)
 obj = os.path.join(web, "engine", "engine", "src", "skin", "libossa_skin_sse2.a.p",
                    "skin_sse2.c.o")
 if not os.path.exists(obj):

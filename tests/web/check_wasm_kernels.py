@@ -14,6 +14,8 @@ import subprocess
 import sys
 import tempfile
 
+from web_build import build_engine
+
 SKIP = 77
 root = os.path.abspath(sys.argv[1])
 node = shutil.which("node")
@@ -21,17 +23,7 @@ if not shutil.which("emcc") or not node:
     print("SKIP: emscripten or node is not installed (./run.sh test installs them)")
     sys.exit(SKIP)
 
-env = dict(os.environ, OSSA_WEB_SITE="0")
-# Debian's emscripten runs its tools with /usr/bin/node (web/build.sh says why).
-env.setdefault("NODE_PATH", "/usr/share/nodejs")
-r = subprocess.run([os.path.join(root, "web", "build.sh")], capture_output=True, text=True,
-                   env=env)
-if r.returncode != 0:
-    print("FAIL: web/build.sh exited %d\n%s" % (r.returncode, r.stderr[-4000:]))
-    sys.exit(1)
-
-# where web/build.sh builds: OSSA_WEB_BUILD, relative to the source root, or build-web
-web = os.path.join(root, os.environ.get("OSSA_WEB_BUILD", "build-web"))
+web, env = build_engine(root)
 libs = [os.path.join(web, "engine", "engine", "libossa.a"),
         os.path.join(web, "engine", "engine", "libossa_runtime.a"),
         os.path.join(web, "engine", "tools", "demo", "libossa_demo.a"),
