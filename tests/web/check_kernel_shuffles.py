@@ -3,7 +3,7 @@
 shuffles that V8 turns into one x64 instruction. LLVM cut the kernel's unpacks into half-used
 shuffles (unread lanes filled with lane 0) that V8 compiles to two pshufb and an or, about 11
 instructions each; skin_sse2.c keeps them whole (KEEP_WHOLE), and the page's kernel ran 1.45x
-faster for it (docs/BENCHMARKS.md, 2026-11-29 14:00). This reads every i8x16.shuffle of the
+faster for it (docs/BENCHMARKS.md, 2026-11-29 13:38). This reads every i8x16.shuffle of the
 kernel's object (binaryen's wasm-dis) and fails on one of another form, naming its lanes.
 
 The forms V8's x64 instruction selector maps to one instruction, for 32-bit lanes (a: the first

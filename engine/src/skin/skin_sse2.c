@@ -17,7 +17,7 @@
  * its users. V8 maps no such pattern to one x64 instruction: each becomes two pshufb and an or,
  * their masks built in registers (about 11 instructions), where a whole unpack is one punpck. An
  * empty asm statement that takes the value and gives it back keeps each one whole
- * (docs/BENCHMARKS.md, 2026-11-29 14:00; test wasm-kernel-shuffles). Native builds: nothing. */
+ * (docs/BENCHMARKS.md, 2026-11-29 13:38; test wasm-kernel-shuffles). Native builds: nothing. */
 #ifdef __wasm_simd128__
 #define KEEP_WHOLE(v) __asm__("" : "+r"(v))
 #else
