@@ -583,6 +583,22 @@ static void check_errors(void)
                                    &t, NULL) == OSSA_OK && t.streaming == 0);
 }
 
+/* Where the build has no threads, a pool of one is made and a larger one is refused as
+ * unsupported, naming the threads asked for. */
+static void check_pool_without_threads(void)
+{
+    if (POOL_THREADS_MAX > 1)
+        return;
+    ossa_skin_pool *pool = NULL;
+    CHECK(ossa_skin_pool_create(1, &pool, NULL) == OSSA_OK && pool);
+    ossa_skin_pool_destroy(pool);
+    ossa_error err;
+    pool = (ossa_skin_pool *)&err;
+    CHECK(ossa_skin_pool_create(2, &pool, &err) == OSSA_ERR_UNSUPPORTED);
+    CHECK(pool == NULL && err.status == OSSA_ERR_UNSUPPORTED);
+    CHECK(strstr(err.message, "2 threads") != NULL);
+}
+
 static void check_lerp(ossa_skin_kernel k)
 {
     static const uint32_t counts[] = {1, 3, 7, 13, 100, 1001};
@@ -672,6 +688,7 @@ int main(int argc, char **argv)
     check_spill(k);
     check_runs(k);
     check_errors();
+    check_pool_without_threads();
     check_lerp(k);
     return test_finish("skin-kernels");
 }

@@ -4,8 +4,9 @@ test of every kernel (tests/skin/test_skin_kernels.c: odd vertex counts, 0..12 i
 exact meshes, morphs, split ranges, runs of lanes, tiny normals, palettes with and without the
 stack copy, the frame-lerp kernel) linked with build-web's engine library (web/build.sh) and run
 under Node.js, for the SSE2 kernel the page uses and for the scalar one. Only the test's own
-files are compiled here; every kernel is the module's. The pool's checks drop out (no threads in
-the module). Skips (77) when emscripten or node is not installed.
+files are compiled here; every kernel is the module's. The module has no threads: the pool's
+bit checks drop out, and a pool of 2 is checked to be refused as unsupported. Skips (77) when
+emscripten or node is not installed.
 
 usage: check_wasm_kernels.py SOURCE_ROOT"""
 import os

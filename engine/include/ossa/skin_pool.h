@@ -18,7 +18,9 @@ extern "C" {
 /* A pool of `threads` participants: the calling thread plus threads - 1 persistent workers
  * (threads >= 1, <= 256). After a dispatch, a worker that finished (and the caller) spins for
  * at most 20 us for the next one, then sleeps on a condition variable: an idle pool uses no CPU.
- * A dispatch of fewer chunks than threads wakes only as many sleeping workers as it can use. */
+ * A dispatch of fewer chunks than threads wakes only as many sleeping workers as it can use.
+ * A build without threads (WebAssembly without pthreads) makes pools of 1 thread only and
+ * answers more with OSSA_ERR_UNSUPPORTED. */
 OSSA_API ossa_status ossa_skin_pool_create(uint32_t threads, ossa_skin_pool **out, ossa_error *err);
 OSSA_API void ossa_skin_pool_destroy(ossa_skin_pool *pool);
 OSSA_API uint32_t ossa_skin_pool_threads(const ossa_skin_pool *pool);

@@ -283,8 +283,21 @@ static ossa_status pool_create(uint32_t threads, ossa_skin_pool **out)
     return OSSA_OK;
 }
 
+/* WebAssembly built without pthreads (the browser page) links pthread_create as a stub that
+ * always fails: say so rather than report the failure as memory. */
+#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+#define POOL_HAS_THREADS 0
+#else
+#define POOL_HAS_THREADS 1
+#endif
+
 ossa_status ossa_skin_pool_create(uint32_t threads, ossa_skin_pool **out, ossa_error *err)
 {
+    if (!POOL_HAS_THREADS && out && threads > 1) {
+        *out = NULL;
+        return ossa_error_fail(err, OSSA_ERR_UNSUPPORTED,
+                               "skin pool of %u threads: this build has no threads", threads);
+    }
     return ossa_error_status(err, pool_create(threads, out), "skin pool");
 }
 
