@@ -37,7 +37,8 @@ if not node:
     print("FAIL: emscripten and chromium are installed but node is not")
     sys.exit(1)
 
-web = os.path.realpath(os.environ.get("OSSA_WEB_BUILD", os.path.join(root, "build-web")))
+# OSSA_WEB_BUILD relative to the source root, as web/build.sh reads it.
+web = os.path.realpath(os.path.join(root, os.environ.get("OSSA_WEB_BUILD", "build-web")))
 r = subprocess.run([os.path.join(root, "web", "build.sh")], capture_output=True, text=True,
                    env=dict(os.environ, OSSA_WEB_BUILD=web))
 sys.stdout.write(r.stdout)

@@ -17,4 +17,4 @@ def build_engine(root):
     if r.returncode != 0:
         print("FAIL: web/build.sh exited %d\n%s" % (r.returncode, r.stderr[-4000:]))
         sys.exit(1)
-    return os.path.join(root, os.environ.get("OSSA_WEB_BUILD", "build-web")), env
+    return os.path.realpath(os.path.join(root, os.environ.get("OSSA_WEB_BUILD", "build-web"))), env
