@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The skin kernels as the WebAssembly build compiles them, against the scalar reference: the
-test of every kernel (tests/skin/test_skin_kernels.c: odd vertex counts, 0..12 influences,
+test of every kernel (tests/skin/test_skin_kernels.c and test_skin_exact.c: odd vertex counts, 0..12 influences,
 exact meshes, morphs, split ranges, runs of lanes, tiny normals, palettes with and without the
 stack copy, the frame-lerp kernel) linked with build-web's engine library (web/build.sh) and run
 under Node.js, for the SSE2 kernel the page uses and for the scalar one. Only the test's own
@@ -35,6 +35,7 @@ if missing:
     print("FAIL: not there after web/build.sh: %s" % ", ".join(missing))
     sys.exit(1)
 sources = [os.path.join(root, "tests", "skin", "test_skin_kernels.c"),
+           os.path.join(root, "tests", "skin", "test_skin_exact.c"),
            os.path.join(root, "tests", "common", "test_common.c"),
            os.path.join(root, "tests", "common", "pose_match.c")]
 includes = ["engine/include", "engine/src", "tests/common", "tests/skin", "tools/demo"]
