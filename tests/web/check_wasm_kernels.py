@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""The skin kernels as the WebAssembly build compiles them, against the scalar reference: the
-test of every kernel (tests/skin/test_skin_kernels.c and test_skin_exact.c: odd vertex counts, 0..12 influences,
-exact meshes, morphs, split ranges, runs of lanes, tiny normals, palettes with and without the
-stack copy, the frame-lerp kernel) linked with build-web's engine library (web/build.sh) and run
-under Node.js, for the SSE2 kernel the page uses and for the scalar one. Only the test's own
-files are compiled here; every kernel is the module's. The module has no threads: the pool's
-bit checks drop out, and a pool of 2 is checked to be refused as unsupported. Skips (77) when
-emscripten or node is not installed.
+"""The skin kernels as the WebAssembly build compiles them, against the scalar reference: the test
+of every kernel (tests/skin/test_skin_kernels.c and test_skin_exact.c: odd vertex counts, 0..12
+influences, exact meshes, morphs, split ranges, runs of lanes, tiny normals, palettes with and
+without the stack copy, the frame-lerp kernel) linked with build-web's engine library
+(web/build.sh) and run under Node.js, for the SSE2 kernel the page uses and for the scalar one.
+Only the test's own files are compiled here; every kernel is the module's. The module has no
+threads: the pool's bit checks drop out, and a pool of 2 is checked to be refused as
+unsupported. Skips (77) when emscripten or node is not installed.
 
 usage: check_wasm_kernels.py SOURCE_ROOT"""
 import os
