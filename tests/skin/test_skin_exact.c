@@ -69,26 +69,10 @@ void check_exact_with(ossa_skin_kernel k, uint32_t n, uint32_t max_inf, uint32_t
     float *op2 = alloc_out(out_n), *on2 = alloc_out(out_n);
     const uint32_t *remap = ossa_skin_mesh_remap(mesh);
     char what[128];
+    ossa_skin_job job = {.mesh = mesh, .palette = pal, .palette_size = bones, .kernel = k,
+                         .morph_weights = morphs ? mw : NULL};
     for (int mode = 0; mode < 3; mode++) {
-        ossa_skin_job job = {.mesh = mesh, .palette = pal, .palette_size = bones,
-                             .out_positions = op, .out_normals = on,
-                             .out_capacity = ossa_skin_mesh_output_count(mesh),
-                             .end = ossa_skin_mesh_output_count(mesh)};
-        job.kernel = k;
-        job.morph_weights = morphs ? mw : NULL;
-        job.store = mode == 1 ? OSSA_SKIN_STORE_STREAM : OSSA_SKIN_STORE_CACHED;
-        memset(op, 0xff, 3 * (size_t)out_n * sizeof(float));
-        memset(on, 0xff, 3 * (size_t)out_n * sizeof(float));
-        if (mode < 2) {
-            CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
-        } else {
-            uint32_t cuts[5] = {0, out_n / 3 + 1, out_n / 2 + 3, out_n - out_n / 5, out_n};
-            for (int i = 0; i < 4; i++) {
-                job.begin = cuts[i] < cuts[i + 1] ? cuts[i] : cuts[i + 1];
-                job.end = cuts[i + 1];
-                CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
-            }
-        }
+        skin_job_run_mode(job, mode, op, on);
         snprintf(what, sizeof what, "exact %s n=%u inf<=%u morphs=%u spread=%g mode=%d",
                  ossa_skin_kernel_name(k), n, max_inf, morphs, (double)spread, mode);
         uint32_t bad = 0;
@@ -123,24 +107,7 @@ void check_exact_with(ossa_skin_kernel k, uint32_t n, uint32_t max_inf, uint32_t
                 nonzero += op[3 * o + c] != 0.0f || on[3 * o + c] != 0.0f;
         CHECKF(nonzero == 0, "%s: padding written", what);
     }
-    ossa_skin_job job = {.mesh = mesh, .palette = pal, .palette_size = bones, .out_positions = op,
-                         .out_normals = on, .out_capacity = ossa_skin_mesh_output_count(mesh),
-                         .end = ossa_skin_mesh_output_count(mesh)};
-    job.kernel = k;
-    job.morph_weights = morphs ? mw : NULL;
-    CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
-    for (uint32_t t = 2; t <= POOL_THREADS_MAX; t++) {
-        ossa_skin_pool *pool = NULL;
-        CHECK(ossa_skin_pool_create(t, &pool, NULL) == OSSA_OK);
-        job.out_positions = op2;
-        job.out_normals = on2;
-        job.pool = pool;
-        CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
-        job.pool = NULL;
-        CHECKF(memcmp(op, op2, 3 * (size_t)out_n * sizeof(float)) == 0, "exact pool %u positions", t);
-        CHECKF(memcmp(on, on2, 3 * (size_t)out_n * sizeof(float)) == 0, "exact pool %u normals", t);
-        ossa_skin_pool_destroy(pool);
-    }
+    check_pool_bits(job, op, on, op2, on2, "exact");
     free(op); free(on); free(op2); free(on2);
     ossa_skin_mesh_destroy(mesh);
     free(ref_p); free(ref_n); free(mp); free(mn); free(pal); free(points); free(mpoints);

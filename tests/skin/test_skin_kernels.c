@@ -22,6 +22,54 @@ static void count_lines(void *user, const char *message)
 
 static const uint32_t sizes[] = {1, 7, 13, 16, 17, 100, 1001, 4099};
 
+/* Runs job (mesh, palette, kernel and morphs set) over the whole output into op / on, first
+ * filled with 0xff bytes: mode 0 with cached stores, 1 with streaming ones, 2 cut at odd points
+ * (unaligned heads and tails in every piece). */
+void skin_job_run_mode(ossa_skin_job job, int mode, float *op, float *on)
+{
+    uint32_t out_n = ossa_skin_mesh_output_count(job.mesh);
+    job.out_positions = op;
+    job.out_normals = on;
+    job.out_capacity = out_n;
+    job.begin = 0;
+    job.end = out_n;
+    job.store = mode == 1 ? OSSA_SKIN_STORE_STREAM : OSSA_SKIN_STORE_CACHED;
+    memset(op, 0xff, 3 * (size_t)out_n * sizeof(float));
+    memset(on, 0xff, 3 * (size_t)out_n * sizeof(float));
+    if (mode < 2) {
+        CHECK(ossa_skin_job_validate(&job, NULL) == OSSA_OK);
+        CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
+        CHECK(ossa_skin_job_kernel(&job) == job.kernel);
+        return;
+    }
+    uint32_t cuts[5] = {0, out_n / 3 + 1, out_n / 2 + 3, out_n - out_n / 5, out_n};
+    for (int i = 0; i < 4; i++) {
+        job.begin = cuts[i] < cuts[i + 1] ? cuts[i] : cuts[i + 1];
+        job.end = cuts[i + 1];
+        CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
+    }
+}
+
+/* The thread pool gives one thread's bits with 2 and 3 participants: job run on one thread into
+ * op / on, then on each pool into op2 / on2. */
+void check_pool_bits(ossa_skin_job job, float *op, float *on, float *op2, float *on2,
+                     const char *what)
+{
+    uint32_t out_n = ossa_skin_mesh_output_count(job.mesh);
+    skin_job_run_mode(job, 0, op, on);
+    for (uint32_t t = 2; t <= POOL_THREADS_MAX; t++) {
+        ossa_skin_pool *pool = NULL;
+        CHECK(ossa_skin_pool_create(t, &pool, NULL) == OSSA_OK);
+        job.pool = pool;
+        skin_job_run_mode(job, 0, op2, on2);
+        CHECKF(memcmp(op, op2, 3 * (size_t)out_n * sizeof(float)) == 0, "%s: pool %u positions",
+               what, t);
+        CHECKF(memcmp(on, on2, 3 * (size_t)out_n * sizeof(float)) == 0, "%s: pool %u normals",
+               what, t);
+        ossa_skin_pool_destroy(pool);
+    }
+}
+
 /* bones: palette size (the AVX2 kernel copies palettes of at most 256 bones to a padded stride
  * when the range has at least as many vertices, and reads the caller's layout otherwise).
  * tiny: scale some normals down to 1e-18..3e-20 so that squared lengths are near or below
@@ -72,31 +120,10 @@ static void check_mesh_with(ossa_skin_kernel k, uint32_t n, uint32_t max_inf, ui
     float *op2 = alloc_out(out_n), *on2 = alloc_out(out_n);
     char what[128];
 
+    ossa_skin_job job = {.mesh = mesh, .palette = pal, .palette_size = bones, .kernel = k,
+                         .morph_weights = morphs ? mw : NULL};
     for (int mode = 0; mode < 3; mode++) {
-        ossa_skin_job job = {.mesh = mesh, .palette = pal, .palette_size = bones,
-                             .out_positions = op, .out_normals = on,
-                             .out_capacity = ossa_skin_mesh_output_count(mesh),
-                             .end = ossa_skin_mesh_output_count(mesh)};
-        job.kernel = k;
-        job.morph_weights = morphs ? mw : NULL;
-        job.store = mode == 1 ? OSSA_SKIN_STORE_STREAM : OSSA_SKIN_STORE_CACHED;
-        memset(op, 0xff, 3 * (size_t)out_n * sizeof(float));
-        memset(on, 0xff, 3 * (size_t)out_n * sizeof(float));
-        if (mode < 2) {
-            CHECK(ossa_skin_job_validate(&job, NULL) == OSSA_OK);
-            CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
-            CHECK(ossa_skin_job_kernel(&job) == k);
-        } else {
-            /* split at odd points: unaligned heads and tails in every piece */
-            uint32_t cuts[5] = {0, out_n / 3 + 1, out_n / 2 + 3, out_n - out_n / 5, out_n};
-            for (int i = 0; i < 4; i++) {
-                job.begin = cuts[i] < cuts[i + 1] ? cuts[i] : cuts[i + 1];
-                job.end = cuts[i + 1];
-                if (job.begin > job.end)
-                    job.begin = job.end;
-                CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
-            }
-        }
+        skin_job_run_mode(job, mode, op, on);
         snprintf(what, sizeof what, "%s n=%u inf<=%u morphs=%u mode=%d", ossa_skin_kernel_name(k),
                  n, max_inf, morphs, mode);
         uint32_t bad = compare_to_reference(&r.sm, pal, mp, mn, ref_p, ref_n, mesh, op, on, what);
@@ -114,27 +141,7 @@ static void check_mesh_with(ossa_skin_kernel k, uint32_t n, uint32_t max_inf, ui
         CHECK(nonzero == 0);
     }
 
-    /* thread pool: identical bits to one thread, with 2 and 3 participants */
-    ossa_skin_job job = {.mesh = mesh, .palette = pal, .palette_size = bones, .out_positions = op,
-                         .out_normals = on, .out_capacity = ossa_skin_mesh_output_count(mesh),
-                         .end = ossa_skin_mesh_output_count(mesh)};
-    job.kernel = k;
-    job.morph_weights = morphs ? mw : NULL;
-    CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
-    for (uint32_t t = 2; t <= POOL_THREADS_MAX; t++) {
-        ossa_skin_pool *pool = NULL;
-        CHECK(ossa_skin_pool_create(t, &pool, NULL) == OSSA_OK);
-        job.out_positions = op2;
-        job.out_normals = on2;
-        memset(op2, 0, 3 * (size_t)out_n * sizeof(float));
-        memset(on2, 0, 3 * (size_t)out_n * sizeof(float));
-        job.pool = pool;
-        CHECK(ossa_skin_job_run(&job, NULL) == OSSA_OK);
-        job.pool = NULL;
-        CHECKF(memcmp(op, op2, 3 * (size_t)out_n * sizeof(float)) == 0, "pool %u positions", t);
-        CHECKF(memcmp(on, on2, 3 * (size_t)out_n * sizeof(float)) == 0, "pool %u normals", t);
-        ossa_skin_pool_destroy(pool);
-    }
+    check_pool_bits(job, op, on, op2, on2, "blend");
 
     /* remapped triangles are the same triangles */
     const uint32_t *idx = ossa_skin_mesh_indices(mesh), *src = ossa_skin_mesh_source(mesh);
