@@ -11,15 +11,6 @@
 #define POOL_THREADS_MAX 1u
 #else
 #define POOL_THREADS_MAX 3u
-/* Runs job (mesh, palette, kernel and morphs set) over the whole output into op / on, first
- * filled with 0xff bytes: mode 0 with cached stores, 1 with streaming ones, 2 cut at odd points
- * (unaligned heads and tails in every piece). */
-void skin_job_run_mode(ossa_skin_job job, int mode, float *op, float *on);
-/* The thread pool gives one thread's bits with 2 and 3 participants: job run on one thread into
- * op / on, then on each pool into op2 / on2. */
-void check_pool_bits(ossa_skin_job job, float *op, float *on, float *op2, float *on2,
-                     const char *what);
-
 #endif
 
 /* Exact meshes (influence_points): each influence's pre-weighted point is w_i (p + delta_i),

@@ -11,7 +11,7 @@
 #include "ossa/skin_pool.h"
 
 void check_exact_with(ossa_skin_kernel k, uint32_t n, uint32_t max_inf, uint32_t morphs,
-                             uint64_t seed, uint32_t bones, float spread)
+                      uint64_t seed, uint32_t bones, float spread)
 {
     rand_submesh r;
     rand_submesh_make(&r, n, bones, max_inf, morphs, seed);

@@ -22,9 +22,7 @@ static void count_lines(void *user, const char *message)
 
 static const uint32_t sizes[] = {1, 7, 13, 16, 17, 100, 1001, 4099};
 
-/* Runs job (mesh, palette, kernel and morphs set) over the whole output into op / on, first
- * filled with 0xff bytes: mode 0 with cached stores, 1 with streaming ones, 2 cut at odd points
- * (unaligned heads and tails in every piece). */
+/* skin_kernel_checks.h says what these two helpers do. */
 void skin_job_run_mode(ossa_skin_job job, int mode, float *op, float *on)
 {
     uint32_t out_n = ossa_skin_mesh_output_count(job.mesh);
@@ -50,8 +48,6 @@ void skin_job_run_mode(ossa_skin_job job, int mode, float *op, float *on)
     }
 }
 
-/* The thread pool gives one thread's bits with 2 and 3 participants: job run on one thread into
- * op / on, then on each pool into op2 / on2. */
 void check_pool_bits(ossa_skin_job job, float *op, float *on, float *op2, float *on2,
                      const char *what)
 {
