@@ -16,6 +16,8 @@ import subprocess
 import sys
 import threading
 
+from web_build import build_folder
+
 SKIP = 77
 CHROMIUM = "/usr/bin/chromium"
 BENCH_VERTICES = 10000
@@ -37,8 +39,7 @@ if not node:
     print("FAIL: emscripten and chromium are installed but node is not")
     sys.exit(1)
 
-# OSSA_WEB_BUILD relative to the source root, as web/build.sh reads it.
-web = os.path.realpath(os.path.join(root, os.environ.get("OSSA_WEB_BUILD", "build-web")))
+web = build_folder(root)
 r = subprocess.run([os.path.join(root, "web", "build.sh")], capture_output=True, text=True,
                    env=dict(os.environ, OSSA_WEB_BUILD=web))
 sys.stdout.write(r.stdout)
