@@ -279,21 +279,14 @@ AI void run_k(const skin_range *r, uint32_t k_count, const float *pal, uint32_t 
     /* software prefetch a few blocks ahead only for ranges much larger than the caches */
     int prefetch = (size_t)(r->hi - r->lo) / SKIN_B * g->stride > SKIN_PREFETCH_MIN_BYTES;
     for (uint32_t o = r->lo; o < r->hi;) {
-        uint32_t local = o - g->begin, blk = local / SKIN_B;
-        uint32_t stop = g->begin + (blk + 1) * SKIN_B;
-        if (stop > r->hi)
-            stop = r->hi;
-        const float *block = skin_block_ptr(g, blk);
+        skin_step s = skin_step_at(r, o, k_count, scratch);
         if (prefetch)
-            for (uint32_t off = 0; off < g->stride; off += 64)
-                _mm_prefetch((const char *)block + SKIN_PREFETCH_BLOCKS * (size_t)g->stride + off,
-                             _MM_HINT_T0);
+            skin_prefetch_blocks_ahead(g, s.block);
         if (r->prefetch_out && !stream)
             skin_prefetch_outputs(r, o);
-        const float *rows = ossa_skin_block_rows(r, block, o / SKIN_B, scratch);
-        const float *w = block + SKIN_ROWS;
-        const uint16_t *b = (const uint16_t *)(const void *)(w + k_count * SKIN_B);
-        uint32_t runs = r->mesh->runs[o / SKIN_B];
+        const float *rows = s.rows, *w = s.w;
+        const uint16_t *b = s.b;
+        uint32_t stop = s.stop, runs = r->mesh->runs[o / SKIN_B];
         if (o % SKIN_B == 0 && stop - o == SKIN_B) {
             block16(rows, w, b, k_count, pal, stride, runs, r->out_pos + 3 * (size_t)o,
                     r->out_nrm + 3 * (size_t)o, stream);
@@ -319,17 +312,13 @@ AI void run_k(const skin_range *r, uint32_t k_count, const float *pal, uint32_t 
 
 AI void run_0(const skin_range *r, int stream)
 {
-    const skin_group_data *g = &r->mesh->groups[r->group];
     float scratch[SKIN_ROWS] __attribute__((aligned(64)));
     for (uint32_t o = r->lo; o < r->hi;) {
-        uint32_t local = o - g->begin, blk = local / SKIN_B;
-        uint32_t stop = g->begin + (blk + 1) * SKIN_B;
-        if (stop > r->hi)
-            stop = r->hi;
-        const float *block = skin_block_ptr(g, blk);
+        skin_step s = skin_step_at(r, o, 0, scratch);
         if (r->prefetch_out && !stream)
             skin_prefetch_outputs(r, o);
-        const float *rows = ossa_skin_block_rows(r, block, o / SKIN_B, scratch);
+        const float *rows = s.rows;
+        uint32_t stop = s.stop;
         while (o < stop) {
             uint32_t l = o % SKIN_B;
             float *op = r->out_pos + 3 * (size_t)o, *on = r->out_nrm + 3 * (size_t)o;
@@ -509,21 +498,14 @@ AI void run_k_exact(const skin_range *r, uint32_t k_count, const float *pal, uin
     float scratch[SKIN_ROWS] __attribute__((aligned(64)));
     int prefetch = (size_t)(r->hi - r->lo) / SKIN_B * g->stride > SKIN_PREFETCH_MIN_BYTES;
     for (uint32_t o = r->lo; o < r->hi;) {
-        uint32_t local = o - g->begin, blk = local / SKIN_B;
-        uint32_t stop = g->begin + (blk + 1) * SKIN_B;
-        if (stop > r->hi)
-            stop = r->hi;
-        const float *block = skin_block_ptr(g, blk);
+        skin_step s = skin_step_at(r, o, k_count, scratch);
         if (prefetch)
-            for (uint32_t off = 0; off < g->stride; off += 64)
-                _mm_prefetch((const char *)block + SKIN_PREFETCH_BLOCKS * (size_t)g->stride + off,
-                             _MM_HINT_T0);
+            skin_prefetch_blocks_ahead(g, s.block);
         if (r->prefetch_out && !stream)
             skin_prefetch_outputs(r, o);
-        const float *rows = ossa_skin_block_rows(r, block, o / SKIN_B, scratch);
-        const float *w = block + SKIN_ROWS;
-        const uint16_t *b = (const uint16_t *)(const void *)(w + k_count * SKIN_B);
-        const float *d = (const float *)(const void *)((const char *)block + g->points);
+        const float *rows = s.rows, *w = s.w, *d = s.d;
+        const uint16_t *b = s.b;
+        uint32_t stop = s.stop;
         if (o % SKIN_B == 0 && stop - o == SKIN_B) { /* both halves at constant offsets */
             float *op = r->out_pos + 3 * (size_t)o, *on = r->out_nrm + 3 * (size_t)o;
             __m256 m[12], gap[3];

@@ -229,6 +229,42 @@ static inline const float *ossa_skin_block_rows(const skin_range *r, const float
 {
     return r->morph_weights ? ossa_skin_block_rows_morphed(r, block, out_block, scratch) : block;
 }
+/* One step of a range's walk, block by block (every kernel's outer loop): the block of the
+ * range's group holding output vertex o, for K influences. */
+typedef struct skin_step {
+    uint32_t stop;            /* [o, stop): the range's outputs in this block */
+    const float *block;       /* the block as stored */
+    const float *rows;        /* its rows, morphed into the caller's scratch when asked */
+    const float *w;           /* w[K][16] */
+    const uint16_t *b;        /* bone[K][16] */
+    const float *d;           /* exact meshes: d[K][16][4] (g->points bytes in); else unused */
+} skin_step;
+
+AI skin_step skin_step_at(const skin_range *r, uint32_t o, uint32_t k_count, float *scratch)
+{
+    const skin_group_data *g = &r->mesh->groups[r->group];
+    uint32_t blk = (o - g->begin) / SKIN_B;
+    skin_step s;
+    s.stop = g->begin + (blk + 1) * SKIN_B;
+    if (s.stop > r->hi)
+        s.stop = r->hi;
+    s.block = skin_block_ptr(g, blk);
+    s.rows = ossa_skin_block_rows(r, s.block, o / SKIN_B, scratch);
+    s.w = s.block + SKIN_ROWS;
+    s.b = (const uint16_t *)(const void *)(s.w + k_count * SKIN_B);
+    s.d = (const float *)(const void *)((const char *)s.block + g->points);
+    return s;
+}
+
+/* Every line of the block SKIN_PREFETCH_BLOCKS after `block` in its group's stream (an integer
+ * address: past the stream's end it is only prefetched, never read). */
+AI void skin_prefetch_blocks_ahead(const skin_group_data *g, const float *block)
+{
+    uintptr_t ahead = (uintptr_t)block + SKIN_PREFETCH_BLOCKS * (size_t)g->stride;
+    for (uint32_t off = 0; off < g->stride; off += 64)
+        __builtin_prefetch((const void *)(ahead + off), 0, 3);
+}
+
 /* skin_prefetch_outputs for a list: the output lines of a block further on. */
 AI void skin_list_prefetch_outputs(const skin_list_range *r, const skin_block_ref *ahead)
 {

@@ -100,12 +100,9 @@ static void skin_general(const skin_range *r)
     const skin_group_data *g = &m->groups[SKIN_GENERAL];
     float scratch[SKIN_ROWS] __attribute__((aligned(64)));
     for (uint32_t o = r->lo; o < r->hi;) {
-        uint32_t local = o - g->begin, blk = local / SKIN_B;
-        uint32_t stop = g->begin + (blk + 1) * SKIN_B;
-        if (stop > r->hi)
-            stop = r->hi;
-        const float *rows = ossa_skin_block_rows(r, skin_block_ptr(g, blk), o / SKIN_B, scratch);
-        for (; o < stop; o++) {
+        skin_step s = skin_step_at(r, o, 0, scratch); /* r->group is SKIN_GENERAL */
+        const float *rows = s.rows;
+        for (; o < s.stop; o++) {
             uint32_t lane = o % SKIN_B, v = o - g->begin;
             float x = rows[lane], y = rows[SKIN_B + lane], z = rows[2 * SKIN_B + lane];
             float nx = rows[3 * SKIN_B + lane], ny = rows[4 * SKIN_B + lane], nz = rows[5 * SKIN_B + lane];

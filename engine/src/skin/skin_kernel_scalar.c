@@ -90,22 +90,14 @@ static void scalar_blocks(const skin_range *r, bool exact)
     uint32_t k = g->influences;
     float scratch[SKIN_ROWS] __attribute__((aligned(64)));
     for (uint32_t o = r->lo; o < r->hi;) {
-        uint32_t local = o - g->begin, blk = local / SKIN_B;
-        uint32_t stop = g->begin + (blk + 1) * SKIN_B;
-        if (stop > r->hi)
-            stop = r->hi;
-        const float *block = skin_block_ptr(g, blk);
-        const float *rows = ossa_skin_block_rows(r, block, o / SKIN_B, scratch);
-        const float *w = block + SKIN_ROWS;
-        const uint16_t *b = (const uint16_t *)(const void *)(w + k * SKIN_B);
-        const float *d = exact ? (const float *)(const void *)((const char *)block + g->points)
-                               : NULL;
-        for (; o < stop; o++) {
+        skin_step s = skin_step_at(r, o, k, scratch);
+        for (; o < s.stop; o++) {
             float *p = r->out_pos + 3 * (size_t)o, *n = r->out_nrm + 3 * (size_t)o;
-            if (d)
-                ossa_skin_vertex_exact_scalar(rows, w, b, d, k, o % SKIN_B, r->palette, p, n);
+            if (exact)
+                ossa_skin_vertex_exact_scalar(s.rows, s.w, s.b, s.d, k, o % SKIN_B, r->palette,
+                                              p, n);
             else
-                ossa_skin_vertex_scalar(rows, w, b, k, o % SKIN_B, r->palette, p, n);
+                ossa_skin_vertex_scalar(s.rows, s.w, s.b, k, o % SKIN_B, r->palette, p, n);
         }
     }
 }

@@ -212,15 +212,12 @@ AI void run_k(const skin_range *r, uint32_t k_count, const float *pal, uint32_t 
     const skin_group_data *g = &r->mesh->groups[r->group];
     float scratch[SKIN_ROWS] __attribute__((aligned(64)));
     for (uint32_t o = r->lo; o < r->hi;) {
-        uint32_t local = o - g->begin, blk = local / SKIN_B;
-        uint32_t stop = g->begin + (blk + 1) * SKIN_B;
-        if (stop > r->hi)
-            stop = r->hi;
-        const float *block = skin_block_ptr(g, blk);
-        _mm_prefetch((const char *)block + 8 * (size_t)g->stride, _MM_HINT_T0);
-        const float *rows = ossa_skin_block_rows(r, block, o / SKIN_B, scratch);
-        const float *w = block + SKIN_ROWS;
-        const uint16_t *b = (const uint16_t *)(const void *)(w + k_count * SKIN_B);
+        skin_step s = skin_step_at(r, o, k_count, scratch);
+        /* one line of the block 8 ahead (an integer address: past the end only prefetched) */
+        _mm_prefetch((const char *)((uintptr_t)s.block + 8 * (size_t)g->stride), _MM_HINT_T0);
+        const float *rows = s.rows, *w = s.w;
+        const uint16_t *b = s.b;
+        uint32_t stop = s.stop;
         if (o % SKIN_B == 0 && stop - o == SKIN_B) {
             /* a whole block: the four quarters at constant lane offsets, so every weight and
              * bone address is a displacement from the block (as the AVX2 kernel) */
@@ -336,16 +333,12 @@ AI void run_k_exact(const skin_range *r, uint32_t k_count, int stream)
     const skin_group_data *g = &r->mesh->groups[r->group];
     float scratch[SKIN_ROWS] __attribute__((aligned(64)));
     for (uint32_t o = r->lo; o < r->hi;) {
-        uint32_t local = o - g->begin, blk = local / SKIN_B;
-        uint32_t stop = g->begin + (blk + 1) * SKIN_B;
-        if (stop > r->hi)
-            stop = r->hi;
-        const float *block = skin_block_ptr(g, blk);
-        _mm_prefetch((const char *)block + 8 * (size_t)g->stride, _MM_HINT_T0);
-        const float *rows = ossa_skin_block_rows(r, block, o / SKIN_B, scratch);
-        const float *w = block + SKIN_ROWS;
-        const uint16_t *b = (const uint16_t *)(const void *)(w + k_count * SKIN_B);
-        const float *d = (const float *)(const void *)((const char *)block + g->points);
+        skin_step s = skin_step_at(r, o, k_count, scratch);
+        /* one line of the block 8 ahead (an integer address: past the end only prefetched) */
+        _mm_prefetch((const char *)((uintptr_t)s.block + 8 * (size_t)g->stride), _MM_HINT_T0);
+        const float *rows = s.rows, *w = s.w, *d = s.d;
+        const uint16_t *b = s.b;
+        uint32_t stop = s.stop;
         if (o % SKIN_B == 0 && stop - o == SKIN_B) { /* four quarters at constant offsets */
             float *op = r->out_pos + 3 * (size_t)o, *on = r->out_nrm + 3 * (size_t)o;
             skin4_exact(rows, w, b, d, k_count, 0, r->palette, op, on, stream);
