@@ -473,3 +473,48 @@ ossa_status ossa_build_sort_track(ossa_build *b, ossa_track *t, const char *clip
                   clip_name ? clip_name : "", t->bone);
     return OSSA_OK;
 }
+
+/* Uniform scale as Cal3D's CalCoreModel::scale applies it: every translation and position. */
+void ossa_build_scale(ossa_build *b, float s)
+{
+    ossa_model *m = b->model;
+    m->scale *= s;
+    m->bind_disagreement *= s;
+    ossa_bone *bones = (ossa_bone *)m->bones;
+    for (uint32_t i = 0; i < m->bone_count; i++)
+        for (int k = 0; k < 3; k++) {
+            bones[i].rest_t[k] *= s;
+            bones[i].inv_bind_t[k] *= s;
+        }
+    for (uint32_t i = 0; i < m->mesh_count; i++)
+        for (uint32_t j = 0; j < m->meshes[i].submesh_count; j++) {
+            const ossa_submesh *sm = &m->meshes[i].submeshes[j];
+            float *pos = (float *)sm->positions;
+            for (size_t k = 0; k < 3 * (size_t)sm->vertex_count; k++)
+                pos[k] *= s;
+            float *points = (float *)sm->influence_points;
+            size_t inf_total = sm->vertex_count ? sm->influence_start[sm->vertex_count] : 0;
+            for (size_t k = 0; points && k < 3 * inf_total; k++)
+                points[k] *= s;
+            float *frames = (float *)sm->frame_positions;
+            for (size_t k = 0; frames && k < 3 * (size_t)sm->vertex_count * sm->frame_count; k++)
+                frames[k] *= s;
+            for (uint32_t k = 0; k < sm->spring_count; k++)
+                ((ossa_spring *)sm->springs)[k].idle_length *= s;
+            for (uint32_t t = 0; t < sm->morph_count; t++) {
+                float *d = (float *)sm->morphs[t].d_position;
+                for (size_t k = 0; k < 3 * (size_t)sm->morphs[t].count; k++)
+                    d[k] *= s;
+            }
+        }
+    for (uint32_t i = 0; i < m->mount_count; i++)
+        for (int k = 0; k < 3; k++)
+            ((ossa_mount *)m->mounts)[i].offset_t[k] *= s;
+    for (uint32_t i = 0; i < m->clip_count; i++)
+        for (uint32_t t = 0; t < m->clips[i].track_count; t++) {
+            const ossa_track *tr = &m->clips[i].tracks[t];
+            float *v = (float *)tr->translations;
+            for (size_t k = 0; k < 3 * (size_t)tr->key_count; k++)
+                v[k] *= s;
+        }
+}

@@ -121,6 +121,10 @@ ossa_clip *ossa_build_push_clip(ossa_build *b);
 ossa_morph_clip *ossa_build_push_morph_clip(ossa_build *b);
 ossa_material *ossa_build_push_material(ossa_build *b);
 
+/* Scales the whole model built so far by s, as Cal3D's CalCoreModel::scale does (a .cfg's
+ * scale=, the load option). */
+void ossa_build_scale(ossa_build *b, float s);
+
 /* Installs a skeleton given in FILE order (parent and children as file indices). Reorders it
  * parents-first, remaps parents and children, rejects cycles and bad indices, and sets
  * b->bone_from_file so later files (animations, meshes) can map their bone ids. */

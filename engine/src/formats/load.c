@@ -170,50 +170,6 @@ static int load_rank(ossa_format f)
     }
 }
 
-/* Uniform scale as Cal3D's CalCoreModel::scale applies it: every translation and position. */
-static void apply_scale(ossa_model *m, float s)
-{
-    m->scale *= s;
-    m->bind_disagreement *= s;
-    ossa_bone *bones = (ossa_bone *)m->bones;
-    for (uint32_t i = 0; i < m->bone_count; i++)
-        for (int k = 0; k < 3; k++) {
-            bones[i].rest_t[k] *= s;
-            bones[i].inv_bind_t[k] *= s;
-        }
-    for (uint32_t i = 0; i < m->mesh_count; i++)
-        for (uint32_t j = 0; j < m->meshes[i].submesh_count; j++) {
-            const ossa_submesh *sm = &m->meshes[i].submeshes[j];
-            float *pos = (float *)sm->positions;
-            for (size_t k = 0; k < 3 * (size_t)sm->vertex_count; k++)
-                pos[k] *= s;
-            float *points = (float *)sm->influence_points;
-            size_t inf_total = sm->vertex_count ? sm->influence_start[sm->vertex_count] : 0;
-            for (size_t k = 0; points && k < 3 * inf_total; k++)
-                points[k] *= s;
-            float *frames = (float *)sm->frame_positions;
-            for (size_t k = 0; frames && k < 3 * (size_t)sm->vertex_count * sm->frame_count; k++)
-                frames[k] *= s;
-            for (uint32_t k = 0; k < sm->spring_count; k++)
-                ((ossa_spring *)sm->springs)[k].idle_length *= s;
-            for (uint32_t t = 0; t < sm->morph_count; t++) {
-                float *d = (float *)sm->morphs[t].d_position;
-                for (size_t k = 0; k < 3 * (size_t)sm->morphs[t].count; k++)
-                    d[k] *= s;
-            }
-        }
-    for (uint32_t i = 0; i < m->mount_count; i++)
-        for (int k = 0; k < 3; k++)
-            ((ossa_mount *)m->mounts)[i].offset_t[k] *= s;
-    for (uint32_t i = 0; i < m->clip_count; i++)
-        for (uint32_t t = 0; t < m->clips[i].track_count; t++) {
-            const ossa_track *tr = &m->clips[i].tracks[t];
-            float *v = (float *)tr->translations;
-            for (size_t k = 0; k < 3 * (size_t)tr->key_count; k++)
-                v[k] *= s;
-        }
-}
-
 /* After all files: material thread ids beyond the materials loaded become "no material". */
 static void settle_materials(ossa_build *b)
 {
@@ -253,7 +209,7 @@ static ossa_status finish(ossa_build *b, ossa_status st, ossa_model **out)
     if (st == OSSA_OK) {
         settle_materials(b);
         if (b->opt.scale > 0.0f && b->opt.scale != 1.0f)
-            apply_scale(b->model, b->opt.scale);
+            ossa_build_scale(b, b->opt.scale);
     }
     /* After the load's own checks, so a failed load still tells what it left out on the way;
      * warnings of attempts it undid (ossa_build_restore) are gone by now. */
@@ -411,7 +367,7 @@ static ossa_status load_cfg(ossa_build *b, const char *cfg_path, uint8_t *text)
     b->root_count = 0;
     ossa_cfg_set_free(&set);
     if (st == OSSA_OK && scale != 1.0f)
-        apply_scale(b->model, scale);
+        ossa_build_scale(b, scale);
     return st;
 }
 
