@@ -2,8 +2,10 @@
 #include "instance_test_util.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "test_common.h"
 
@@ -88,4 +90,74 @@ double skin_vs_scalar(const ossa_instance *inst, const outputs *o, uint32_t *com
         (*compared)++;
     }
     return worst;
+}
+
+int frame_out_make_at(frame_out *o, const ossa_instance *inst, size_t offset)
+{
+    o->parts = ossa_instance_part_count(inst);
+    o->floats = 0;
+    for (uint32_t p = 0; p < o->parts; p++) {
+        ossa_instance_part info;
+        ossa_instance_part_info(inst, p, &info, NULL);
+        o->floats += (3 * (size_t)info.output_count + 15) / 16 * 16;
+    }
+    o->block = ossa_skin_buffer_alloc((2 * o->floats + 16) * sizeof(float));
+    o->spans = calloc(o->parts + 1, sizeof *o->spans);
+    if (!o->block || !o->spans)
+        return 0;
+    memset(o->block, 0, (2 * o->floats + 16) * sizeof(float));
+    o->data = o->block + offset;
+    float *pos = o->data, *nrm = o->data + o->floats;
+    for (uint32_t p = 0; p < o->parts; p++) {
+        ossa_instance_part info;
+        ossa_instance_part_info(inst, p, &info, NULL);
+        o->spans[p] = (ossa_instance_span){pos, nrm, info.output_count};
+        pos += (3 * (size_t)info.output_count + 15) / 16 * 16;
+        nrm += (3 * (size_t)info.output_count + 15) / 16 * 16;
+    }
+    return 1;
+}
+
+int frame_out_make(frame_out *o, const ossa_instance *inst)
+{
+    return frame_out_make_at(o, inst, 0);
+}
+
+void frame_out_free(frame_out *o)
+{
+    ossa_skin_buffer_free(o->block);
+    free(o->spans);
+}
+
+int frame_out_same(ossa_instance *a, ossa_instance *b, frame_out *oa, frame_out *ob)
+{
+    if (ossa_instance_skin(a, 0, oa->parts, oa->spans, NULL) != OSSA_OK ||
+        ossa_instance_skin(b, 0, ob->parts, ob->spans, NULL) != OSSA_OK)
+        return 0;
+    return oa->floats == ob->floats &&
+           memcmp(oa->data, ob->data, 2 * oa->floats * sizeof(float)) == 0;
+}
+
+int load_cally_parts(ossa_model **out)
+{
+    *out = NULL;
+    const char *assets = test_assets_dir();
+    static const char *const names[] = {
+        "cally.csf", "cally_calf_left.cmf", "cally_chest.cmf", "cally_hand_right.cmf",
+        "cally_head.cmf", "cally_neck.cmf", "cally_ponytail.cmf", "cally_pelvis.cmf",
+        "cally_jog.caf", "cally_walk.caf"};
+    enum { N = sizeof names / sizeof names[0] };
+    char paths[N][4096];
+    const char *list[N];
+    for (int i = 0; assets && i < N; i++) {
+        snprintf(paths[i], sizeof paths[i], "%s/cal3d/cally/%s", assets, names[i]);
+        list[i] = paths[i];
+    }
+    if (!assets || access(paths[0], R_OK) != 0) {
+        printf("cally: skipped (no shared assets)\n");
+        return 0;
+    }
+    ossa_error err;
+    CHECKF(ossa_load_files(list, N, NULL, out, &err) == OSSA_OK, "%s", err.message);
+    return *out != NULL;
 }

@@ -3,76 +3,19 @@
  * instance of its own writes, through play, fades, updates, seeks and cloth, also after its
  * prototype is gone; the direct kernel path (prepared wide palette) equals a skin job with the
  * same kernel bit for bit, and so do its streaming stores and parts skinned in any grouping
- * (the skin list, one part a call, a pool for the larger parts); ossa_instance_update_many
- * (cloth in SIMD lanes) writes what ossa_instance_update writes, and ossa_instance_tick_many
- * what ossa_instance_tick writes, each clock its own speed; a pose set after a cloth step
- * moves the cloth part's rigid vertices; bad arguments are refused. On the demo mannequin and, when the
- * shared assets are there, cally (17 small parts and a ponytail with springs). */
+ * (the skin list, one part a call, a pool for the larger parts); a pose set after a cloth step
+ * moves the cloth part's rigid vertices; bad arguments are refused. On the demo mannequin and,
+ * when the shared assets are there, cally (7 of its parts, the ponytail with springs among
+ * them). Many instances a call: test_instance_many.c. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "ossa/ossa.h"
 #include "demo.h"
+#include "instance_test_util.h"
 #include "test_common.h"
-
-/* One buffer for every part's positions then normals, and the spans into it: each part starts
- * on a 64-byte line, `offset` floats past it (1: no span is aligned). */
-typedef struct frame_out {
-    uint32_t parts;
-    size_t floats; /* positions: 3 per output vertex of every part, each rounded up to 16 */
-    float *block, *data;
-    ossa_instance_span *spans;
-} frame_out;
-
-static int out_make_at(frame_out *o, const ossa_instance *inst, size_t offset)
-{
-    o->parts = ossa_instance_part_count(inst);
-    o->floats = 0;
-    for (uint32_t p = 0; p < o->parts; p++) {
-        ossa_instance_part info;
-        ossa_instance_part_info(inst, p, &info, NULL);
-        o->floats += (3 * (size_t)info.output_count + 15) / 16 * 16;
-    }
-    o->block = ossa_skin_buffer_alloc((2 * o->floats + 16) * sizeof(float));
-    o->spans = calloc(o->parts + 1, sizeof *o->spans);
-    if (!o->block || !o->spans)
-        return 0;
-    memset(o->block, 0, (2 * o->floats + 16) * sizeof(float));
-    o->data = o->block + offset;
-    float *pos = o->data, *nrm = o->data + o->floats;
-    for (uint32_t p = 0; p < o->parts; p++) {
-        ossa_instance_part info;
-        ossa_instance_part_info(inst, p, &info, NULL);
-        o->spans[p] = (ossa_instance_span){pos, nrm, info.output_count};
-        pos += (3 * (size_t)info.output_count + 15) / 16 * 16;
-        nrm += (3 * (size_t)info.output_count + 15) / 16 * 16;
-    }
-    return 1;
-}
-
-static int out_make(frame_out *o, const ossa_instance *inst)
-{
-    return out_make_at(o, inst, 0);
-}
-
-static void out_free(frame_out *o)
-{
-    ossa_skin_buffer_free(o->block);
-    free(o->spans);
-}
-
-/* a and b skinned now write the same bytes. */
-static int same_output(ossa_instance *a, ossa_instance *b, frame_out *oa, frame_out *ob)
-{
-    if (ossa_instance_skin(a, 0, oa->parts, oa->spans, NULL) != OSSA_OK ||
-        ossa_instance_skin(b, 0, ob->parts, ob->spans, NULL) != OSSA_OK)
-        return 0;
-    return oa->floats == ob->floats &&
-           memcmp(oa->data, ob->data, 2 * oa->floats * sizeof(float)) == 0;
-}
 
 /* One script on both: a cross-fade, updates (springs step), a seek, another fade. */
 static int script_step(ossa_instance *inst, uint32_t frame, uint32_t clips)
@@ -116,7 +59,7 @@ static void check_shared_equal(const char *name, const ossa_model *m)
     }
     CHECK(skinned > 0);
     frame_out os = {0}, oo = {0};
-    CHECK(out_make(&os, shared) && out_make(&oo, own));
+    CHECK(frame_out_make(&os, shared) && frame_out_make(&oo, own));
     CHECK(ossa_instance_play(shared, 0, 0.0f, NULL) == OSSA_OK);
     CHECK(ossa_instance_play(own, 0, 0.0f, NULL) == OSSA_OK);
     CHECK(ossa_instance_play(proto, 0, 0.0f, NULL) == OSSA_OK);
@@ -129,7 +72,7 @@ static void check_shared_equal(const char *name, const ossa_model *m)
         if (proto)
             CHECK(script_step(proto, f, m->clip_count));
         CHECK(script_step(shared, f, m->clip_count) && script_step(own, f, m->clip_count));
-        differ += !same_output(shared, own, &os, &oo);
+        differ += !frame_out_same(shared, own, &os, &oo);
     }
     CHECKF(differ == 0, "%s: %u of 60 frames differ", name, differ);
     /* its own state a frame touches: more than the instance, less than a copy of the model */
@@ -138,8 +81,8 @@ static void check_shared_equal(const char *name, const ossa_model *m)
     CHECK(ossa_instance_state_bytes(NULL) == 0);
     printf("%s: %u parts (%u skinned), shared instance equals its own for 60 frames\n", name,
            parts, skinned);
-    out_free(&os);
-    out_free(&oo);
+    frame_out_free(&os);
+    frame_out_free(&oo);
     ossa_instance_destroy(shared);
     ossa_instance_destroy(own);
 }
@@ -157,7 +100,7 @@ static void check_direct_equals_job(const char *name, const ossa_model *m)
         if (!inst)
             continue;
         frame_out o = {0};
-        CHECK(out_make(&o, inst));
+        CHECK(frame_out_make(&o, inst));
         CHECK(ossa_instance_play(inst, m->clip_count > 1 ? 1 : 0, 0.0f, NULL) == OSSA_OK);
         ossa_instance_update(inst, 0.37f);
         CHECK(ossa_instance_skin(inst, 0, o.parts, o.spans, NULL) == OSSA_OK);
@@ -184,7 +127,7 @@ static void check_direct_equals_job(const char *name, const ossa_model *m)
             ossa_skin_buffer_free(nrm);
         }
         kernels++;
-        out_free(&o);
+        frame_out_free(&o);
         ossa_instance_destroy(inst);
     }
     printf("%s: instance skin equals skin jobs bit for bit on %u kernels\n", name, kernels);
@@ -204,8 +147,8 @@ static void check_part_subsets(const char *name, const ossa_model *m)
         CHECK(ossa_instance_create(m, &desc, &inst, NULL) == OSSA_OK);
         CHECK(ossa_skin_pool_create(2, &pool, NULL) == OSSA_OK);
         frame_out all = {0}, sub = {0}, one = {0}, split = {0};
-        if (!inst || !pool || !out_make(&all, inst) || !out_make(&sub, inst) ||
-            !out_make(&one, inst) || !out_make(&split, inst)) {
+        if (!inst || !pool || !frame_out_make(&all, inst) || !frame_out_make(&sub, inst) ||
+            !frame_out_make(&one, inst) || !frame_out_make(&split, inst)) {
             CHECK(0);
         } else {
             CHECK(ossa_instance_play(inst, m->clip_count > 1 ? 1 : 0, 0.0f, NULL) == OSSA_OK);
@@ -262,10 +205,10 @@ static void check_part_subsets(const char *name, const ossa_model *m)
             if (ref != all.data)
                 free(ref);
         }
-        out_free(&all);
-        out_free(&sub);
-        out_free(&one);
-        out_free(&split);
+        frame_out_free(&all);
+        frame_out_free(&sub);
+        frame_out_free(&one);
+        frame_out_free(&split);
         ossa_skin_pool_destroy(pool);
         ossa_instance_destroy(inst);
     }
@@ -292,17 +235,17 @@ static void check_store(const char *name, const ossa_model *m)
         ossa_instance_set_store(inst[2], OSSA_SKIN_STORE_STREAM);
         ossa_instance_set_store(inst[2], (ossa_skin_store)7); /* out of range: ignored */
         for (int i = 0; i < 3 && inst[0] && inst[1] && inst[2]; i++) {
-            CHECK(out_make_at(&o[i], inst[i], i == 2 ? 1 : 0));
+            CHECK(frame_out_make_at(&o[i], inst[i], i == 2 ? 1 : 0));
             CHECK(ossa_instance_play(inst[i], 0, 0.0f, NULL) == OSSA_OK);
         }
         for (uint32_t f = 0; f < 40 && inst[0] && inst[1] && inst[2]; f++) {
             for (int i = 0; i < 3; i++)
                 CHECK(script_step(inst[i], f, m->clip_count));
-            differ += !same_output(inst[0], inst[1], &o[0], &o[1]);
-            differ += !same_output(inst[0], inst[2], &o[0], &o[2]);
+            differ += !frame_out_same(inst[0], inst[1], &o[0], &o[1]);
+            differ += !frame_out_same(inst[0], inst[2], &o[0], &o[2]);
         }
         for (int i = 0; i < 3; i++) {
-            out_free(&o[i]);
+            frame_out_free(&o[i]);
             ossa_instance_destroy(inst[i]);
         }
         kernels++;
@@ -380,133 +323,6 @@ static void check_bad_arguments(const ossa_model *m)
     ossa_instance_destroy(proto); /* the refused ones left no reference behind (ASan) */
 }
 
-/* ossa_instance_update_many over shared instances (their cloth in SIMD lanes, one with its own
- * spring_max_dt so it steps alone, a NULL entry, every other one streaming) against ossa_instance_update on instances of
- * their own: the same bytes every frame, at odd time steps too. */
-static void check_update_many(const char *name, const ossa_model *m)
-{
-    enum { COUNT = 12, FRAMES = 60 }; /* a full group of 8 lanes, then shorter ones */
-    ossa_instance *batch[COUNT] = {0}, *own[COUNT] = {0};
-    frame_out ob[COUNT] = {{0}}, oo[COUNT] = {{0}};
-    uint32_t cloth = 0, ok = 1;
-    for (uint32_t i = 0; i < COUNT && ok; i++) {
-        if (i == 3)
-            continue; /* stays NULL in the batch */
-        ossa_instance_desc desc = {.spring_max_dt = i == 10 ? 0.01f : 0.0f};
-        /* streaming ones: update_many asks for their state ahead */
-        ossa_instance_desc in_batch = desc;
-        in_batch.store = i % 2 ? OSSA_SKIN_STORE_STREAM : OSSA_SKIN_STORE_AUTO;
-        ok &= (i == 0 ? ossa_instance_create(m, &in_batch, &batch[i], NULL)
-                      : ossa_instance_create_shared(batch[0], &in_batch, &batch[i], NULL)) ==
-              OSSA_OK;
-        ok &= ossa_instance_create(m, &desc, &own[i], NULL) == OSSA_OK;
-        ok &= out_make(&ob[i], batch[i]) && out_make(&oo[i], own[i]);
-        ossa_instance *both[2] = {batch[i], own[i]};
-        for (int k = 0; k < 2 && ok; k++) {
-            ok &= ossa_instance_play(both[k], i % m->clip_count, 0.0f, NULL) == OSSA_OK;
-            ossa_instance_seek(both[k], 0.13f * (float)i);
-        }
-    }
-    CHECK(ok);
-    for (uint32_t p = 0; ok && p < ossa_instance_part_count(batch[0]); p++) {
-        ossa_instance_part info;
-        ossa_instance_part_info(batch[0], p, &info, NULL);
-        cloth += info.spring != NULL;
-    }
-    uint32_t differ = 0;
-    for (uint32_t f = 0; ok && f < FRAMES; f++) {
-        /* mostly 60 Hz; a long step (clamped by spring_max_dt), none, one back, one not finite */
-        float dt = f == 7 ? 0.5f : f == 8 ? 0.0f : f == 9 ? -0.05f : f == 10 ? NAN : 1.0f / 60.0f;
-        for (uint32_t i = 0; i < COUNT; i++)
-            if (batch[i] && f == 20 + i && m->clip_count > 1) {
-                CHECK(ossa_instance_play(batch[i], (i + 1) % m->clip_count, 0.25f, NULL) ==
-                      OSSA_OK);
-                CHECK(ossa_instance_play(own[i], (i + 1) % m->clip_count, 0.25f, NULL) ==
-                      OSSA_OK);
-            }
-        ossa_instance_update_many(batch, COUNT, dt);
-        for (uint32_t i = 0; i < COUNT; i++) {
-            if (!batch[i])
-                continue;
-            ossa_instance_update(own[i], dt);
-            differ += !same_output(batch[i], own[i], &ob[i], &oo[i]);
-        }
-    }
-    CHECKF(differ == 0, "%s: %u instance frames of update_many differ", name, differ);
-    ossa_instance_update_many(NULL, 3, 0.1f); /* nothing to do */
-    printf("%s: update_many equals update on %d instances for %d frames (%u cloth parts)\n", name,
-           COUNT - 1, FRAMES, cloth);
-    for (uint32_t i = 0; i < COUNT; i++) {
-        out_free(&ob[i]);
-        out_free(&oo[i]);
-        ossa_instance_destroy(batch[i]);
-        ossa_instance_destroy(own[i]);
-    }
-}
-
-/* ossa_instance_tick_many over shared instances, each clock its own speed (backwards too), wrap
- * mode, clip, cross-fades, seeks and pauses, a NULL entry, against ossa_instance_tick on
- * instances of their own: the same bytes every frame (cloth stepped in lanes, each by its own
- * playback time). */
-static void check_tick_many(const char *name, const ossa_model *m)
-{
-    enum { COUNT = 19, FRAMES = 50 }; /* two full groups of 8 lanes, then a short one */
-    ossa_instance *batch[COUNT] = {0}, *own[COUNT] = {0};
-    frame_out ob[COUNT] = {{0}}, oo[COUNT] = {{0}};
-    uint32_t ok = 1, differ = 0;
-    for (uint32_t i = 0; i < COUNT && ok; i++) {
-        if (i == 5)
-            continue; /* stays NULL in the batch */
-        ok &= (i == 0 ? ossa_instance_create(m, NULL, &batch[i], NULL)
-                      : ossa_instance_create_shared(batch[0], NULL, &batch[i], NULL)) == OSSA_OK;
-        ok &= ossa_instance_create(m, NULL, &own[i], NULL) == OSSA_OK;
-        ok &= out_make(&ob[i], batch[i]) && out_make(&oo[i], own[i]);
-        ossa_instance *both[2] = {batch[i], own[i]};
-        for (int k = 0; k < 2 && ok; k++) {
-            ossa_clock *c = ossa_instance_clock(both[k]);
-            c->speed = (i % 4 == 3 ? -1.0f : 1.0f) * (0.8f + 0.03f * (float)i);
-            ossa_clock_set_mode(c, (ossa_wrap)(i % 3));
-            ossa_instance_seek_clock(both[k], i % (m->clip_count + 1), 0.11f * (float)i);
-        }
-    }
-    CHECK(ok);
-    for (uint32_t f = 0; ok && f < FRAMES; f++) {
-        float dt = f == 7 ? 0.5f : f == 8 ? 0.0f : f == 9 ? NAN : 1.0f / 60.0f;
-        for (uint32_t i = 0; i < COUNT; i++) {
-            if (!batch[i])
-                continue;
-            ossa_instance *both[2] = {batch[i], own[i]};
-            for (int k = 0; k < 2; k++) {
-                if (f == 12 + i && m->clip_count > 1)
-                    CHECK(ossa_instance_switch_clip(both[k], (i + 1) % m->clip_count, 0.25f,
-                                                    NULL) == OSSA_OK);
-                if (f == 30 + i % 4) { /* a jump mid-fade for some */
-                    ossa_clock_seek(ossa_instance_clock(both[k]), 0.05f * (float)i);
-                    ossa_instance_jumped(both[k]);
-                }
-                if (f == 40 && i % 2)
-                    ossa_clock_toggle(ossa_instance_clock(both[k])); /* paused: no cloth step */
-            }
-        }
-        ossa_instance_tick_many(batch, COUNT, dt);
-        for (uint32_t i = 0; i < COUNT; i++) {
-            if (!batch[i])
-                continue;
-            ossa_instance_tick(own[i], dt);
-            differ += !same_output(batch[i], own[i], &ob[i], &oo[i]);
-        }
-    }
-    CHECKF(differ == 0, "%s: %u instance frames of tick_many differ", name, differ);
-    ossa_instance_tick_many(NULL, 3, 0.1f); /* nothing to do */
-    printf("%s: tick_many equals tick on %d instances for %d frames\n", name, COUNT - 1, FRAMES);
-    for (uint32_t i = 0; i < COUNT; i++) {
-        out_free(&ob[i]);
-        out_free(&oo[i]);
-        ossa_instance_destroy(batch[i]);
-        ossa_instance_destroy(own[i]);
-    }
-}
-
 /* After a cloth step the part's output is the step's (kept, not skinned again) only until the
  * pose changes: a pose set directly (ossa_instance_pose_clip) must move the rigid vertices and
  * every normal of the cloth part as a fresh skin does (instance c, whose cloth never stepped). */
@@ -516,7 +332,7 @@ static void check_cloth_after_pose(const ossa_model *m)
     CHECK(ossa_instance_create(m, NULL, &a, NULL) == OSSA_OK);
     CHECK(ossa_instance_create(m, NULL, &c, NULL) == OSSA_OK);
     frame_out oa = {0}, oc = {0};
-    if (!a || !c || !out_make(&oa, a) || !out_make(&oc, c))
+    if (!a || !c || !frame_out_make(&oa, a) || !frame_out_make(&oc, c))
         goto done;
     CHECK(ossa_instance_play(a, 0, 0.0f, NULL) == OSSA_OK);
     for (int f = 0; f < 20; f++)
@@ -554,8 +370,8 @@ static void check_cloth_after_pose(const ossa_model *m)
            "cloth vertices where the steps left them\n", cloth, rigid_same, rigid, free_moved);
     CHECK(cloth == 1 && rigid > 0 && rigid_same == rigid && normals_same && free_moved > 0);
 done:
-    out_free(&oa);
-    out_free(&oc);
+    frame_out_free(&oa);
+    frame_out_free(&oc);
     ossa_instance_destroy(a);
     ossa_instance_destroy(c);
 }
@@ -572,37 +388,16 @@ int main(void)
         check_store("demo", demo);
         check_mixer_shared(demo);
         check_bad_arguments(demo);
-        check_update_many("demo", demo);
-        check_tick_many("demo", demo);
         ossa_model_destroy(demo);
     }
-    const char *assets = test_assets_dir();
-    static const char *const names[] = {
-        "cally.csf", "cally_calf_left.cmf", "cally_chest.cmf", "cally_hand_right.cmf",
-        "cally_head.cmf", "cally_neck.cmf", "cally_ponytail.cmf", "cally_pelvis.cmf",
-        "cally_jog.caf", "cally_walk.caf"};
-    enum { N = sizeof names / sizeof names[0] };
-    char paths[N][4096];
-    const char *list[N];
-    for (int i = 0; assets && i < N; i++) {
-        snprintf(paths[i], sizeof paths[i], "%s/cal3d/cally/%s", assets, names[i]);
-        list[i] = paths[i];
-    }
-    if (!assets || access(paths[0], R_OK) != 0) {
-        printf("cally: skipped (no shared assets)\n");
-    } else {
-        ossa_model *cally = NULL;
-        CHECKF(ossa_load_files(list, N, NULL, &cally, &err) == OSSA_OK, "%s", err.message);
-        if (cally) {
-            check_shared_equal("cally", cally);
-            check_direct_equals_job("cally", cally);
-            check_part_subsets("cally", cally);
-            check_store("cally", cally);
-            check_update_many("cally", cally);
-            check_tick_many("cally", cally);
-            check_cloth_after_pose(cally);
-            ossa_model_destroy(cally);
-        }
+    ossa_model *cally = NULL;
+    if (load_cally_parts(&cally)) {
+        check_shared_equal("cally", cally);
+        check_direct_equals_job("cally", cally);
+        check_part_subsets("cally", cally);
+        check_store("cally", cally);
+        check_cloth_after_pose(cally);
+        ossa_model_destroy(cally);
     }
     return test_finish("anim-instance-shared");
 }
