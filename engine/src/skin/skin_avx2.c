@@ -353,16 +353,9 @@ void ossa_skin_kernel_avx2(const skin_range *r)
             run_0(r, 0);
         return;
     }
-    /* The copy costs about 2 cycles a bone and saves more than that a vertex. */
-    uint32_t bones = r->mesh->palette_size;
     float copy[SKIN_PAL_COPY_MAX * SKIN_PAL_WIDE] __attribute__((aligned(64)));
-    const float *pal = r->palette;
-    int wide = r->wide || (bones <= SKIN_PAL_COPY_MAX && r->hi - r->lo >= bones);
-    if (r->wide) {
-        pal = r->wide; /* prepared once for every group of every part (skin_direct.h) */
-    } else if (wide) {
-        pal = skin_palette_wide(r->palette, bones, copy);
-    }
+    int wide;
+    const float *pal = skin_range_palette(r, copy, &wide);
 #if SKIN_ONE_SHAPE
     if (k_count <= 8)
         run_k(r, k_count, pal, wide ? SKIN_PAL_WIDE : 12, r->stream);
@@ -544,15 +537,9 @@ AI void run_k_exact(const skin_range *r, uint32_t k_count, const float *pal, uin
 void ossa_skin_kernel_exact_avx2(const skin_range *r)
 {
     uint32_t k_count = r->mesh->groups[r->group].influences;
-    uint32_t bones = r->mesh->palette_size;
     float copy[SKIN_PAL_COPY_MAX * SKIN_PAL_WIDE] __attribute__((aligned(64)));
-    const float *pal = r->palette;
-    int wide = r->wide || (bones <= SKIN_PAL_COPY_MAX && r->hi - r->lo >= bones);
-    if (r->wide) {
-        pal = r->wide; /* prepared once for every group of every part (skin_direct.h) */
-    } else if (wide) {
-        pal = skin_palette_wide(r->palette, bones, copy);
-    }
+    int wide;
+    const float *pal = skin_range_palette(r, copy, &wide);
 #if SKIN_ONE_SHAPE
     if (k_count >= 1 && k_count <= 8)
         run_k_exact(r, k_count, pal, wide ? SKIN_PAL_WIDE : 12, r->stream);

@@ -383,21 +383,11 @@ static bool run_lookup(const skin_range *r, uint32_t k_count, const float *pal, 
 
 void ossa_skin_kernel_avx512(const skin_range *r)
 {
-    uint32_t bones = r->mesh->palette_size;
     uint32_t k_count = r->mesh->groups[r->group].influences;
     float copy[SKIN_PAL_COPY_MAX * SKIN_PAL_WIDE] __attribute__((aligned(64)));
-    const float *pal = r->palette;
-    /* The copy costs a few cycles a bone and saves more than that a vertex. */
-    int wide = k_count > 0 && k_count <= 8 &&
-               (r->wide || (bones <= SKIN_PAL_COPY_MAX && r->hi - r->lo >= bones));
-    if (wide && r->wide) {
-        pal = r->wide; /* prepared once for every group of every part (skin_direct.h) */
-    } else if (wide) {
-        for (uint32_t i = 0; i < bones; i++)
-            _mm512_store_ps(copy + SKIN_PAL_WIDE * i,
-                            _mm512_maskz_loadu_ps(0x0fff, r->palette + 12 * (size_t)i));
-        pal = copy;
-    }
+    int wide = 0;
+    const float *pal = k_count >= 1 && k_count <= 8 ? skin_range_palette(r, copy, &wide)
+                                                    : r->palette;
     if (run_lookup(r, k_count, pal, wide))
         return;
 #if SKIN_ONE_SHAPE
@@ -523,20 +513,11 @@ AI void run_k_exact(const skin_range *r, uint32_t k_count, const float *pal, int
 
 void ossa_skin_kernel_exact_avx512(const skin_range *r)
 {
-    uint32_t bones = r->mesh->palette_size;
     uint32_t k_count = r->mesh->groups[r->group].influences;
     float copy[SKIN_PAL_COPY_MAX * SKIN_PAL_WIDE] __attribute__((aligned(64)));
-    const float *pal = r->palette;
-    int wide = k_count > 0 && k_count <= 8 &&
-               (r->wide || (bones <= SKIN_PAL_COPY_MAX && r->hi - r->lo >= bones));
-    if (wide && r->wide) {
-        pal = r->wide; /* prepared once for every group of every part (skin_direct.h) */
-    } else if (wide) {
-        for (uint32_t i = 0; i < bones; i++)
-            _mm512_store_ps(copy + SKIN_PAL_WIDE * i,
-                            _mm512_maskz_loadu_ps(0x0fff, r->palette + 12 * (size_t)i));
-        pal = copy;
-    }
+    int wide = 0;
+    const float *pal = k_count >= 1 && k_count <= 8 ? skin_range_palette(r, copy, &wide)
+                                                    : r->palette;
 #if SKIN_ONE_SHAPE
     if (k_count >= 1 && k_count <= 8)
         run_k_exact(r, k_count, pal, wide, r->stream);

@@ -160,13 +160,32 @@ typedef struct skin_list_range {
 #define SKIN_PAL_COPY_MAX 256u
 #define SKIN_PAL_WIDE 16u
 
-/* That copy: bones rows of 12 floats from palette into copy, SKIN_PAL_WIDE floats apart (the last
- * 4 of each line unused); returns copy. */
+/* That copy: bones rows of 12 floats from palette into copy, SKIN_PAL_WIDE floats apart, the last
+ * 4 of each line zero (the AVX-512 kernel multiplies whole lines); returns copy. */
 static inline const float *skin_palette_wide(const float *palette, uint32_t bones, float *copy)
 {
-    for (uint32_t i = 0; i < bones; i++)
+    for (uint32_t i = 0; i < bones; i++) {
         memcpy(copy + SKIN_PAL_WIDE * (size_t)i, palette + 12 * (size_t)i, 12 * sizeof(float));
+        memset(copy + SKIN_PAL_WIDE * (size_t)i + 12, 0, (SKIN_PAL_WIDE - 12) * sizeof(float));
+    }
     return copy;
+}
+
+/* The palette a SIMD kernel reads for r, and in *wide whether it is one bone a 64-byte line: the
+ * one prepared for an instance (r->wide), else a copy into `copy` (SKIN_PAL_COPY_MAX x
+ * SKIN_PAL_WIDE floats, 64-byte aligned) when the range has at least as many vertices as the
+ * palette bones (the copy costs a few cycles a bone and saves more than that a vertex), else the
+ * caller's, 12 floats a bone. */
+static inline const float *skin_range_palette(const skin_range *r, float *copy, int *wide)
+{
+    uint32_t bones = r->mesh->palette_size;
+    *wide = 1;
+    if (r->wide)
+        return r->wide; /* prepared once for every group of every part (skin_direct.h) */
+    if (bones <= SKIN_PAL_COPY_MAX && r->hi - r->lo >= bones)
+        return skin_palette_wide(r->palette, bones, copy);
+    *wide = 0;
+    return r->palette;
 }
 /* Ranges streaming more than SKIN_PREFETCH_MIN_BYTES prefetch every line of the block
  * SKIN_PREFETCH_BLOCKS ahead. */

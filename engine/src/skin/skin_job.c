@@ -306,10 +306,7 @@ size_t ossa_skin_wide_floats(ossa_skin_kernel k, uint32_t bones)
 
 void ossa_skin_wide_fill(const float *palette, uint32_t bones, float *wide)
 {
-    for (uint32_t i = 0; i < bones; i++) {
-        memcpy(wide + SKIN_PAL_WIDE * (size_t)i, palette + 12 * (size_t)i, 12 * sizeof(float));
-        memset(wide + SKIN_PAL_WIDE * (size_t)i + 12, 0, (SKIN_PAL_WIDE - 12) * sizeof(float));
-    }
+    skin_palette_wide(palette, bones, wide);
 }
 
 int ossa_skin_mesh_run(const ossa_skin_mesh *mesh, ossa_skin_kernel k, const float *palette,

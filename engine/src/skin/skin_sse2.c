@@ -254,15 +254,9 @@ AI void run_k(const skin_range *r, uint32_t k_count, const float *pal, uint32_t 
 void ossa_skin_kernel_sse2(const skin_range *r)
 {
     uint32_t k_count = r->mesh->groups[r->group].influences;
-    uint32_t bones = r->mesh->palette_size;
     float copy[SKIN_PAL_COPY_MAX * SKIN_PAL_WIDE] __attribute__((aligned(64)));
-    const float *pal = r->palette;
-    int wide = r->wide || (k_count > 0 && bones <= SKIN_PAL_COPY_MAX && r->hi - r->lo >= bones);
-    if (r->wide) {
-        pal = r->wide;
-    } else if (wide) {
-        pal = skin_palette_wide(r->palette, bones, copy);
-    }
+    int wide = 0;
+    const float *pal = k_count > 0 ? skin_range_palette(r, copy, &wide) : r->palette;
 #if SKIN_ONE_SHAPE
     if (k_count <= 8)
         run_k(r, k_count, pal, wide ? SKIN_PAL_WIDE : 12, r->stream);
