@@ -2,9 +2,10 @@
  *
  * Skinning, 8 vertices at a time. On the project's Zen 3 EPYC this is compute-bound, about 15
  * cycles a vertex with 4 influences even at 1M vertices, so the steps below cut work per vertex:
- *  - blend: each vertex accumulates its K palette matrices with broadcast weights, rows 0|1 as
- *    one 256-bit FMA and row 2 as one 128-bit FMA per influence, both with the palette row as a
- *    memory operand (no gathers). Bone indices are 16-bit integer loads scaled to byte offsets
+ *  - blend: each vertex accumulates its K palette matrices, rows 0|1 as one 256-bit FMA and row
+ *    2 as one 128-bit FMA per influence, both with the palette row as a memory operand (no
+ *    gathers), its weight broadcast by a shuffle of 4 vertices' weights loaded once (blend8:
+ *    vector loads bound this step). Bone indices are 16-bit integer loads scaled to byte offsets
  *    (a shift for the stack copy); widening 8 of them at once with vector instructions and
  *    extracting lanes measured no faster.
  *  - the palette: when it has at most SKIN_PAL_COPY_MAX bones and the range has at least as many
@@ -22,8 +23,8 @@
  *  - ranges larger than SKIN_PREFETCH_MIN_BYTES of stream prefetch SKIN_PREFETCH_BLOCKS blocks
  *    ahead, every line of the block: on this VM the hardware prefetcher alone left a 1M-vertex skin
  *    about 15 % slower.
- * Tried and measured no faster here: two accumulator chains for K >= 4, row 2 of two vertices
- * paired in one 256-bit FMA, and blending a block ahead of its transform (software pipelining). */
+ * Tried and measured no faster here: two accumulator chains for K >= 4, and blending a block ahead
+ * of its transform (software pipelining). */
 #include <float.h>
 #include <immintrin.h>
 #include <math.h>
@@ -119,47 +120,60 @@ AI const float *bone_at(const float *pal, uint32_t offset)
     return (const float *)(const void *)((const char *)pal + offset);
 }
 
+/* Lane v of [4 weights | the same 4] in all 8 lanes (in-lane; v a constant once unrolled). */
+AI __m256 weight_lane8(__m256 w4, uint32_t v)
+{
+    switch (v) {
+    case 0: return _mm256_permute_ps(w4, 0x00);
+    case 1: return _mm256_permute_ps(w4, 0x55);
+    case 2: return _mm256_permute_ps(w4, 0xaa);
+    default: return _mm256_permute_ps(w4, 0xff);
+    }
+}
+
 /* Blends the matrices of the 8 vertices at lanes [l, l + 8) of a block with K influences (w, b:
- * the block's weights and bone indices) into SoA registers: lane i of m[e] is element e
- * (row-major 3x4) of vertex l + i. Vertices v and v + 4 are blended together: rows 0|1 of each
- * in a 256-bit FMA, and their two rows 2 paired in one more (weights [w_v x4 | w_v+4 x4]), so an
- * influence of two vertices costs 3 FMAs, not 4, and the paired rows 2 come out in the lane
- * order the transpose wants. */
+ * its weights and bone indices) into SoA registers: lane i of m[e] is element e (row-major 3x4)
+ * of vertex l + i. 2.25 vector loads a vertex and influence: broadcasting each weight from memory
+ * and pairing rows 2 of v and v + 4 in one FMA (3 loads, a blend, an insert) skinned 1 to 8 %
+ * fewer vertices a second at 10k and 100k on the Zen 5 VM (docs/BENCHMARKS.md, 2026-11-29
+ * 18:14). */
 AI void blend8(const float *w, const uint16_t *b, uint32_t k_count, uint32_t l, const float *pal,
                uint32_t stride, __m256 m[12])
 {
-    __m256 a[8], c[4];
-SKIN_UNROLL(4)
-    for (uint32_t v = 0; v < 4; v++) {
-        __m256 acc = _mm256_setzero_ps(), acc_u = _mm256_setzero_ps(), acc2 = _mm256_setzero_ps();
+    __m256 a[8]; /* [row 0 | row 1] of vertex l + v */
+    __m128 c[8]; /* row 2 */
+SKIN_UNROLL(2)
+    for (uint32_t h = 0; h < 8; h += 4) {
+        __m256 acc[4];
+        __m128 acc2[4];
 SKIN_UNROLL(8)
         for (uint32_t k = 0; k < k_count; k++) {
-            const float *p = bone_at(pal, (uint32_t)b[k * SKIN_B + l + v] * (stride * 4u));
-            const float *q = bone_at(pal, (uint32_t)b[k * SKIN_B + l + v + 4] * (stride * 4u));
-            __m256 wv = _mm256_broadcast_ss(w + k * SKIN_B + l + v);
-            __m256 wu = _mm256_broadcast_ss(w + k * SKIN_B + l + v + 4);
-            __m256 wp = _mm256_blend_ps(wv, wu, 0xf0);
-            __m256 r2 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p + 8)),
-                                             _mm_loadu_ps(q + 8), 1);
-            if (k == 0) {
-                acc = _mm256_mul_ps(wv, _mm256_loadu_ps(p));
-                acc_u = _mm256_mul_ps(wu, _mm256_loadu_ps(q));
-                acc2 = _mm256_mul_ps(wp, r2);
-            } else {
-                acc = _mm256_fmadd_ps(wv, _mm256_loadu_ps(p), acc);
-                acc_u = _mm256_fmadd_ps(wu, _mm256_loadu_ps(q), acc_u);
-                acc2 = _mm256_fmadd_ps(wp, r2, acc2);
+            __m256 w4 = _mm256_broadcast_ps((const __m128 *)(const void *)(w + k * SKIN_B + l + h));
+SKIN_UNROLL(4)
+            for (uint32_t v = 0; v < 4; v++) {
+                const float *p = bone_at(pal, (uint32_t)b[k * SKIN_B + l + h + v] * (stride * 4u));
+                __m256 wv = weight_lane8(w4, v);
+                __m128 wv4 = _mm256_castps256_ps128(wv);
+                if (k == 0) {
+                    acc[v] = _mm256_mul_ps(wv, _mm256_loadu_ps(p));
+                    acc2[v] = _mm_mul_ps(wv4, _mm_loadu_ps(p + 8));
+                } else {
+                    acc[v] = _mm256_fmadd_ps(wv, _mm256_loadu_ps(p), acc[v]);
+                    acc2[v] = _mm_fmadd_ps(wv4, _mm_loadu_ps(p + 8), acc2[v]);
+                }
             }
         }
-        a[v] = acc;
-        a[v + 4] = acc_u;
-        c[v] = acc2;
+        for (uint32_t v = 0; v < 4; v++) {
+            a[h + v] = acc[v];
+            c[h + v] = acc2[v];
+        }
     }
-    /* a[v] = [row 0 | row 1] of vertex v, c[v] = [row 2 of v | row 2 of v + 4] */
-    __m256 lo[4], hi[4], r2[4];
+    __m256 c2[4], lo[4], hi[4], r2[4];
+    for (uint32_t v = 0; v < 4; v++)
+        c2[v] = _mm256_set_m128(c[v + 4], c[v]); /* rows 2 of v and v + 4, the transpose's order */
     transpose4(a[0], a[1], a[2], a[3], lo);
     transpose4(a[4], a[5], a[6], a[7], hi);
-    transpose4(c[0], c[1], c[2], c[3], r2);
+    transpose4(c2[0], c2[1], c2[2], c2[3], r2);
     for (uint32_t j = 0; j < 4; j++) {
         m[j] = _mm256_permute2f128_ps(lo[j], hi[j], 0x20);
         m[4 + j] = _mm256_permute2f128_ps(lo[j], hi[j], 0x31);
@@ -260,16 +274,13 @@ AI void block16(const float *rows, const float *w, const uint16_t *b, uint32_t k
             _mm256_stream_ps(on + i, _mm256_load_ps(tn + i));
         return;
     }
-    /* The first half's normals are normalised after the second half's blend: that chain of
-     * dependent steps then overlaps with the blend (on the Xeon VM of 2026-11-26, 3 to 4 % more
-     * vertices a second at 10k). */
-    __m256 q0[3], q1[3];
+    /* Half by half. Normalising the first half's normals after the second half's blend (3 to 4 %
+     * faster on the Xeon VM of 2026-11-26 with the paired blend) kept 3 registers live across a
+     * blend that now holds 8 accumulators, and the spills cost loads (docs/BENCHMARKS.md). */
     blend8_any(w, b, k_count, 0, pal, stride, runs, m);
-    transform8_q(rows, m, 0, op, 0, q0);
+    transform8(rows, m, 0, op, on, 0);
     blend8_any(w, b, k_count, 8, pal, stride, runs, m);
-    transform8_q(rows, m, 8, op + 24, 0, q1);
-    normals8_store(q0, on, 0);
-    normals8_store(q1, on + 24, 0);
+    transform8(rows, m, 8, op + 24, on + 24, 0);
 }
 
 AI void run_k(const skin_range *r, uint32_t k_count, const float *pal, uint32_t stride, int stream)
