@@ -120,7 +120,15 @@ engine() {
             --cross-file "$OUT/deps.ini" --buildtype=release
     fi
     step engine ninja -C "$dir" web/ossa_engine.js
-    cp "$dir/web/ossa_engine.js" "$dir/web/ossa_engine.wasm" "$OUT/"
+    # Copied only when changed, and by rename: tests run side by side, each calling this script,
+    # and one reading the engine while another's copy rewrote it in place read an empty wasm.
+    local f
+    for f in ossa_engine.wasm ossa_engine.js; do
+        if ! cmp -s "$dir/web/$f" "$OUT/$f"; then
+            cp "$dir/web/$f" "$OUT/.$f.new"
+            mv -f "$OUT/.$f.new" "$OUT/$f"
+        fi
+    done
 }
 
 # web/package.json's packages into OUT/npm, installed again only when package.json or its lock
