@@ -275,8 +275,9 @@ AI void block16(const float *rows, const float *w, const uint16_t *b, uint32_t k
         return;
     }
     /* Half by half. Normalising the first half's normals after the second half's blend (3 to 4 %
-     * faster on the Xeon VM of 2026-11-26 with the paired blend) kept 3 registers live across a
-     * blend that now holds 8 accumulators, and the spills cost loads (docs/BENCHMARKS.md). */
+     * faster on the Xeon VM of 2026-11-26 with the paired blend) keeps 3 registers live across a
+     * blend that now holds 8 accumulators: its speed then hung on GCC's register allocation, one
+     * build 3 to 13 % slower with about 190 more stack accesses (docs/BENCHMARKS.md). */
     blend8_any(w, b, k_count, 0, pal, stride, runs, m);
     transform8(rows, m, 0, op, on, 0);
     blend8_any(w, b, k_count, 8, pal, stride, runs, m);

@@ -248,6 +248,7 @@ static inline const float *ossa_skin_block_rows(const skin_range *r, const float
 {
     return r->morph_weights ? ossa_skin_block_rows_morphed(r, block, out_block, scratch) : block;
 }
+
 /* One step of a range's walk, block by block (every kernel's outer loop): the block of the
  * range's group holding output vertex o, for K influences. */
 typedef struct skin_step {
